@@ -1,0 +1,85 @@
+# formdesk build. `make` builds ./formdesk; `make check` builds everything under
+# AddressSanitizer and UndefinedBehaviorSanitizer and runs every test; `make run` installs
+# missing Debian packages, builds and opens the simulator; `make bench` prints the speed
+# figures.
+
+PKGS := libcjson libutf8proc sndfile samplerate speexdsp webrtc-audio-processing sqlite3 \
+	ncursesw portaudio-2.0 espeak-ng sox libcurl
+CFLAGS_PKG := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS_PKG := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_PKGS := cmocka libmicrohttpd
+
+CC ?= cc
+CXX ?= c++
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes
+CFLAGS ?= -O2 -g
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -I. $(CFLAGS_PKG) -MMD -MP
+BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -I. $(CFLAGS_PKG) -MMD -MP
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDLIBS := $(LIBS_PKG) -lm -lpthread
+
+LIB_C := $(sort $(wildcard agent/*.c audio/*.c sessions/*.c annotations/*.c tui/*.c cli/*.c))
+LIB_CXX := $(sort $(wildcard audio/*.cc))
+TEST_C := $(sort $(wildcard tests/test_*.c))
+TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
+
+OBJ := $(LIB_C:%.c=build/rel/%.o) $(LIB_CXX:%.cc=build/rel/%.o)
+SAN_OBJ := $(LIB_C:%.c=build/san/%.o) $(LIB_CXX:%.cc=build/san/%.o)
+SAN_SUPPORT := $(TEST_SUPPORT:%.c=build/san/%.o)
+TEST_BIN := $(TEST_C:tests/%.c=build/san/tests/%)
+BENCH_C := $(sort $(wildcard tests/bench_*.c))
+BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
+
+.PHONY: all check run bench clean deps corpora
+all: formdesk corpora
+
+deps:
+	@scripts/deps.sh
+
+formdesk: build/rel/formdesk.o $(OBJ)
+	$(CXX) -o $@ $^ $(LDLIBS)
+
+build/san/formdesk: build/san/formdesk.o $(SAN_OBJ)
+	$(CXX) $(SAN) -o $@ $^ $(LDLIBS)
+
+build/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+build/rel/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(BASE_CXXFLAGS) $(CFLAGS) -c -o $@ $<
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) $(shell pkg-config --cflags $(TEST_PKGS)) -c -o $@ $<
+build/san/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(BASE_CXXFLAGS) -O1 -g $(SAN) -c -o $@ $<
+
+build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(SAN_SUPPORT)
+	$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+
+build/rel/tests/%: build/rel/tests/%.o $(OBJ)
+	$(CXX) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+
+# The bundled corpora: the demo corpus's audio is synthesized by espeak-ng at build time
+# (marked synthetic, never committed); the real-speech corpus is laid out from the RESPIN
+# clips. See corpus/README.md.
+corpora: formdesk
+	@scripts/build-corpora.sh
+
+check: deps
+	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk $(TEST_BIN)
+	@scripts/run-tests.sh $(TEST_BIN)
+
+run: deps
+	@$(MAKE) --no-print-directory formdesk corpora
+	./formdesk
+
+bench: deps
+	@$(MAKE) --no-print-directory formdesk corpora $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+clean:
+	rm -rf build formdesk
+
+-include $(shell find build -name '*.d' 2>/dev/null)

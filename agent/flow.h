@@ -1,0 +1,103 @@
+/* flow: the rule layer's state machine for one call (FormBharo semantics). Pure and
+ * deterministic: no I/O, no clock; "today" is an input. Given the same form, today and
+ * extractions it makes the same decisions.
+ *
+ * Source of the rules: FormBharo documentation (ARTPARK-SAHAI-ORG/formbharo-docs:
+ * reference/retries.mdx, reference/branching.mdx, reference/validation.mdx,
+ * reference/question-types.mdx, concepts/answers.mdx, concepts/calls.mdx) and the FormBharo
+ * paper (arXiv 2608.06027): validate, count retries per field, re-ask with the validation
+ * error while retries remain, end the call when a required field runs out, skip an optional
+ * one, apply branches, choose the next question.
+ *
+ * Each turn yields one decision record (JSON), which is what the panes show, what the
+ * store keeps and what REPLY receives as a tool call. Its shape:
+ * {
+ *   "turn": 1,                       caller turns so far (0 for the opening decision)
+ *   "asked": "district" | null,      the question the caller was answering
+ *   "captured": [{"field","raw","value","status":"answered"|"invalid"|"skipped"|"ignored",
+ *                 "reason"?}],       every item EXTRACT returned, after normalization
+ *   "verdicts": [{"field","rule","ok","message"}],   each validator that ran
+ *   "faults": ["..."],               backend output the rules refused (unknown field, ...)
+ *   "retries": {"field","used","max","left","until_answered"} | null,
+ *   "branches": [{"id","field","condition","active"}],
+ *   "skipped": ["field", ...],       fields skipped in this turn (say their skip_message)
+ *   "tool_call": {"name":"ask_question","arguments":{"field","label","script","retry",
+ *                  "error"?,"progress"?}}
+ *              | {"name":"end_call","arguments":{"status","reason","script"}},
+ *   "call_status": "in_progress"|"complete"|"screened_out"|"failed",
+ *   "reason": "why this decision"
+ * }
+ */
+#ifndef FORMDESK_FLOW_H
+#define FORMDESK_FLOW_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include "err.h"
+#include "form.h"
+#include "ymd.h"
+#include "extraction.h"
+
+struct lexicon;
+struct flow;
+
+enum call_status {
+	CALL_IN_PROGRESS,
+	CALL_COMPLETE,
+	CALL_SCREENED_OUT,
+	CALL_FAILED,
+};
+
+enum field_status {
+	FIELD_EMPTY,
+	FIELD_ANSWERED,
+	FIELD_SKIPPED,
+};
+
+/* flow_new: a call at its start. Inputs: form and lex (borrowed: must outlive the flow;
+ * lex may be NULL, then string values get no Hindi-word normalization), today (the date
+ * relative dates and past/future rules use). Output: *out on ERR_OK (caller frees with
+ * flow_free). Errors: ERR_NOMEM, ERR_INVALID (form has no questions). */
+enum err flow_new(const struct form *form, const struct lexicon *lex, struct ymd today,
+		  struct flow **out);
+void flow_free(struct flow *fl);
+
+/* flow_start: the opening decision (ask the first question that applies). Output: *out a
+ * new decision record (caller frees with cJSON_Delete). Errors: ERR_NOMEM, ERR_INVALID
+ * (called twice). */
+enum err flow_start(struct flow *fl, cJSON **out);
+
+/* flow_turn: apply one caller turn. ex (borrowed) is EXTRACT's output; NULL or empty
+ * means nothing was captured (silence or an unusable answer), which uses a retry. Output:
+ * *out the decision record (caller frees). Errors: ERR_NOMEM, ERR_INVALID (call already
+ * ended or not started). */
+enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out);
+
+/* flow_check: normalize and validate ex against the form without changing the call's
+ * state, as if the question `asked` (index, -1 for none) had just been put. Output: *out a
+ * JSON object keyed by field name, each {"status":"answered","value":V} |
+ * {"status":"invalid","error":"..."} | {"status":"skipped","reason":"dont_know"} |
+ * {"status":"empty"}; the asked field is always present. Caller frees with cJSON_Delete.
+ * Errors: ERR_NOMEM. This is the `formdesk extract` output. */
+enum err flow_check(const struct form *form, const struct lexicon *lex, struct ymd today,
+		    int asked, const struct extraction *ex, cJSON **out);
+
+/* Read-only views of the call's state. The returned cJSON belong to the flow and stay
+ * valid until the next flow_turn or flow_free. */
+const cJSON *flow_form_data(const struct flow *fl);   /* FormBharo form_data object */
+const cJSON *flow_form_status(const struct flow *fl); /* name -> "answered"|"skipped"|"empty" */
+enum call_status flow_status(const struct flow *fl);
+enum field_status flow_field_status(const struct flow *fl, int question);
+int flow_retries_used(const struct flow *fl, int question);
+/* flow_retry_limit: max re-asks for the question, -1 when until_answered. */
+int flow_retry_limit(const struct flow *fl, int question);
+/* flow_current: index of the question being asked, -1 once the call has ended. */
+int flow_current(const struct flow *fl);
+/* flow_branch_active: whether branch b's condition holds now. */
+bool flow_branch_active(const struct flow *fl, int branch);
+
+/* call_status_name / field_status_name: FormBharo's words; static strings. */
+const char *call_status_name(enum call_status s);
+const char *field_status_name(enum field_status s);
+
+#endif

@@ -1,0 +1,140 @@
+/* form: a FormBharo agent config (form) in memory, loaded from JSON, and the
+ * config checks FormBharo refuses a save for.
+ *
+ * Source of every rule here: FormBharo's public documentation,
+ * ARTPARK-SAHAI-ORG/formbharo-docs, reference/agent-config-schema.mdx,
+ * reference/question-types.mdx, reference/validation.mdx, reference/retries.mdx and
+ * reference/branching.mdx. Both the stored shape (label/type/context/instructions)
+ * and the write shape (question/response_type/description/ai_instructions) load.
+ *
+ * struct form is read-only data once loaded: other modules read its fields but never
+ * write them. It is freed with form_free(). */
+#ifndef FORMDESK_FORM_H
+#define FORMDESK_FORM_H
+
+#include <stdbool.h>
+#include "err.h"
+
+enum form_type {
+	FORM_STRING,
+	FORM_NUMBER,
+	FORM_DATE,
+	FORM_BOOLEAN,
+	FORM_SINGLE_SELECT,
+	FORM_MULTI_SELECT,
+};
+
+enum form_validation {
+	VALID_NONE,
+	VALID_PHONE_NUMBER,     /* rules.digits, default 10 */
+	VALID_EXACT_NUM_DIGITS, /* rules.digits, default 1 */
+	VALID_NUMBER_RANGE,     /* rules.min and/or rules.max */
+	VALID_MIN_LENGTH,       /* rules.min_length, default 1 */
+	VALID_REGEX,            /* rules.pattern, rules.message */
+	VALID_FREE_TEXT,        /* rules.description: guidance, not enforced */
+	VALID_DATE,             /* also "date_format" */
+	VALID_DATE_TODAY_OR_PAST,
+	VALID_DATE_FUTURE,
+};
+
+struct form_question {
+	char *name;       /* snake_case key of form_data / form_status */
+	char *label;      /* "label" or, in the write shape, "question" */
+	enum form_type type;
+	bool integer;     /* number_format "integer" */
+	bool required;    /* default true */
+	char *script;     /* exact words to ask, may be NULL */
+	char *skip_message;
+	char *advanced_instructions;
+	char **options;   /* single/multi-select choices, n_options of them */
+	int n_options;
+	char *label_true; /* boolean_labels.true, NULL when not set */
+	char *label_false;
+	char **end_call_values;
+	int n_end_call_values;
+	char *branch_id;  /* NULL when always asked */
+	int branch;       /* index into form.branches, -1 when always asked */
+
+	enum form_validation validation;
+	int digits;         /* phone_number, exact_num_digits */
+	bool has_min, has_max;
+	double min, max;    /* number_range */
+	int min_length;     /* min_length */
+	char *pattern;      /* regex (POSIX extended) */
+	char *message;      /* regex failure message */
+	char *description;  /* free_text */
+
+	bool allow_retries;   /* default true */
+	bool until_answered;  /* default false */
+	int max_retries;      /* re-asks after the first ask, default 2 */
+	char **retry_messages;
+	int n_retry_messages;
+	bool exhausted_end_call; /* exhausted_action "end_call" (optional fields only) */
+};
+
+struct form_branch {
+	char *id;
+	char *field;      /* controlling question's name */
+	int question;     /* its index, -1 if unknown */
+	bool has_equals, equals;
+	bool has_present, present; /* present wins when both are set */
+};
+
+struct form {
+	char *title;
+	char *language;
+	char *context;        /* or "description" */
+	char *instructions;   /* or "ai_instructions" */
+	char *agent_persona;
+	char *user_persona;
+	bool agent_speaks_first;
+	bool ask_questions_one_by_one;
+	bool mute_user_while_agent_speaking;
+	char *intro, *outro, *outro_incomplete;
+	struct form_question *questions;
+	int n_questions;
+	struct form_branch *branches;
+	int n_branches;
+};
+
+/* One problem FormBharo would refuse a save for. */
+struct form_issue {
+	char *field;   /* JSON path such as "questions[3].branch_id"; "" for the whole file */
+	char *message; /* English sentence */
+};
+
+struct form_issues {
+	struct form_issue *v;
+	int n;
+};
+
+/* form_parse: load a form from JSON text.
+ * Inputs: text (UTF-8, NUL-terminated, not kept). Outputs: on ERR_OK *out is a new form
+ * (caller frees with form_free); *issues (caller frees with form_issues_free, may be NULL
+ * to ignore) receives every problem found, also on failure. A form that has issues is not
+ * returned. Errors: ERR_PARSE (malformed JSON: one issue, field "", message
+ * "line L, column C: ..."), ERR_INVALID (refused config), ERR_NOMEM. */
+enum err form_parse(const char *text, struct form **out, struct form_issues *issues);
+
+/* form_load: form_parse on the contents of path. Errors as form_parse, plus ERR_IO
+ * (one issue with field "" naming the file and the system error). Ownership as form_parse. */
+enum err form_load(const char *path, struct form **out, struct form_issues *issues);
+
+/* form_free: free f and everything it owns. form_free(NULL) does nothing. */
+void form_free(struct form *f);
+
+/* form_issues_free: free the issues' strings and array, and zero *is. NULL is fine. */
+void form_issues_free(struct form_issues *is);
+
+/* form_issues_json: the issues as FormBharo's refusal body,
+ * {"validation_issues":[{"field":...,"message":...}]}. Output: a new NUL-terminated
+ * string (caller frees with free()), NULL on ERR_NOMEM. */
+char *form_issues_json(const struct form_issues *is);
+
+/* form_find: index of the question named name, or -1. */
+int form_find(const struct form *f, const char *name);
+
+/* form_type_name: "string", "number", ... for t; a static string. */
+const char *form_type_name(enum form_type t);
+
+#endif

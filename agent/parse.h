@@ -1,0 +1,34 @@
+/* parse: turning the words of a value (Hindi, Hinglish, English; Devanagari or Latin)
+ * into typed values. Part of the rule layer: pure, no clock (today is an input). Used by
+ * the rule layer's normalizer on any string a backend returns, and by the offline
+ * extractor. */
+#ifndef FORMDESK_PARSE_H
+#define FORMDESK_PARSE_H
+
+#include <stdbool.h>
+#include "err.h"
+#include "ymd.h"
+
+struct lexicon;
+
+/* parse_digits: the digit string said in text ("nau aath ...", "98765 43210",
+ * "double seven", Devanagari digits, ...), corrections applied. Output: *out a new
+ * NUL-terminated ASCII digit string (caller frees), or NULL when text holds no digits.
+ * Errors: ERR_NOMEM. */
+enum err parse_digits(const struct lexicon *lex, const char *text, char **out);
+
+/* parse_number: a cardinal or decimal number said in text ("saadhe paanch" 5.5,
+ * "pachees" 25, "2 lakh"). Output: *found false when none; else *value. Errors: ERR_NOMEM. */
+enum err parse_number(const struct lexicon *lex, const char *text, bool *found, double *value);
+
+/* parse_date: a calendar date said in text, resolved against today. past_only: a date
+ * given without a year takes the most recent past one unless said in the future tense.
+ * Output: *found false when no date is said; *valid false when a date is said but is
+ * impossible (31 February); else *out. Errors: ERR_NOMEM. */
+enum err parse_date(const struct lexicon *lex, const char *text, struct ymd today, bool past_only,
+		    bool *found, bool *valid, struct ymd *out);
+
+/* parse_yesno: 1 for yes, 0 for no, -1 when text answers neither ("ji, boliye", "hmm"). */
+int parse_yesno(const struct lexicon *lex, const char *text);
+
+#endif

@@ -1,0 +1,15 @@
+/* reply_script: the offline REPLY backend "script" (the default): phrases the rule
+ * layer's decision from the form's own words: the question's `script` (or its label),
+ * `retry_messages` with the validation error, `skip_message`, and scripts.intro / outro /
+ * outro_incomplete. */
+#ifndef FORMDESK_REPLY_SCRIPT_H
+#define FORMDESK_REPLY_SCRIPT_H
+
+#include "backend.h"
+
+/* reply_script_reply: see struct reply_backend.reply. ctx is unused (NULL).
+ * Output: *text new string (caller frees). Errors: ERR_INVALID (decision record lacks a
+ * tool_call), ERR_NOMEM. */
+enum err reply_script_reply(void *ctx, const struct reply_request *req, char **text);
+
+#endif

@@ -1,0 +1,21 @@
+/* commands: every formdesk subcommand, listed once (X-macro) for dispatch and for the
+ * usage text. Each entry: X(word on the command line, C function, one-line help).
+ * Each function takes the arguments after the subcommand word (argv[0] is the word) and
+ * returns the process exit status: 0 success, 1 a negative answer (an invalid config, a
+ * failed check), 2 bad usage or an error. */
+#ifndef FORMDESK_COMMANDS_H
+#define FORMDESK_COMMANDS_H
+
+#define COMMANDS(X) \
+	X("check-form", cmd_check_form, "check-form FILE: print FormBharo's validation issues for a form config") \
+	X("run", cmd_run, "run --headless --form FILE --corpus DIR|demo|respin [--db FILE]: run a corpus, JSON lines") \
+	X("extract", cmd_extract, "extract --form FILE --field NAME [--today YYYY-MM-DD] [--history FILE] TEXT") \
+	X("name-match", cmd_name_match, "name-match A B: same, different or unsure") \
+	X("vad", cmd_vad, "vad FILE: the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
+	X("simulate", cmd_simulate, "simulate [--form FILE] [--corpus DIR|demo|respin] [--db FILE]: the simulator (default)")
+
+#define X(word, fn, help) int fn(int argc, char **argv);
+COMMANDS(X)
+#undef X
+
+#endif
