@@ -63,7 +63,8 @@ struct ymd ymd_add_days(struct ymd d, int n)
 
 char *ymd_format(struct ymd d, char *buf)
 {
-	snprintf(buf, 11, "%02d-%02d-%04d", d.d % 100, d.m % 100, d.y % 10000);
+	snprintf(buf, 11, "%02u-%02u-%04u", (unsigned)d.d % 100u, (unsigned)d.m % 100u,
+		 (unsigned)d.y % 10000u);
 	return buf;
 }
 
