@@ -1,18 +1,85 @@
 /* store: the SQLite session store: every call, turn, transcript, extraction, verdict,
  * decision, final form and status, with timings. WAL journal; one transaction per turn,
- * so a crash or a kill never loses a finished turn. */
+ * so a crash or a kill never loses a finished turn.
+ *
+ * Tables (schema version STORE_SCHEMA_VERSION, kept in PRAGMA user_version):
+ *   calls     one row per call: corpus, its call id there, form path and title, the
+ *             backends, "today", start and end times (UTC, ISO 8601), status, reason,
+ *             the opening words and decision, final form_data / form_status JSON, the
+ *             number of caller turns.
+ *   turns     one row per caller turn: call, index (1 = first caller turn), audio path,
+ *             speech segments (first start, last end, and all as JSON), condition,
+ *             utterance id, transcript, extraction JSON, decision JSON, the agent's reply,
+ *             per-stage timings in ms, error text.
+ *   captures  one row per item the rule layer saw in a turn (decision "captured").
+ *   verdicts  one row per validator that ran in a turn (decision "verdicts").
+ * Rows of captures and verdicts belong to their turn (foreign keys, ON DELETE CASCADE). */
 #ifndef FORMDESK_STORE_H
 #define FORMDESK_STORE_H
 
+#include <stdbool.h>
 #include "agent/err.h"
+
+#define STORE_SCHEMA_VERSION 1
 
 struct store;
 
 /* store_open: open (creating if needed) the database at path and bring its schema up to
  * date. Output: *out (caller frees with store_close); on failure *errmsg (caller frees;
- * may be NULL) names the file and SQLite's message. Errors: ERR_DB, ERR_NOMEM. */
+ * may be NULL) names the file and SQLite's message. Errors: ERR_DB (also for a database
+ * made by a newer formdesk), ERR_NOMEM. */
 enum err store_open(const char *path, struct store **out, char **errmsg);
 /* store_close: close st; NULL does nothing. */
 void store_close(struct store *st);
+
+/* store_error: SQLite's message for the last failure on st (static to st, valid until
+ * the next call on it); "" when none. */
+const char *store_error(const struct store *st);
+
+/* What is known when a call opens. Every string is borrowed and may be NULL. */
+struct store_call_info {
+	const char *corpus;          /* corpus name */
+	const char *corpus_call_id;  /* the call's id in its corpus */
+	const char *caller;
+	const char *path;            /* branch path, human readable */
+	const char *form_path;
+	const char *form_title;
+	const char *stt, *extract, *reply; /* backend specs */
+	const char *today;           /* "YYYY-MM-DD" given to the rule layer */
+	const char *opening;         /* the agent's first words */
+	const char *opening_decision; /* JSON text of the opening decision */
+};
+
+/* store_call_begin: record a new call (status in_progress, started now). Output: *id the
+ * call's row id. Errors: ERR_DB. */
+enum err store_call_begin(struct store *st, const struct store_call_info *info, long long *id);
+
+/* One caller turn. Strings are borrowed and may be NULL; JSON fields are JSON text. */
+struct store_turn {
+	int index;                 /* 1 for the first caller turn */
+	const char *utterance_id;
+	const char *audio;
+	const char *condition;
+	long seg_start_ms, seg_end_ms; /* first speech start, last speech end; -1 when none */
+	const char *segments;      /* JSON array of {"start_ms","end_ms"} */
+	const char *transcript;
+	const char *extraction;    /* extraction_to_json() text */
+	const char *decision;      /* the rule layer's decision record */
+	const char *reply;         /* the agent's words after the turn */
+	double audio_ms, vad_ms, stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms;
+	const char *error;         /* what failed in the turn, NULL when nothing did */
+};
+
+/* store_turn_add: record one turn of call id, with its captures and verdicts (read from
+ * t->decision), in one transaction: after it returns ERR_OK the turn survives a crash.
+ * Errors: ERR_DB (nothing of the turn is kept), ERR_PARSE (t->decision is not JSON),
+ * ERR_NOMEM. */
+enum err store_turn_add(struct store *st, long long call, const struct store_turn *t);
+
+/* store_call_end: close call id: status ("complete", "failed", ...), reason (may be NULL),
+ * final form_data and form_status JSON text, number of caller turns; ended now.
+ * Errors: ERR_DB, ERR_NOTFOUND (no such call). */
+enum err store_call_end(struct store *st, long long call, const char *status, const char *reason,
+			const char *form_data, const char *form_status, int turns);
 
 #endif

@@ -1,0 +1,263 @@
+/* test_store: the SQLite session store: schema, WAL, a call with turns read back, and a
+ * turn that survives a crash right after its transaction. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <sqlite3.h>
+
+#include "sessions/store.h"
+
+struct fixture {
+	char dir[64];
+	char path[96];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	strcpy(f->dir, "/tmp/test_store.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", f->dir);
+	free(f);
+	return 0;
+}
+
+/* query_text: the first column of the first row of sql on a separate connection, as a
+ * new string ("" for NULL, "(none)" for no row). */
+static char *query_text(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	char *s;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(q, 0);
+		s = strdup(t ? (const char *)t : "");
+	} else {
+		s = strdup("(none)");
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return s;
+}
+
+static void assert_query(const char *path, const char *sql, const char *want)
+{
+	char *got = query_text(path, sql);
+	if (strcmp(got, want) != 0)
+		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
+	free(got);
+}
+
+static const char decision1[] =
+	"{\"turn\":1,\"asked\":\"name\",\"captured\":[{\"field\":\"name\",\"raw\":\"Sunita\","
+	"\"value\":\"Sunita\",\"status\":\"answered\"}],\"verdicts\":[{\"field\":\"name\","
+	"\"rule\":\"min_length\",\"ok\":true,\"message\":\"\"}],\"call_status\":\"in_progress\"}";
+static const char decision2[] =
+	"{\"turn\":2,\"asked\":\"district\",\"captured\":[{\"field\":\"district\",\"raw\":\"Patna\","
+	"\"value\":null,\"status\":\"invalid\",\"reason\":\"not an option\"}],"
+	"\"verdicts\":[{\"field\":\"district\",\"rule\":\"options\",\"ok\":false,"
+	"\"message\":\"Patna is not one of the options\"}],\"call_status\":\"in_progress\"}";
+
+static struct store_turn turn(int i, const char *transcript, const char *decision)
+{
+	struct store_turn t = {0};
+	t.index = i;
+	t.utterance_id = "u1";
+	t.audio = "/tmp/a.wav";
+	t.condition = "ideal";
+	t.seg_start_ms = 120;
+	t.seg_end_ms = 1500;
+	t.segments = "[{\"start_ms\":120,\"end_ms\":1500}]";
+	t.transcript = transcript;
+	t.extraction = "{\"fields\":[]}";
+	t.decision = decision;
+	t.reply = "आप किस ज़िले में रहती हैं?";
+	t.stt_ms = 1.5;
+	t.total_ms = 9.25;
+	return t;
+}
+
+static void test_schema(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	char *msg = NULL;
+	char want[16];
+
+	assert_int_equal(store_open(f->path, &st, &msg), ERR_OK);
+	assert_null(msg);
+	store_close(st);
+	/* Opening again keeps the schema as it is. */
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	store_close(st);
+	store_close(NULL);
+	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+	assert_query(f->path, "PRAGMA user_version", want);
+	assert_query(f->path, "PRAGMA journal_mode", "wal");
+	assert_query(f->path,
+		     "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master "
+		     "WHERE type = 'table' ORDER BY name)",
+		     "calls,captures,turns,verdicts");
+}
+
+static void test_newer_schema_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = (struct store *)&st; /* must stay untouched */
+	struct store *orig = st;
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(f->path, &st, &msg), ERR_DB);
+	assert_ptr_equal(st, orig);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "schema version 99 is newer"));
+	assert_non_null(strstr(msg, f->path));
+	free(msg);
+}
+
+static void test_unopenable(void **state)
+{
+	struct store *st = NULL;
+	char *msg = NULL;
+	(void)state;
+	assert_int_equal(store_open("/nonexistent-dir/x/y.db", &st, &msg), ERR_DB);
+	assert_null(st);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "/nonexistent-dir/x/y.db"));
+	free(msg);
+}
+
+static void test_call_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	long long id = 0;
+	struct store_call_info info = {
+		.corpus = "demo", .corpus_call_id = "c1-p01", .caller = "c1",
+		.path = "pregnant/linked", .form_path = "forms/armman_enrollment.json",
+		.form_title = "ARMMAN", .stt = "reference", .extract = "rules", .reply = "script",
+		.today = "2025-03-15", .opening = "नमस्ते", .opening_decision = "{\"turn\":0}",
+	};
+	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
+	struct store_turn t2 = turn(2, "Patna", decision2);
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	assert_true(id > 0);
+	assert_query(f->path, "SELECT status FROM calls", "in_progress");
+	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
+	t2.error = "stt: timeout";
+	t2.seg_start_ms = -1;
+	assert_int_equal(store_turn_add(st, id, &t2), ERR_OK);
+	/* The same turn twice is refused, and leaves nothing half-written behind. */
+	assert_int_equal(store_turn_add(st, id, &t2), ERR_DB);
+	assert_non_null(strstr(store_error(st), "UNIQUE"));
+	/* A turn of a call that does not exist breaks the foreign key. */
+	assert_int_equal(store_turn_add(st, id + 100, &t1), ERR_DB);
+	assert_int_equal(store_call_end(st, id, "failed", "caller hung up",
+					"{\"name\":\"Sunita\",\"district\":null}",
+					"{\"name\":\"answered\",\"district\":\"empty\"}", 2),
+			 ERR_OK);
+	assert_int_equal(store_call_end(st, id + 100, "failed", NULL, "{}", "{}", 0), ERR_NOTFOUND);
+	/* Malformed decision JSON is refused before anything is written. */
+	{
+		struct store_turn bad = turn(3, "x", "{not json");
+		assert_int_equal(store_turn_add(st, id, &bad), ERR_PARSE);
+	}
+	store_close(st);
+
+	assert_query(f->path,
+		     "SELECT corpus||'|'||corpus_call_id||'|'||caller||'|'||form_title||'|'||stt||'|'||"
+		     "extract||'|'||reply||'|'||today||'|'||status||'|'||reason||'|'||turns FROM calls",
+		     "demo|c1-p01|c1|ARMMAN|reference|rules|script|2025-03-15|failed|caller hung up|2");
+	assert_query(f->path, "SELECT json_extract(form_data, '$.name') FROM calls", "Sunita");
+	assert_query(f->path, "SELECT ended_at IS NOT NULL AND started_at <= ended_at FROM calls", "1");
+	assert_query(f->path, "SELECT count(*) FROM turns", "2");
+	assert_query(f->path,
+		     "SELECT transcript||'|'||reply||'|'||seg_start_ms||'|'||seg_end_ms||'|'||stt_ms"
+		     " FROM turns WHERE idx = 1",
+		     "mera naam Sunita hai|आप किस ज़िले में रहती हैं?|120|1500|1.5");
+	assert_query(f->path, "SELECT seg_start_ms IS NULL FROM turns WHERE idx = 2", "1");
+	assert_query(f->path, "SELECT error FROM turns WHERE idx = 2", "stt: timeout");
+	assert_query(f->path, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 2",
+		     "district");
+	/* Verdicts and captures are rows, so they can be queried. */
+	assert_query(f->path,
+		     "SELECT v.field||'|'||v.rule||'|'||v.message FROM verdicts v JOIN turns t ON"
+		     " t.id = v.turn_id WHERE v.ok = 0",
+		     "district|options|Patna is not one of the options");
+	assert_query(f->path, "SELECT count(*) FROM verdicts", "2");
+	assert_query(f->path,
+		     "SELECT group_concat(field||'='||coalesce(value,'NULL')||':'||status, ';')"
+		     " FROM captures",
+		     "name=Sunita:answered;district=NULL:invalid");
+}
+
+/* A turn committed and then the process dies at once (no close, no atexit): the turn is
+ * in the database. */
+static void test_turn_survives_crash(void **state)
+{
+	struct fixture *f = *state;
+	pid_t pid;
+	int status = 0;
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *st = NULL;
+		long long id;
+		struct store_call_info info = {.corpus = "crash", .corpus_call_id = "k1"};
+		struct store_turn t = turn(1, "haan ji", decision1);
+		if (store_open(f->path, &st, NULL) != ERR_OK ||
+		    store_call_begin(st, &info, &id) != ERR_OK ||
+		    store_turn_add(st, id, &t) != ERR_OK)
+			_exit(3);
+		_exit(0); /* crash: the store is never closed */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_query(f->path, "SELECT transcript FROM turns t JOIN calls c ON c.id = t.call_id"
+			      " WHERE c.corpus = 'crash'",
+		     "haan ji");
+	assert_query(f->path, "SELECT status||'|'||turns FROM calls WHERE corpus = 'crash'",
+		     "in_progress|1");
+	assert_query(f->path, "SELECT count(*) FROM verdicts", "1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_schema, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unopenable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
