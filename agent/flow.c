@@ -1,17 +1,684 @@
-/* Placeholder until this module is written: every function fails with ERR_UNSUPPORTED. */
+/* flow: one call's rule layer (FormBharo semantics; see flow.h for the sources and the
+ * decision record's shape). Every value goes through validate_answer, the same code
+ * flow_check uses, so `formdesk extract` and a call always agree. */
 #include "flow.h"
-enum err flow_new(const struct form *f, const struct lexicon *l, struct ymd t, struct flow **o) { (void)f; (void)l; (void)t; (void)o; return ERR_UNSUPPORTED; }
-void flow_free(struct flow *f) { (void)f; }
-enum err flow_start(struct flow *f, cJSON **o) { (void)f; (void)o; return ERR_UNSUPPORTED; }
-enum err flow_turn(struct flow *f, const struct extraction *e, cJSON **o) { (void)f; (void)e; (void)o; return ERR_UNSUPPORTED; }
-enum err flow_check(const struct form *f, const struct lexicon *l, struct ymd t, int a, const struct extraction *e, cJSON **o) { (void)f; (void)l; (void)t; (void)a; (void)e; (void)o; return ERR_UNSUPPORTED; }
-const cJSON *flow_form_data(const struct flow *f) { (void)f; return NULL; }
-const cJSON *flow_form_status(const struct flow *f) { (void)f; return NULL; }
-enum call_status flow_status(const struct flow *f) { (void)f; return CALL_FAILED; }
-enum field_status flow_field_status(const struct flow *f, int q) { (void)f; (void)q; return FIELD_EMPTY; }
-int flow_retries_used(const struct flow *f, int q) { (void)f; (void)q; return 0; }
-int flow_retry_limit(const struct flow *f, int q) { (void)f; (void)q; return 0; }
-int flow_current(const struct flow *f) { (void)f; return -1; }
-bool flow_branch_active(const struct flow *f, int b) { (void)f; (void)b; return false; }
-const char *call_status_name(enum call_status s) { (void)s; return "failed"; }
-const char *field_status_name(enum field_status s) { (void)s; return "empty"; }
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+struct flow {
+	const struct form *form;
+	const struct lexicon *lex;
+	struct ymd today;
+	bool started;
+	enum call_status status;
+	int turn;            /* caller turns so far */
+	int current;         /* question being asked, -1 when none */
+	enum field_status *st;
+	int *used;           /* failed turns per question */
+	cJSON **val;         /* stored value per question, NULL when none */
+	cJSON *data;         /* form_data view */
+	cJSON *fstatus;      /* form_status view */
+};
+
+const char *call_status_name(enum call_status s)
+{
+	switch (s) {
+	case CALL_IN_PROGRESS: return "in_progress";
+	case CALL_COMPLETE: return "complete";
+	case CALL_SCREENED_OUT: return "screened_out";
+	case CALL_FAILED: return "failed";
+	}
+	return "failed";
+}
+
+const char *field_status_name(enum field_status s)
+{
+	switch (s) {
+	case FIELD_EMPTY: return "empty";
+	case FIELD_ANSWERED: return "answered";
+	case FIELD_SKIPPED: return "skipped";
+	}
+	return "empty";
+}
+
+/* The truth of a boolean answer as stored (true/false or a boolean_labels label); -1 when
+ * not a boolean answer. */
+static int truth(const struct form_question *q, const cJSON *v)
+{
+	if (cJSON_IsBool(v))
+		return cJSON_IsTrue(v);
+	if (cJSON_IsString(v)) {
+		if (q->label_true && strcmp(v->valuestring, q->label_true) == 0)
+			return 1;
+		if (q->label_false && strcmp(v->valuestring, q->label_false) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* Branch b's state: 1 active, 0 not active, -1 not yet decidable (its controller is still
+ * empty). branching.mdx: equals compares a boolean answer; present true = answered,
+ * false = skipped; present wins when both are set. A controller that does not apply
+ * itself closes the branch. */
+static int branch_state(const struct flow *fl, int b)
+{
+	const struct form *f = fl->form;
+	if (b < 0)
+		return 1;
+	if (b >= f->n_branches)
+		return 0;
+	const struct form_branch *br = &f->branches[b];
+	int c = br->question;
+	if (c < 0)
+		return 0;
+	if (f->questions[c].branch >= 0 && branch_state(fl, f->questions[c].branch) == 0)
+		return 0;
+	switch (fl->st[c]) {
+	case FIELD_EMPTY:
+		return -1;
+	case FIELD_SKIPPED:
+		if (br->has_present)
+			return br->present ? 0 : 1;
+		return 0;
+	case FIELD_ANSWERED:
+		if (br->has_present)
+			return br->present ? 1 : 0;
+		return truth(&f->questions[c], fl->val[c]) == (br->equals ? 1 : 0);
+	}
+	return 0;
+}
+
+bool flow_branch_active(const struct flow *fl, int branch)
+{
+	return fl && branch_state(fl, branch) == 1;
+}
+
+static bool applies(const struct flow *fl, int q)
+{
+	return branch_state(fl, fl->form->questions[q].branch) == 1;
+}
+
+/* The next question: the first in order that applies and is still empty; -1 if none. */
+static int next_question(const struct flow *fl)
+{
+	for (int i = 0; i < fl->form->n_questions; i++)
+		if (fl->st[i] == FIELD_EMPTY && applies(fl, i))
+			return i;
+	return -1;
+}
+
+/* Retries a question allows after its first ask (retries.mdx); -1 = until_answered. */
+int flow_retry_limit(const struct flow *fl, int question)
+{
+	if (!fl || question < 0 || question >= fl->form->n_questions)
+		return 0;
+	const struct form_question *q = &fl->form->questions[question];
+	if (q->until_answered)
+		return -1;
+	return q->allow_retries ? q->max_retries : 0;
+}
+
+enum err flow_new(const struct form *form, const struct lexicon *lex, struct ymd today,
+		  struct flow **out)
+{
+	if (!form || form->n_questions <= 0)
+		return ERR_INVALID;
+	struct flow *fl = calloc(1, sizeof(*fl));
+	if (!fl)
+		return ERR_NOMEM;
+	size_t n = (size_t)form->n_questions;
+	fl->form = form;
+	fl->lex = lex;
+	fl->today = today;
+	fl->status = CALL_IN_PROGRESS;
+	fl->current = -1;
+	fl->st = calloc(n, sizeof(*fl->st));
+	fl->used = calloc(n, sizeof(*fl->used));
+	fl->val = calloc(n, sizeof(*fl->val));
+	if (!fl->st || !fl->used || !fl->val) {
+		flow_free(fl);
+		return ERR_NOMEM;
+	}
+	*out = fl;
+	return ERR_OK;
+}
+
+void flow_free(struct flow *fl)
+{
+	if (!fl)
+		return;
+	for (int i = 0; fl->val && i < fl->form->n_questions; i++)
+		cJSON_Delete(fl->val[i]);
+	free(fl->val);
+	free(fl->st);
+	free(fl->used);
+	cJSON_Delete(fl->data);
+	cJSON_Delete(fl->fstatus);
+	free(fl);
+}
+
+static enum err rebuild_views(struct flow *fl)
+{
+	cJSON *d = cJSON_CreateObject(), *s = cJSON_CreateObject();
+	if (!d || !s)
+		goto nomem;
+	for (int i = 0; i < fl->form->n_questions; i++) {
+		const char *name = fl->form->questions[i].name;
+		cJSON *v = fl->val[i] ? cJSON_Duplicate(fl->val[i], true) : cJSON_CreateNull();
+		if (!v || !cJSON_AddItemToObject(d, name, v)) {
+			cJSON_Delete(v);
+			goto nomem;
+		}
+		if (!cJSON_AddStringToObject(s, name, field_status_name(fl->st[i])))
+			goto nomem;
+	}
+	cJSON_Delete(fl->data);
+	cJSON_Delete(fl->fstatus);
+	fl->data = d;
+	fl->fstatus = s;
+	return ERR_OK;
+nomem:
+	cJSON_Delete(d);
+	cJSON_Delete(s);
+	return ERR_NOMEM;
+}
+
+static void set_value(struct flow *fl, int q, cJSON *v, enum field_status st)
+{
+	cJSON_Delete(fl->val[q]);
+	fl->val[q] = v;
+	fl->st[q] = st;
+}
+
+/* A decision under construction. Allocation failures are remembered in nomem and
+ * reported once at the end, so the building code stays linear. */
+struct dec {
+	cJSON *root, *captured, *verdicts, *faults, *skipped;
+	bool nomem;
+};
+
+static void chk(struct dec *d, const void *p)
+{
+	if (!p)
+		d->nomem = true;
+}
+
+static void dec_init(struct dec *d, int turn, const char *asked)
+{
+	memset(d, 0, sizeof(*d));
+	d->root = cJSON_CreateObject();
+	if (!d->root) {
+		d->nomem = true;
+		return;
+	}
+	chk(d, cJSON_AddNumberToObject(d->root, "turn", turn));
+	chk(d, asked ? cJSON_AddStringToObject(d->root, "asked", asked)
+		     : cJSON_AddNullToObject(d->root, "asked"));
+	chk(d, d->captured = cJSON_AddArrayToObject(d->root, "captured"));
+	chk(d, d->verdicts = cJSON_AddArrayToObject(d->root, "verdicts"));
+	chk(d, d->faults = cJSON_AddArrayToObject(d->root, "faults"));
+}
+
+static void dec_fault(struct dec *d, const char *fmt, const char *a, const char *b)
+{
+	char buf[600];
+	snprintf(buf, sizeof(buf), fmt, a ? a : "", b ? b : "");
+	cJSON *s = cJSON_CreateString(buf);
+	if (!s || !d->faults || !cJSON_AddItemToArray(d->faults, s)) {
+		cJSON_Delete(s);
+		d->nomem = true;
+	}
+}
+
+static void dec_capture(struct dec *d, const struct extraction_item *it, const cJSON *value,
+			const char *status, const char *reason)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !d->captured || !cJSON_AddItemToArray(d->captured, o)) {
+		cJSON_Delete(o);
+		d->nomem = true;
+		return;
+	}
+	chk(d, it->field ? cJSON_AddStringToObject(o, "field", it->field)
+			 : cJSON_AddNullToObject(o, "field"));
+	cJSON *raw = it->value ? cJSON_Duplicate(it->value, true) : cJSON_CreateNull();
+	chk(d, raw);
+	if (raw && !cJSON_AddItemToObject(o, "raw", raw)) {
+		cJSON_Delete(raw);
+		d->nomem = true;
+	}
+	cJSON *v = value ? cJSON_Duplicate(value, true) : cJSON_CreateNull();
+	chk(d, v);
+	if (v && !cJSON_AddItemToObject(o, "value", v)) {
+		cJSON_Delete(v);
+		d->nomem = true;
+	}
+	chk(d, cJSON_AddStringToObject(o, "status", status));
+	if (reason)
+		chk(d, cJSON_AddStringToObject(o, "reason", reason));
+}
+
+static void dec_skipped(struct dec *d, const char *name)
+{
+	if (!d->skipped)
+		return;
+	cJSON *s = cJSON_CreateString(name);
+	if (!s || !cJSON_AddItemToArray(d->skipped, s)) {
+		cJSON_Delete(s);
+		d->nomem = true;
+	}
+}
+
+static void dec_retries(struct dec *d, const struct flow *fl, int q)
+{
+	if (!d->root)
+		return;
+	if (q < 0) {
+		chk(d, cJSON_AddNullToObject(d->root, "retries"));
+		return;
+	}
+	int limit = flow_retry_limit(fl, q);
+	cJSON *o = cJSON_AddObjectToObject(d->root, "retries");
+	if (!o) {
+		d->nomem = true;
+		return;
+	}
+	chk(d, cJSON_AddStringToObject(o, "field", fl->form->questions[q].name));
+	chk(d, cJSON_AddNumberToObject(o, "used", fl->used[q]));
+	if (limit < 0) {
+		chk(d, cJSON_AddNullToObject(o, "max"));
+		chk(d, cJSON_AddNullToObject(o, "left"));
+	} else {
+		chk(d, cJSON_AddNumberToObject(o, "max", limit));
+		chk(d, cJSON_AddNumberToObject(o, "left", limit > fl->used[q] ? limit - fl->used[q] : 0));
+	}
+	chk(d, cJSON_AddBoolToObject(o, "until_answered", limit < 0));
+}
+
+static void dec_branches(struct dec *d, const struct flow *fl)
+{
+	cJSON *a = d->root ? cJSON_AddArrayToObject(d->root, "branches") : NULL;
+	if (!a) {
+		d->nomem = true;
+		return;
+	}
+	for (int i = 0; i < fl->form->n_branches; i++) {
+		const struct form_branch *b = &fl->form->branches[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(a, o)) {
+			cJSON_Delete(o);
+			d->nomem = true;
+			return;
+		}
+		char cond[32];
+		if (b->has_present)
+			snprintf(cond, sizeof(cond), "present %s", b->present ? "true" : "false");
+		else
+			snprintf(cond, sizeof(cond), "equals %s", b->equals ? "true" : "false");
+		chk(d, cJSON_AddStringToObject(o, "id", b->id));
+		chk(d, cJSON_AddStringToObject(o, "field", b->field));
+		chk(d, cJSON_AddStringToObject(o, "condition", cond));
+		chk(d, cJSON_AddBoolToObject(o, "active", branch_state(fl, i) == 1));
+	}
+}
+
+/* The closing part of every decision: skipped list, tool call, call status, reason. */
+static void dec_finish(struct dec *d, struct flow *fl, int next, const char *error,
+		       const char *end_reason, const char *reason)
+{
+	const struct form *f = fl->form;
+	if (!d->root)
+		return;
+	cJSON *tc = cJSON_AddObjectToObject(d->root, "tool_call");
+	cJSON *args = NULL;
+	if (!tc) {
+		d->nomem = true;
+		return;
+	}
+	if (fl->status == CALL_IN_PROGRESS) {
+		const struct form_question *q = &f->questions[next];
+		chk(d, cJSON_AddStringToObject(tc, "name", "ask_question"));
+		chk(d, args = cJSON_AddObjectToObject(tc, "arguments"));
+		if (!args)
+			return;
+		chk(d, cJSON_AddStringToObject(args, "field", q->name));
+		chk(d, cJSON_AddStringToObject(args, "label", q->label));
+		chk(d, q->script ? cJSON_AddStringToObject(args, "script", q->script)
+				 : cJSON_AddNullToObject(args, "script"));
+		chk(d, cJSON_AddNumberToObject(args, "retry", fl->used[next]));
+		if (error && fl->used[next] > 0)
+			chk(d, cJSON_AddStringToObject(args, "error", error));
+	} else {
+		const char *script = fl->status == CALL_COMPLETE ? f->outro : f->outro_incomplete;
+		chk(d, cJSON_AddStringToObject(tc, "name", "end_call"));
+		chk(d, args = cJSON_AddObjectToObject(tc, "arguments"));
+		if (!args)
+			return;
+		chk(d, cJSON_AddStringToObject(args, "status", call_status_name(fl->status)));
+		chk(d, cJSON_AddStringToObject(args, "reason", end_reason));
+		chk(d, script ? cJSON_AddStringToObject(args, "script", script)
+			      : cJSON_AddNullToObject(args, "script"));
+	}
+	chk(d, cJSON_AddStringToObject(d->root, "call_status", call_status_name(fl->status)));
+	chk(d, cJSON_AddStringToObject(d->root, "reason", reason));
+}
+
+enum err flow_start(struct flow *fl, cJSON **out)
+{
+	if (!fl || fl->started)
+		return ERR_INVALID;
+	struct dec d;
+	char reason[300];
+	fl->started = true;
+	dec_init(&d, 0, NULL);
+	dec_retries(&d, fl, -1);
+	dec_branches(&d, fl);
+	if (d.root)
+		chk(&d, d.skipped = cJSON_AddArrayToObject(d.root, "skipped"));
+	int next = next_question(fl);
+	fl->current = next;
+	if (next < 0) {
+		fl->status = CALL_COMPLETE;
+		dec_finish(&d, fl, -1, NULL, "all_answered", "No question applies: the form is complete.");
+	} else {
+		snprintf(reason, sizeof(reason), "Opening: ask the first question, %s.",
+			 fl->form->questions[next].name);
+		dec_finish(&d, fl, next, NULL, NULL, reason);
+	}
+	if (!d.nomem && rebuild_views(fl) == ERR_OK) {
+		*out = d.root;
+		return ERR_OK;
+	}
+	cJSON_Delete(d.root);
+	return ERR_NOMEM;
+}
+
+/* Items in question order (unknown fields first), so a controller answered in the same
+ * turn decides its branch before that branch's questions are looked at; among items for
+ * the same question, the later one wins. */
+static int *item_order(const struct form *f, const struct extraction *ex)
+{
+	int *ord = malloc(((size_t)ex->n + 1) * sizeof(int));
+	if (!ord)
+		return NULL;
+	int k = 0;
+	for (int qi = -1; qi < f->n_questions; qi++)
+		for (int i = 0; i < ex->n; i++)
+			if (form_find(f, ex->items[i].field) == qi)
+				ord[k++] = i;
+	return ord;
+}
+
+enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
+{
+	if (!fl || !fl->started || fl->status != CALL_IN_PROGRESS)
+		return ERR_INVALID;
+	const struct form *f = fl->form;
+	enum err e = ERR_OK;
+	struct dec d;
+	char reason[800];
+	char *asked_err = NULL;
+	int *ord = NULL;
+	int asked = fl->current;
+	bool asked_done = false, asked_skip_required = false;
+	int screen = -1;
+
+	fl->turn++;
+	dec_init(&d, fl->turn, asked >= 0 ? f->questions[asked].name : NULL);
+	if (d.root)
+		chk(&d, d.skipped = cJSON_CreateArray());
+	if (ex && ex->fault)
+		dec_fault(&d, "extraction: %s%s", ex->fault, NULL);
+	if (ex && ex->n > 0 && !(ord = item_order(f, ex))) {
+		e = ERR_NOMEM;
+		goto out;
+	}
+	for (int k = 0; ex && k < ex->n; k++) {
+		const struct extraction_item *it = &ex->items[ord[k]];
+		int q = form_find(f, it->field);
+		if (q < 0) {
+			dec_capture(&d, it, NULL, "ignored", "unknown field");
+			dec_fault(&d, "unknown field '%s'%s", it->field ? it->field : "(none)", NULL);
+			continue;
+		}
+		const struct form_question *qq = &f->questions[q];
+		if (branch_state(fl, qq->branch) == 0) {
+			dec_capture(&d, it, NULL, "ignored", "its branch is not active");
+			dec_fault(&d, "'%s' answered, but branch '%s' is not active", qq->name,
+				  qq->branch_id);
+			continue;
+		}
+		if (it->skip) {
+			if (qq->required) {
+				/* A model's skip flag never skips a required field. */
+				dec_capture(&d, it, NULL, "ignored", "a required field cannot be skipped");
+				if (q == asked)
+					asked_skip_required = true;
+			} else if (fl->st[q] == FIELD_ANSWERED && q != asked) {
+				dec_capture(&d, it, NULL, "ignored", "already answered");
+			} else {
+				set_value(fl, q, NULL, FIELD_SKIPPED);
+				dec_capture(&d, it, NULL, "skipped", it->reason ? it->reason : "dont_know");
+				dec_skipped(&d, qq->name);
+				if (q == asked)
+					asked_done = true;
+			}
+			continue;
+		}
+		enum normalize_result res;
+		cJSON *value = NULL;
+		char *err = NULL;
+		e = validate_answer(qq, fl->lex, fl->today, it->value, d.verdicts, &res, &value, &err);
+		if (e != ERR_OK)
+			goto out;
+		if (res == NORMALIZE_EMPTY) {
+			dec_capture(&d, it, NULL, "ignored", "no value");
+		} else if (res == NORMALIZE_INVALID) {
+			dec_capture(&d, it, NULL, "invalid", err);
+			if (q == asked) {
+				free(asked_err);
+				asked_err = err;
+				err = NULL;
+			}
+			free(err);
+		} else {
+			dec_capture(&d, it, value, "answered", NULL);
+			set_value(fl, q, value, FIELD_ANSWERED);
+			if (q == asked)
+				asked_done = true;
+			if (screen < 0 && validate_end_call_value(qq, fl->lex, value))
+				screen = q;
+		}
+	}
+	/* A correction can close a branch: its answers no longer apply. */
+	for (int i = 0; i < f->n_questions; i++)
+		if (fl->st[i] != FIELD_EMPTY && !applies(fl, i)) {
+			set_value(fl, i, NULL, FIELD_EMPTY);
+			fl->used[i] = 0;
+		}
+	if (screen >= 0 && fl->st[screen] != FIELD_ANSWERED)
+		screen = -1;
+
+	int next = next_question(fl);
+	const char *end_reason = NULL;
+	bool failed = false;
+	if (screen >= 0) {
+		fl->status = CALL_SCREENED_OUT;
+		end_reason = "end_call_value";
+		snprintf(reason, sizeof(reason), "The answer to %s is one of its end_call_values: the call is screened out.",
+			 f->questions[screen].name);
+	} else if (asked >= 0 && !asked_done && next == asked) {
+		/* The asked field got no valid answer: one retry used (retries.mdx). */
+		const struct form_question *q = &f->questions[asked];
+		int limit = flow_retry_limit(fl, asked);
+		fl->used[asked]++;
+		failed = true;
+		if (!asked_err && asked_skip_required &&
+		    !(asked_err = strdup("This question is required and cannot be skipped."))) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+		if (limit >= 0 && fl->used[asked] > limit) {
+			/* Exhausted: put to the caller, nothing captured -> null, skipped. */
+			set_value(fl, asked, NULL, FIELD_SKIPPED);
+			if (q->required || q->exhausted_end_call) {
+				fl->status = CALL_FAILED;
+				end_reason = "retries_exhausted";
+				snprintf(reason, sizeof(reason), "%s ran out of retries (%d of %d used) and %s: the call ends.",
+					 q->name, fl->used[asked], limit,
+					 q->required ? "is required" : "its exhausted_action is end_call");
+			} else {
+				dec_skipped(&d, q->name);
+				next = next_question(fl);
+				snprintf(reason, sizeof(reason), "%s ran out of retries (%d of %d used); it is optional, so it is skipped.",
+					 q->name, fl->used[asked], limit);
+			}
+		} else {
+			char lim[32];
+			snprintf(lim, sizeof(lim), limit < 0 ? "until answered" : "of %d", limit);
+			snprintf(reason, sizeof(reason), "%s got no valid answer%s%s Re-ask (retry %d %s).",
+				 q->name, asked_err ? ": " : ".", asked_err ? asked_err : "",
+				 fl->used[asked], lim);
+		}
+	}
+	if (fl->status == CALL_IN_PROGRESS) {
+		if (next < 0) {
+			fl->status = CALL_COMPLETE;
+			end_reason = "all_answered";
+			snprintf(reason, sizeof(reason), "Every question that applies is answered or skipped: the call is complete.");
+		} else if (!failed || next != asked) {
+			snprintf(reason, sizeof(reason), "Next question: %s, the first that applies and is still empty.",
+				 f->questions[next].name);
+		}
+	}
+	fl->current = fl->status == CALL_IN_PROGRESS ? next : -1;
+	dec_retries(&d, fl, asked);
+	dec_branches(&d, fl);
+	if (d.root && d.skipped) {
+		if (cJSON_AddItemToObject(d.root, "skipped", d.skipped))
+			d.skipped = NULL;
+		else
+			d.nomem = true;
+	}
+	dec_finish(&d, fl, next, next == asked ? asked_err : NULL, end_reason, reason);
+	if (d.nomem || rebuild_views(fl) != ERR_OK)
+		e = ERR_NOMEM;
+out:
+	free(ord);
+	free(asked_err);
+	cJSON_Delete(d.skipped); /* NULL once attached to the decision */
+	if (e == ERR_OK && !d.nomem) {
+		*out = d.root;
+		return ERR_OK;
+	}
+	cJSON_Delete(d.root);
+	return e != ERR_OK ? e : ERR_NOMEM;
+}
+
+static enum err check_put(cJSON *o, const char *field, const char *status, const char *k,
+			  cJSON *v)
+{
+	cJSON *e = cJSON_CreateObject();
+	if (!e || !cJSON_AddStringToObject(e, "status", status)) {
+		cJSON_Delete(e);
+		cJSON_Delete(v);
+		return ERR_NOMEM;
+	}
+	if (k && (!v || !cJSON_AddItemToObject(e, k, v))) {
+		cJSON_Delete(e);
+		cJSON_Delete(v);
+		return ERR_NOMEM;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(o, field);
+	if (!cJSON_AddItemToObject(o, field, e)) {
+		cJSON_Delete(e);
+		return ERR_NOMEM;
+	}
+	return ERR_OK;
+}
+
+enum err flow_check(const struct form *form, const struct lexicon *lex, struct ymd today,
+		    int asked, const struct extraction *ex, cJSON **out)
+{
+	enum err e = ERR_OK;
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return ERR_NOMEM;
+	for (int i = 0; ex && i < ex->n && e == ERR_OK; i++) {
+		const struct extraction_item *it = &ex->items[i];
+		const char *field = it->field ? it->field : "";
+		int q = form_find(form, it->field);
+		if (q < 0) {
+			char msg[300];
+			snprintf(msg, sizeof(msg), "No question named '%.200s'.", field);
+			e = check_put(o, field, "invalid", "error", cJSON_CreateString(msg));
+			continue;
+		}
+		if (it->skip) {
+			e = check_put(o, field, "skipped", "reason",
+				      cJSON_CreateString(it->reason ? it->reason : "dont_know"));
+			continue;
+		}
+		enum normalize_result res;
+		cJSON *value = NULL;
+		char *err = NULL;
+		e = validate_answer(&form->questions[q], lex, today, it->value, NULL, &res, &value, &err);
+		if (e != ERR_OK)
+			break;
+		if (res == NORMALIZE_OK) {
+			e = check_put(o, field, "answered", "value", value);
+		} else if (res == NORMALIZE_INVALID) {
+			e = check_put(o, field, "invalid", "error", cJSON_CreateString(err));
+			free(err);
+		} else {
+			e = check_put(o, field, "empty", NULL, NULL);
+		}
+	}
+	if (e == ERR_OK && asked >= 0 && asked < form->n_questions &&
+	    !cJSON_GetObjectItemCaseSensitive(o, form->questions[asked].name))
+		e = check_put(o, form->questions[asked].name, "empty", NULL, NULL);
+	if (e != ERR_OK) {
+		cJSON_Delete(o);
+		return e;
+	}
+	*out = o;
+	return ERR_OK;
+}
+
+const cJSON *flow_form_data(const struct flow *fl)
+{
+	return fl ? fl->data : NULL;
+}
+
+const cJSON *flow_form_status(const struct flow *fl)
+{
+	return fl ? fl->fstatus : NULL;
+}
+
+enum call_status flow_status(const struct flow *fl)
+{
+	return fl ? fl->status : CALL_FAILED;
+}
+
+enum field_status flow_field_status(const struct flow *fl, int question)
+{
+	if (!fl || question < 0 || question >= fl->form->n_questions)
+		return FIELD_EMPTY;
+	return fl->st[question];
+}
+
+int flow_retries_used(const struct flow *fl, int question)
+{
+	if (!fl || question < 0 || question >= fl->form->n_questions)
+		return 0;
+	return fl->used[question];
+}
+
+int flow_current(const struct flow *fl)
+{
+	return fl && fl->status == CALL_IN_PROGRESS ? fl->current : -1;
+}
