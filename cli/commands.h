@@ -12,6 +12,7 @@
 	X("extract", cmd_extract, "extract --form FILE --field NAME [--today YYYY-MM-DD] [--history FILE] TEXT") \
 	X("name-match", cmd_name_match, "name-match A B: same, different or unsure") \
 	X("vad", cmd_vad, "vad FILE: the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
+	X("paths", cmd_paths, "paths --form FILE [--unknown FIELD,...]: every path through a form, JSON lines") \
 	X("simulate", cmd_simulate, "simulate [--form FILE] [--corpus DIR|demo|respin] [--db FILE]: the simulator (default)")
 
 #define X(word, fn, help) int fn(int argc, char **argv);
