@@ -1,0 +1,36 @@
+#!/bin/bash
+# check-form end to end: exit codes and stdout of the real binary on good and bad configs.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+
+out=$("$BIN" check-form forms/armman_enrollment.json); rc=$?
+[ "$rc" = 0 ] && [ -z "$out" ]; ok $? "enrollment form is valid: exit 0, no output"
+
+out=$("$BIN" check-form tests/data/forms/valid_write_shape.json); rc=$?
+[ "$rc" = 0 ] && [ -z "$out" ]; ok $? "write shape is valid"
+
+for f in unknown_branch controller_after equals_non_boolean duplicate_names missing_keys \
+	 malformed_trailing_comma wrong_types; do
+	out=$("$BIN" check-form "tests/data/forms/$f.json"); rc=$?
+	[ "$rc" = 1 ] && [ "$out" = "$(cat "tests/data/forms/$f.expected")" ]
+	ok $? "$f: exit 1 and the expected validation_issues"
+done
+
+out=$("$BIN" check-form tests/data/forms/unknown_branch.json)
+[ "$out" = '{"validation_issues":[{"field":"questions[0].branch_id","message":"Question references unknown branch '"'nope'"'."}]}' ]
+ok $? "unknown branch: FormBharo's message and field path"
+
+out=$("$BIN" check-form tests/data/forms/malformed_unquoted.json)
+case "$out" in *'"field":""'*'"message":"line 1, column 11:'*) r=0 ;; *) r=1 ;; esac
+ok $r "malformed JSON: field \"\" and line/column"
+
+out=$("$BIN" check-form /nonexistent/form.json 2>/tmp/e2e_check_form.err); rc=$?
+[ "$rc" = 2 ] && [ -z "$out" ] && grep -q /nonexistent/form.json /tmp/e2e_check_form.err
+ok $? "unreadable file: exit 2, stderr names it"
+rm -f /tmp/e2e_check_form.err
+
+"$BIN" check-form >/dev/null 2>&1; rc=$?
+[ "$rc" = 2 ]; ok $? "no file: usage, exit 2"
