@@ -1,0 +1,189 @@
+/* Path enumeration (sessions/paths.c), one case per row of tests/data/paths_cases.tsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "agent/form.h"
+#include "sessions/paths.h"
+
+#define DATA "tests/data/paths_cases.tsv"
+#define MAX_ROWS 64
+
+struct row {
+	int line;
+	char name[64];
+	char *form, *unknown, *result, *path, *json;
+};
+
+static struct row rows[MAX_ROWS];
+static int n_rows;
+
+struct seen {
+	long want;      /* path number to capture */
+	char *json;     /* its JSON */
+};
+
+static int capture(void *ctx, long number, const enum paths_answer *answers)
+{
+	(void)answers;
+	(void)number;
+	return 0;
+}
+
+struct capture_ctx {
+	const struct form *f;
+	struct seen s;
+};
+
+static int capture_json(void *ctx, long number, const enum paths_answer *answers)
+{
+	struct capture_ctx *c = ctx;
+	if (number == c->s.want)
+		c->s.json = paths_json(c->f, number, answers);
+	return 0;
+}
+
+static void run_row(void **state)
+{
+	const struct row *r = *state;
+	struct form *f = NULL;
+	struct form_issues is = {0};
+	enum err e = form_load(r->form, &f, &is);
+	if (e != ERR_OK)
+		fail_msg("%s:%d: cannot load %s: %s", DATA, r->line, r->form, err_str(e));
+	bool *unknown = calloc((size_t)f->n_questions, sizeof *unknown);
+	assert_non_null(unknown);
+	char *why = NULL;
+	e = paths_parse_unknown(f, strcmp(r->unknown, "-") ? r->unknown : NULL, unknown, &why);
+	if (!strncmp(r->result, "ERR_", 4)) {
+		enum err want = !strcmp(r->result, "ERR_INVALID") ? ERR_INVALID
+				: !strcmp(r->result, "ERR_NOTFOUND") ? ERR_NOTFOUND : ERR_OK;
+		if (e != want)
+			fail_msg("%s:%d: got %s, want %s", DATA, r->line, err_str(e), r->result);
+		assert_non_null(why); /* every refusal says what is wrong */
+	} else {
+		if (e != ERR_OK)
+			fail_msg("%s:%d: --unknown refused: %s", DATA, r->line, why ? why : "");
+		long count = 0;
+		assert_int_equal(paths_each(f, unknown, capture, NULL, &count), ERR_OK);
+		if (count != atol(r->result))
+			fail_msg("%s:%d: %ld paths, want %s", DATA, r->line, count, r->result);
+		if (strcmp(r->path, "-")) {
+			struct capture_ctx c = {.f = f, .s = {.want = atol(r->path)}};
+			assert_int_equal(paths_each(f, unknown, capture_json, &c, NULL), ERR_OK);
+			if (!c.s.json || strcmp(c.s.json, r->json))
+				fail_msg("%s:%d:\n got  %s\n want %s", DATA, r->line,
+					 c.s.json ? c.s.json : "(none)", r->json);
+			free(c.s.json);
+		}
+	}
+	free(why);
+	free(unknown);
+	form_free(f);
+	form_issues_free(&is);
+}
+
+static int stop_at_two(void *ctx, long number, const enum paths_answer *answers)
+{
+	(void)ctx;
+	(void)answers;
+	return number == 2;
+}
+
+/* The callback can stop the walk; the count includes the path that stopped it. */
+static void stop_early(void **state)
+{
+	(void)state;
+	struct form *f = NULL;
+	assert_int_equal(form_load("forms/armman_enrollment.json", &f, NULL), ERR_OK);
+	long count = 0;
+	assert_int_equal(paths_each(f, NULL, stop_at_two, NULL, &count), ERR_CANCELLED);
+	assert_int_equal(count, 2);
+	form_free(f);
+}
+
+/* A form built in memory: no branches, nothing unknown gives exactly one path. */
+static void one_path(void **state)
+{
+	(void)state;
+	struct form_question q[2] = {
+		{.name = "a", .type = FORM_STRING, .required = true, .branch = -1},
+		{.name = "b", .type = FORM_BOOLEAN, .required = false, .branch = -1},
+	};
+	struct form f = {.questions = q, .n_questions = 2};
+	struct capture_ctx c = {.f = &f, .s = {.want = 1}};
+	long count = 0;
+	assert_int_equal(paths_each(&f, NULL, capture_json, &c, &count), ERR_OK);
+	assert_int_equal(count, 1);
+	/* b controls nothing, so it is simply answered. */
+	assert_string_equal(c.s.json, "{\"path\":1,\"answers\":{\"a\":\"answered\",\"b\":\"answered\"}}");
+	free(c.s.json);
+}
+
+static char *field(char **p)
+{
+	char *s = *p;
+	char *t = strchr(s, '\t');
+	if (t) {
+		*t = '\0';
+		*p = t + 1;
+	} else {
+		*p = s + strlen(s);
+	}
+	return s;
+}
+
+static void load_rows(void)
+{
+	FILE *fp = fopen(DATA, "r");
+	if (!fp) {
+		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
+		exit(1);
+	}
+	char buf[4096];
+	int line = 0;
+	while (fgets(buf, sizeof buf, fp)) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!buf[0] || buf[0] == '#')
+			continue;
+		if (n_rows == MAX_ROWS) {
+			fprintf(stderr, "%s:%d: more than %d rows\n", DATA, line, MAX_ROWS);
+			exit(1);
+		}
+		struct row *r = &rows[n_rows++];
+		char *copy = strdup(buf), *p = copy;
+		r->line = line;
+		r->form = field(&p);
+		r->unknown = field(&p);
+		r->result = field(&p);
+		r->path = field(&p);
+		r->json = field(&p);
+		if (!*r->form || !*r->unknown || !*r->result || !*r->path || !*r->json) {
+			fprintf(stderr, "%s:%d: want 5 tab-separated columns\n", DATA, line);
+			exit(1);
+		}
+		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
+	}
+	fclose(fp);
+}
+
+int main(void)
+{
+	load_rows();
+	struct CMUnitTest tests[MAX_ROWS + 2];
+	int n = 0;
+	for (int i = 0; i < n_rows; i++)
+		tests[n++] = (struct CMUnitTest){rows[i].name, run_row, NULL, NULL, &rows[i]};
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(stop_early);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(one_path);
+	int rc = _cmocka_run_group_tests("paths", tests, (size_t)n, NULL, NULL);
+	for (int i = 0; i < n_rows; i++)
+		free(rows[i].form);
+	return rc;
+}
