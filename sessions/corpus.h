@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "agent/err.h"
+#include "agent/ymd.h"
 
 struct corpus_turn {
 	char *utterance_id;
@@ -33,20 +34,29 @@ struct corpus {
 	char *name;
 	char *form;         /* form config path the corpus was made for, may be NULL */
 	char *attribution;  /* licence / source text to show, may be NULL */
+	char *licence;      /* licence name ("CC-BY-4.0"), may be NULL */
+	bool synthetic;     /* the audio was made by TTS */
+	bool has_today;     /* the corpus names the "today" its dates were made for */
+	struct ymd today;
 	struct corpus_call *calls;
 	int n_calls;
 };
 
 /* corpus_resolve: the folder for a corpus argument: "demo" and "respin" name the bundled
- * corpora (corpus/demo, corpus/respin beside the binary or in the source tree); anything
- * else is taken as a folder. Output: new string (caller frees), NULL on ERR_NOMEM. */
+ * corpora, corpus/demo and corpus/respin beside the running binary (the directory of
+ * /proc/self/exe) or else in the current directory; anything else is taken as a folder.
+ * Output: new string (caller frees), NULL on ERR_NOMEM. */
 char *corpus_resolve(const char *arg);
 
-/* corpus_load: read the corpus in dir. Output: *out (caller frees with corpus_free); on
- * failure *errmsg (caller frees; may be NULL) names the file, line and field at fault, or
- * for a missing bundled corpus says how to make it. Errors: ERR_IO, ERR_PARSE,
- * ERR_INVALID, ERR_NOMEM. */
+/* corpus_load: read and check the corpus in dir (format: corpus/README.md): corpus.json,
+ * transcripts.csv (RFC 4180), calls.csv, expected.jsonl (optional); every audio file must
+ * exist. Output: *out (caller frees with corpus_free); on failure *errmsg (caller frees;
+ * may be NULL) reads "FILE:LINE: field 'x': what is wrong", or for a bundled corpus that
+ * was never made says how to make it. Errors: ERR_IO (a file cannot be read), ERR_PARSE
+ * (bad CSV or JSON), ERR_INVALID (a value breaks a rule: unknown utterance, missing
+ * audio, ...), ERR_NOMEM. */
 enum err corpus_load(const char *dir, struct corpus **out, char **errmsg);
+/* corpus_free: free c and all it owns; NULL does nothing. */
 void corpus_free(struct corpus *c);
 
 #endif

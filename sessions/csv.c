@@ -1,0 +1,236 @@
+/* csv: RFC 4180 reader and writer (see csv.h). */
+#include "csv.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct csv {
+	char *path;
+	char *text;
+	size_t len;
+	size_t pos;
+	int line; /* line of text[pos] */
+};
+
+static void set_msg(char **errmsg, const char *fmt, ...)
+{
+	va_list ap;
+	if (!errmsg)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(errmsg, fmt, ap) < 0)
+		*errmsg = NULL;
+	va_end(ap);
+}
+
+enum err csv_open(const char *path, struct csv **out, char **errmsg)
+{
+	struct csv *c = calloc(1, sizeof *c);
+	FILE *f = NULL;
+	enum err e = ERR_NOMEM;
+	long size;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (!c || !(c->path = strdup(path)))
+		goto out;
+	e = ERR_IO;
+	if (!(f = fopen(path, "rb")) || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) != 0) {
+		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	e = ERR_NOMEM;
+	if (!(c->text = malloc((size_t)size + 1)))
+		goto out;
+	e = ERR_IO;
+	if (fread(c->text, 1, (size_t)size, f) != (size_t)size) {
+		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	c->text[size] = '\0';
+	c->len = (size_t)size;
+	c->line = 1;
+	if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0)
+		c->pos = 3;
+	e = ERR_OK;
+out:
+	if (f)
+		fclose(f);
+	if (e == ERR_OK) {
+		*out = c;
+		return ERR_OK;
+	}
+	csv_free(c);
+	return e;
+}
+
+void csv_free(struct csv *c)
+{
+	if (!c)
+		return;
+	free(c->path);
+	free(c->text);
+	free(c);
+}
+
+void csv_fields_free(char **fields, int n)
+{
+	if (!fields)
+		return;
+	for (int i = 0; i < n; i++)
+		free(fields[i]);
+	free(fields);
+}
+
+/* Growable byte buffer for one field. */
+struct buf {
+	char *s;
+	size_t n, cap;
+};
+
+static bool buf_put(struct buf *b, char ch)
+{
+	if (b->n + 1 >= b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 32;
+		char *s = realloc(b->s, cap);
+		if (!s)
+			return false;
+		b->s = s;
+		b->cap = cap;
+	}
+	b->s[b->n++] = ch;
+	b->s[b->n] = '\0';
+	return true;
+}
+
+static bool push_field(char ***fields, int *n, struct buf *b)
+{
+	char **v = realloc(*fields, (size_t)(*n + 1) * sizeof **fields);
+	if (!v)
+		return false;
+	*fields = v;
+	if (!b->s && !(b->s = strdup("")))
+		return false;
+	v[(*n)++] = b->s;
+	b->s = NULL;
+	b->n = b->cap = 0;
+	return true;
+}
+
+static bool at_line_end(const struct csv *c)
+{
+	return c->pos >= c->len || c->text[c->pos] == '\n' ||
+	       (c->text[c->pos] == '\r' && (c->pos + 1 >= c->len || c->text[c->pos + 1] == '\n'));
+}
+
+static void skip_line_end(struct csv *c)
+{
+	if (c->pos < c->len && c->text[c->pos] == '\r')
+		c->pos++;
+	if (c->pos < c->len && c->text[c->pos] == '\n') {
+		c->pos++;
+		c->line++;
+	}
+}
+
+enum err csv_next(struct csv *c, char ***fields_out, int *n_out, int *line, char **errmsg)
+{
+	char **fields = NULL;
+	int n = 0;
+	struct buf b = {0};
+	enum err e = ERR_NOMEM;
+
+	if (errmsg)
+		*errmsg = NULL;
+	while (c->pos < c->len && at_line_end(c))
+		skip_line_end(c); /* blank lines */
+	*line = c->line;
+	if (c->pos >= c->len) {
+		*fields_out = NULL;
+		*n_out = 0;
+		return ERR_OK;
+	}
+	for (;;) {
+		if (c->pos < c->len && c->text[c->pos] == '"') {
+			int open_line = c->line;
+			c->pos++;
+			for (;;) {
+				if (c->pos >= c->len) {
+					set_msg(errmsg, "%s:%d: a quoted field is never closed", c->path,
+						open_line);
+					e = ERR_PARSE;
+					goto out;
+				}
+				char ch = c->text[c->pos++];
+				if (ch == '"') {
+					if (c->pos < c->len && c->text[c->pos] == '"')
+						c->pos++;
+					else
+						break;
+				} else if (ch == '\n') {
+					c->line++;
+				}
+				if (!buf_put(&b, ch))
+					goto out;
+			}
+			if (c->pos < c->len && c->text[c->pos] != ',' && !at_line_end(c)) {
+				set_msg(errmsg, "%s:%d: text after the closing quote of field %d", c->path,
+					open_line, n + 1);
+				e = ERR_PARSE;
+				goto out;
+			}
+		} else {
+			while (c->pos < c->len && c->text[c->pos] != ',' && !at_line_end(c)) {
+				if (c->text[c->pos] == '"') {
+					set_msg(errmsg,
+						"%s:%d: a quote inside unquoted field %d (quote the whole "
+						"field and double the quote)",
+						c->path, c->line, n + 1);
+					e = ERR_PARSE;
+					goto out;
+				}
+				if (!buf_put(&b, c->text[c->pos++]))
+					goto out;
+			}
+		}
+		if (!push_field(&fields, &n, &b))
+			goto out;
+		if (c->pos < c->len && c->text[c->pos] == ',') {
+			c->pos++;
+			continue;
+		}
+		skip_line_end(c);
+		break;
+	}
+	e = ERR_OK;
+out:
+	free(b.s);
+	if (e == ERR_OK) {
+		*fields_out = fields;
+		*n_out = n;
+		return ERR_OK;
+	}
+	csv_fields_free(fields, n);
+	return e;
+}
+
+void csv_write_field(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
