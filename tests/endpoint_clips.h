@@ -1,0 +1,182 @@
+/* endpoint_clips: test audio with known speech boundaries, shared by test_endpoint.c and
+ * bench_vad.c (header only: the test and bench programs link nothing else of the tests).
+ *
+ * Real speech: the RESPIN clips (RESPIN-S1.0, SPIRE Lab, IISc; CC-BY-4.0), found at
+ * $FORMDESK_RESPIN or ../shared/corpus/respin from the repository root. Each clip is
+ * trimmed to its speech by an energy reference (from the first to the last run of TRIM_RUN
+ * 10 ms frames louder than both its loudest frame - TRIM_PEAK_DB and its quietest tenth +
+ * TRIM_FLOOR_DB), then clips are joined with
+ * gaps of known length, silent or filled with white noise at a given level, so the true
+ * speech boundaries in the joined audio are the edges of the trimmed clips. */
+#ifndef FORMDESK_TESTS_ENDPOINT_CLIPS_H
+#define FORMDESK_TESTS_ENDPOINT_CLIPS_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "audio/audiofile.h"
+
+#define CLIPS_RATE 16000
+#define CLIPS_FRAME (CLIPS_RATE / 100)
+#define TRIM_PEAK_DB 35.0
+#define TRIM_FLOOR_DB 10.0
+/* Speech must stay above the threshold this many frames (50 ms): clicks at a clip's
+ * edges (the recorder's button) are not speech. */
+#define TRIM_RUN 5
+
+/* The RESPIN folder, or NULL if absent. Static string. */
+static const char *clips_dir(void)
+{
+	static char buf[4096];
+	const char *env = getenv("FORMDESK_RESPIN");
+	struct stat st;
+
+	if (env && *env) {
+		snprintf(buf, sizeof(buf), "%s", env);
+		return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
+	}
+	snprintf(buf, sizeof(buf), "../shared/corpus/respin");
+	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
+}
+
+static int clips_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Trims s (n samples at CLIPS_RATE) in place to its speech: moves the speech to the front
+ * and returns its length in samples (0 if none). */
+static size_t clips_trim(float *s, size_t n)
+{
+	size_t nf = n / CLIPS_FRAME, first = nf, last = 0;
+	double *db, *sorted, peak, quiet, thr;
+
+	if (nf == 0)
+		return 0;
+	db = malloc(nf * sizeof(double));
+	sorted = malloc(nf * sizeof(double));
+	if (!db || !sorted) {
+		free(db);
+		free(sorted);
+		return 0;
+	}
+	for (size_t f = 0; f < nf; f++) {
+		double p = 0;
+		for (size_t k = 0; k < CLIPS_FRAME; k++)
+			p += (double)s[f * CLIPS_FRAME + k] * s[f * CLIPS_FRAME + k];
+		db[f] = 10 * log10(p / CLIPS_FRAME + 1e-12);
+		sorted[f] = db[f];
+	}
+	qsort(sorted, nf, sizeof(double), clips_cmp_double);
+	peak = sorted[nf - 1];
+	quiet = sorted[nf / 10];
+	thr = peak - TRIM_PEAK_DB > quiet + TRIM_FLOOR_DB ? peak - TRIM_PEAK_DB : quiet + TRIM_FLOOR_DB;
+	for (size_t f = 0, run = 0; f < nf; f++) {
+		run = db[f] >= thr ? run + 1 : 0;
+		if (run >= TRIM_RUN) {
+			if (first == nf)
+				first = f + 1 - TRIM_RUN;
+			last = f;
+		}
+	}
+	free(db);
+	free(sorted);
+	if (first == nf)
+		return 0;
+	memmove(s, s + first * CLIPS_FRAME, (last - first + 1) * CLIPS_FRAME * sizeof(float));
+	return (last - first + 1) * CLIPS_FRAME;
+}
+
+/* Deterministic white noise (a small LCG, so runs repeat) at level_db dBFS RMS. */
+static void clips_noise(float *out, size_t n, double level_db, unsigned *seed)
+{
+	/* Uniform in [-a, a] has RMS a / sqrt(3). */
+	double a = pow(10.0, level_db / 20.0) * sqrt(3.0);
+
+	for (size_t i = 0; i < n; i++) {
+		*seed = *seed * 1664525u + 1013904223u;
+		out[i] = (float)(a * ((double)(*seed >> 8) / (double)(1u << 24) * 2.0 - 1.0));
+	}
+}
+
+struct clips_joined {
+	float *samples;    /* CLIPS_RATE Hz mono; free() */
+	size_t n;
+	long *start_ms;    /* true speech boundaries, one per clip; free() */
+	long *end_ms;
+	int n_clips;
+};
+
+static void clips_joined_free(struct clips_joined *j)
+{
+	free(j->samples);
+	free(j->start_ms);
+	free(j->end_ms);
+	memset(j, 0, sizeof(*j));
+}
+
+/* Appends the trimmed clip `path` after gap_ms of gap (silence if noise_db <= -120, else
+ * noise at noise_db dBFS). Returns 0, or -1 with a message on stderr. */
+static int clips_append(struct clips_joined *j, const char *path, int gap_ms, double noise_db,
+			unsigned *seed)
+{
+	float *s = NULL, *p;
+	size_t n = 0, len, gap = (size_t)gap_ms * CLIPS_RATE / 1000;
+	char *err = NULL;
+	long *a, *b;
+
+	if (audiofile_read(path, CLIPS_RATE, &s, &n, &err) != 0) {
+		fprintf(stderr, "%s\n", err ? err : path);
+		free(err);
+		return -1;
+	}
+	len = clips_trim(s, n);
+	p = realloc(j->samples, (j->n + gap + len + 1) * sizeof(float));
+	if (p)
+		j->samples = p;
+	a = realloc(j->start_ms, (size_t)(j->n_clips + 1) * sizeof(long));
+	if (a)
+		j->start_ms = a;
+	b = realloc(j->end_ms, (size_t)(j->n_clips + 1) * sizeof(long));
+	if (b)
+		j->end_ms = b;
+	if (!p || !a || !b) {
+		free(s);
+		return -1;
+	}
+	if (noise_db > -120)
+		clips_noise(p + j->n, gap, noise_db, seed);
+	else
+		memset(p + j->n, 0, gap * sizeof(float));
+	j->n += gap;
+	memcpy(p + j->n, s, len * sizeof(float));
+	j->start_ms[j->n_clips] = (long)(j->n * 1000 / CLIPS_RATE);
+	j->n += len;
+	j->end_ms[j->n_clips] = (long)(j->n * 1000 / CLIPS_RATE);
+	j->n_clips++;
+	free(s);
+	return 0;
+}
+
+/* Ends the joined audio with a trailing gap like the others. Returns 0 or -1. */
+static int clips_finish(struct clips_joined *j, int gap_ms, double noise_db, unsigned *seed)
+{
+	size_t gap = (size_t)gap_ms * CLIPS_RATE / 1000;
+	float *p = realloc(j->samples, (j->n + gap + 1) * sizeof(float));
+
+	if (!p)
+		return -1;
+	j->samples = p;
+	if (noise_db > -120)
+		clips_noise(p + j->n, gap, noise_db, seed);
+	else
+		memset(p + j->n, 0, gap * sizeof(float));
+	j->n += gap;
+	return 0;
+}
+
+#endif
