@@ -22,6 +22,7 @@ struct lexicon;
 struct engine_config {
 	const struct form *form;       /* borrowed, must outlive the engine */
 	const char *form_path;         /* recorded with each call */
+	const char *corpus_name;       /* recorded with each call, may be NULL */
 	const struct lexicon *lex;     /* borrowed */
 	struct stt_backend stt;
 	struct extract_backend extract;
@@ -76,7 +77,10 @@ enum err engine_new(const struct engine_config *cfg, engine_listener listener, v
 void engine_free(struct engine *e);
 
 /* engine_begin: open a call for call (borrowed until the call ends), record it, emit
- * CALL_START and the agent's first words. Errors: ERR_DB, ERR_NOMEM, ERR_BACKEND. */
+ * CALL_START, the opening decision and the agent's first words. A call still open from
+ * an earlier engine_begin is recorded as failed ("abandoned") first; so is an open call at
+ * engine_free. A failing REPLY is an ENGINE_ERROR event and is recorded, not an error.
+ * Errors: ERR_DB, ERR_NOMEM, ERR_INVALID (the rule layer refused to start). */
 enum err engine_begin(struct engine *e, const struct corpus_call *call);
 
 /* engine_step: run the next caller turn (audio, VAD, STT, EXTRACT, rules, REPLY), record

@@ -1,0 +1,34 @@
+/* score: form-completion accuracy, as the FormBharo paper measures it (arXiv 2608.06027,
+ * integration tests): the fraction of fields correct at the end of the call. Counted over
+ * every field whose expected status is "answered" or "skipped" (fields of branches that
+ * never opened are left out): a field is correct when its final status matches and, if
+ * answered, its value matches. String fields (names, clinic) are compared after Unicode
+ * NFKC case folding with runs of spaces made one (utf8proc); everything else exactly. */
+#ifndef FORMDESK_SCORE_H
+#define FORMDESK_SCORE_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include "agent/err.h"
+#include "agent/form.h"
+
+struct score {
+	int fields;  /* fields counted */
+	int correct; /* of them, correct */
+};
+
+/* score_call: add one call to *acc. Inputs (borrowed): form (for field types; NULL
+ * compares every value exactly), the expected form_data and form_status, and the final
+ * ones. misses: NULL, or an array that gets {"field","want_status","got_status","want",
+ * "got"} for each wrong field. Errors: ERR_NOMEM. */
+enum err score_call(const struct form *form, const cJSON *want_data, const cJSON *want_status,
+		    const cJSON *got_data, const cJSON *got_status, struct score *acc,
+		    cJSON *misses);
+
+/* score_same_value: whether got is want for question q (NULL: exact comparison). */
+bool score_same_value(const struct form_question *q, const cJSON *want, const cJSON *got);
+
+/* score_accuracy: correct / fields, 0 when no field was counted. */
+double score_accuracy(const struct score *s);
+
+#endif
