@@ -1,0 +1,552 @@
+#include "http.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HTTP_MAX_BODY (64u << 20)      /* a response larger than this is refused */
+#define HTTP_DEFAULT_TIMEOUT_MS 30000L
+#define HTTP_DEFAULT_BACKOFF_MS 500L
+#define HTTP_MAX_WAIT_MS 30000L        /* longest backoff or Retry-After we honour */
+
+struct http_part {
+	char *name, *data, *filename, *type;
+	size_t len;
+};
+
+struct http_req {
+	char *method, *url;
+	struct curl_slist *headers;
+	char *body;
+	size_t body_len;
+	bool has_body;
+	struct http_part *parts;
+	int n_parts;
+	long timeout_ms;
+	int retries;
+	long backoff_ms;
+};
+
+enum xfer_state { XFER_RUNNING, XFER_WAITING, XFER_COMPLETED };
+
+struct http_xfer {
+	struct http_client *c;
+	struct http_req *req;
+	CURL *easy;
+	curl_mime *mime;
+	http_done_fn done;
+	void *ud;
+	enum xfer_state state;
+	char *buf;
+	size_t len, cap;
+	bool too_big;
+	double t0, attempt_t0, due;
+	int attempts;
+	struct http_result *res;   /* set once COMPLETED */
+	char errbuf[CURL_ERROR_SIZE];
+	struct http_xfer *prev, *next;
+};
+
+struct http_client {
+	CURLM *multi;
+	struct http_xfer *head;
+	int n;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static char *dupn(const void *p, size_t n)
+{
+	char *s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	if (n)
+		memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+enum err http_req_new(const char *method, const char *url, struct http_req **out)
+{
+	struct http_req *r = calloc(1, sizeof(*r));
+	if (!r)
+		return ERR_NOMEM;
+	r->method = strdup(method);
+	r->url = strdup(url);
+	r->timeout_ms = HTTP_DEFAULT_TIMEOUT_MS;
+	r->backoff_ms = HTTP_DEFAULT_BACKOFF_MS;
+	if (!r->method || !r->url) {
+		http_req_free(r);
+		return ERR_NOMEM;
+	}
+	*out = r;
+	return ERR_OK;
+}
+
+void http_req_free(struct http_req *r)
+{
+	if (!r)
+		return;
+	free(r->method);
+	free(r->url);
+	curl_slist_free_all(r->headers);
+	free(r->body);
+	for (int i = 0; i < r->n_parts; i++) {
+		free(r->parts[i].name);
+		free(r->parts[i].data);
+		free(r->parts[i].filename);
+		free(r->parts[i].type);
+	}
+	free(r->parts);
+	free(r);
+}
+
+enum err http_req_header(struct http_req *r, const char *name, const char *value)
+{
+	size_t n = strlen(name) + strlen(value) + 3;
+	char *line = malloc(n);
+	if (!line)
+		return ERR_NOMEM;
+	snprintf(line, n, "%s: %s", name, value);
+	struct curl_slist *l = curl_slist_append(r->headers, line);
+	/* the line may hold a key: wipe our copy (curl keeps its own) */
+	memset(line, 0, n);
+	free(line);
+	if (!l)
+		return ERR_NOMEM;
+	r->headers = l;
+	return ERR_OK;
+}
+
+enum err http_req_body(struct http_req *r, const void *data, size_t len, const char *content_type)
+{
+	char *b = dupn(data, len);
+	if (!b)
+		return ERR_NOMEM;
+	if (content_type) {
+		enum err e = http_req_header(r, "Content-Type", content_type);
+		if (e) {
+			free(b);
+			return e;
+		}
+	}
+	free(r->body);
+	r->body = b;
+	r->body_len = len;
+	r->has_body = true;
+	return ERR_OK;
+}
+
+enum err http_req_part(struct http_req *r, const char *name, const void *data, size_t len,
+		       const char *filename, const char *content_type)
+{
+	struct http_part *v = realloc(r->parts, (size_t)(r->n_parts + 1) * sizeof(*v));
+	if (!v)
+		return ERR_NOMEM;
+	r->parts = v;
+	struct http_part p = {
+		.name = strdup(name),
+		.data = dupn(data, len),
+		.filename = filename ? strdup(filename) : NULL,
+		.type = content_type ? strdup(content_type) : NULL,
+		.len = len,
+	};
+	if (!p.name || !p.data || (filename && !p.filename) || (content_type && !p.type)) {
+		free(p.name);
+		free(p.data);
+		free(p.filename);
+		free(p.type);
+		return ERR_NOMEM;
+	}
+	r->parts[r->n_parts++] = p;
+	return ERR_OK;
+}
+
+void http_req_limits(struct http_req *r, long timeout_ms, int retries, long backoff_ms)
+{
+	if (timeout_ms > 0)
+		r->timeout_ms = timeout_ms;
+	r->retries = retries > 0 ? retries : 0;
+	if (backoff_ms > 0)
+		r->backoff_ms = backoff_ms;
+}
+
+void http_result_free(struct http_result *res)
+{
+	if (!res)
+		return;
+	free(res->body);
+	free(res);
+}
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
+{
+	struct http_xfer *x = ud;
+	size_t n = size * nmemb;
+	if (x->len + n + 1 > HTTP_MAX_BODY) {
+		x->too_big = true;
+		return 0; /* aborts the transfer */
+	}
+	if (x->len + n + 1 > x->cap) {
+		size_t cap = x->cap ? x->cap : 4096;
+		while (cap < x->len + n + 1)
+			cap *= 2;
+		char *b = realloc(x->buf, cap);
+		if (!b)
+			return 0;
+		x->buf = b;
+		x->cap = cap;
+	}
+	memcpy(x->buf + x->len, data, n);
+	x->len += n;
+	x->buf[x->len] = '\0';
+	return n;
+}
+
+static void drop_easy(struct http_xfer *x)
+{
+	if (x->easy) {
+		curl_multi_remove_handle(x->c->multi, x->easy);
+		curl_easy_cleanup(x->easy);
+		x->easy = NULL;
+	}
+	curl_mime_free(x->mime);
+	x->mime = NULL;
+}
+
+/* One attempt: a fresh easy handle from the request description. */
+static enum err start_attempt(struct http_xfer *x)
+{
+	const struct http_req *r = x->req;
+	CURL *e = curl_easy_init();
+	if (!e)
+		return ERR_NOMEM;
+	x->easy = e;
+	x->len = 0;
+	x->too_big = false;
+	x->errbuf[0] = '\0';
+	curl_easy_setopt(e, CURLOPT_URL, r->url);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, r->timeout_ms);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, r->timeout_ms < 10000 ? r->timeout_ms : 10000L);
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_USERAGENT, "formdesk/0.1");
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (r->headers)
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
+	if (r->n_parts) {
+		x->mime = curl_mime_init(e);
+		if (!x->mime)
+			return ERR_NOMEM;
+		for (int i = 0; i < r->n_parts; i++) {
+			const struct http_part *p = &r->parts[i];
+			curl_mimepart *mp = curl_mime_addpart(x->mime);
+			if (!mp || curl_mime_name(mp, p->name) != CURLE_OK ||
+			    curl_mime_data(mp, p->data, p->len) != CURLE_OK ||
+			    (p->filename && curl_mime_filename(mp, p->filename) != CURLE_OK) ||
+			    (p->type && curl_mime_type(mp, p->type) != CURLE_OK))
+				return ERR_NOMEM;
+		}
+		curl_easy_setopt(e, CURLOPT_MIMEPOST, x->mime);
+	} else if (r->has_body) {
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
+	}
+	if (strcmp(r->method, "GET") == 0)
+		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+	else if (strcmp(r->method, "POST") != 0)
+		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
+	else if (!r->has_body && !r->n_parts) {
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
+	}
+	x->attempt_t0 = now_ms();
+	x->attempts++;
+	x->state = XFER_RUNNING;
+	if (curl_multi_add_handle(x->c->multi, e) != CURLM_OK)
+		return ERR_BACKEND;
+	return ERR_OK;
+}
+
+static void unlink_xfer(struct http_xfer *x)
+{
+	struct http_client *c = x->c;
+	if (x->prev)
+		x->prev->next = x->next;
+	else
+		c->head = x->next;
+	if (x->next)
+		x->next->prev = x->prev;
+	x->prev = x->next = NULL;
+	c->n--;
+}
+
+static void free_xfer(struct http_xfer *x)
+{
+	drop_easy(x);
+	http_req_free(x->req);
+	http_result_free(x->res);
+	free(x->buf);
+	free(x);
+}
+
+enum err http_client_new(struct http_client **out)
+{
+	static bool global_done;
+	if (!global_done) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+			return ERR_BACKEND;
+		global_done = true;
+	}
+	struct http_client *c = calloc(1, sizeof(*c));
+	if (!c)
+		return ERR_NOMEM;
+	c->multi = curl_multi_init();
+	if (!c->multi) {
+		free(c);
+		return ERR_BACKEND;
+	}
+	*out = c;
+	return ERR_OK;
+}
+
+void http_client_free(struct http_client *c)
+{
+	if (!c)
+		return;
+	http_cancel_all(c);
+	curl_multi_cleanup(c->multi);
+	free(c);
+}
+
+enum err http_start(struct http_client *c, struct http_req *req, http_done_fn done, void *ud,
+		    struct http_xfer **xfer)
+{
+	struct http_xfer *x = calloc(1, sizeof(*x));
+	if (!x) {
+		http_req_free(req);
+		return ERR_NOMEM;
+	}
+	x->c = c;
+	x->req = req;
+	x->done = done;
+	x->ud = ud;
+	x->t0 = now_ms();
+	x->next = c->head;
+	if (c->head)
+		c->head->prev = x;
+	c->head = x;
+	c->n++;
+	enum err e = start_attempt(x);
+	if (e) {
+		unlink_xfer(x);
+		free_xfer(x);
+		return e;
+	}
+	if (xfer)
+		*xfer = x;
+	return ERR_OK;
+}
+
+void http_cancel(struct http_client *c, struct http_xfer *x)
+{
+	(void)c;
+	if (!x)
+		return;
+	unlink_xfer(x);
+	free_xfer(x);
+}
+
+void http_cancel_all(struct http_client *c)
+{
+	while (c->head)
+		http_cancel(c, c->head);
+}
+
+int http_active(const struct http_client *c)
+{
+	return c->n;
+}
+
+static bool retryable(long status)
+{
+	return status == 429 || (status >= 500 && status <= 599);
+}
+
+/* The attempt of x finished with code: retry it later, or complete it. */
+static void attempt_done(struct http_xfer *x, CURLcode code)
+{
+	struct http_req *r = x->req;
+	long status = 0;
+	curl_off_t retry_after = 0, ttfb_us = 0;
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &retry_after);
+	curl_easy_getinfo(x->easy, CURLINFO_STARTTRANSFER_TIME_T, &ttfb_us);
+	if (code == CURLE_OK && retryable(status) && r->retries > 0) {
+		long wait = r->backoff_ms;
+		if (retry_after > 0)
+			wait = retry_after > HTTP_MAX_WAIT_MS / 1000 ? HTTP_MAX_WAIT_MS
+								   : (long)retry_after * 1000L;
+		drop_easy(x);
+		r->retries--;
+		r->backoff_ms = r->backoff_ms * 2 > HTTP_MAX_WAIT_MS ? HTTP_MAX_WAIT_MS : r->backoff_ms * 2;
+		x->due = now_ms() + (double)wait;
+		x->state = XFER_WAITING;
+		return;
+	}
+
+	struct http_result *res = calloc(1, sizeof(*res));
+	double end = now_ms();
+	if (res) {
+		res->status = code == CURLE_OK ? status : 0;
+		res->body = x->buf ? x->buf : dupn("", 0);
+		res->body_len = x->buf ? x->len : 0;
+		x->buf = NULL;
+		x->len = x->cap = 0;
+		res->total_ms = end - x->t0;
+		res->attempts = x->attempts;
+		res->ttfb_ms = (x->attempt_t0 - x->t0) + (double)ttfb_us / 1e3;
+		if (code != CURLE_OK) {
+			res->err = ERR_BACKEND;
+			res->status = status;
+			if (x->too_big)
+				snprintf(res->error, sizeof(res->error), "response larger than %u bytes",
+					 HTTP_MAX_BODY);
+			else if (code == CURLE_OPERATION_TIMEDOUT)
+				snprintf(res->error, sizeof(res->error), "timed out after %ld ms",
+					 r->timeout_ms);
+			else
+				snprintf(res->error, sizeof(res->error), "%.60s%s%.180s", curl_easy_strerror(code),
+					 x->errbuf[0] ? ": " : "", x->errbuf);
+		} else if (!res->body) {
+			res->err = ERR_NOMEM;
+		}
+	}
+	drop_easy(x);
+	x->res = res;
+	x->state = XFER_COMPLETED;
+}
+
+static enum err start_due(struct http_client *c)
+{
+	double t = now_ms();
+	for (struct http_xfer *x = c->head; x; x = x->next) {
+		if (x->state != XFER_WAITING || x->due > t)
+			continue;
+		if (start_attempt(x) != ERR_OK) {
+			drop_easy(x);
+			x->res = calloc(1, sizeof(*x->res));
+			if (x->res) {
+				x->res->err = ERR_BACKEND;
+				snprintf(x->res->error, sizeof(x->res->error), "could not start a retry");
+				x->res->body = dupn("", 0);
+			}
+			x->state = XFER_COMPLETED;
+		}
+	}
+	return ERR_OK;
+}
+
+/* Deliver completed transfers one at a time: a callback may start or cancel others. */
+static void deliver(struct http_client *c)
+{
+	for (;;) {
+		struct http_xfer *x = c->head;
+		while (x && x->state != XFER_COMPLETED)
+			x = x->next;
+		if (!x)
+			return;
+		unlink_xfer(x);
+		struct http_result *res = x->res;
+		x->res = NULL;
+		http_done_fn done = x->done;
+		void *ud = x->ud;
+		free_xfer(x);
+		if (!res)
+			continue; /* out of memory: nothing to hand over */
+		done(ud, res);
+	}
+}
+
+enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
+		   unsigned n_extra)
+{
+	start_due(c);
+	double t = now_ms();
+	int wait = timeout_ms < 0 ? 0 : timeout_ms;
+	for (struct http_xfer *x = c->head; x; x = x->next) {
+		if (x->state == XFER_COMPLETED)
+			wait = 0;
+		else if (x->state == XFER_WAITING) {
+			double left = x->due - t;
+			if (left < wait)
+				wait = left > 0 ? (int)left + 1 : 0;
+		}
+	}
+	if (curl_multi_poll(c->multi, extra, n_extra, wait, NULL) != CURLM_OK)
+		return ERR_BACKEND;
+	int running = 0;
+	if (curl_multi_perform(c->multi, &running) != CURLM_OK)
+		return ERR_BACKEND;
+	CURLMsg *m;
+	int left;
+	while ((m = curl_multi_info_read(c->multi, &left))) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		struct http_xfer *x = NULL;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+		if (x)
+			attempt_done(x, m->data.result);
+	}
+	start_due(c);
+	deliver(c);
+	return ERR_OK;
+}
+
+static struct http_client *shared;
+
+static void store_result(void *ud, struct http_result *res)
+{
+	*(struct http_result **)ud = res;
+}
+
+enum err http_perform(struct http_req *req, struct http_result **out)
+{
+	enum err e;
+	if (!shared && (e = http_client_new(&shared)) != ERR_OK) {
+		http_req_free(req);
+		return e;
+	}
+	struct http_result *res = NULL;
+	struct http_xfer *x = NULL;
+	e = http_start(shared, req, store_result, &res, &x);
+	if (e)
+		return e;
+	while (!res) {
+		e = http_poll(shared, 1000, NULL, 0);
+		if (e) {
+			if (!res)
+				http_cancel(shared, x);
+			return e;
+		}
+	}
+	*out = res;
+	return ERR_OK;
+}
+
+void http_shared_free(void)
+{
+	http_client_free(shared);
+	shared = NULL;
+}

@@ -1,0 +1,102 @@
+/* http: a small request layer over libcurl's multi interface. Requests run without
+ * threads: the owner of the loop drives them with http_poll() (which waits in
+ * curl_multi_poll(), optionally on its own descriptors too), and any transfer can be
+ * cancelled at once. Retries with backoff on HTTP 429 and 5xx, honouring Retry-After,
+ * are done here so every backend gets them.
+ *
+ * http_perform() is the blocking helper for synchronous callers: it runs one request on
+ * a process-wide client (so connections are reused between calls) until it completes.
+ *
+ * Nothing here logs or returns request headers: keys travel only in headers, so they
+ * never reach an error message. */
+#ifndef FORMDESK_HTTP_H
+#define FORMDESK_HTTP_H
+
+#include <stddef.h>
+#include <curl/curl.h>
+#include "err.h"
+
+struct http_req;
+struct http_client;
+struct http_xfer;
+
+/* Outcome of one request (after its retries). */
+struct http_result {
+	enum err err;       /* ERR_OK when a response arrived (whatever its status);
+	                       ERR_BACKEND on transport failure or timeout; ERR_NOMEM */
+	long status;        /* HTTP status of the last attempt, 0 without a response */
+	char *body;         /* response body, NUL-terminated (owned by the result) */
+	size_t body_len;    /* bytes, without the NUL */
+	double ttfb_ms;     /* start of the request to the first response byte of the last
+	                       attempt, milliseconds (retry waits included) */
+	double total_ms;    /* start of the request to its end, milliseconds */
+	int attempts;       /* 1 + retries made */
+	char error[256];    /* transport error text when err != ERR_OK, else "" */
+};
+
+/* http_req_new: a request description. Inputs: method ("GET", "POST"), url (copied).
+ * Output: *out (caller frees with http_req_free, or hands it to http_start /
+ * http_perform, which take it over). Errors: ERR_NOMEM. Defaults: 30 s timeout, no
+ * retries. */
+enum err http_req_new(const char *method, const char *url, struct http_req **out);
+void http_req_free(struct http_req *r);
+
+/* http_req_header: add "name: value" (both copied). Errors: ERR_NOMEM. */
+enum err http_req_header(struct http_req *r, const char *name, const char *value);
+
+/* http_req_body: the request body (data copied, len bytes) and its Content-Type (copied;
+ * NULL sends none). Errors: ERR_NOMEM. */
+enum err http_req_body(struct http_req *r, const void *data, size_t len, const char *content_type);
+
+/* http_req_part: add a multipart/form-data part (RFC 7578). name and data (len bytes)
+ * copied; filename and content_type may be NULL (a plain field). Errors: ERR_NOMEM. */
+enum err http_req_part(struct http_req *r, const char *name, const void *data, size_t len,
+		       const char *filename, const char *content_type);
+
+/* http_req_limits: timeout_ms for each attempt (0 keeps the default); retries = how many
+ * more attempts after a 429 or 5xx answer; backoff_ms = the first wait when the server
+ * gives no Retry-After (doubled each retry, at most 30 s; 0 keeps 500 ms). */
+void http_req_limits(struct http_req *r, long timeout_ms, int retries, long backoff_ms);
+
+/* http_result_free: free res and its body; NULL does nothing. */
+void http_result_free(struct http_result *res);
+
+/* Called once when a transfer ends (not when it is cancelled). res belongs to the
+ * callback, which frees it with http_result_free. */
+typedef void (*http_done_fn)(void *ud, struct http_result *res);
+
+/* http_client_new: a client (one curl multi handle). Output: *out (caller frees with
+ * http_client_free, which cancels what is still running). Errors: ERR_NOMEM,
+ * ERR_BACKEND (libcurl could not start). */
+enum err http_client_new(struct http_client **out);
+void http_client_free(struct http_client *c);
+
+/* http_start: begin req (taken over, also on failure) on c; done(ud, res) is called from
+ * a later http_poll. Output: *xfer, if not NULL, the handle for http_cancel (valid until
+ * done is called or it is cancelled). Errors: ERR_NOMEM, ERR_BACKEND. */
+enum err http_start(struct http_client *c, struct http_req *req, http_done_fn done, void *ud,
+		    struct http_xfer **xfer);
+
+/* http_cancel: abort x now (its connection is closed, done is not called). */
+void http_cancel(struct http_client *c, struct http_xfer *x);
+/* http_cancel_all: abort every transfer of c. */
+void http_cancel_all(struct http_client *c);
+/* http_active: transfers started and not yet done or cancelled. */
+int http_active(const struct http_client *c);
+
+/* http_poll: move every transfer on, waiting at most timeout_ms (milliseconds) for
+ * network activity, a due retry or one of the extra descriptors (may be NULL; their
+ * revents are set, see curl_multi_poll). Calls done for every transfer that ended.
+ * Errors: ERR_BACKEND (libcurl failed). */
+enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
+		   unsigned n_extra);
+
+/* http_perform: run req (taken over) to its end on the process-wide client, blocking.
+ * Output: *out the result (caller frees with http_result_free); check (*out)->err and
+ * (*out)->status. Errors: ERR_NOMEM, ERR_BACKEND (the client could not start). */
+enum err http_perform(struct http_req *req, struct http_result **out);
+
+/* http_shared_free: free the process-wide client (at exit; it is made again if needed). */
+void http_shared_free(void);
+
+#endif

@@ -1,0 +1,191 @@
+#include "llm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void llm_result_free(struct llm_result *r)
+{
+	if (!r)
+		return;
+	free(r->text);
+	free(r->refusal);
+	free(r->tool_name);
+	free(r->tool_args);
+	free(r->finish);
+	free(r);
+}
+
+enum err llm_set(char **slot, const char *s)
+{
+	char *c = s ? strdup(s) : NULL;
+	if (s && !c)
+		return ERR_NOMEM;
+	free(*slot);
+	*slot = c;
+	return ERR_OK;
+}
+
+enum err llm_build(const struct provider *p, const struct llm_call *c, struct http_req **out)
+{
+	switch (p->info->protocol) {
+	case PROTO_OPENAI_CHAT:
+		return llm_openai_build(p, c, out);
+	case PROTO_ANTHROPIC:
+		return llm_anthropic_build(p, c, out);
+	default:
+		return ERR_UNSUPPORTED;
+	}
+}
+
+enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
+		   char *why, size_t n)
+{
+	cJSON *root = cJSON_ParseWithLength(body, len);
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		snprintf(why, n, "the provider's answer is not JSON");
+		return ERR_PARSE;
+	}
+	struct llm_result *r = calloc(1, sizeof(*r));
+	enum err e = ERR_NOMEM;
+	if (!r)
+		goto out;
+	r->tokens_in = r->tokens_out = -1;
+	if (p->info->protocol == PROTO_ANTHROPIC)
+		e = llm_anthropic_parse(root, r, why, n);
+	else
+		e = llm_openai_parse(root, r, why, n);
+out:
+	cJSON_Delete(root);
+	if (e) {
+		llm_result_free(r);
+		return e;
+	}
+	*out = r;
+	return ERR_OK;
+}
+
+/* Replace every occurrence of the key in s by "***" (a provider may quote it back). */
+static void scrub(char *s, const char *key)
+{
+	if (!key || strlen(key) < 4)
+		return;
+	size_t k = strlen(key);
+	char *hit;
+	while ((hit = strstr(s, key))) {
+		memcpy(hit, "***", 3);
+		memmove(hit + 3, hit + k, strlen(hit + k) + 1);
+	}
+}
+
+/* The provider's error text: OpenAI-style {"error":{"message"}} or {"error":"..."},
+ * Anthropic {"type":"error","error":{"type","message"}}, others {"detail"} / {"message"}. */
+static const char *error_message(const cJSON *root)
+{
+	const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+	if (cJSON_IsString(err))
+		return err->valuestring;
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
+	if (cJSON_IsString(m))
+		return m->valuestring;
+	m = cJSON_GetObjectItemCaseSensitive(root, "message");
+	if (cJSON_IsString(m))
+		return m->valuestring;
+	m = cJSON_GetObjectItemCaseSensitive(root, "detail");
+	if (cJSON_IsString(m))
+		return m->valuestring;
+	m = cJSON_GetObjectItemCaseSensitive(m, "message");
+	return cJSON_IsString(m) ? m->valuestring : NULL;
+}
+
+bool llm_http_error(const struct provider *p, const struct http_result *res, char *why, size_t n)
+{
+	if (res->err != ERR_OK) {
+		snprintf(why, n, "%s: %s", p->info->name, res->error);
+		return true;
+	}
+	if (res->status >= 200 && res->status < 300)
+		return false;
+	if (res->status == 401 || res->status == 403) {
+		snprintf(why, n, "%s: HTTP %ld: the key was refused (check %s)", p->info->name,
+			 res->status, p->info->key_env ? p->info->key_env : "the server's settings");
+		return true;
+	}
+	cJSON *root = cJSON_ParseWithLength(res->body, res->body_len);
+	const char *msg = error_message(root);
+	char buf[200];
+	snprintf(buf, sizeof(buf), "%s", msg ? msg : "");
+	scrub(buf, p->key);
+	cJSON_Delete(root);
+	if (res->attempts > 1)
+		snprintf(why, n, "%s: HTTP %ld after %d attempts%s%s", p->info->name, res->status,
+			 res->attempts, buf[0] ? ": " : "", buf);
+	else
+		snprintf(why, n, "%s: HTTP %ld%s%s", p->info->name, res->status, buf[0] ? ": " : "", buf);
+	return true;
+}
+
+void llm_usage_begin(struct backend_usage *u, const struct provider *p)
+{
+	memset(u, 0, sizeof(*u));
+	snprintf(u->provider, sizeof(u->provider), "%s", p->info->name);
+	snprintf(u->model, sizeof(u->model), "%s", p->model);
+	u->tokens_in = u->tokens_out = -1;
+	u->cost_usd = -1;
+}
+
+void llm_usage_http(struct backend_usage *u, const struct http_result *res)
+{
+	u->ttfb_ms = res->ttfb_ms;
+	u->total_ms = res->total_ms;
+	u->attempts = res->attempts;
+	u->http_status = res->status;
+}
+
+enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_result **out,
+		 struct backend_usage *u)
+{
+	struct backend_usage local;
+	if (!u)
+		u = &local;
+	llm_usage_begin(u, p);
+	struct http_req *req = NULL;
+	struct http_result *res = NULL;
+	struct llm_result *r = NULL;
+	enum err e = llm_build(p, c, &req);
+	if (e) {
+		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
+			 p->info->name, err_str(e));
+		goto out;
+	}
+	http_req_limits(req, p->timeout_ms, p->retries, 0);
+	e = http_perform(req, &res);
+	if (e) {
+		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, err_str(e));
+		goto out;
+	}
+	llm_usage_http(u, res);
+	if (llm_http_error(p, res, u->error, sizeof(u->error))) {
+		e = res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
+		goto out;
+	}
+	char why[200] = "";
+	e = llm_parse(p, res->body, res->body_len, &r, why, sizeof(why));
+	if (e) {
+		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, why);
+		scrub(u->error, p->key);
+		goto out;
+	}
+	u->tokens_in = r->tokens_in;
+	u->tokens_out = r->tokens_out;
+	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
+		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
+			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
+	*out = r;
+	r = NULL;
+out:
+	llm_result_free(r);
+	http_result_free(res);
+	return e;
+}

@@ -1,0 +1,88 @@
+/* llm: one language-model call, independent of the provider's protocol. A call is built
+ * into an HTTP request (llm_build), the response body is parsed into one result
+ * (llm_parse); llm_run does both around the blocking HTTP helper and fills the usage
+ * record. The protocols live in llm_openai.c (chat completions: OpenAI, OpenRouter,
+ * Gemini's and Mistral's compatible endpoints, Groq, local servers) and llm_anthropic.c
+ * (Messages API).
+ *
+ * Messages use one neutral shape (the caller's history and injected tool calls):
+ *   {"role":"user"|"assistant","content":"text"}
+ *   {"role":"assistant","tool_calls":[{"id":"...","name":"...","arguments":{...}}]}
+ *   {"role":"tool","tool_call_id":"...","content":"text"} */
+#ifndef FORMDESK_LLM_H
+#define FORMDESK_LLM_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "err.h"
+#include "backend.h"
+#include "http.h"
+#include "provider.h"
+
+struct llm_tool {
+	const char *name;
+	const char *description;
+	const cJSON *parameters;   /* JSON schema of the arguments */
+};
+
+struct llm_call {
+	const char *system;
+	const cJSON *messages;     /* neutral messages (above), borrowed */
+	const struct llm_tool *tools;
+	int n_tools;
+	const char *force_tool;    /* the model must call this tool; NULL lets it choose */
+	const char *schema_name;   /* structured output by JSON schema; NULL for none */
+	const cJSON *schema;
+	const char *effort;        /* reasoning effort, for reasoning models only */
+	int max_tokens;            /* 0: the protocol's default */
+};
+
+struct llm_result {
+	char *text;        /* the assistant's text, NULL if none */
+	char *refusal;     /* the model's refusal, NULL if it did not refuse */
+	char *tool_name;   /* first tool call, NULL if none */
+	char *tool_args;   /* its arguments as JSON text (unchecked), NULL if none */
+	char *finish;      /* finish_reason / stop_reason, NULL if not given */
+	long tokens_in, tokens_out; /* -1 when not reported */
+};
+
+void llm_result_free(struct llm_result *r);
+
+/* llm_build: the HTTP request for call c on provider p. Output: *out (caller frees with
+ * http_req_free or hands it on). Errors: ERR_NOMEM, ERR_UNSUPPORTED (p is not a
+ * language-model provider). */
+enum err llm_build(const struct provider *p, const struct llm_call *c, struct http_req **out);
+
+/* llm_parse: a successful response body (len bytes). Output: *out (caller frees with
+ * llm_result_free). Errors: ERR_PARSE (not the protocol's shape; why, size n, says what),
+ * ERR_BACKEND (an error object in a 200 answer), ERR_NOMEM. */
+enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
+		   char *why, size_t n);
+
+/* llm_http_error: why (size n) a finished HTTP result is a failure: transport error, or
+ * status outside 2xx with the provider's error message (never the key; 401/403 bodies
+ * are not echoed). Returns true when res is a failure. */
+bool llm_http_error(const struct provider *p, const struct http_result *res, char *why, size_t n);
+
+/* llm_run: build, send (blocking, with p's timeout and retries) and parse. Output: *out on
+ * ERR_OK (caller frees); u, if not NULL, is filled in every case (timings, tokens, cost,
+ * error text). Errors: ERR_BACKEND (transport, HTTP status, provider error), ERR_PARSE,
+ * ERR_NOMEM. */
+enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_result **out,
+		 struct backend_usage *u);
+
+/* llm_usage_begin: reset u for a call on p (provider, model; cost -1 when unpriced). */
+void llm_usage_begin(struct backend_usage *u, const struct provider *p);
+/* llm_usage_http: copy res's timings and status into u. */
+void llm_usage_http(struct backend_usage *u, const struct http_result *res);
+
+/* Protocol halves, used by llm.c. Same contracts as llm_build / llm_parse. */
+enum err llm_openai_build(const struct provider *p, const struct llm_call *c, struct http_req **out);
+enum err llm_openai_parse(const cJSON *root, struct llm_result *r, char *why, size_t n);
+enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c, struct http_req **out);
+enum err llm_anthropic_parse(const cJSON *root, struct llm_result *r, char *why, size_t n);
+
+/* llm_set: replace *slot with a copy of s (NULL clears). Errors: ERR_NOMEM. */
+enum err llm_set(char **slot, const char *s);
+
+#endif

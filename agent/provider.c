@@ -1,0 +1,383 @@
+#include "provider.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+/* Base URLs, models and key variables: each provider's API reference (OpenAI
+ * platform.openai.com/docs/api-reference; OpenRouter openrouter.ai/docs/api-reference;
+ * Gemini ai.google.dev/gemini-api/docs/openai; Mistral docs.mistral.ai/api; Groq
+ * console.groq.com/docs/openai; Anthropic docs.anthropic.com/en/api/messages; ElevenLabs
+ * elevenlabs.io/docs/api-reference/speech-to-text/convert; Sarvam
+ * docs.sarvam.ai/api-reference-docs/speech-to-text/transcribe; Deepgram
+ * developers.deepgram.com/reference/speech-to-text-api/listen; Google
+ * cloud.google.com/speech-to-text/v2/docs/chirp_3-model; whisper.cpp examples/server).
+ * Default models follow the FormBharo paper's choices where it made one (Scribe v2,
+ * Gemini 3.5 Flash via OpenRouter, GPT-5.4-mini). */
+static const struct provider_info table[] = {
+	{"openai", PROVIDER_LLM, PROTO_OPENAI_CHAT, "gpt-5.4-mini", "https://api.openai.com/v1",
+	 "OPENAI_BASE_URL", "OPENAI_API_KEY", "hi"},
+	{"openrouter", PROVIDER_LLM, PROTO_OPENAI_CHAT, "google/gemini-3.5-flash",
+	 "https://openrouter.ai/api/v1", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY", "hi"},
+	{"gemini", PROVIDER_LLM, PROTO_OPENAI_CHAT, "gemini-3.5-flash",
+	 "https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_BASE_URL",
+	 "GEMINI_API_KEY", "hi"},
+	{"mistral", PROVIDER_LLM, PROTO_OPENAI_CHAT, "mistral-medium-latest", "https://api.mistral.ai/v1",
+	 "MISTRAL_BASE_URL", "MISTRAL_API_KEY", "hi"},
+	{"groq", PROVIDER_LLM, PROTO_OPENAI_CHAT, "llama-3.3-70b-versatile",
+	 "https://api.groq.com/openai/v1", "GROQ_BASE_URL", "GROQ_API_KEY", "hi"},
+	{"anthropic", PROVIDER_LLM, PROTO_ANTHROPIC, "claude-haiku-4-5", "https://api.anthropic.com",
+	 "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "hi"},
+	/* an OpenAI-compatible server on this machine (llama.cpp's server, vLLM, Ollama) */
+	{"local", PROVIDER_LLM, PROTO_OPENAI_CHAT, "local", "http://127.0.0.1:8080/v1",
+	 "LOCAL_BASE_URL", NULL, "hi"},
+
+	{"elevenlabs", PROVIDER_STT, PROTO_ELEVENLABS, "scribe_v2", "https://api.elevenlabs.io",
+	 "ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "hin"},
+	{"sarvam", PROVIDER_STT, PROTO_SARVAM, "saaras:v3", "https://api.sarvam.ai",
+	 "SARVAM_BASE_URL", "SARVAM_API_KEY", "hi-IN"},
+	{"deepgram", PROVIDER_STT, PROTO_DEEPGRAM, "nova-3", "https://api.deepgram.com",
+	 "DEEPGRAM_BASE_URL", "DEEPGRAM_API_KEY", "hi"},
+	{"openai", PROVIDER_STT, PROTO_OPENAI_STT, "gpt-4o-transcribe", "https://api.openai.com/v1",
+	 "OPENAI_BASE_URL", "OPENAI_API_KEY", "hi"},
+	{"groq", PROVIDER_STT, PROTO_OPENAI_STT, "whisper-large-v3", "https://api.groq.com/openai/v1",
+	 "GROQ_BASE_URL", "GROQ_API_KEY", "hi"},
+	/* Chirp 3 is served from the us, eu and some asia locations */
+	{"google", PROVIDER_STT, PROTO_GOOGLE_STT, "chirp_3", "https://us-speech.googleapis.com",
+	 "GOOGLE_SPEECH_BASE_URL", "GOOGLE_APPLICATION_CREDENTIALS", "hi-IN"},
+	{"whispercpp", PROVIDER_STT, PROTO_WHISPERCPP, "", "http://127.0.0.1:8080",
+	 "WHISPERCPP_BASE_URL", NULL, "hi"},
+};
+
+static cJSON *config;          /* the loaded config file, NULL when none */
+static char *config_path;
+static bool config_tried;
+
+const struct provider_info *provider_table(int *n)
+{
+	*n = (int)(sizeof(table) / sizeof(table[0]));
+	return table;
+}
+
+const struct provider_info *provider_find(const char *name, enum provider_kind kind)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].kind == kind && strcmp(table[i].name, name) == 0)
+			return &table[i];
+	return NULL;
+}
+
+static char *read_file(const char *path, enum err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*e = ERR_IO;
+		return NULL;
+	}
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				*e = ERR_NOMEM;
+				return NULL;
+			}
+			buf = b;
+		}
+		size_t got = fread(buf + len, 1, 4096, f);
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		*e = ERR_IO;
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* A key in the config file is refused: keys come from the environment only. */
+static bool has_key_member(const cJSON *o)
+{
+	static const char *const names[] = {"key", "api_key", "apikey", "token", "secret"};
+	const cJSON *m;
+	cJSON_ArrayForEach(m, o) {
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (m->string && strcasecmp(m->string, names[i]) == 0)
+				return true;
+		if (cJSON_IsObject(m) && has_key_member(m))
+			return true;
+	}
+	return false;
+}
+
+enum err provider_config_load(const char *path, char *why, size_t n)
+{
+	char dummy[8];
+	if (!why) {
+		why = dummy;
+		n = sizeof(dummy);
+	}
+	why[0] = '\0';
+	bool explicit_path = path != NULL;
+	if (!path)
+		path = getenv("FORMDESK_CONFIG");
+	if (path && !*path)
+		path = NULL;
+	if (path)
+		explicit_path = true;
+	else
+		path = "formdesk.json";
+	provider_config_free();
+	config_tried = true;
+
+	enum err e = ERR_OK;
+	char *text = read_file(path, &e);
+	if (!text) {
+		if (e == ERR_IO && !explicit_path && errno == ENOENT)
+			return ERR_OK; /* no default file: built-in settings */
+		snprintf(why, n, "%s: %s", path, e == ERR_IO ? strerror(errno) : err_str(e));
+		return e;
+	}
+	cJSON *root = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		snprintf(why, n, "%s: not a JSON object", path);
+		return ERR_PARSE;
+	}
+	if (has_key_member(root)) {
+		cJSON_Delete(root);
+		snprintf(why, n, "%s: keys are read from the environment only, not from the config file",
+			 path);
+		return ERR_INVALID;
+	}
+	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "providers");
+	if (prov && !cJSON_IsObject(prov)) {
+		cJSON_Delete(root);
+		snprintf(why, n, "%s: \"providers\" must be an object", path);
+		return ERR_INVALID;
+	}
+	config_path = strdup(path);
+	if (!config_path) {
+		cJSON_Delete(root);
+		return ERR_NOMEM;
+	}
+	config = root;
+	return ERR_OK;
+}
+
+void provider_config_free(void)
+{
+	cJSON_Delete(config);
+	config = NULL;
+	free(config_path);
+	config_path = NULL;
+	config_tried = false;
+}
+
+const char *provider_config_path(void)
+{
+	return config_path;
+}
+
+static const cJSON *section(const char *a, const char *b)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(config, a);
+	return b ? cJSON_GetObjectItemCaseSensitive(s, b) : s;
+}
+
+bool provider_configured(const char *name)
+{
+	if (!config_tried)
+		provider_config_load(NULL, NULL, 0);
+	return cJSON_IsObject(section("providers", name));
+}
+
+static const char *conf_str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+}
+
+static bool conf_num(const cJSON *o, const char *k, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(v))
+		return false;
+	*out = v->valuedouble;
+	return true;
+}
+
+void provider_free(struct provider *p)
+{
+	if (!p)
+		return;
+	if (p->key) {
+		memset(p->key, 0, strlen(p->key));
+		free(p->key);
+	}
+	free(p->model);
+	free(p->base_url);
+	free(p->project);
+	free(p->location);
+	free(p->extract_effort);
+	free(p->reply_effort);
+	free(p);
+}
+
+static char *dup_trim_slash(const char *s)
+{
+	char *d = strdup(s);
+	if (d) {
+		size_t n = strlen(d);
+		while (n > 0 && d[n - 1] == '/')
+			d[--n] = '\0';
+	}
+	return d;
+}
+
+enum err provider_resolve(const char *spec, enum provider_kind kind, struct provider **out,
+			  char *why, size_t n)
+{
+	char dummy[8];
+	if (!why) {
+		why = dummy;
+		n = sizeof(dummy);
+	}
+	why[0] = '\0';
+	enum err e = ERR_OK;
+	if (!config_tried && (e = provider_config_load(NULL, why, n)) != ERR_OK)
+		return e;
+
+	const char *colon = strchr(spec, ':');
+	size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	char name[64];
+	if (nlen == 0 || nlen >= sizeof(name)) {
+		snprintf(why, n, "no provider named in \"%.80s\"", spec);
+		return ERR_NOTFOUND;
+	}
+	memcpy(name, spec, nlen);
+	name[nlen] = '\0';
+	const struct provider_info *info = provider_find(name, kind);
+	if (!info) {
+		snprintf(why, n, "unknown %s provider \"%s\"", kind == PROVIDER_LLM ? "model" : "STT", name);
+		return ERR_NOTFOUND;
+	}
+	const cJSON *pc = section("providers", name);
+	const char *key_env = info->key_env;
+	const char *key = key_env ? getenv(key_env) : NULL;
+	if (key_env && (!key || !*key)) {
+		snprintf(why, n, "%s is not set (the %s key is read from the environment)", key_env, name);
+		return ERR_NOTFOUND;
+	}
+	if (!key_env && getenv("LOCAL_API_KEY") && info->protocol == PROTO_OPENAI_CHAT)
+		key = getenv("LOCAL_API_KEY");
+
+	struct provider *p = calloc(1, sizeof(*p));
+	if (!p)
+		return ERR_NOMEM;
+	p->info = info;
+	const char *model = colon && colon[1] ? colon + 1 : conf_str(pc, "model");
+	if (!model)
+		model = info->model;
+	const char *base = conf_str(pc, "base_url");
+	if (!base && info->base_env && getenv(info->base_env) && *getenv(info->base_env))
+		base = getenv(info->base_env);
+	if (!base)
+		base = info->base_url;
+	p->model = strdup(model);
+	p->base_url = dup_trim_slash(base);
+	p->key = key && *key ? strdup(key) : NULL;
+	double v;
+	p->timeout_ms = conf_num(pc, "timeout_ms", &v) && v > 0 ? (long)v : 30000;
+	p->retries = conf_num(pc, "retries", &v) && v >= 0 ? (int)v : 2;
+	p->usd_in_mtok = conf_num(pc, "usd_per_million_input_tokens", &v) ? v : 0;
+	p->usd_out_mtok = conf_num(pc, "usd_per_million_output_tokens", &v) ? v : 0;
+	p->usd_audio_min = conf_num(pc, "usd_per_audio_minute", &v) ? v : 0;
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(pc, "reasoning");
+	p->reasoning = cJSON_IsBool(r) ? cJSON_IsTrue(r) : -1;
+	const char *structured = conf_str(pc, "structured");
+	p->use_tool = structured ? strcmp(structured, "tool") == 0 : info->protocol == PROTO_ANTHROPIC;
+	const char *proj = conf_str(pc, "project");
+	const char *loc = conf_str(pc, "location");
+	p->project = proj ? strdup(proj) : NULL;
+	p->location = strdup(loc ? loc : "us");
+	/* the paper's pilot: reasoning effort medium for EXTRACT, low for REPLY; 200 turns */
+	const char *ee = conf_str(section("extract", NULL), "reasoning_effort");
+	const char *re = conf_str(section("reply", NULL), "reasoning_effort");
+	p->extract_effort = strdup(ee ? ee : "medium");
+	p->reply_effort = strdup(re ? re : "low");
+	p->extract_history = conf_num(section("extract", NULL), "history_turns", &v) && v >= 0 ? (int)v : 200;
+	p->reply_history = conf_num(section("reply", NULL), "history_turns", &v) && v >= 0 ? (int)v : 200;
+	if (!p->model || !p->base_url || (key && *key && !p->key) || (proj && !p->project) ||
+	    !p->location || !p->extract_effort || !p->reply_effort) {
+		provider_free(p);
+		return ERR_NOMEM;
+	}
+	*out = p;
+	return ERR_OK;
+}
+
+static bool has_prefix_ci(const char *s, const char *pre)
+{
+	return strncasecmp(s, pre, strlen(pre)) == 0;
+}
+
+bool provider_is_reasoning(const struct provider *p)
+{
+	if (p->reasoning >= 0)
+		return p->reasoning == 1;
+	const char *m = p->model;
+	const char *slash = strrchr(m, '/');
+	if (slash)
+		m = slash + 1; /* OpenRouter's "vendor/model" */
+	if (has_prefix_ci(m, "gpt-5") || has_prefix_ci(m, "o1") || has_prefix_ci(m, "o3") ||
+	    has_prefix_ci(m, "o4") || has_prefix_ci(m, "gemini-2.5") || has_prefix_ci(m, "gemini-3") ||
+	    has_prefix_ci(m, "magistral") || has_prefix_ci(m, "qwen3") || strcasestr(m, "deepseek-r1") ||
+	    has_prefix_ci(m, "gpt-oss"))
+		return true;
+	return false;
+}
+
+const char *provider_language(const struct provider *p, const char *lang)
+{
+	static const struct { const char *iso1, *iso3; } iso3[] = {
+		{"hi", "hin"}, {"en", "eng"}, {"mr", "mar"}, {"bn", "ben"}, {"ta", "tam"},
+		{"te", "tel"}, {"kn", "kan"}, {"gu", "guj"}, {"pa", "pan"}, {"ml", "mal"},
+		{"or", "ori"}, {"ur", "urd"},
+	};
+	static const struct { const char *iso1, *bcp; } bcp[] = {
+		{"hi", "hi-IN"}, {"en", "en-IN"}, {"mr", "mr-IN"}, {"bn", "bn-IN"}, {"ta", "ta-IN"},
+		{"te", "te-IN"}, {"kn", "kn-IN"}, {"gu", "gu-IN"}, {"pa", "pa-IN"}, {"ml", "ml-IN"},
+		{"or", "od-IN"}, {"ur", "ur-IN"},
+	};
+	if (!lang || !*lang)
+		lang = "hi";
+	switch (p->info->protocol) {
+	case PROTO_ELEVENLABS:
+		for (size_t i = 0; i < sizeof(iso3) / sizeof(iso3[0]); i++)
+			if (strcmp(lang, iso3[i].iso1) == 0)
+				return iso3[i].iso3;
+		return lang;
+	case PROTO_SARVAM:
+	case PROTO_GOOGLE_STT:
+		for (size_t i = 0; i < sizeof(bcp) / sizeof(bcp[0]); i++)
+			if (strcmp(lang, bcp[i].iso1) == 0)
+				return bcp[i].bcp;
+		return lang;
+	default:
+		return lang;
+	}
+}

@@ -1,0 +1,114 @@
+/* provider: the registry of hosted model providers formdesk can call, and their settings.
+ *
+ * Each provider has a name, a kind (language model or speech-to-text), a protocol, a
+ * default model, a base URL and the environment variable that overrides it (as the
+ * provider's own SDK allows, e.g. OPENAI_BASE_URL, ANTHROPIC_BASE_URL), and the
+ * environment variable holding its key. Keys come from the environment only: never from
+ * the config file, never written anywhere.
+ *
+ * A config file (JSON) can set, per provider, the base URL, model, timeout, retries and
+ * prices. It is the file given to provider_config_load(), else $FORMDESK_CONFIG, else
+ * ./formdesk.json when it exists:
+ * {
+ *   "providers": {
+ *     "openrouter": {"base_url": "...", "model": "...", "timeout_ms": 20000, "retries": 2,
+ *                    "usd_per_million_input_tokens": 0.3,
+ *                    "usd_per_million_output_tokens": 2.5,
+ *                    "reasoning": true|false, "structured": "json_schema"|"tool"},
+ *     "elevenlabs": {"usd_per_audio_minute": 0.0067},
+ *     "google": {"project": "...", "location": "us"}
+ *   },
+ *   "extract": {"reasoning_effort": "medium", "history_turns": 200},
+ *   "reply": {"reasoning_effort": "low", "history_turns": 200}
+ * }
+ * Precedence: config file, then environment, then the built-in default. */
+#ifndef FORMDESK_PROVIDER_H
+#define FORMDESK_PROVIDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "err.h"
+
+enum provider_kind { PROVIDER_LLM, PROVIDER_STT };
+
+enum provider_protocol {
+	PROTO_OPENAI_CHAT,   /* POST {base}/chat/completions */
+	PROTO_ANTHROPIC,     /* POST {base}/v1/messages */
+	PROTO_ELEVENLABS,    /* POST {base}/v1/speech-to-text, multipart */
+	PROTO_SARVAM,        /* POST {base}/speech-to-text, multipart */
+	PROTO_DEEPGRAM,      /* POST {base}/v1/listen, raw audio */
+	PROTO_OPENAI_STT,    /* POST {base}/audio/transcriptions, multipart (OpenAI, Groq) */
+	PROTO_GOOGLE_STT,    /* POST {base}/v2/projects/P/locations/L/recognizers/_:recognize */
+	PROTO_WHISPERCPP,    /* POST {base}/inference, multipart */
+};
+
+/* A built-in provider (static data). */
+struct provider_info {
+	const char *name;
+	enum provider_kind kind;
+	enum provider_protocol protocol;
+	const char *model;      /* default model */
+	const char *base_url;   /* default base URL, no trailing slash */
+	const char *base_env;   /* environment variable overriding base_url */
+	const char *key_env;    /* environment variable with the key; NULL: none needed */
+	const char *language;   /* how the provider writes Hindi: "hin", "hi-IN" or "hi" */
+};
+
+/* A provider resolved for use: defaults, environment and config merged. */
+struct provider {
+	const struct provider_info *info;
+	char *model;
+	char *base_url;          /* no trailing slash */
+	char *key;               /* secret: never print; NULL when none is needed */
+	long timeout_ms;
+	int retries;
+	double usd_in_mtok, usd_out_mtok, usd_audio_min; /* 0 when not configured */
+	int reasoning;           /* 1 reasoning model, 0 not, -1 guess from the model name */
+	bool use_tool;           /* structured output by a forced tool call, not json_schema */
+	char *project, *location; /* Google: project id and location */
+	char *extract_effort, *reply_effort; /* reasoning effort per stage */
+	int extract_history, reply_history;  /* history turns sent (the paper: 200) */
+};
+
+/* provider_table: the built-in providers, *n of them (static). */
+const struct provider_info *provider_table(int *n);
+
+/* provider_find: the built-in provider named name of kind, NULL if none. */
+const struct provider_info *provider_find(const char *name, enum provider_kind kind);
+
+/* provider_config_load: read the config file path (NULL: $FORMDESK_CONFIG, else
+ * ./formdesk.json if it exists, else no file) and keep it for provider_resolve. Output:
+ * on failure, why (if not NULL, size n) says what is wrong. Errors: ERR_IO, ERR_PARSE,
+ * ERR_INVALID (a key in the file, a wrong type), ERR_NOMEM. */
+enum err provider_config_load(const char *path, char *why, size_t n);
+
+/* provider_config_free: forget the loaded config. */
+void provider_config_free(void);
+
+/* provider_resolve: the provider of kind named by spec "PROVIDER[:MODEL]". Output: *out
+ * (caller frees with provider_free). why (size n) says what is missing on failure, never
+ * the key itself. Errors: ERR_NOTFOUND (unknown provider, key not set), ERR_PARSE /
+ * ERR_INVALID (config file), ERR_NOMEM. */
+enum err provider_resolve(const char *spec, enum provider_kind kind, struct provider **out,
+			  char *why, size_t n);
+
+/* provider_free: wipe the key and free p; NULL does nothing. */
+void provider_free(struct provider *p);
+
+/* provider_is_reasoning: whether p's model reasons before answering (then temperature is
+ * not sent and the reasoning effort is): the config's "reasoning", else a guess from the
+ * model name (OpenAI gpt-5 and o-series, Gemini 2.5 and 3, DeepSeek R1, Qwen3, Magistral). */
+bool provider_is_reasoning(const struct provider *p);
+
+/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT expects it: ISO 639-3
+ * for ElevenLabs ("hin"), BCP-47 with region for Sarvam and Google ("hi-IN"), else as
+ * given. Output: a static string or lang itself. */
+const char *provider_language(const struct provider *p, const char *lang);
+
+/* provider_configured: whether the config file names provider name. */
+bool provider_configured(const char *name);
+
+/* provider_config_path: the config file in use, NULL when none (static). */
+const char *provider_config_path(void);
+
+#endif
