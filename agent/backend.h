@@ -4,6 +4,7 @@
 #ifndef FORMDESK_BACKEND_H
 #define FORMDESK_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <cjson/cJSON.h>
 #include "err.h"
@@ -61,11 +62,42 @@ struct reply_backend {
 	void *ctx;
 };
 
+/* What one call to a network backend cost, for the engine to store per turn and the
+ * status bar to show. Offline backends leave it untouched. */
+struct backend_usage {
+	char provider[32];   /* "openrouter", "elevenlabs", ... */
+	char model[96];
+	double ttfb_ms;      /* request start to the first response byte, milliseconds */
+	double total_ms;     /* request start to its end, retries included, milliseconds */
+	int attempts;        /* HTTP attempts made (1 + retries); 0 when nothing was sent */
+	long http_status;    /* of the last attempt; 0 without a response */
+	long tokens_in;      /* as the provider counted them; -1 unknown */
+	long tokens_out;
+	double audio_s;      /* seconds of audio sent (STT), 0 otherwise */
+	double cost_usd;     /* from the configured prices; -1 when no price is configured */
+	char error[256];     /* why the call failed or what was refused, "" if nothing; never
+	                        holds a key */
+};
+
 /* backend_stt / backend_extract / backend_reply: the backend named spec
- * ("PROVIDER[:MODEL]"). Output: *out filled (static tables; nothing to free).
- * Errors: ERR_NOTFOUND with *why (static string) naming the known providers. */
+ * ("PROVIDER[:MODEL]"). Offline: "reference", "rules", "script" (the defaults). Network
+ * (provider registry in provider.h): STT elevenlabs, sarvam, deepgram, openai, groq,
+ * google, whispercpp; EXTRACT and REPLY openai, openrouter, gemini, mistral, groq,
+ * anthropic, local. Output: *out filled; a network backend's ctx lives until
+ * backend_cleanup() (the caller frees nothing). Errors: ERR_NOTFOUND (unknown provider,
+ * key not set in the environment), ERR_PARSE / ERR_INVALID (config file), ERR_NOMEM; with
+ * *why (a static buffer, valid until the next lookup) saying which. */
 enum err backend_stt(const char *spec, struct stt_backend *out, const char **why);
 enum err backend_extract(const char *spec, struct extract_backend *out, const char **why);
 enum err backend_reply(const char *spec, struct reply_backend *out, const char **why);
+
+/* backend_last_usage: the measurements of the last call made through the backend whose
+ * ctx is given (the ctx member of a table filled above). Output: *out. Returns false for
+ * an offline backend or one that has made no call (then *out is untouched). */
+bool backend_last_usage(const void *ctx, struct backend_usage *out);
+
+/* backend_cleanup: free every network backend's ctx and the shared HTTP client (at
+ * exit). Tables filled before are no longer usable. */
+void backend_cleanup(void);
 
 #endif
