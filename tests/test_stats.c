@@ -1,0 +1,192 @@
+/* Percentiles, means and confidence intervals (sessions/stats.c), one case per row of
+ * tests/data/stats_cases.tsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sessions/stats.h"
+
+#define DATA "tests/data/stats_cases.tsv"
+#define MAX_ROWS 96
+#define MAX_COLS 8
+#define MAX_VALUES 64
+
+struct row {
+	int line;
+	char name[64];
+	char *col[MAX_COLS];
+	int n;
+};
+
+static struct row rows[MAX_ROWS];
+static int n_rows;
+
+/* "1,2,3" into v; "-" is no values. Returns the count. */
+static size_t values(const char *s, double *v)
+{
+	size_t n = 0;
+	if (!strcmp(s, "-"))
+		return 0;
+	for (const char *p = s; *p && n < MAX_VALUES;) {
+		char *end;
+		v[n++] = strtod(p, &end);
+		p = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static bool is_error(const char *s)
+{
+	return !strcmp(s, "ERR_INVALID");
+}
+
+static void near(const struct row *r, const char *what, double got, const char *want,
+		 const char *tol)
+{
+	double w = atof(want), t = atof(tol);
+	if (!(fabs(got - w) <= t))
+		fail_msg("%s: %s = %.12g, want %s (tolerance %s)", r->name, what, got, want, tol);
+}
+
+static void run_row(void **state)
+{
+	const struct row *r = *state;
+	const char *kind = r->col[0];
+	double v[MAX_VALUES];
+	enum err e;
+	if (!strcmp(kind, "pct") && r->n == 6) {
+		size_t n = values(r->col[3], v);
+		enum stats_method m = !strcmp(r->col[1], "nearest") ? STATS_NEAREST_RANK : STATS_LINEAR;
+		double out = -12345;
+		e = stats_percentile(v, n, atof(r->col[2]), m, &out);
+		if (is_error(r->col[4])) {
+			assert_int_equal(e, ERR_INVALID);
+			assert_true(out == -12345); /* not written on failure */
+		} else {
+			assert_int_equal(e, ERR_OK);
+			near(r, "percentile", out, r->col[4], r->col[5]);
+		}
+	} else if (!strcmp(kind, "mean") && r->n == 5) {
+		size_t n = values(r->col[1], v);
+		double mean, sd;
+		e = stats_mean(v, n, &mean, &sd);
+		if (is_error(r->col[2])) {
+			assert_int_equal(e, ERR_INVALID);
+		} else {
+			assert_int_equal(e, ERR_OK);
+			near(r, "mean", mean, r->col[2], r->col[4]);
+			near(r, "sd", sd, r->col[3], r->col[4]);
+		}
+	} else if (!strcmp(kind, "wilson") && r->n == 6) {
+		double lo, hi;
+		e = stats_wilson(atol(r->col[1]), atol(r->col[2]), &lo, &hi);
+		if (is_error(r->col[3])) {
+			assert_int_equal(e, ERR_INVALID);
+		} else {
+			assert_int_equal(e, ERR_OK);
+			near(r, "lo", lo, r->col[3], r->col[5]);
+			near(r, "hi", hi, r->col[4], r->col[5]);
+			assert_true(lo >= 0 && hi <= 1);
+		}
+	} else if (!strcmp(kind, "tcrit") && r->n == 5) {
+		double t;
+		e = stats_t_critical(atol(r->col[1]), atof(r->col[2]), &t);
+		if (is_error(r->col[3])) {
+			assert_int_equal(e, ERR_INVALID);
+		} else {
+			assert_int_equal(e, ERR_OK);
+			near(r, "t", t, r->col[3], r->col[4]);
+		}
+	} else if (!strcmp(kind, "meanci") && r->n == 5) {
+		size_t n = values(r->col[1], v);
+		double mean, lo, hi;
+		e = stats_mean_ci(v, n, &mean, &lo, &hi);
+		if (is_error(r->col[2])) {
+			assert_int_equal(e, ERR_INVALID);
+		} else {
+			assert_int_equal(e, ERR_OK);
+			near(r, "lo", lo, r->col[2], r->col[4]);
+			near(r, "hi", hi, r->col[3], r->col[4]);
+		}
+	} else {
+		fail_msg("%s: unknown kind '%s' or wrong column count %d", r->name, kind, r->n);
+	}
+}
+
+/* The summary agrees with the single functions; one value gives a zero-width interval. */
+static void summarize(void **state)
+{
+	(void)state;
+	double x[] = {100, 200, 300, 400};
+	struct stats_summary s;
+	assert_int_equal(stats_summarize(x, 4, &s), ERR_OK);
+	assert_int_equal(s.n, 4);
+	assert_true(s.mean == 250 && s.min == 100 && s.max == 400);
+	assert_true(s.p50 == 250);
+	assert_true(fabs(s.p95 - 385) < 1e-9); /* h = 2.85 */
+	assert_true(s.ci_lo < s.mean && s.ci_hi > s.mean);
+	double one = 7;
+	assert_int_equal(stats_summarize(&one, 1, &s), ERR_OK);
+	assert_true(s.ci_lo == 7 && s.ci_hi == 7 && s.sd == 0);
+	double bad[] = {1, NAN};
+	assert_int_equal(stats_summarize(bad, 2, &s), ERR_INVALID);
+}
+
+static void load(void)
+{
+	FILE *fp = fopen(DATA, "r");
+	if (!fp) {
+		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
+		exit(1);
+	}
+	char buf[4096];
+	int line = 0;
+	while (fgets(buf, sizeof buf, fp)) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!buf[0] || buf[0] == '#')
+			continue;
+		if (n_rows == MAX_ROWS) {
+			fprintf(stderr, "%s:%d: too many rows\n", DATA, line);
+			exit(1);
+		}
+		struct row *r = &rows[n_rows++];
+		r->line = line;
+		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
+		char *p = buf;
+		for (;;) {
+			char *t = strchr(p, '\t');
+			if (t)
+				*t = '\0';
+			if (r->n < MAX_COLS)
+				r->col[r->n] = strdup(p);
+			r->n++;
+			if (!t)
+				break;
+			p = t + 1;
+		}
+	}
+	fclose(fp);
+}
+
+int main(void)
+{
+	load();
+	struct CMUnitTest tests[MAX_ROWS + 1];
+	int n = 0;
+	for (int i = 0; i < n_rows; i++)
+		tests[n++] = (struct CMUnitTest){rows[i].name, run_row, NULL, NULL, &rows[i]};
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(summarize);
+	int rc = _cmocka_run_group_tests("stats", tests, (size_t)n, NULL, NULL);
+	for (int i = 0; i < n_rows; i++)
+		for (int c = 0; c < rows[i].n && c < MAX_COLS; c++)
+			free(rows[i].col[c]);
+	return rc;
+}
