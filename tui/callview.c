@@ -1,0 +1,523 @@
+/* callview: the simulator's panes as data, fed by the engine's events (see callview.h). */
+#include "tui/callview.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/form.h"
+#include "sessions/corpus.h"
+
+/* The conversation keeps this many lines; older ones scroll away for good. */
+#define CONV_KEEP 500
+
+struct callview {
+	const struct form *form;
+	char *corpus;
+	int n_calls;
+	int index;          /* current call, -1 before the first */
+	char *call_id, *caller, *path;
+	int n_turns;        /* the corpus call's caller turns */
+	int turn;           /* caller turns so far in this call */
+	struct callview_lines conv, verdicts, decision, summary;
+	struct callview_snap *snap;
+	cJSON *extraction;  /* the last turn's EXTRACT output */
+	char title[640];
+	char timings[256];
+	enum callview_mode mode;
+	unsigned dirty;
+	int ended[4];       /* calls ended, by enum call_status */
+	int turns_total;
+};
+
+static char *dupstr(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/* Control characters would move the cursor: show them as spaces. */
+static void clean(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
+static void lines_clear(struct callview_lines *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		free(l->v[i].prefix);
+		free(l->v[i].text);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void lines_drop_first(struct callview_lines *l, int k)
+{
+	for (int i = 0; i < k; i++) {
+		free(l->v[i].prefix);
+		free(l->v[i].text);
+	}
+	memmove(l->v, l->v + k, (size_t)(l->n - k) * sizeof(*l->v));
+	l->n -= k;
+}
+
+/* lines_add: append a line; prefix may be NULL. Errors: ERR_NOMEM. */
+static enum err lines_add(struct callview_lines *l, enum callview_style st, const char *prefix,
+			  const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return ERR_NOMEM;
+	char *p = dupstr(prefix);
+	struct callview_line *nv = realloc(l->v, (size_t)(l->n + 1) * sizeof(*nv));
+	if (!p || !nv) {
+		free(text);
+		free(p);
+		if (nv)
+			l->v = nv;
+		return ERR_NOMEM;
+	}
+	clean(text);
+	clean(p);
+	l->v = nv;
+	l->v[l->n++] = (struct callview_line){st, p, text};
+	return ERR_OK;
+}
+
+/* A stored answer as text: strings as they are, booleans true/false, numbers plainly,
+ * null as "". Output: new string (caller frees), NULL when out of memory. */
+static char *value_text(const cJSON *v)
+{
+	if (!v || cJSON_IsNull(v))
+		return strdup("");
+	if (cJSON_IsString(v))
+		return strdup(v->valuestring);
+	if (cJSON_IsBool(v))
+		return strdup(cJSON_IsTrue(v) ? "true" : "false");
+	if (cJSON_IsNumber(v)) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.15g", v->valuedouble);
+		return strdup(buf);
+	}
+	return cJSON_PrintUnformatted(v);
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void title_update(struct callview *v)
+{
+	const char *mode = v->mode == CALLVIEW_PAUSED ? "  [PAUSED]"
+			   : v->mode == CALLVIEW_FINISHED ? "  [all calls played]" : "";
+	int n = snprintf(v->title, sizeof(v->title), "formdesk simulator · corpus %s", v->corpus);
+	if (v->index >= 0 && n >= 0 && (size_t)n < sizeof(v->title))
+		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n,
+			      " · call %s %d/%d · turn %d/%d", v->call_id ? v->call_id : "?",
+			      v->index + 1, v->n_calls, v->turn, v->n_turns);
+	if (v->caller && *v->caller && n >= 0 && (size_t)n < sizeof(v->title))
+		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · caller %s", v->caller);
+	if (v->path && *v->path && n >= 0 && (size_t)n < sizeof(v->title))
+		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · %s", v->path);
+	if (n >= 0 && (size_t)n < sizeof(v->title))
+		snprintf(v->title + n, sizeof(v->title) - (size_t)n, "%s", mode);
+	clean(v->title);
+	v->dirty |= CALLVIEW_TITLE;
+}
+
+struct callview *callview_new(const struct form *form, const char *corpus_name, int n_calls)
+{
+	struct callview *v = calloc(1, sizeof(*v));
+	if (!v)
+		return NULL;
+	v->form = form;
+	v->n_calls = n_calls;
+	v->index = -1;
+	v->corpus = dupstr(corpus_name);
+	v->snap = callview_snap_new(form, NULL);
+	if (!v->corpus || !v->snap) {
+		callview_free(v);
+		return NULL;
+	}
+	title_update(v);
+	v->dirty = CALLVIEW_ALL;
+	return v;
+}
+
+void callview_free(struct callview *v)
+{
+	if (!v)
+		return;
+	free(v->corpus);
+	free(v->call_id);
+	free(v->caller);
+	free(v->path);
+	lines_clear(&v->conv);
+	lines_clear(&v->verdicts);
+	lines_clear(&v->decision);
+	lines_clear(&v->summary);
+	callview_snap_free(v->snap);
+	cJSON_Delete(v->extraction);
+	free(v);
+}
+
+static enum err set_str(char **slot, const char *s)
+{
+	char *d = NULL;
+	if (s && !(d = strdup(s)))
+		return ERR_NOMEM;
+	free(*slot);
+	*slot = d;
+	return ERR_OK;
+}
+
+enum err callview_call(struct callview *v, int index, const struct corpus_call *call)
+{
+	enum err e = ERR_OK;
+	v->index = index;
+	v->turn = 0;
+	v->n_turns = call ? call->n_turns : 0;
+	if ((e = set_str(&v->call_id, call ? call->id : NULL)) ||
+	    (e = set_str(&v->caller, call ? call->caller : NULL)) ||
+	    (e = set_str(&v->path, call ? call->path : NULL)))
+		return e;
+	lines_clear(&v->conv);
+	lines_clear(&v->verdicts);
+	lines_clear(&v->decision);
+	cJSON_Delete(v->extraction);
+	v->extraction = NULL;
+	callview_set_form(v, callview_snap_new(v->form, NULL));
+	lines_add(&v->verdicts, CV_NOTE, NULL, "waiting for the caller's first answer");
+	lines_add(&v->decision, CV_NOTE, NULL, "waiting for the first decision");
+	title_update(v);
+	v->dirty |= CALLVIEW_CONV | CALLVIEW_VERDICTS | CALLVIEW_DECISION;
+	return ERR_OK;
+}
+
+/* The verdicts pane for decision d: what was captured, each validator, the faults. */
+static void show_verdicts(struct callview *v, const cJSON *d)
+{
+	struct callview_lines *l = &v->verdicts;
+	lines_clear(l);
+	const char *asked = jstr(d, "asked");
+	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(d, "turn");
+	lines_add(l, CV_HEAD, NULL, "turn %d · asked %s", cJSON_IsNumber(turn) ? turn->valueint : 0,
+		  asked ? asked : "nothing");
+
+	const cJSON *cap = cJSON_GetObjectItemCaseSensitive(d, "captured"), *c;
+	lines_add(l, CV_HEAD, NULL, "captured");
+	if (cJSON_GetArraySize(cap) == 0)
+		lines_add(l, CV_NOTE, "  ", "nothing captured");
+	cJSON_ArrayForEach(c, cap) {
+		const char *status = jstr(c, "status");
+		const char *reason = jstr(c, "reason");
+		const char *field = jstr(c, "field");
+		char *raw = value_text(cJSON_GetObjectItemCaseSensitive(c, "raw"));
+		char *val = value_text(cJSON_GetObjectItemCaseSensitive(c, "value"));
+		enum callview_style st = !status ? CV_PLAIN
+			: strcmp(status, "answered") == 0 ? CV_OK
+			: strcmp(status, "invalid") == 0 ? CV_FAIL
+			: strcmp(status, "ignored") == 0 ? CV_DIM : CV_NOTE;
+		char prefix[128];
+		snprintf(prefix, sizeof(prefix), "  %s: ", field ? field : "(no field)");
+		if (raw && val && strcmp(raw, val) != 0 && *raw)
+			lines_add(l, st, prefix, "\"%s\" → %s  %s%s%s", raw, *val ? val : "-",
+				  status ? status : "?", reason ? ", " : "", reason ? reason : "");
+		else
+			lines_add(l, st, prefix, "%s  %s%s%s", val && *val ? val : "-",
+				  status ? status : "?", reason ? ", " : "", reason ? reason : "");
+		free(raw);
+		free(val);
+	}
+
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(d, "verdicts");
+	lines_add(l, CV_HEAD, NULL, "validators");
+	if (cJSON_GetArraySize(ver) == 0)
+		lines_add(l, CV_NOTE, "  ", "none ran");
+	cJSON_ArrayForEach(c, ver) {
+		bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "ok"));
+		const char *msg = jstr(c, "message");
+		lines_add(l, ok ? CV_OK : CV_FAIL, ok ? "  ok   " : "  FAIL ", "%s %s%s%s",
+			  jstr(c, "field") ? jstr(c, "field") : "?",
+			  jstr(c, "rule") ? jstr(c, "rule") : "?", msg && *msg ? ": " : "",
+			  msg && *msg ? msg : "");
+	}
+
+	const cJSON *sk = cJSON_GetObjectItemCaseSensitive(d, "skipped");
+	cJSON_ArrayForEach(c, sk)
+		if (cJSON_IsString(c))
+			lines_add(l, CV_NOTE, "  skipped: ", "%s", c->valuestring);
+
+	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(d, "faults");
+	cJSON_ArrayForEach(c, faults)
+		if (cJSON_IsString(c))
+			lines_add(l, CV_FAIL, "fault: ", "%s", c->valuestring);
+	const char *xfault = jstr(v->extraction, "fault");
+	if (xfault)
+		lines_add(l, CV_FAIL, "EXTRACT fault: ", "%s", xfault);
+	const char *ack = jstr(v->extraction, "ack");
+	if (ack)
+		lines_add(l, CV_NOTE, "ack: ", "%s", ack);
+	v->dirty |= CALLVIEW_VERDICTS;
+}
+
+/* The decision pane for decision d: branches, then the next question or the end. */
+static void show_decision(struct callview *v, const cJSON *d)
+{
+	struct callview_lines *l = &v->decision;
+	lines_clear(l);
+	const cJSON *br = cJSON_GetObjectItemCaseSensitive(d, "branches"), *b;
+	lines_add(l, CV_HEAD, NULL, "branches");
+	if (cJSON_GetArraySize(br) == 0)
+		lines_add(l, CV_NOTE, "  ", "none");
+	cJSON_ArrayForEach(b, br) {
+		bool on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "active"));
+		lines_add(l, on ? CV_OK : CV_DIM, on ? "  active   " : "  inactive ", "%s: %s",
+			  jstr(b, "id") ? jstr(b, "id") : "?",
+			  jstr(b, "condition") ? jstr(b, "condition") : "?");
+	}
+
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(d, "retries");
+	if (cJSON_IsObject(r)) {
+		const cJSON *used = cJSON_GetObjectItemCaseSensitive(r, "used");
+		const cJSON *max = cJSON_GetObjectItemCaseSensitive(r, "max");
+		const cJSON *left = cJSON_GetObjectItemCaseSensitive(r, "left");
+		if (cJSON_IsNumber(max))
+			lines_add(l, CV_NOTE, "retries ", "%s: used %d of %d, %d left",
+				  jstr(r, "field") ? jstr(r, "field") : "?",
+				  cJSON_IsNumber(used) ? used->valueint : 0, max->valueint,
+				  cJSON_IsNumber(left) ? left->valueint : 0);
+		else
+			lines_add(l, CV_NOTE, "retries ", "%s: used %d, until answered",
+				  jstr(r, "field") ? jstr(r, "field") : "?",
+				  cJSON_IsNumber(used) ? used->valueint : 0);
+	}
+
+	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "tool_call");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(tc, "arguments");
+	const char *name = jstr(tc, "name");
+	if (name && strcmp(name, "ask_question") == 0) {
+		const cJSON *retry = cJSON_GetObjectItemCaseSensitive(args, "retry");
+		int rn = cJSON_IsNumber(retry) ? retry->valueint : 0;
+		lines_add(l, CV_HEAD, NULL, "next question");
+		lines_add(l, CV_PLAIN, "  ask ", "%s%s%s%s", jstr(args, "field") ? jstr(args, "field") : "?",
+			  jstr(args, "label") ? " (" : "", jstr(args, "label") ? jstr(args, "label") : "",
+			  jstr(args, "label") ? ")" : "");
+		if (rn > 0)
+			lines_add(l, CV_FAIL, "  retry ", "%d", rn);
+		if (jstr(args, "error"))
+			lines_add(l, CV_FAIL, "  error: ", "%s", jstr(args, "error"));
+		if (jstr(args, "progress"))
+			lines_add(l, CV_NOTE, "  progress: ", "%s", jstr(args, "progress"));
+		if (jstr(args, "script"))
+			lines_add(l, CV_AGENT, "  script: ", "%s", jstr(args, "script"));
+	} else if (name && strcmp(name, "end_call") == 0) {
+		const char *status = jstr(args, "status");
+		lines_add(l, CV_HEAD, NULL, "end of call");
+		lines_add(l, status && strcmp(status, "complete") == 0 ? CV_OK : CV_FAIL, "  END ",
+			  "%s", status ? status : "?");
+		if (jstr(args, "reason"))
+			lines_add(l, CV_PLAIN, "  reason: ", "%s", jstr(args, "reason"));
+		if (jstr(args, "script"))
+			lines_add(l, CV_AGENT, "  script: ", "%s", jstr(args, "script"));
+	}
+	if (jstr(d, "reason"))
+		lines_add(l, CV_NOTE, "why: ", "%s", jstr(d, "reason"));
+	v->dirty |= CALLVIEW_DECISION;
+}
+
+static void conv_add_done(struct callview *v)
+{
+	if (v->conv.n > CONV_KEEP)
+		lines_drop_first(&v->conv, v->conv.n - CONV_KEEP);
+	v->dirty |= CALLVIEW_CONV;
+}
+
+static void summary_update(struct callview *v)
+{
+	lines_clear(&v->summary);
+	int calls = 0;
+	for (int i = 0; i < 4; i++)
+		calls += v->ended[i];
+	lines_add(&v->summary, CV_HEAD, NULL, "All %d calls of corpus %s played", v->n_calls, v->corpus);
+	lines_add(&v->summary, CV_PLAIN, NULL, "%d calls ended, %d caller turns", calls, v->turns_total);
+	lines_add(&v->summary, CV_OK, "  complete      ", "%d", v->ended[CALL_COMPLETE]);
+	lines_add(&v->summary, CV_PLAIN, "  screened_out  ", "%d", v->ended[CALL_SCREENED_OUT]);
+	lines_add(&v->summary, CV_FAIL, "  failed        ", "%d", v->ended[CALL_FAILED]);
+	if (v->ended[CALL_IN_PROGRESS])
+		lines_add(&v->summary, CV_NOTE, "  unfinished    ", "%d", v->ended[CALL_IN_PROGRESS]);
+	lines_add(&v->summary, CV_NOTE, NULL, "Press q to quit.");
+}
+
+enum err callview_event(struct callview *v, const struct engine_event *ev)
+{
+	enum err e = ERR_OK;
+	const char *text = ev->text ? ev->text : "";
+	switch (ev->kind) {
+	case ENGINE_CALL_START:
+		if (ev->call_id && (!v->call_id || strcmp(v->call_id, ev->call_id) != 0))
+			e = set_str(&v->call_id, ev->call_id);
+		lines_add(&v->conv, CV_NOTE, NULL, "── call %s ──", ev->call_id ? ev->call_id : text);
+		conv_add_done(v);
+		title_update(v);
+		break;
+	case ENGINE_AGENT_SAYS:
+		e = lines_add(&v->conv, CV_AGENT, "agent: ", "%s", text);
+		conv_add_done(v);
+		break;
+	case ENGINE_CALLER_SAYS: {
+		char prefix[32];
+		snprintf(prefix, sizeof(prefix), "caller %d: ", ev->turn);
+		e = lines_add(&v->conv, CV_CALLER, prefix, "%s", *text ? text : "(nothing heard)");
+		const char *cond = jstr(ev->json, "condition");
+		int segs = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ev->json, "segments"));
+		if (ev->json)
+			lines_add(&v->conv, CV_NOTE, "  ", "[%s%s%d speech segment%s]", cond ? cond : "",
+				  cond ? ", " : "", segs, segs == 1 ? "" : "s");
+		v->turn = ev->turn;
+		v->turns_total++;
+		conv_add_done(v);
+		title_update(v);
+		break;
+	}
+	case ENGINE_EXTRACTED:
+		cJSON_Delete(v->extraction);
+		v->extraction = ev->json ? cJSON_Duplicate(ev->json, 1) : NULL;
+		break;
+	case ENGINE_DECISION:
+		if (ev->json) {
+			show_verdicts(v, ev->json);
+			show_decision(v, ev->json);
+		}
+		break;
+	case ENGINE_TURN_DONE:
+		if (ev->timings) {
+			const struct engine_timings *t = ev->timings;
+			snprintf(v->timings, sizeof(v->timings),
+				 "turn %d ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  rules %.1f  "
+				 "REPLY %.1f  total %.1f", ev->turn, t->audio_ms, t->vad_ms, t->stt_ms,
+				 t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
+			v->dirty |= CALLVIEW_STATUS;
+		}
+		break;
+	case ENGINE_CALL_END: {
+		int s = ev->status >= CALL_IN_PROGRESS && ev->status <= CALL_FAILED ? (int)ev->status
+										  : CALL_FAILED;
+		v->ended[s]++;
+		lines_add(&v->conv, ev->status == CALL_COMPLETE ? CV_OK : CV_FAIL, NULL,
+			  "── call ended: %s ──", call_status_name(ev->status));
+		conv_add_done(v);
+		summary_update(v);
+		break;
+	}
+	case ENGINE_ERROR:
+		callview_error(v, text);
+		break;
+	}
+	return e;
+}
+
+struct callview_snap *callview_snap_new(const struct form *form, const struct flow *fl)
+{
+	struct callview_snap *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->call_status = fl ? call_status_name(flow_status(fl)) : "not started";
+	s->f = calloc(form && form->n_questions > 0 ? (size_t)form->n_questions : 1, sizeof(*s->f));
+	if (!s->f)
+		goto fail;
+	const cJSON *data = fl ? flow_form_data(fl) : NULL;
+	int cur = fl ? flow_current(fl) : -1;
+	for (int i = 0; form && i < form->n_questions; i++) {
+		const struct form_question *q = &form->questions[i];
+		struct callview_field *f = &s->f[i];
+		s->n++;
+		f->name = strdup(q->name ? q->name : "?");
+		f->value = value_text(data ? cJSON_GetObjectItemCaseSensitive(data, q->name) : NULL);
+		if (!f->name || !f->value)
+			goto fail;
+		clean(f->value);
+		if (fl) {
+			f->status = field_status_name(flow_field_status(fl, i));
+			f->used = flow_retries_used(fl, i);
+			f->limit = flow_retry_limit(fl, i);
+			f->current = cur == i;
+			f->inactive = q->branch >= 0 && !flow_branch_active(fl, q->branch);
+		} else {
+			f->status = "empty";
+			f->limit = !q->allow_retries ? 0 : q->until_answered ? -1 : q->max_retries;
+		}
+	}
+	return s;
+fail:
+	callview_snap_free(s);
+	return NULL;
+}
+
+void callview_snap_free(struct callview_snap *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++) {
+		free(s->f[i].name);
+		free(s->f[i].value);
+	}
+	free(s->f);
+	free(s);
+}
+
+void callview_set_form(struct callview *v, struct callview_snap *s)
+{
+	if (!s)
+		return;
+	callview_snap_free(v->snap);
+	v->snap = s;
+	v->dirty |= CALLVIEW_FORM;
+}
+
+void callview_error(struct callview *v, const char *text)
+{
+	lines_add(&v->conv, CV_FAIL, "error: ", "%s", text ? text : "");
+	conv_add_done(v);
+}
+
+void callview_set_mode(struct callview *v, enum callview_mode m)
+{
+	if (v->mode == m)
+		return;
+	v->mode = m;
+	if (m == CALLVIEW_FINISHED)
+		summary_update(v);
+	title_update(v);
+}
+
+const struct callview_lines *callview_conv(const struct callview *v) { return &v->conv; }
+const struct callview_lines *callview_verdicts(const struct callview *v) { return &v->verdicts; }
+const struct callview_lines *callview_decision(const struct callview *v) { return &v->decision; }
+const struct callview_snap *callview_form(const struct callview *v) { return v->snap; }
+const struct callview_lines *callview_summary(const struct callview *v) { return &v->summary; }
+const char *callview_title(const struct callview *v) { return v->title; }
+const char *callview_timings(const struct callview *v) { return v->timings; }
+enum callview_mode callview_mode(const struct callview *v) { return v->mode; }
+
+unsigned callview_take_dirty(struct callview *v)
+{
+	unsigned d = v->dirty;
+	v->dirty = 0;
+	return d;
+}
+
+void callview_touch(struct callview *v, unsigned panes)
+{
+	v->dirty |= panes;
+}

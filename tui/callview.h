@@ -1,0 +1,125 @@
+/* callview: what the simulator's panes show, as data (no terminal here): the
+ * conversation, a snapshot of the form, the last turn's verdicts, the last decision, the
+ * title, the last turn's stage timings and the end-of-run summary. It is fed the call
+ * engine's events (sessions/engine.h) and form snapshots; tui/screen.c draws it. Each
+ * change marks the panes it touches dirty, so the screen redraws only those. */
+#ifndef FORMDESK_CALLVIEW_H
+#define FORMDESK_CALLVIEW_H
+
+#include <stdbool.h>
+#include "agent/err.h"
+#include "agent/flow.h"
+#include "sessions/engine.h"
+
+struct form;
+struct corpus_call;
+
+/* How a line is drawn; the screen maps each to colours and attributes. */
+enum callview_style {
+	CV_PLAIN,
+	CV_AGENT,   /* the agent's words */
+	CV_CALLER,  /* the caller's words */
+	CV_NOTE,    /* secondary information */
+	CV_HEAD,    /* a section heading */
+	CV_OK,      /* a passing verdict, an active branch, a complete call */
+	CV_FAIL,    /* a failing verdict, a fault, an error, a failed call */
+	CV_DIM,     /* inactive */
+};
+
+/* One line of a text pane: prefix (drawn bold, may be "") then text, wrapped by the screen
+ * with continuation lines indented by the prefix's width. */
+struct callview_line {
+	enum callview_style style;
+	char *prefix;
+	char *text;
+};
+
+struct callview_lines {
+	struct callview_line *v;
+	int n;
+};
+
+/* One row of the form pane. */
+struct callview_field {
+	char *name;
+	char *value;        /* as stored, "" when none */
+	const char *status; /* "answered", "skipped", "empty" (static) */
+	int used;           /* retries used */
+	int limit;          /* retry limit, -1 for until_answered */
+	bool current;       /* the field being asked */
+	bool inactive;      /* in a branch whose condition does not hold */
+};
+
+/* The form pane's content at one moment. */
+struct callview_snap {
+	struct callview_field *f;
+	int n;
+	const char *call_status; /* static */
+};
+
+enum callview_pane {
+	CALLVIEW_TITLE = 1 << 0,
+	CALLVIEW_CONV = 1 << 1,
+	CALLVIEW_FORM = 1 << 2,
+	CALLVIEW_VERDICTS = 1 << 3,
+	CALLVIEW_DECISION = 1 << 4,
+	CALLVIEW_STATUS = 1 << 5,
+	CALLVIEW_ALL = (1 << 6) - 1,
+};
+
+enum callview_mode {
+	CALLVIEW_PLAYING,
+	CALLVIEW_PAUSED,
+	CALLVIEW_FINISHED, /* every call played: the summary shows */
+};
+
+struct callview;
+
+/* callview_new: an empty view. Inputs: form (borrowed, must outlive the view; gives the
+ * form pane's fields before a call starts), corpus_name (copied), n_calls. Output: new
+ * view (caller frees with callview_free), NULL when out of memory. */
+struct callview *callview_new(const struct form *form, const char *corpus_name, int n_calls);
+void callview_free(struct callview *v);
+
+/* callview_call: a new call (index 0-based of n_calls) is about to begin: clears the
+ * conversation, verdicts and decision; the title shows its id, caller and path. call is
+ * read now, not kept. Errors: ERR_NOMEM. */
+enum err callview_call(struct callview *v, int index, const struct corpus_call *call);
+
+/* callview_event: show one engine event. ev and what it points to are read now, not
+ * kept. Errors: ERR_NOMEM (the view stays usable). */
+enum err callview_event(struct callview *v, const struct engine_event *ev);
+
+/* callview_snap_new: the form pane's content now. Inputs: form, and fl (the engine's
+ * flow, may be NULL: every field empty); both read now. Output: new snapshot (caller
+ * frees with callview_snap_free, or hands it to callview_set_form), NULL when out of
+ * memory. */
+struct callview_snap *callview_snap_new(const struct form *form, const struct flow *fl);
+void callview_snap_free(struct callview_snap *s);
+/* callview_set_form: show snapshot s in the form pane; takes s over (NULL is ignored). */
+void callview_set_form(struct callview *v, struct callview_snap *s);
+
+/* callview_error: add an error line to the conversation (text copied). */
+void callview_error(struct callview *v, const char *text);
+/* callview_set_mode: playing, paused or finished (title and summary). */
+void callview_set_mode(struct callview *v, enum callview_mode m);
+
+/* Read access for the screen. Everything returned belongs to the view and stays valid
+ * until the next change. */
+const struct callview_lines *callview_conv(const struct callview *v);
+const struct callview_lines *callview_verdicts(const struct callview *v);
+const struct callview_lines *callview_decision(const struct callview *v);
+const struct callview_snap *callview_form(const struct callview *v);
+const struct callview_lines *callview_summary(const struct callview *v);
+/* callview_title: the title line's text; callview_timings: the last turn's stage timings
+ * in ms ("" before the first turn). */
+const char *callview_title(const struct callview *v);
+const char *callview_timings(const struct callview *v);
+enum callview_mode callview_mode(const struct callview *v);
+
+/* callview_take_dirty: the panes changed since the last call (CALLVIEW_* bits); clears
+ * them. callview_touch marks panes dirty (after a resize or an overlay). */
+unsigned callview_take_dirty(struct callview *v);
+void callview_touch(struct callview *v, unsigned panes);
+
+#endif

@@ -1,0 +1,310 @@
+/* playback: paced play of a corpus through the call engine (see playback.h). */
+#include "tui/playback.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sessions/corpus.h"
+#include "tui/callview.h"
+
+/* Pacing, as fractions of one caller turn's time on screen: the extraction and decision
+ * follow the caller's words after BEAT, the agent's reply follows them after another
+ * BEAT, and the next caller turn comes REST after that (BEAT + BEAT + REST = 1). After
+ * the agent's opening words the first answer waits OPENING; an ended call stays up for
+ * ENDED before the next begins. */
+#define BEAT 0.3
+#define REST 0.4
+#define OPENING 1.0
+#define ENDED 2.0
+/* A call that never ends by itself is cut off after this many caller turns by `n`. */
+#define MAX_RUSH_STEPS 1000
+
+struct item {
+	enum engine_event_kind kind;
+	struct callview_snap *snap; /* a form snapshot instead of an event, when set */
+	char *call_id;
+	int turn;
+	char *text;
+	cJSON *json;
+	bool has_timings;
+	struct engine_timings timings;
+	enum call_status status;
+	double delay;               /* ms after the item before it is released */
+};
+
+struct playback {
+	struct engine *eng;
+	const struct form *form;
+	const struct corpus *c;
+	struct callview *view;
+	double turn_ms;     /* one caller turn on screen */
+	struct item *q;
+	int head, n, cap;
+	int call;           /* index of the current call, -1 before the first */
+	bool open;          /* a call has begun and not ended */
+	bool opening;       /* the queued batch is a call's opening */
+	bool finished;
+	bool paused;
+	double paused_at;
+	bool clock_set;
+	double due;         /* when the next item is released or the engine next runs */
+	bool in_begin;      /* the listener is receiving engine_begin's events */
+};
+
+static void item_free(struct item *it)
+{
+	free(it->call_id);
+	free(it->text);
+	cJSON_Delete(it->json);
+	callview_snap_free(it->snap);
+	memset(it, 0, sizeof(*it));
+}
+
+/* Append an empty item. NULL when out of memory. */
+static struct item *push(struct playback *p)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 32;
+		struct item *q = realloc(p->q, (size_t)cap * sizeof(*q));
+		if (!q)
+			return NULL;
+		p->q = q;
+		p->cap = cap;
+	}
+	struct item *it = &p->q[p->n++];
+	memset(it, 0, sizeof(*it));
+	return it;
+}
+
+static void listener(void *ud, const struct engine_event *ev)
+{
+	struct playback *p = ud;
+	struct item *it = push(p);
+	if (!it) {
+		callview_error(p->view, "out of memory: an event of this call is not shown");
+		return;
+	}
+	it->kind = ev->kind;
+	it->turn = ev->turn;
+	it->status = ev->status;
+	it->call_id = ev->call_id ? strdup(ev->call_id) : NULL;
+	it->text = ev->text ? strdup(ev->text) : NULL;
+	it->json = ev->json ? cJSON_Duplicate(ev->json, 1) : NULL;
+	if (ev->timings) {
+		it->has_timings = true;
+		it->timings = *ev->timings;
+	}
+	if (!p->in_begin && (ev->kind == ENGINE_EXTRACTED || ev->kind == ENGINE_AGENT_SAYS))
+		it->delay = BEAT * p->turn_ms;
+}
+
+/* After engine_begin or engine_step queued a batch starting at index from: queue the form
+ * as the rules left it, right after the batch's decision (or at its end). */
+static void queue_form(struct playback *p, int from)
+{
+	struct callview_snap *s = callview_snap_new(p->form, engine_flow(p->eng));
+	if (!s)
+		return;
+	int at = p->n;
+	for (int i = from; i < p->n; i++)
+		if (p->q[i].kind == ENGINE_DECISION && !p->q[i].snap)
+			at = i + 1;
+	struct item *it = push(p);
+	if (!it) {
+		callview_snap_free(s);
+		return;
+	}
+	/* push may have moved the array; shift [at, n-1) up by one. */
+	struct item tmp = {.kind = ENGINE_DECISION, .snap = s};
+	memmove(&p->q[at + 1], &p->q[at], (size_t)(p->n - 1 - at) * sizeof(*p->q));
+	p->q[at] = tmp;
+}
+
+enum err playback_new(const struct engine_config *cfg, const struct corpus *c,
+		      struct callview *view, double speed, struct playback **out)
+{
+	if (!(speed > 0))
+		return ERR_INVALID;
+	struct playback *p = calloc(1, sizeof(*p));
+	if (!p)
+		return ERR_NOMEM;
+	p->form = cfg->form;
+	p->c = c;
+	p->view = view;
+	p->turn_ms = PLAYBACK_TURN_MS / speed;
+	p->call = -1;
+	enum err e = engine_new(cfg, listener, p, &p->eng);
+	if (e) {
+		free(p);
+		return e;
+	}
+	*out = p;
+	return ERR_OK;
+}
+
+void playback_free(struct playback *p)
+{
+	if (!p)
+		return;
+	engine_free(p->eng);
+	for (int i = p->head; i < p->n; i++)
+		item_free(&p->q[i]);
+	free(p->q);
+	free(p);
+}
+
+static void release(struct playback *p, struct item *it)
+{
+	if (it->snap) {
+		callview_set_form(p->view, it->snap);
+		it->snap = NULL;
+	} else {
+		struct engine_event ev = {
+			.kind = it->kind, .call_id = it->call_id, .turn = it->turn, .text = it->text,
+			.json = it->json, .timings = it->has_timings ? &it->timings : NULL,
+			.status = it->status,
+		};
+		callview_event(p->view, &ev);
+	}
+	item_free(it);
+}
+
+static void say_error(struct playback *p, const char *what, enum err e)
+{
+	char msg[512];
+	const char *id = p->call >= 0 && p->call < p->c->n_calls ? p->c->calls[p->call].id : "?";
+	snprintf(msg, sizeof(msg), "%s call %s: %s", what, id ? id : "?", err_str(e));
+	callview_error(p->view, msg);
+}
+
+/* Start a batch: an empty queue starts over at the front. Returns the batch's first
+ * index. */
+static int batch_start(struct playback *p)
+{
+	if (p->head == p->n)
+		p->head = p->n = 0;
+	return p->n;
+}
+
+/* Begin the next call, if there is one; else the playback is finished. */
+static void begin_next(struct playback *p)
+{
+	if (p->call + 1 >= p->c->n_calls) {
+		p->finished = true;
+		callview_set_mode(p->view, CALLVIEW_FINISHED);
+		return;
+	}
+	p->call++;
+	callview_call(p->view, p->call, &p->c->calls[p->call]);
+	int from = batch_start(p);
+	p->in_begin = true;
+	enum err e = engine_begin(p->eng, &p->c->calls[p->call]);
+	p->in_begin = false;
+	p->opening = true;
+	if (e) {
+		say_error(p, "cannot begin", e);
+		p->open = false;
+		return;
+	}
+	p->open = true;
+	queue_form(p, from);
+}
+
+/* Run the current call's next caller turn. */
+static void step(struct playback *p)
+{
+	bool ended = false;
+	int from = batch_start(p);
+	enum err e = engine_step(p->eng, &ended);
+	p->opening = false;
+	if (e) {
+		say_error(p, "engine failed in", e);
+		ended = true;
+	}
+	queue_form(p, from);
+	if (ended)
+		p->open = false;
+}
+
+int playback_tick(struct playback *p, double now_ms)
+{
+	if (p->paused || p->finished)
+		return -1;
+	if (!p->clock_set) {
+		p->clock_set = true;
+		p->due = now_ms;
+	}
+	while (now_ms >= p->due) {
+		if (p->head < p->n) {
+			release(p, &p->q[p->head++]);
+			if (p->head < p->n) {
+				p->due = now_ms + p->q[p->head].delay;
+			} else {
+				double gap = !p->open ? ENDED : p->opening ? OPENING : REST;
+				p->due = now_ms + gap * p->turn_ms;
+			}
+			continue;
+		}
+		if (!p->open) {
+			begin_next(p);
+			if (p->finished)
+				return -1;
+			if (p->head == p->n) /* it failed to begin: show that, then move on */
+				p->due = now_ms + ENDED * p->turn_ms;
+		} else {
+			step(p);
+		}
+	}
+	double wait = p->due - now_ms;
+	return wait > 0 ? (int)(wait + 0.999) : 0;
+}
+
+void playback_pause(struct playback *p, bool paused, double now_ms)
+{
+	if (p->finished || p->paused == paused)
+		return;
+	p->paused = paused;
+	if (paused)
+		p->paused_at = now_ms;
+	else if (p->clock_set)
+		p->due += now_ms - p->paused_at;
+	callview_set_mode(p->view, paused ? CALLVIEW_PAUSED : CALLVIEW_PLAYING);
+}
+
+bool playback_paused(const struct playback *p)
+{
+	return p->paused;
+}
+
+static void flush(struct playback *p)
+{
+	while (p->head < p->n)
+		release(p, &p->q[p->head++]);
+}
+
+void playback_next(struct playback *p, double now_ms)
+{
+	if (p->finished)
+		return;
+	flush(p);
+	for (int i = 0; p->open && i < MAX_RUSH_STEPS; i++) {
+		step(p);
+		flush(p);
+	}
+	if (p->open) {
+		callview_error(p->view, "the call did not end; left as it stands");
+		p->open = false;
+	}
+	begin_next(p);
+	flush(p);
+	p->clock_set = true;
+	p->due = now_ms + OPENING * p->turn_ms;
+	if (p->paused)
+		p->paused_at = now_ms;
+}
+
+bool playback_finished(const struct playback *p)
+{
+	return p->finished;
+}
