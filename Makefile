@@ -4,7 +4,7 @@
 # figures.
 
 PKGS := libcjson libutf8proc sndfile samplerate speexdsp webrtc-audio-processing sqlite3 \
-	ncursesw portaudio-2.0 espeak-ng sox libcurl
+	ncursesw portaudio-2.0 espeak-ng sox libcurl libcrypto
 CFLAGS_PKG := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS_PKG := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_PKGS := cmocka libmicrohttpd
@@ -58,7 +58,7 @@ build/san/%.o: %.cc
 build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(SAN_SUPPORT)
 	$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
-build/rel/tests/%: build/rel/tests/%.o $(OBJ)
+build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
 	$(CXX) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
 # The bundled corpora: the demo corpus's audio is synthesized by espeak-ng at build time

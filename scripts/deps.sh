@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config libcjson-dev libutf8proc-dev libsndfile1-dev libsamplerate0-dev
 libspeexdsp-dev libwebrtc-audio-processing-dev libsqlite3-dev libncurses-dev portaudio19-dev
-libespeak-ng-dev espeak-ng libsox-dev libcurl4-openssl-dev libmicrohttpd-dev libcmocka-dev
+libespeak-ng-dev espeak-ng libsox-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libcmocka-dev
 tmux sqlite3 libasound2-plugins python3"
 missing=""
 for p in $PKGS; do

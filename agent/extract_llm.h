@@ -1,0 +1,58 @@
+/* extract_llm: the EXTRACT stage on a language model (FormBharo paper: the model reads
+ * the transcript and the history and returns every field answered in the turn,
+ * categorical answers as the option's index, a skip flag, a short acknowledgement).
+ *
+ * The prompt holds the form's fields (type, options with their indices, rules), the last
+ * N turns of history and the latest transcript. The answer is structured JSON, by JSON
+ * schema (response_format) or, where the provider is set to it (Anthropic), a forced
+ * tool call "record_extraction" with the same schema:
+ *   {"ack": "...", "fields": [{"field": NAME, "value": V, "skip": BOOL,
+ *                              "reason": "dont_know"|"declined"|"none"}]}
+ * Nothing the model returns is trusted: every departure from that shape (invalid JSON, a
+ * refusal, a field not in the form, an option index out of range, a number sent as a
+ * string, a missing skip flag, members that are not part of an extraction such as
+ * "form_complete") is written to extraction.fault; values go to the rule layer raw, and
+ * it validates them. */
+#ifndef FORMDESK_EXTRACT_LLM_H
+#define FORMDESK_EXTRACT_LLM_H
+
+#include <cjson/cJSON.h>
+#include "backend.h"
+#include "http.h"
+#include "provider.h"
+
+struct extract_llm;
+
+/* extract_llm_new: an EXTRACT backend on provider p (taken over, also on failure).
+ * Output: *out (caller frees with extract_llm_free). Errors: ERR_NOMEM. */
+enum err extract_llm_new(struct provider *p, struct extract_llm **out);
+void extract_llm_free(struct extract_llm *x);
+
+/* extract_llm_extract: see struct extract_backend.extract; ctx is a struct extract_llm.
+ * Blocking (http_perform). Output: *out (caller frees) on ERR_OK, faults in its fault.
+ * Errors: ERR_BACKEND (the request failed: the usage record says why), ERR_NOMEM. */
+enum err extract_llm_extract(void *ctx, const struct extract_request *req, struct extraction **out);
+
+/* extract_llm_usage: the last call's measurements, NULL before the first call. */
+const struct backend_usage *extract_llm_usage(const struct extract_llm *x);
+
+/* The two halves of one call, for a loop that runs requests itself (http_start):
+ * extract_llm_request builds the HTTP request (caller owns *out), extract_llm_response
+ * turns its result into an extraction (caller frees *out) and fills u (may be NULL).
+ * Errors: as extract_llm_extract. */
+enum err extract_llm_request(const struct extract_llm *x, const struct extract_request *req,
+			     struct http_req **out);
+enum err extract_llm_response(const struct extract_llm *x, const struct extract_request *req,
+			      const struct http_result *res, struct extraction **out,
+			      struct backend_usage *u);
+
+/* extract_llm_schema: the JSON schema of the answer for form. Output: new cJSON (caller
+ * frees), NULL on ERR_NOMEM. */
+cJSON *extract_llm_schema(const struct form *form);
+
+/* extract_llm_parse: the model's answer text (JSON) checked against form into ex (items
+ * appended, faults written to ex->fault). Errors: ERR_NOMEM only: a bad answer is a
+ * fault, not an error. */
+enum err extract_llm_parse(const struct form *form, const char *text, struct extraction *ex);
+
+#endif

@@ -1,0 +1,306 @@
+#include "reply_llm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "llm.h"
+
+struct reply_llm {
+	struct provider *p;
+	struct backend_usage last;
+	bool used;
+};
+
+enum err reply_llm_new(struct provider *p, struct reply_llm **out)
+{
+	struct reply_llm *x = calloc(1, sizeof(*x));
+	if (!x) {
+		provider_free(p);
+		return ERR_NOMEM;
+	}
+	x->p = p;
+	*out = x;
+	return ERR_OK;
+}
+
+void reply_llm_free(struct reply_llm *x)
+{
+	if (!x)
+		return;
+	provider_free(x->p);
+	free(x);
+}
+
+const struct backend_usage *reply_llm_usage(const struct reply_llm *x)
+{
+	return x->used ? &x->last : NULL;
+}
+
+static const char *const SYSTEM_HEAD =
+	"You are the voice of a phone agent that fills a form by asking a caller questions in "
+	"Hindi. The form's rules have already decided what happens next; each decision reaches "
+	"you as an ask_question or end_call tool call in the conversation. Phrase it:\n"
+	"- ask_question: say the question in its \"script\" (or ask for its \"label\") in "
+	"simple spoken Hindi in Devanagari, as one single line. If \"retry\" is true, say "
+	"briefly what was wrong (\"error\") and ask again. If \"progress\" is given, say it "
+	"first. Do not acknowledge or repeat the caller's answer; ask nothing else.\n"
+	"- end_call: call the end_call tool with the closing words (its \"script\") in the "
+	"\"message\" argument. Never end the call otherwise.\n"
+	"Say nothing but the line itself: no quotes, no labels, no English.\n";
+
+static char *system_prompt(const struct form *f)
+{
+	const char *title = f->title ? f->title : "";
+	const char *ctx = f->context ? f->context : "";
+	const char *ins = f->instructions ? f->instructions : "";
+	const char *persona = f->agent_persona ? f->agent_persona : "";
+	size_t n = strlen(SYSTEM_HEAD) + strlen(title) + strlen(ctx) + strlen(ins) + strlen(persona) + 128;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s\nForm: %s\nAbout the form: %s\nForm instructions: %s\nYou are: %s\n",
+			 SYSTEM_HEAD, title, ctx, ins, persona);
+	return s;
+}
+
+/* History, then the decision as an assistant tool call and its result. */
+static cJSON *messages(const struct reply_request *req, int turns, const cJSON *call)
+{
+	cJSON *arr = cJSON_CreateArray();
+	if (!arr)
+		return NULL;
+	int n = cJSON_GetArraySize(req->history);
+	for (int i = n - turns > 0 ? n - turns : 0; i < n; i++) {
+		const cJSON *h = cJSON_GetArrayItem(req->history, i);
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(h, "role");
+		const cJSON *content = cJSON_GetObjectItemCaseSensitive(h, "content");
+		if (!cJSON_IsString(role) || !cJSON_IsString(content))
+			continue;
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, m);
+		cJSON_AddStringToObject(m, "role", strcmp(role->valuestring, "agent") == 0 ? "assistant" : "user");
+		cJSON_AddStringToObject(m, "content", content->valuestring);
+	}
+	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(req->decision, "turn");
+	char id[32];
+	snprintf(id, sizeof(id), "decision_%d", cJSON_IsNumber(turn) ? (int)turn->valuedouble : 0);
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(call, "name");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(call, "arguments");
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddItemToArray(arr, m);
+	cJSON_AddStringToObject(m, "role", "assistant");
+	cJSON *calls = cJSON_AddArrayToObject(m, "tool_calls");
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddItemToArray(calls, c);
+	cJSON_AddStringToObject(c, "id", id);
+	cJSON_AddStringToObject(c, "name", name->valuestring);
+	cJSON_AddItemToObject(c, "arguments", cJSON_IsObject(args) ? cJSON_Duplicate(args, 1)
+								    : cJSON_CreateObject());
+	/* the result: what the rules saw, so the model can say what was wrong */
+	cJSON *result = cJSON_CreateObject();
+	static const char *const keys[] = {"verdicts", "skipped", "call_status", "reason"};
+	for (size_t i = 0; i < 4; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->decision, keys[i]);
+		if (v)
+			cJSON_AddItemToObject(result, keys[i], cJSON_Duplicate(v, 1));
+	}
+	char *rt = cJSON_PrintUnformatted(result);
+	cJSON_Delete(result);
+	cJSON *tm = cJSON_CreateObject();
+	cJSON_AddItemToArray(arr, tm);
+	cJSON_AddStringToObject(tm, "role", "tool");
+	cJSON_AddStringToObject(tm, "tool_call_id", id);
+	cJSON_AddStringToObject(tm, "content", rt ? rt : "{}");
+	cJSON_free(rt);
+	return arr;
+}
+
+static cJSON *schema_object(const char *const *props, const char *const *descs, size_t n,
+			    const char *const *required, size_t nreq)
+{
+	cJSON *s = cJSON_CreateObject();
+	cJSON_AddStringToObject(s, "type", "object");
+	cJSON *p = cJSON_AddObjectToObject(s, "properties");
+	for (size_t i = 0; i < n; i++) {
+		cJSON *f = cJSON_AddObjectToObject(p, props[i]);
+		cJSON_AddStringToObject(f, "type", strcmp(props[i], "retry") == 0 ? "boolean" : "string");
+		cJSON_AddStringToObject(f, "description", descs[i]);
+	}
+	cJSON *r = cJSON_AddArrayToObject(s, "required");
+	for (size_t i = 0; i < nreq; i++)
+		cJSON_AddItemToArray(r, cJSON_CreateString(required[i]));
+	return s;
+}
+
+static const cJSON *decision_call(const struct reply_request *req)
+{
+	const cJSON *call = cJSON_GetObjectItemCaseSensitive(req->decision, "tool_call");
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(call, "name");
+	return cJSON_IsString(name) ? call : NULL;
+}
+
+enum err reply_llm_request(const struct reply_llm *x, const struct reply_request *req,
+			   struct http_req **out)
+{
+	const struct provider *p = x->p;
+	const cJSON *call = decision_call(req);
+	if (!call)
+		return ERR_INVALID;
+	static const char *const ask_props[] = {"field", "label", "script", "retry", "error", "progress"};
+	static const char *const ask_desc[] = {
+		"the field asked", "what is asked", "the words to ask with", "whether this is a re-ask",
+		"what was wrong with the last answer", "where the caller is in the form"};
+	static const char *const end_props[] = {"message"};
+	static const char *const end_desc[] = {"the closing words to say, in Hindi"};
+	enum err e = ERR_NOMEM;
+	char *system = system_prompt(req->form);
+	cJSON *msgs = messages(req, p->reply_history, call);
+	cJSON *ask = schema_object(ask_props, ask_desc, 6, ask_props, 1);
+	cJSON *end = schema_object(end_props, end_desc, 1, end_props, 1);
+	if (!system || !msgs || !ask || !end)
+		goto out;
+	struct llm_tool tools[2] = {
+		{"ask_question", "The rules' decision to ask a question (made by the system, not by you).", ask},
+		{"end_call", "End the call, saying the closing words in message.", end},
+	};
+	struct llm_call c = {
+		.system = system,
+		.messages = msgs,
+		.tools = tools,
+		.n_tools = 2,
+		.effort = p->reply_effort,
+	};
+	e = llm_build(p, &c, out);
+	if (e == ERR_OK)
+		http_req_limits(*out, p->timeout_ms, p->retries, 0);
+out:
+	free(system);
+	cJSON_Delete(msgs);
+	cJSON_Delete(ask);
+	cJSON_Delete(end);
+	return e;
+}
+
+/* One line: whitespace runs (newlines too) become one space, ends trimmed. */
+static char *one_line(const char *s)
+{
+	char *o = malloc(strlen(s) + 1);
+	if (!o)
+		return NULL;
+	size_t n = 0;
+	bool space = false;
+	for (const char *c = s; *c; c++) {
+		if (*c == ' ' || *c == '\n' || *c == '\r' || *c == '\t') {
+			space = n > 0;
+			continue;
+		}
+		if (space)
+			o[n++] = ' ';
+		space = false;
+		o[n++] = *c;
+	}
+	o[n] = '\0';
+	return o;
+}
+
+enum err reply_llm_response(const struct reply_llm *x, const struct reply_request *req,
+			    const struct http_result *res, char **text, struct backend_usage *u)
+{
+	const struct provider *p = x->p;
+	struct backend_usage local;
+	if (!u)
+		u = &local;
+	llm_usage_begin(u, p);
+	llm_usage_http(u, res);
+	const cJSON *call = decision_call(req);
+	if (!call)
+		return ERR_INVALID;
+	bool ending = strcmp(cJSON_GetObjectItemCaseSensitive(call, "name")->valuestring, "end_call") == 0;
+	if (llm_http_error(p, res, u->error, sizeof(u->error)))
+		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
+	struct llm_result *r = NULL;
+	char why[200] = "";
+	enum err e = llm_parse(p, res->body, res->body_len, &r, why, sizeof(why));
+	if (e == ERR_NOMEM)
+		return e;
+	if (e) {
+		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, why);
+		return ERR_BACKEND;
+	}
+	u->tokens_in = r->tokens_in;
+	u->tokens_out = r->tokens_out;
+	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
+		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
+			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
+	const char *line = NULL;
+	cJSON *args = NULL;
+	e = ERR_BACKEND;
+	if (r->refusal) {
+		snprintf(u->error, sizeof(u->error), "the model refused: %.200s", r->refusal);
+		goto out;
+	}
+	if (r->tool_name && strcmp(r->tool_name, "end_call") == 0) {
+		if (!ending) {
+			snprintf(u->error, sizeof(u->error),
+				 "the model tried to end the call; the rules asked a question");
+			goto out;
+		}
+		args = r->tool_args ? cJSON_Parse(r->tool_args) : NULL;
+		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(args, "message");
+		line = cJSON_IsString(msg) && msg->valuestring[0] ? msg->valuestring : r->text;
+		if (!line) {
+			/* the closing words are the form's own script when the model gave none */
+			const cJSON *script = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(call, "arguments"), "script");
+			line = cJSON_IsString(script) ? script->valuestring : NULL;
+		}
+	} else if (r->tool_name) {
+		snprintf(u->error, sizeof(u->error), "the model called \"%.40s\" instead of speaking",
+			 r->tool_name);
+		goto out;
+	} else {
+		line = r->text;
+	}
+	if (!line || !*line) {
+		snprintf(u->error, sizeof(u->error), "the model gave no words to say");
+		goto out;
+	}
+	char *s = one_line(line);
+	if (!s) {
+		e = ERR_NOMEM;
+		goto out;
+	}
+	if (!*s) {
+		free(s);
+		snprintf(u->error, sizeof(u->error), "the model gave no words to say");
+		goto out;
+	}
+	*text = s;
+	e = ERR_OK;
+out:
+	cJSON_Delete(args);
+	llm_result_free(r);
+	return e;
+}
+
+enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text)
+{
+	struct reply_llm *x = ctx;
+	struct http_req *hr = NULL;
+	struct http_result *res = NULL;
+	x->used = true;
+	llm_usage_begin(&x->last, x->p);
+	enum err e = reply_llm_request(x, req, &hr);
+	if (e) {
+		snprintf(x->last.error, sizeof(x->last.error), "could not build the request: %s", err_str(e));
+		return e;
+	}
+	e = http_perform(hr, &res);
+	if (e) {
+		snprintf(x->last.error, sizeof(x->last.error), "%s: %s", x->p->info->name, err_str(e));
+		return e;
+	}
+	e = reply_llm_response(x, req, res, text, &x->last);
+	http_result_free(res);
+	return e;
+}

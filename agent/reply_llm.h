@@ -1,0 +1,41 @@
+/* reply_llm: the REPLY stage on a language model (FormBharo paper: the rule layer's
+ * decision is injected into REPLY's history as a tool call; the model phrases the
+ * question in Hindi, or ends the call with an end_call tool call).
+ *
+ * The messages are the call's history, then an assistant tool call carrying the
+ * decision record's "tool_call" (flow.h: ask_question or end_call with its arguments),
+ * then that call's result (the verdicts and the rule layer's reason). The model answers
+ * with one line of Hindi, or calls end_call {"message"} when the decision ends the call.
+ * The model cannot change the decision: an end_call when the rules asked a question is
+ * refused (an error), and the engine follows the rules either way. */
+#ifndef FORMDESK_REPLY_LLM_H
+#define FORMDESK_REPLY_LLM_H
+
+#include <cjson/cJSON.h>
+#include "backend.h"
+#include "http.h"
+#include "provider.h"
+
+struct reply_llm;
+
+/* reply_llm_new: a REPLY backend on provider p (taken over, also on failure). Output:
+ * *out (caller frees with reply_llm_free). Errors: ERR_NOMEM. */
+enum err reply_llm_new(struct provider *p, struct reply_llm **out);
+void reply_llm_free(struct reply_llm *x);
+
+/* reply_llm_reply: see struct reply_backend.reply; ctx is a struct reply_llm. Blocking.
+ * Output: *text, one line (caller frees). Errors: ERR_INVALID (decision has no
+ * tool_call), ERR_BACKEND (request failed, refusal, no text, or an end_call the rules did
+ * not decide: the usage record says which), ERR_NOMEM. */
+enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text);
+
+/* reply_llm_usage: the last call's measurements, NULL before the first call. */
+const struct backend_usage *reply_llm_usage(const struct reply_llm *x);
+
+/* The two halves of one call (see extract_llm.h). */
+enum err reply_llm_request(const struct reply_llm *x, const struct reply_request *req,
+			   struct http_req **out);
+enum err reply_llm_response(const struct reply_llm *x, const struct reply_request *req,
+			    const struct http_result *res, char **text, struct backend_usage *u);
+
+#endif
