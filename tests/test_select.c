@@ -1,0 +1,269 @@
+/* Model selection (sessions/select.c): hard limits, Pareto frontier, min-max normalization,
+ * weighted sum and weight sweeps, one case per row of tests/data/select_cases.tsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "sessions/select.h"
+
+#define DATA "tests/data/select_cases.tsv"
+#define MAX_ROWS 64
+#define MAX_COLS 8
+
+struct row {
+	int line;
+	char name[64];
+	char *col[MAX_COLS];
+	int n;
+};
+
+static struct row rows[MAX_ROWS];
+static int n_rows;
+
+static struct select_limits limits(const char *max_p95, const char *min_acc)
+{
+	struct select_limits lim = {0};
+	if (strcmp(max_p95, "-")) {
+		lim.has_max_p95 = true;
+		lim.max_p95_ms = atof(max_p95);
+	}
+	if (strcmp(min_acc, "-")) {
+		lim.has_min_accuracy = true;
+		lim.min_accuracy = atof(min_acc) / 100;
+	}
+	return lim;
+}
+
+static struct select *load(const struct row *r, const char *csv)
+{
+	char path[256], *error = NULL;
+	snprintf(path, sizeof path, "tests/data/%s", csv);
+	struct select *s = NULL;
+	enum err e = select_load(path, &s, &error);
+	if (e != ERR_OK)
+		fail_msg("%s: %s: %s", r->name, err_str(e), error ? error : "");
+	return s;
+}
+
+/* The expectation for one candidate, "MODEL=..." from the |-separated list. */
+static char *expected_for(const char *list, const char *model)
+{
+	size_t ml = strlen(model);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, "|");
+		if (len > ml && p[ml] == '=' && !memcmp(p, model, ml))
+			return strndup(p + ml + 1, len - ml - 1);
+		p += len;
+		if (*p == '|')
+			p++;
+	}
+	return NULL;
+}
+
+static void rank_row(void **state)
+{
+	const struct row *r = *state;
+	struct select *s = load(r, r->col[1]);
+	struct select_limits lim = limits(r->col[2], r->col[3]);
+	struct select_weights w;
+	assert_int_equal(sscanf(r->col[4], "%lf,%lf,%lf", &w.a, &w.l, &w.c), 3);
+	assert_int_equal(select_rank(s, &lim, w, NULL), ERR_OK);
+	int listed = 1;
+	for (const char *p = r->col[5]; *p; p++)
+		listed += *p == '|';
+	if (listed != s->n)
+		fail_msg("%s: %d candidates read, %d expected", r->name, s->n, listed);
+	for (int i = 0; i < s->n; i++) {
+		const struct select_candidate *c = &s->v[i];
+		char *want = expected_for(r->col[5], c->model);
+		if (!want)
+			fail_msg("%s: no expectation for %s", r->name, c->model);
+		char got[128];
+		if (c->status == SELECT_RANKED)
+			snprintf(got, sizeof got, "%d:%.7f", c->rank, c->u);
+		else if (c->status == SELECT_DOMINATED)
+			snprintf(got, sizeof got, "dominated:%s", s->v[c->dominated_by].model);
+		else
+			snprintf(got, sizeof got, "%s", select_status_name(c->status));
+		bool ok;
+		if (c->status == SELECT_RANKED) {
+			int rank;
+			double u;
+			ok = sscanf(want, "%d:%lf", &rank, &u) == 2 && rank == c->rank &&
+			     fabs(u - c->u) < 1e-6;
+			/* Normalized scores lie in [0, 1]. */
+			assert_true(c->a >= 0 && c->a <= 1 && c->l >= 0 && c->l <= 1 &&
+				    c->c >= 0 && c->c <= 1);
+		} else {
+			ok = !strcmp(want, got);
+			assert_int_equal(c->rank, 0);
+		}
+		if (!ok)
+			fail_msg("%s: %s: got %s, want %s", r->name, c->model, got, want);
+		free(want);
+	}
+	select_free(s);
+}
+
+static void sweep_row(void **state)
+{
+	const struct row *r = *state;
+	struct select *s = load(r, r->col[1]);
+	struct select_limits lim = limits(r->col[2], r->col[3]);
+	double from, to, step;
+	assert_int_equal(sscanf(r->col[4], "%lf:%lf:%lf", &from, &to, &step), 3);
+	struct select_sweep *sw = NULL;
+	char *error = NULL;
+	assert_int_equal(select_sweep_run(s, &lim, from, to, step, atof(r->col[5]), &sw, &error),
+			 ERR_OK);
+	char got[512] = "";
+	for (int k = 0; k < sw->n_steps; k++) {
+		int l = sw->steps[k].leader;
+		if (k)
+			strcat(got, ",");
+		strcat(got, l >= 0 ? s->v[l].model : "-");
+		/* w_c takes the rest. */
+		assert_true(fabs(sw->steps[k].w.a + sw->steps[k].w.l + sw->steps[k].w.c - 1) < 1e-9);
+	}
+	if (strcmp(got, r->col[6]))
+		fail_msg("%s: leaders %s, want %s", r->name, got, r->col[6]);
+	select_sweep_free(sw);
+	select_free(s);
+}
+
+static void error_row(void **state)
+{
+	const struct row *r = *state;
+	char path[256], *error = NULL;
+	snprintf(path, sizeof path, "tests/data/%s", r->col[1]);
+	struct select *s = NULL;
+	enum err e = select_load(path, &s, &error);
+	enum err want = !strcmp(r->col[2], "ERR_PARSE") ? ERR_PARSE
+			: !strcmp(r->col[2], "ERR_INVALID") ? ERR_INVALID : ERR_IO;
+	assert_null(s);
+	if (e != want || !error || !strstr(error, r->col[3]))
+		fail_msg("%s: got %s \"%s\", want %s containing \"%s\"", r->name, err_str(e),
+			 error ? error : "(no message)", r->col[2], r->col[3]);
+	free(error);
+}
+
+/* A results folder is read through its results.csv. */
+static void folder(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/select_dirXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[300];
+	snprintf(path, sizeof path, "%s/results.csv", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("model,accuracy,p95_ms,cost_usd\n\"लक्ष्मी <&> \"\"x\"\"\",0.9,100,0.5\n", f);
+	fclose(f);
+	struct select *s = NULL;
+	char *error = NULL;
+	assert_int_equal(select_load(dir, &s, &error), ERR_OK);
+	assert_int_equal(s->n, 1);
+	assert_string_equal(s->v[0].model, "लक्ष्मी <&> \"x\"");
+	assert_false(s->percent);
+	select_free(s);
+	remove(path);
+	/* An empty folder names the file it looked for. */
+	assert_int_equal(select_load(dir, &s, &error), ERR_IO);
+	assert_non_null(strstr(error, "results.csv"));
+	free(error);
+	rmdir(dir);
+}
+
+/* Weights must be in [0, 1] and sum to 1; a sweep step where w_c < 0 is refused. */
+static void weights(void **state)
+{
+	(void)state;
+	assert_int_equal(select_weights_check((struct select_weights){0.7, 0.1, 0.2}), ERR_OK);
+	assert_int_equal(select_weights_check((struct select_weights){0.7, 0.1, 0.3}), ERR_INVALID);
+	assert_int_equal(select_weights_check((struct select_weights){1.2, -0.2, 0}), ERR_INVALID);
+	struct select *s = NULL;
+	char *error = NULL;
+	assert_int_equal(select_load("tests/data/select_basic.csv", &s, &error), ERR_OK);
+	assert_int_equal(select_rank(s, NULL, (struct select_weights){0.5, 0.5, 0.5}, NULL),
+			 ERR_INVALID);
+	struct select_sweep *sw = NULL;
+	assert_int_equal(select_sweep_run(s, NULL, 0.5, 1.0, 0.1, 0.1, &sw, &error), ERR_INVALID);
+	assert_null(sw);
+	assert_non_null(strstr(error, "w_c"));
+	free(error);
+	error = NULL;
+	assert_int_equal(select_sweep_run(s, NULL, 0.9, 0.5, 0.1, 0.1, &sw, &error), ERR_INVALID);
+	free(error);
+	error = NULL;
+	assert_int_equal(select_sweep_run(s, NULL, 0.5, 0.9, 0, 0.1, &sw, &error), ERR_INVALID);
+	free(error);
+	select_free(s);
+	select_free(NULL);
+	select_sweep_free(NULL);
+}
+
+static void load_rows(void)
+{
+	FILE *fp = fopen(DATA, "r");
+	if (!fp) {
+		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
+		exit(1);
+	}
+	char buf[4096];
+	int line = 0;
+	while (fgets(buf, sizeof buf, fp)) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!buf[0] || buf[0] == '#')
+			continue;
+		struct row *r = &rows[n_rows++];
+		r->line = line;
+		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
+		char *p = buf;
+		for (;;) {
+			char *t = strchr(p, '\t');
+			if (t)
+				*t = '\0';
+			if (r->n < MAX_COLS)
+				r->col[r->n] = strdup(p);
+			r->n++;
+			if (!t)
+				break;
+			p = t + 1;
+		}
+		int want = !strcmp(r->col[0], "rank") ? 6 : !strcmp(r->col[0], "sweep") ? 7 : 4;
+		if (r->n != want || n_rows == MAX_ROWS) {
+			fprintf(stderr, "%s:%d: %d columns, want %d\n", DATA, line, r->n, want);
+			exit(1);
+		}
+	}
+	fclose(fp);
+}
+
+int main(void)
+{
+	load_rows();
+	struct CMUnitTest tests[MAX_ROWS + 2];
+	int n = 0;
+	for (int i = 0; i < n_rows; i++) {
+		const char *k = rows[i].col[0];
+		void (*fn)(void **) = !strcmp(k, "rank") ? rank_row
+				      : !strcmp(k, "sweep") ? sweep_row : error_row;
+		tests[n++] = (struct CMUnitTest){rows[i].name, fn, NULL, NULL, &rows[i]};
+	}
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(folder);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(weights);
+	int rc = _cmocka_run_group_tests("select", tests, (size_t)n, NULL, NULL);
+	for (int i = 0; i < n_rows; i++)
+		for (int c = 0; c < rows[i].n && c < MAX_COLS; c++)
+			free(rows[i].col[c]);
+	return rc;
+}
