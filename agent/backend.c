@@ -1,10 +1,29 @@
 #include "backend.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "extract_llm.h"
 #include "extract_rules.h"
+#include "http.h"
+#include "provider.h"
+#include "reply_llm.h"
 #include "reply_script.h"
+#include "stt_cloud.h"
 #include "stt_reference.h"
+
+/* Every network backend made, so that its ctx can be found (usage) and freed. */
+enum net_kind { NET_STT, NET_EXTRACT, NET_REPLY };
+
+struct net {
+	enum net_kind kind;
+	void *ctx;
+	struct net *next;
+};
+
+static struct net *nets;
+static char why_buf[256];
 
 /* provider part of "PROVIDER[:MODEL]" equals name */
 static int provider_is(const char *spec, const char *name)
@@ -13,15 +32,62 @@ static int provider_is(const char *spec, const char *name)
 	return strncmp(spec, name, n) == 0 && (spec[n] == '\0' || spec[n] == ':');
 }
 
+static enum err keep(enum net_kind kind, void *ctx)
+{
+	struct net *n = malloc(sizeof(*n));
+	if (!n)
+		return ERR_NOMEM;
+	*n = (struct net){kind, ctx, nets};
+	nets = n;
+	return ERR_OK;
+}
+
+static void free_ctx(enum net_kind kind, void *ctx)
+{
+	switch (kind) {
+	case NET_STT:
+		stt_cloud_free(ctx);
+		break;
+	case NET_EXTRACT:
+		extract_llm_free(ctx);
+		break;
+	case NET_REPLY:
+		reply_llm_free(ctx);
+		break;
+	}
+}
+
+static enum err fail(enum err e, const char **why)
+{
+	if (why)
+		*why = why_buf;
+	return e;
+}
+
 enum err backend_stt(const char *spec, struct stt_backend *out, const char **why)
 {
 	if (provider_is(spec, "reference")) {
 		*out = (struct stt_backend){"reference", stt_reference_transcribe, NULL};
 		return ERR_OK;
 	}
-	if (why)
-		*why = "unknown STT provider (known: reference)";
-	return ERR_NOTFOUND;
+	struct provider *p = NULL;
+	enum err e = provider_resolve(spec, PROVIDER_STT, &p, why_buf, sizeof(why_buf));
+	if (e) {
+		if (e == ERR_NOTFOUND && !provider_find(spec, PROVIDER_STT) && !strchr(spec, ':'))
+			snprintf(why_buf, sizeof(why_buf), "unknown STT provider \"%.40s\" (known: reference, "
+				 "elevenlabs, sarvam, deepgram, openai, groq, google, whispercpp)", spec);
+		return fail(e, why);
+	}
+	const char *name = p->info->name;
+	struct stt_cloud *x = NULL;
+	if ((e = stt_cloud_new(p, &x, why_buf, sizeof(why_buf))))
+		return fail(e, why);
+	if ((e = keep(NET_STT, x))) {
+		stt_cloud_free(x);
+		return e;
+	}
+	*out = (struct stt_backend){name, stt_cloud_transcribe, x};
+	return ERR_OK;
 }
 
 enum err backend_extract(const char *spec, struct extract_backend *out, const char **why)
@@ -30,9 +96,24 @@ enum err backend_extract(const char *spec, struct extract_backend *out, const ch
 		*out = (struct extract_backend){"rules", extract_rules_extract, NULL};
 		return ERR_OK;
 	}
-	if (why)
-		*why = "unknown EXTRACT provider (known: rules)";
-	return ERR_NOTFOUND;
+	struct provider *p = NULL;
+	enum err e = provider_resolve(spec, PROVIDER_LLM, &p, why_buf, sizeof(why_buf));
+	if (e) {
+		if (e == ERR_NOTFOUND && !provider_find(spec, PROVIDER_LLM) && !strchr(spec, ':'))
+			snprintf(why_buf, sizeof(why_buf), "unknown EXTRACT provider \"%.40s\" (known: rules, "
+				 "openai, openrouter, gemini, mistral, groq, anthropic, local)", spec);
+		return fail(e, why);
+	}
+	const char *name = p->info->name;
+	struct extract_llm *x = NULL;
+	if ((e = extract_llm_new(p, &x)))
+		return e;
+	if ((e = keep(NET_EXTRACT, x))) {
+		extract_llm_free(x);
+		return e;
+	}
+	*out = (struct extract_backend){name, extract_llm_extract, x};
+	return ERR_OK;
 }
 
 enum err backend_reply(const char *spec, struct reply_backend *out, const char **why)
@@ -41,7 +122,61 @@ enum err backend_reply(const char *spec, struct reply_backend *out, const char *
 		*out = (struct reply_backend){"script", reply_script_reply, NULL};
 		return ERR_OK;
 	}
-	if (why)
-		*why = "unknown REPLY provider (known: script)";
-	return ERR_NOTFOUND;
+	struct provider *p = NULL;
+	enum err e = provider_resolve(spec, PROVIDER_LLM, &p, why_buf, sizeof(why_buf));
+	if (e) {
+		if (e == ERR_NOTFOUND && !provider_find(spec, PROVIDER_LLM) && !strchr(spec, ':'))
+			snprintf(why_buf, sizeof(why_buf), "unknown REPLY provider \"%.40s\" (known: script, "
+				 "openai, openrouter, gemini, mistral, groq, anthropic, local)", spec);
+		return fail(e, why);
+	}
+	const char *name = p->info->name;
+	struct reply_llm *x = NULL;
+	if ((e = reply_llm_new(p, &x)))
+		return e;
+	if ((e = keep(NET_REPLY, x))) {
+		reply_llm_free(x);
+		return e;
+	}
+	*out = (struct reply_backend){name, reply_llm_reply, x};
+	return ERR_OK;
+}
+
+bool backend_last_usage(const void *ctx, struct backend_usage *out)
+{
+	if (!ctx)
+		return false;
+	for (struct net *n = nets; n; n = n->next) {
+		if (n->ctx != ctx)
+			continue;
+		const struct backend_usage *u = NULL;
+		switch (n->kind) {
+		case NET_STT:
+			u = stt_cloud_usage(ctx);
+			break;
+		case NET_EXTRACT:
+			u = extract_llm_usage(ctx);
+			break;
+		case NET_REPLY:
+			u = reply_llm_usage(ctx);
+			break;
+		}
+		if (!u)
+			return false;
+		*out = *u;
+		return true;
+	}
+	return false;
+}
+
+void backend_cleanup(void)
+{
+	while (nets) {
+		struct net *n = nets;
+		nets = n->next;
+		free_ctx(n->kind, n->ctx);
+		free(n);
+	}
+	http_shared_free();
+	provider_config_free();
 }
