@@ -1,7 +1,666 @@
-/* Placeholder until this module is written: every function fails with ERR_UNSUPPORTED. */
 #include "parse.h"
-#include <stddef.h>
-enum err parse_digits(const struct lexicon *l, const char *t, char **o) { (void)l; (void)t; *o = NULL; return ERR_UNSUPPORTED; }
-enum err parse_number(const struct lexicon *l, const char *t, bool *f, double *v) { (void)l; (void)t; (void)v; *f = false; return ERR_UNSUPPORTED; }
-enum err parse_date(const struct lexicon *l, const char *t, struct ymd td, bool p, bool *f, bool *v, struct ymd *o) { (void)l; (void)t; (void)td; (void)p; (void)v; (void)o; *f = false; return ERR_UNSUPPORTED; }
-int parse_yesno(const struct lexicon *l, const char *t) { (void)l; (void)t; return -1; }
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexicon.h"
+#include "text.h"
+
+#define MAXNUMS 64
+#define MAXDIGITS 256
+
+static int match(const struct lexicon *lex, const struct text *t, int i, int to,
+		 enum lexicon_tag tag, double *value)
+{
+	const struct lexicon_phrase *ph = NULL;
+	int k = lexicon_match(lex, t, i, to, tag, &ph);
+	if (k && value)
+		*value = ph->value;
+	return k;
+}
+
+/* ---- numbers ---------------------------------------------------------------------- */
+
+/* A one-word number (or an ASCII digit run) at i: its value, tokens taken (0 when none),
+ * and whether it is an English tens word. */
+static int small_at(const struct lexicon *lex, const struct text *t, int i, int to, double *v,
+		    bool *tens)
+{
+	*tens = false;
+	if (i >= to)
+		return 0;
+	if (t->tok[i].digits) {
+		if (t->tok[i].key_len > 15)
+			return 0;
+		*v = strtod(t->tok[i].key, NULL);
+		/* 5.5 said with a point between digit runs */
+		if (i + 1 < to && t->tok[i + 1].sep == '.' && t->tok[i + 1].digits &&
+		    t->tok[i + 1].key_len <= 6) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%s.%s", t->tok[i].key, t->tok[i + 1].key);
+			*v = strtod(buf, NULL);
+			return 2;
+		}
+		return 1;
+	}
+	int k = match(lex, t, i, to, LEX_TENS, v);
+	if (k) {
+		*tens = true;
+		return k;
+	}
+	return match(lex, t, i, to, LEX_NUM, v);
+}
+
+/* Whether a count noun ("digit", "ank") follows the number ending at i. */
+static bool counted(const struct lexicon *lex, const struct text *t, int i, int to)
+{
+	return i < to && lexicon_has(lex, t, i, LEX_COUNTNOUN) && match(lex, t, i, to, LEX_COUNTNOUN, NULL);
+}
+
+/* One compound number starting at i ("do hazaar teen sau chaubees", "saadhe paanch",
+ * "ninety eight", "2 lakh"). Returns tokens taken, 0 when none starts there. */
+static int number_at(const struct lexicon *lex, const struct text *t, int i, int to, double *out)
+{
+	double total = 0, cur = 0, plus = 0, v, m;
+	bool have = false, last_tens = false, after_mult = false, tens;
+	int j = i;
+	while (j < to) {
+		int k = match(lex, t, j, to, LEX_PLUS, &v);
+		if (k && !have && small_at(lex, t, j + k, to, &m, &tens)) {
+			plus += v;
+			j += k;
+			continue;
+		}
+		k = small_at(lex, t, j, to, &v, &tens);
+		if (k) {
+			if (!have) {
+				cur = v + plus;
+				plus = 0;
+			} else if (last_tens && v > 0 && v < 10 && v == floor(v) && fmod(cur, 10) == 0) {
+				cur += v;
+			} else if (after_mult && v < 100 && (cur == 0 || fmod(cur, 100) == 0) &&
+				   !t->tok[j].digits) {
+				cur += v;
+			} else if (after_mult && t->tok[j].digits && v < 100 && cur == 0) {
+				cur = v;
+			} else {
+				break;
+			}
+			have = true;
+			last_tens = tens;
+			after_mult = false;
+			j += k;
+			continue;
+		}
+		k = match(lex, t, j, to, LEX_MULT, &m);
+		if (k) {
+			if (!have)
+				cur = 1 + plus;
+			if (m == 100) {
+				if (cur >= 100)
+					break;
+				cur = (cur ? cur : 1) * m;
+			} else {
+				total += (cur ? cur : 1) * m;
+				cur = 0;
+			}
+			have = true;
+			after_mult = true;
+			last_tens = false;
+			j += k;
+			continue;
+		}
+		k = match(lex, t, j, to, LEX_POINT, NULL);
+		if (k && have && j + k < to && t->tok[j + k].digits) {
+			char buf[64];
+			snprintf(buf, sizeof(buf), "0.%.20s", t->tok[j + k].key);
+			cur += strtod(buf, NULL);
+			j += k + 1;
+			break;
+		}
+		break;
+	}
+	if (!have)
+		return 0;
+	*out = total + cur;
+	return j - i;
+}
+
+int parse_numbers_span(const struct lexicon *lex, const struct text *t, int from, int to,
+		       struct parse_num *out, int max)
+{
+	int n = 0;
+	bool neg = false;
+	for (int i = from; i < to && n < max;) {
+		int k = match(lex, t, i, to, LEX_FILLER, NULL);
+		if (k) {
+			i += k;
+			continue;
+		}
+		double v;
+		k = match(lex, t, i, to, LEX_ORDINAL, &v);
+		if (k) {
+			out[n++] = (struct parse_num){v, i, i + k, neg, true};
+			neg = false;
+			i += k;
+			continue;
+		}
+		k = number_at(lex, t, i, to, &v);
+		if (k) {
+			if (!counted(lex, t, i + k, to)) {
+				out[n++] = (struct parse_num){v, i, i + k, neg, false};
+				neg = false;
+			}
+			i += k;
+			continue;
+		}
+		k = match(lex, t, i, to, LEX_NEG, NULL);
+		if (k) {
+			if (n > 0)
+				neg = true;
+			i += k;
+			continue;
+		}
+		i++;
+	}
+	return n;
+}
+
+enum err parse_number(const struct lexicon *lex, const char *text, bool *found, double *value)
+{
+	struct text *t = NULL;
+	struct parse_num nums[MAXNUMS];
+	*found = false;
+	if (!lex)
+		return ERR_OK;
+	if (text_new(text, &t) != ERR_OK)
+		return ERR_NOMEM;
+	lexicon_tag_text(lex, t);
+	int n = parse_numbers_span(lex, t, 0, t->n, nums, MAXNUMS);
+	if (n > 0) {
+		/* of several numbers, the last said wins (a correction comes last) */
+		*found = true;
+		*value = nums[n - 1].value;
+	}
+	text_free(t);
+	return ERR_OK;
+}
+
+/* ---- digits ----------------------------------------------------------------------- */
+
+struct digbuf {
+	char s[MAXDIGITS];
+	int n;
+};
+
+static void put(struct digbuf *b, const char *d, int times)
+{
+	size_t l = strlen(d);
+	for (int r = 0; r < times; r++)
+		for (size_t i = 0; i < l && b->n < MAXDIGITS - 1; i++)
+			b->s[b->n++] = d[i];
+}
+
+/* One group of digits said at i: an ASCII run, a number word, "ninety eight", "do
+ * hazaar". Writes its digits into d (64 bytes). Returns tokens taken, 0 when none. */
+static int digit_group(const struct lexicon *lex, const struct text *t, int i, int to, char *d)
+{
+	if (i >= to)
+		return 0;
+	if (t->tok[i].digits) {
+		snprintf(d, 64, "%.63s", t->tok[i].key);
+		return 1;
+	}
+	double v;
+	bool tens;
+	int k = small_at(lex, t, i, to, &v, &tens);
+	if (!k || v != floor(v) || v < 0)
+		return 0;
+	double sum;
+	int kc = number_at(lex, t, i, to, &sum);
+	/* a compound with a multiplier ("do hazaar chaubees") is one number; otherwise
+	 * each word is its own group ("nau aath" is 9 then 8, not one value) */
+	bool has_mult = false;
+	for (int j = i; j < i + kc; j++)
+		if (lexicon_has(lex, t, j, LEX_MULT))
+			has_mult = true;
+	if (has_mult && sum == floor(sum)) {
+		snprintf(d, 64, "%.0f", sum);
+		return kc;
+	}
+	if (tens && i + k < to) {
+		double u;
+		bool t2;
+		int k2 = small_at(lex, t, i + k, to, &u, &t2);
+		if (k2 && !t2 && !t->tok[i + k].digits && u > 0 && u < 10 && u == floor(u)) {
+			snprintf(d, 64, "%.0f", v + u);
+			return k + k2;
+		}
+	}
+	snprintf(d, 64, "%.0f", v);
+	return k;
+}
+
+enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int from, int to,
+			   int expect, char **out)
+{
+	struct digbuf b = {.n = 0};
+	bool restart = false;
+	char d[64];
+	*out = NULL;
+	for (int i = from; i < to;) {
+		int k = match(lex, t, i, to, LEX_FILLER, NULL);
+		if (k) {
+			i += k;
+			continue;
+		}
+		double rep;
+		k = match(lex, t, i, to, LEX_REPEAT, &rep);
+		if (k) {
+			int g = digit_group(lex, t, i + k, to, d);
+			if (g && !counted(lex, t, i + k + g, to)) {
+				if (restart)
+					b.n = 0;
+				restart = false;
+				put(&b, d, rep >= 1 && rep <= 9 ? (int)rep : 1);
+				i += k + g;
+				continue;
+			}
+			i += k;
+			continue;
+		}
+		k = digit_group(lex, t, i, to, d);
+		if (k) {
+			if (!counted(lex, t, i + k, to)) {
+				if (restart)
+					b.n = 0;
+				restart = false;
+				put(&b, d, 1);
+			} else {
+				k++; /* "chaar digit": drop the count and its noun */
+			}
+			i += k;
+			continue;
+		}
+		k = match(lex, t, i, to, LEX_NEG, NULL);
+		if (k) {
+			/* "nau aath... nahi nahi, nau saat": what follows replaces what came */
+			if (b.n > 0)
+				restart = true;
+			i += k;
+			continue;
+		}
+		i++;
+	}
+	if (b.n == 0)
+		return ERR_OK;
+	b.s[b.n] = 0;
+	const char *s = b.s;
+	/* two complete numbers said one after the other: the last wins */
+	if (expect > 0 && b.n >= 2 * expect && b.n % expect == 0)
+		s = b.s + b.n - expect;
+	*out = strdup(s);
+	return *out ? ERR_OK : ERR_NOMEM;
+}
+
+enum err parse_digits(const struct lexicon *lex, const char *text, char **out)
+{
+	struct text *t = NULL;
+	*out = NULL;
+	if (!lex)
+		return ERR_OK;
+	if (text_new(text, &t) != ERR_OK)
+		return ERR_NOMEM;
+	lexicon_tag_text(lex, t);
+	enum err e = parse_digits_span(lex, t, 0, t->n, 0, out);
+	text_free(t);
+	return e;
+}
+
+/* ---- yes / no --------------------------------------------------------------------- */
+
+int parse_yesno_span(const struct lexicon *lex, const struct text *t, int from, int to,
+		     bool copula_yes)
+{
+	/* at each word the longest phrase wins; on a tie, the earlier tag here */
+	static const enum lexicon_tag order[] = {
+		LEX_DONT_KNOW, LEX_DECLINED, LEX_NONE, LEX_NEUTRAL, LEX_NOANSWER, LEX_NO,
+		LEX_YES, LEX_WEAKYES, LEX_COPULA, LEX_FILLER, LEX_HONORIFIC,
+	};
+	int last = -1, other = 0;
+	bool noanswer = false, weak = false, copula = false, no_seen = false;
+	for (int i = from; i < to;) {
+		int best = 0;
+		enum lexicon_tag bt = LEX_NTAGS;
+		for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+			if (!lexicon_has(lex, t, i, order[o]))
+				continue;
+			int k = lexicon_match(lex, t, i, to, order[o], NULL);
+			if (k > best) {
+				best = k;
+				bt = order[o];
+			}
+		}
+		if (!best) {
+			other++;
+			i++;
+			continue;
+		}
+		switch (bt) {
+		case LEX_YES: last = 1; break;
+		case LEX_NO: last = 0; no_seen = true; break;
+		case LEX_NOANSWER: noanswer = true; break;
+		case LEX_WEAKYES: weak = true; break;
+		case LEX_COPULA: copula = true; break;
+		default: break;
+		}
+		i += best;
+	}
+	if (noanswer && !no_seen)
+		return -1;
+	if (last >= 0)
+		return last;
+	if (weak && other == 0)
+		return 1;
+	if (copula && copula_yes)
+		return 1;
+	return -1;
+}
+
+int parse_yesno(const struct lexicon *lex, const char *text)
+{
+	struct text *t = NULL;
+	if (!lex || text_new(text, &t) != ERR_OK)
+		return -1;
+	lexicon_tag_text(lex, t);
+	int r = parse_yesno_span(lex, t, 0, t->n, false);
+	text_free(t);
+	return r;
+}
+
+/* ---- dates ------------------------------------------------------------------------ */
+
+static bool has_tag(const struct lexicon *lex, const struct text *t, int from, int to,
+		    enum lexicon_tag tag, int *at, double *value)
+{
+	for (int i = from; i < to; i++)
+		if (lexicon_has(lex, t, i, tag) && match(lex, t, i, to, tag, value)) {
+			if (at)
+				*at = i;
+			return true;
+		}
+	return false;
+}
+
+static int two_digit_year(int yy, struct ymd today, bool past_only)
+{
+	int y = 2000 + yy;
+	if (past_only ? y > today.y : y > today.y + 30)
+		y -= 100;
+	return y;
+}
+
+/* months added to a date, the day kept when it exists, else the month's last day */
+static struct ymd add_months(struct ymd d, int n)
+{
+	int m = d.y * 12 + (d.m - 1) + n;
+	struct ymd r = {m / 12, m % 12 + 1, d.d};
+	int dim = ymd_days_in_month(r.y, r.m);
+	if (r.d > dim)
+		r.d = dim;
+	return r;
+}
+
+/* Resolve day and month without a year. */
+static void resolve_year(int d, int m, struct ymd today, bool past_only, bool future,
+			 bool *valid, struct ymd *out)
+{
+	if (m < 1 || m > 12 || d < 1 || d > 31 || d > ymd_days_in_month(2024, m)) {
+		*valid = false; /* 31 February, 31 April: no year has it */
+		return;
+	}
+	struct ymd c = {today.y, m, d};
+	if (future) {
+		while (!ymd_valid(c) || ymd_cmp(c, today) < 0)
+			c.y++;
+	} else if (past_only) {
+		while (!ymd_valid(c) || ymd_cmp(c, today) > 0)
+			c.y--;
+	} else {
+		while (!ymd_valid(c))
+			c.y--;
+	}
+	*valid = true;
+	*out = c;
+}
+
+/* tokens between a and b (exclusive) are few and hold no number */
+static bool near(const struct parse_num *nums, int n, int a, int b)
+{
+	if (b < a)
+		return false;
+	if (b - a > 2)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (nums[i].from >= a && nums[i].from < b)
+			return false;
+	return true;
+}
+
+void parse_date_span(const struct lexicon *lex, const struct text *t, int from, int to,
+		     struct ymd today, bool past_only, bool *found, bool *valid, struct ymd *out)
+{
+	*found = *valid = false;
+	bool future = has_tag(lex, t, from, to, LEX_FUTURE, NULL, NULL);
+
+	/* 15/08/2024, 15-8-24, 2024-08-15: day first unless the year leads */
+	for (int i = from; i + 1 < to; i++) {
+		const struct text_token *a = &t->tok[i], *b = &t->tok[i + 1];
+		if (!a->digits || !b->digits || !b->sep || a->key_len > 4 || b->key_len > 2)
+			continue;
+		int x = atoi(a->key), y = atoi(b->key);
+		bool third = i + 2 < to && t->tok[i + 2].digits && t->tok[i + 2].sep == b->sep &&
+			     t->tok[i + 2].key_len <= 4;
+		*found = true;
+		if (a->key_len == 4) {
+			if (!third)
+				continue;
+			struct ymd d = {x, y, atoi(t->tok[i + 2].key)};
+			*valid = ymd_valid(d);
+			if (*valid)
+				*out = d;
+			return;
+		}
+		if (third) {
+			const struct text_token *c = &t->tok[i + 2];
+			int z = atoi(c->key);
+			struct ymd d = {c->key_len <= 2 ? two_digit_year(z, today, past_only) : z, y, x};
+			*valid = c->key_len != 3 && ymd_valid(d);
+			if (*valid)
+				*out = d;
+			return;
+		}
+		if (b->sep == '.')
+			continue; /* 5.5 is a number, not a date */
+		resolve_year(x, y, today, past_only, future, valid, out);
+		return;
+	}
+
+	struct parse_num nums[MAXNUMS];
+	int n = parse_numbers_span(lex, t, from, to, nums, MAXNUMS);
+	bool used[MAXNUMS] = {false};
+	int mi = -1, dm = -1;
+	double month = 0, unit = 0, rel = 0;
+	has_tag(lex, t, from, to, LEX_MONTH, &mi, &month);
+	has_tag(lex, t, from, to, LEX_DAYMARK, &dm, NULL);
+
+	/* "do mahine pehle", "teen din baad" */
+	for (int k = 0; k < n; k++) {
+		int u = nums[k].to;
+		if (u < to && match(lex, t, u, to, LEX_UNIT, &unit) && !nums[k].ordinal) {
+			int a = u + match(lex, t, u, to, LEX_UNIT, NULL);
+			int sign = 0;
+			if (a < to && match(lex, t, a, to, LEX_AGO, NULL))
+				sign = -1;
+			else if (a < to && match(lex, t, a, to, LEX_LATER, NULL))
+				sign = 1;
+			if (!sign || nums[k].value != floor(nums[k].value) || nums[k].value > 1000)
+				continue;
+			int q = (int)nums[k].value * sign;
+			struct ymd r = today;
+			if (unit == 30)
+				r = add_months(today, q);
+			else if (unit == 365)
+				r = add_months(today, 12 * q);
+			else
+				r = ymd_add_days(today, q * (int)unit);
+			*found = *valid = true;
+			*out = r;
+			return;
+		}
+	}
+
+	/* pichle / agle / is mahine, saal */
+	int month_shift = 0, year_shift = 0;
+	bool rel_month = false, rel_year = false;
+	for (int i = from; i < to; i++) {
+		int sh;
+		int k;
+		if ((k = match(lex, t, i, to, LEX_PREV, NULL)))
+			sh = -1;
+		else if ((k = match(lex, t, i, to, LEX_NEXT, NULL)))
+			sh = 1;
+		else if ((k = match(lex, t, i, to, LEX_THIS, NULL)))
+			sh = 0;
+		else
+			continue;
+		if (i + k < to && match(lex, t, i + k, to, LEX_UNIT, &unit)) {
+			if (unit == 30) {
+				month_shift = sh;
+				rel_month = true;
+			} else if (unit == 365) {
+				year_shift = sh;
+				rel_year = true;
+			}
+			if (sh > 0)
+				future = true;
+		}
+	}
+
+	int day = -1, year = -1;
+	/* the day: beside "tarikh", else an ordinal or number beside the month name */
+	for (int k = 0; k < n && day < 0 && dm >= 0; k++)
+		if (near(nums, n, nums[k].to, dm) || near(nums, n, dm + 1, nums[k].from)) {
+			day = (int)nums[k].value;
+			if (nums[k].value != day)
+				day = 99;
+			used[k] = true;
+		}
+	for (int k = 0; k < n && day < 0 && mi >= 0; k++)
+		if (near(nums, n, nums[k].to, mi) && nums[k].value < 100) {
+			day = nums[k].value == floor(nums[k].value) ? (int)nums[k].value : 99;
+			used[k] = true;
+		}
+	for (int k = 0; k < n && day < 0 && mi >= 0; k++)
+		if (near(nums, n, mi + 1, nums[k].from) && nums[k].value >= 1 && nums[k].value <= 31 &&
+		    nums[k].value == floor(nums[k].value) && !(k + 1 < n && nums[k + 1].from == nums[k].to)) {
+			day = (int)nums[k].value;
+			used[k] = true;
+		}
+	/* the year: a number from 1000 on, "twenty twenty four", or two digits after the month */
+	for (int k = 0; k < n && year < 0; k++) {
+		if (used[k] || nums[k].ordinal)
+			continue;
+		double v = nums[k].value;
+		if (v >= 1000 && v <= 2200 && v == floor(v)) {
+			year = (int)v;
+			used[k] = true;
+		} else if (k + 1 < n && !used[k + 1] && nums[k + 1].from == nums[k].to && (v == 19 || v == 20) &&
+			   nums[k + 1].value < 100 && nums[k + 1].value == floor(nums[k + 1].value)) {
+			year = (int)(v * 100 + nums[k + 1].value);
+			used[k] = used[k + 1] = true;
+		} else if ((mi >= 0 && nums[k].from > mi) && day > 0 && v < 100 && v == floor(v) &&
+			   t->tok[nums[k].from].digits && t->tok[nums[k].from].key_len == 2) {
+			year = two_digit_year((int)v, today, past_only);
+			used[k] = true;
+		}
+	}
+
+	if (day < 0 && mi < 0 && !rel_month) {
+		/* a day said relative to today */
+		double dv;
+		int at;
+		if (has_tag(lex, t, from, to, LEX_TODAY, NULL, NULL)) {
+			*found = *valid = true;
+			*out = today;
+			return;
+		}
+		if (has_tag(lex, t, from, to, LEX_DAYOFF, NULL, &dv)) {
+			*found = *valid = true;
+			*out = ymd_add_days(today, (int)dv);
+			return;
+		}
+		if (has_tag(lex, t, from, to, LEX_DAYREL, &at, &rel)) {
+			*found = *valid = true;
+			*out = ymd_add_days(today, future ? (int)rel : -(int)rel);
+			return;
+		}
+		if (rel_year || year > 0)
+			*found = true; /* a year alone is not a date: said, but incomplete */
+		return;
+	}
+	*found = true;
+	if (day < 0)
+		return; /* a month without a day */
+	if (rel_month) {
+		struct ymd base = add_months((struct ymd){today.y, today.m, 1}, month_shift);
+		struct ymd d = {base.y, base.m, day};
+		*valid = ymd_valid(d);
+		if (*valid)
+			*out = d;
+		return;
+	}
+	int m = mi >= 0 ? (int)month : today.m;
+	if (year > 0 || rel_year) {
+		struct ymd d = {year > 0 ? year : today.y + year_shift, m, day};
+		*valid = ymd_valid(d);
+		if (*valid)
+			*out = d;
+		return;
+	}
+	if (mi < 0) {
+		/* "bees tarikh": this month, or the last (next) one it has passed */
+		if (day < 1 || day > 31)
+			return;
+		struct ymd c = {today.y, today.m, day};
+		for (int tries = 0; tries < 24; tries++) {
+			if (ymd_valid(c) && (future ? ymd_cmp(c, today) >= 0
+						    : !past_only || ymd_cmp(c, today) <= 0)) {
+				*valid = true;
+				*out = c;
+				return;
+			}
+			c = add_months((struct ymd){c.y, c.m, 1}, future ? 1 : -1);
+			c.d = day;
+		}
+		return;
+	}
+	resolve_year(day, m, today, past_only, future, valid, out);
+}
+
+enum err parse_date(const struct lexicon *lex, const char *text, struct ymd today, bool past_only,
+		    bool *found, bool *valid, struct ymd *out)
+{
+	struct text *t = NULL;
+	*found = *valid = false;
+	if (!lex)
+		return ERR_OK;
+	if (text_new(text, &t) != ERR_OK)
+		return ERR_NOMEM;
+	lexicon_tag_text(lex, t);
+	parse_date_span(lex, t, 0, t->n, today, past_only, found, valid, out);
+	text_free(t);
+	return ERR_OK;
+}

@@ -1,4 +1,16 @@
-/* Placeholder until this module is written: every function fails with ERR_UNSUPPORTED. */
+/* name-match: the deterministic name judge on two names (agent/namematch.h). */
 #include <stdio.h>
+
+#include "agent/namematch.h"
 #include "commands.h"
-int cmd_name_match(int argc, char **argv) { (void)argc; fprintf(stderr, "formdesk %s: not available in this build yet\n", argv[0]); return 2; }
+
+int cmd_name_match(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: formdesk name-match A B\n"
+				"  prints same, different or unsure\n");
+		return 2;
+	}
+	printf("%s\n", namematch_verdict_name(namematch_judge(argv[1], argv[2])));
+	return 0;
+}

@@ -1,0 +1,326 @@
+#include "namematch.h"
+
+#include <stdbool.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "text.h"
+
+#define KEYMAX 96
+#define MAXWORDS 8
+
+/* Latin letters for the Devanagari block U+0900-U+097F: consonants carry no vowel (the
+ * inherent a is added unless a matra or virama follows). Sounds are those of standard
+ * Hindi romanization (Hunterian). */
+struct dev {
+	const char *lat;
+	char kind; /* 'c' consonant, 'v' independent vowel, 'm' matra, 'n' nasal sign, 'x' virama */
+};
+
+static struct dev dev_of(utf8proc_int32_t cp)
+{
+	static const char *const cons[] = {
+		/* 0915 */ "k", "kh", "g", "gh", "n", "ch", "chh", "j", "jh", "n", "t", "th", "d",
+		"dh", "n", "t", "th", "d", "dh", "n", "n", "p", "ph", "b", "bh", "m", "y", "r", "r",
+		"l", "l", "l", "v", "sh", "sh", "s", "h",
+	};
+	static const char *const vow[] = {
+		/* 0904 */ "e", "a", "aa", "i", "ii", "u", "uu", "ri", "li", "e", "e", "e", "ai",
+		"o", "o", "o", "au",
+	};
+	static const char *const mat[] = {
+		/* 093E */ "aa", "i", "ii", "u", "uu", "ri", "ri", "e", "e", "e", "ai", "o", "o", "o",
+		"au",
+	};
+	if (cp >= 0x0915 && cp <= 0x0939)
+		return (struct dev){cons[cp - 0x0915], 'c'};
+	if (cp >= 0x0904 && cp <= 0x0914)
+		return (struct dev){vow[cp - 0x0904], 'v'};
+	if (cp >= 0x093E && cp <= 0x094C)
+		return (struct dev){mat[cp - 0x093E], 'm'};
+	switch (cp) {
+	case 0x0958: return (struct dev){"k", 'c'};
+	case 0x0959: return (struct dev){"kh", 'c'};
+	case 0x095A: return (struct dev){"g", 'c'};
+	case 0x095B: return (struct dev){"j", 'c'};
+	case 0x095C: return (struct dev){"d", 'c'};
+	case 0x095D: return (struct dev){"dh", 'c'};
+	case 0x095E: return (struct dev){"f", 'c'};
+	case 0x095F: return (struct dev){"y", 'c'};
+	case 0x0901: case 0x0902: return (struct dev){"n", 'n'};
+	case 0x0903: return (struct dev){"h", 'n'};
+	case 0x094D: return (struct dev){"", 'x'};
+	case 0x0960: return (struct dev){"ri", 'v'};
+	default: return (struct dev){"", 0};
+	}
+}
+
+static void append(char *buf, size_t *n, size_t size, const char *s)
+{
+	for (; *s && *n + 1 < size; s++)
+		buf[(*n)++] = *s;
+}
+
+/* Latin letters of a word: Devanagari transliterated, Latin lowercased without accents,
+ * everything else dropped. */
+static size_t latin_of(const char *word, size_t len, char *out, size_t size)
+{
+	char folded[KEYMAX * 4];
+	size_t fl = text_fold_word(word, len, folded, sizeof(folded));
+	size_t n = 0;
+	bool pending_a = false; /* a consonant waits to see whether its inherent a is said */
+	for (size_t i = 0; i < fl;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)folded + i,
+						      (utf8proc_ssize_t)(fl - i), &cp);
+		if (k <= 0)
+			break;
+		i += (size_t)k;
+		if (cp < 128) {
+			if (pending_a)
+				append(out, &n, size, "a");
+			pending_a = false;
+			if (cp >= 'a' && cp <= 'z') {
+				char c[2] = {(char)cp, 0};
+				append(out, &n, size, c);
+			}
+			continue;
+		}
+		struct dev d = dev_of(cp);
+		switch (d.kind) {
+		case 'c':
+			if (pending_a)
+				append(out, &n, size, "a");
+			append(out, &n, size, d.lat);
+			pending_a = true;
+			break;
+		case 'm':
+			pending_a = false;
+			append(out, &n, size, d.lat);
+			break;
+		case 'x':
+			pending_a = false;
+			break;
+		case 'v':
+		case 'n':
+			if (pending_a)
+				append(out, &n, size, "a");
+			pending_a = false;
+			append(out, &n, size, d.lat);
+			break;
+		default:
+			break;
+		}
+	}
+	if (pending_a)
+		append(out, &n, size, "a");
+	out[n] = 0;
+	return n;
+}
+
+static bool vowel(char c)
+{
+	return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
+}
+
+static bool consonant(char c)
+{
+	return c >= 'a' && c <= 'z' && !vowel(c);
+}
+
+/* replace every occurrence of from (at positions where ok() agrees) by to, in place */
+static void subst(char *s, const char *from, const char *to)
+{
+	char out[KEYMAX * 2];
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	for (size_t i = 0; s[i] && n + tl + 1 < sizeof(out);) {
+		if (strncmp(s + i, from, fl) == 0) {
+			memcpy(out + n, to, tl);
+			n += tl;
+			i += fl;
+		} else {
+			out[n++] = s[i++];
+		}
+	}
+	out[n] = 0;
+	strcpy(s, out);
+}
+
+static void fold(char *s)
+{
+	char t[KEYMAX * 2];
+	size_t n;
+	/* letters for the same sound */
+	subst(s, "x", "ks");
+	subst(s, "ck", "k");
+	subst(s, "q", "k");
+	subst(s, "z", "j");
+	n = 0;
+	for (size_t i = 0; s[i]; i++)
+		t[n++] = (s[i] == 'c' && s[i + 1] != 'h') ? 'k' : s[i];
+	t[n] = 0;
+	/* aspiration and sh: an h after a consonant */
+	n = 0;
+	for (size_t i = 0; t[i]; i++)
+		if (!(t[i] == 'h' && i > 0 && consonant(t[i - 1]) && t[i - 1] != 'h'))
+			s[n++] = t[i];
+	s[n] = 0;
+	subst(s, "f", "p");
+	subst(s, "w", "b");
+	subst(s, "v", "b");
+	subst(s, "ks", "x");
+	if (s[0] == 'y')
+		s[0] = 'j';
+	/* vowels */
+	subst(s, "aye", "e");
+	subst(s, "ee", "i");
+	subst(s, "ii", "i");
+	subst(s, "oo", "u");
+	subst(s, "uu", "u");
+	subst(s, "aa", "a");
+	subst(s, "ai", "e");
+	subst(s, "ae", "e");
+	subst(s, "au", "o");
+	subst(s, "ou", "o");
+	n = strlen(s);
+	if (n >= 3 && s[n - 2] == 'e' && s[n - 1] == 'r' && consonant(s[n - 3]))
+		s[n - 2] = 'r', s[n - 1] = 0; /* Dharmender = Dharmendra */
+	n = 0;
+	for (size_t i = 0; s[i]; i++) {
+		if (s[i] == 'y' && i > 0 && s[i - 1] == 'i' && (vowel(s[i + 1]) || !s[i + 1]))
+			continue; /* Priya = Pria, Gudiya = Gudia */
+		if (s[i] == 'y' && !s[i + 1] && i > 0 && consonant(s[i - 1])) {
+			t[n++] = 'i'; /* Rinky = Rinki */
+			continue;
+		}
+		if (s[i] == 'n' && s[i + 1] == 'g' && (!s[i + 2] || consonant(s[i + 2]))) {
+			t[n++] = 'n'; /* Singh = सिंह */
+			i++;
+			continue;
+		}
+		if (s[i] == 'm' && (s[i + 1] == 'p' || s[i + 1] == 'b')) {
+			t[n++] = 'n'; /* anusvara before a labial */
+			continue;
+		}
+		if (s[i] == 'a' && n > 0)
+			continue; /* schwa and written a alike */
+		if (n > 0 && t[n - 1] == s[i])
+			continue; /* doubled letters */
+		t[n++] = s[i];
+	}
+	t[n] = 0;
+	strcpy(s, t);
+}
+
+size_t namematch_key(const char *word, size_t len, char *buf, size_t size)
+{
+	char s[KEYMAX * 2];
+	if (!size)
+		return 0;
+	latin_of(word, len, s, KEYMAX);
+	fold(s);
+	size_t n = strlen(s);
+	if (n + 1 > size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return n;
+}
+
+const char *namematch_verdict_name(enum namematch_verdict v)
+{
+	switch (v) {
+	case NAMEMATCH_SAME: return "same";
+	case NAMEMATCH_DIFFERENT: return "different";
+	default: return "unsure";
+	}
+}
+
+struct keys {
+	char k[MAXWORDS][KEYMAX];
+	int n;
+};
+
+static bool keys_of(const char *s, struct keys *out)
+{
+	struct text *t = NULL;
+	out->n = 0;
+	if (text_new(s, &t) != ERR_OK)
+		return false;
+	for (int i = 0; i < t->n && out->n < MAXWORDS; i++) {
+		if (t->tok[i].digits)
+			continue;
+		if (namematch_key(t->orig + t->tok[i].start, t->tok[i].end - t->tok[i].start,
+				  out->k[out->n], KEYMAX))
+			out->n++;
+	}
+	text_free(t);
+	return true;
+}
+
+/* a without one b (v/w) or y that follows a consonant equals b */
+static bool glide_only(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la != lb + 1)
+		return false;
+	for (size_t i = 1; i < la; i++)
+		if ((a[i] == 'b' || a[i] == 'y') && consonant(a[i - 1]) && strncmp(a, b, i) == 0 &&
+		    strcmp(a + i + 1, b + i) == 0)
+			return true;
+	return false;
+}
+
+static enum namematch_verdict word_verdict(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return NAMEMATCH_SAME;
+	if (glide_only(a, b) || glide_only(b, a))
+		return NAMEMATCH_UNSURE;
+	return NAMEMATCH_DIFFERENT;
+}
+
+static void joined(const struct keys *k, char *out, size_t size)
+{
+	out[0] = 0;
+	for (int i = 0; i < k->n; i++)
+		strncat(out, k->k[i], size - strlen(out) - 1);
+}
+
+/* every word of the shorter is among the longer's, in order */
+static bool words_within(const struct keys *s, const struct keys *l)
+{
+	int j = 0;
+	for (int i = 0; i < l->n && j < s->n; i++)
+		if (strcmp(s->k[j], l->k[i]) == 0)
+			j++;
+	return j == s->n;
+}
+
+enum namematch_verdict namematch_judge(const char *a, const char *b)
+{
+	struct keys ka, kb;
+	if (!keys_of(a ? a : "", &ka) || !keys_of(b ? b : "", &kb))
+		return NAMEMATCH_UNSURE;
+	if (ka.n == 0 || kb.n == 0)
+		return NAMEMATCH_UNSURE;
+	char ja[KEYMAX * MAXWORDS], jb[KEYMAX * MAXWORDS];
+	joined(&ka, ja, sizeof(ja));
+	joined(&kb, jb, sizeof(jb));
+	if (strcmp(ja, jb) == 0)
+		return NAMEMATCH_SAME;
+	if (ka.n == kb.n) {
+		enum namematch_verdict v = NAMEMATCH_SAME;
+		for (int i = 0; i < ka.n; i++) {
+			enum namematch_verdict w = word_verdict(ka.k[i], kb.k[i]);
+			if (w == NAMEMATCH_DIFFERENT)
+				return NAMEMATCH_DIFFERENT;
+			if (w == NAMEMATCH_UNSURE)
+				v = NAMEMATCH_UNSURE;
+		}
+		return v;
+	}
+	if ((ka.n < kb.n && words_within(&ka, &kb)) || (kb.n < ka.n && words_within(&kb, &ka)))
+		return NAMEMATCH_UNSURE;
+	return NAMEMATCH_DIFFERENT;
+}
