@@ -330,6 +330,20 @@ enum err provider_resolve(const char *spec, enum provider_kind kind, struct prov
 	return ERR_OK;
 }
 
+void provider_settings(const struct provider_info *info, char *model, size_t nm, char *base, size_t nb)
+{
+	if (!config_tried)
+		provider_config_load(NULL, NULL, 0);
+	const cJSON *pc = section("providers", info->name);
+	const char *m = conf_str(pc, "model");
+	const char *b = conf_str(pc, "base_url");
+	const char *env = info->base_env ? getenv(info->base_env) : NULL;
+	if (!b && env && *env)
+		b = env;
+	snprintf(model, nm, "%s", m ? m : info->model);
+	snprintf(base, nb, "%s", b ? b : info->base_url);
+}
+
 static bool has_prefix_ci(const char *s, const char *pre)
 {
 	return strncasecmp(s, pre, strlen(pre)) == 0;

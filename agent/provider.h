@@ -92,6 +92,10 @@ void provider_config_free(void);
 enum err provider_resolve(const char *spec, enum provider_kind kind, struct provider **out,
 			  char *why, size_t n);
 
+/* provider_settings: the model and base URL info would use (config file, environment,
+ * default), whether or not its key is set; written to model and base (sizes nm, nb). */
+void provider_settings(const struct provider_info *info, char *model, size_t nm, char *base, size_t nb);
+
 /* provider_free: wipe the key and free p; NULL does nothing. */
 void provider_free(struct provider *p);
 

@@ -12,6 +12,7 @@
 	X("extract", cmd_extract, "extract --form FILE --field NAME [--today YYYY-MM-DD] [--history FILE] TEXT") \
 	X("name-match", cmd_name_match, "name-match A B: same, different or unsure") \
 	X("vad", cmd_vad, "vad FILE: the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
+	X("providers", cmd_providers, "providers [--config FILE]: the model and speech providers, which are configured, which keys are missing") \
 	X("paths", cmd_paths, "paths --form FILE [--unknown FIELD,...]: every path through a form, JSON lines") \
 	X("corpus-demo", cmd_corpus_demo, "corpus-demo --profiles FILE --out DIR [--form FILE]: lay out the demo corpus from caller profiles") \
 	X("corpus-respin", cmd_corpus_respin, "corpus-respin --clips DIR --out DIR [--form FILE]: lay out the real-speech corpus from the RESPIN clips") \

@@ -1,0 +1,52 @@
+/* formdesk providers: every model and speech provider formdesk can call, with the model
+ * and base URL it would use and whether its key is set. Keys are never printed: only the
+ * name of the environment variable and "set" or "missing". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/provider.h"
+#include "commands.h"
+
+int cmd_providers(int argc, char **argv)
+{
+	const char *config = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+			config = argv[++i];
+		} else {
+			fprintf(stderr, "usage: formdesk providers [--config FILE]\n");
+			return 2;
+		}
+	}
+	char why[300];
+	if (provider_config_load(config, why, sizeof(why)) != ERR_OK) {
+		fprintf(stderr, "formdesk providers: %s\n", why);
+		return 2;
+	}
+	const char *path = provider_config_path();
+	printf("config file: %s\n", path ? path : "none (formdesk.json, $FORMDESK_CONFIG or --config FILE)");
+	printf("offline (default): stt reference, extract rules, reply script\n\n");
+	printf("%-4s %-11s %-26s %-10s %-48s %s\n", "kind", "provider", "model", "config", "base URL", "key");
+	int n;
+	const struct provider_info *t = provider_table(&n);
+	int ready = 0;
+	for (int i = 0; i < n; i++) {
+		char model[128], base[512], key[96];
+		provider_settings(&t[i], model, sizeof(model), base, sizeof(base));
+		const char *kv = t[i].key_env ? getenv(t[i].key_env) : NULL;
+		bool ok = !t[i].key_env || (kv && *kv);
+		if (!t[i].key_env)
+			snprintf(key, sizeof(key), "none needed");
+		else
+			snprintf(key, sizeof(key), "%s %s", t[i].key_env, kv && *kv ? "set" : "missing");
+		ready += ok;
+		printf("%-4s %-11s %-26s %-10s %-48s %s\n", t[i].kind == PROVIDER_LLM ? "llm" : "stt",
+		       t[i].name, model[0] ? model : "(server's)",
+		       provider_configured(t[i].name) ? "yes" : "-", base, key);
+	}
+	printf("\n%d of %d providers ready; use them as --stt, --extract, --reply PROVIDER[:MODEL]\n",
+	       ready, n);
+	provider_config_free();
+	return 0;
+}
