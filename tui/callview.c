@@ -118,9 +118,11 @@ static const char *jstr(const cJSON *o, const char *key)
 
 static void title_update(struct callview *v)
 {
-	const char *mode = v->mode == CALLVIEW_PAUSED ? "  [PAUSED]"
-			   : v->mode == CALLVIEW_FINISHED ? "  [all calls played]" : "";
-	int n = snprintf(v->title, sizeof(v->title), "formdesk simulator · corpus %s", v->corpus);
+	/* The mode comes first so a narrow terminal still shows it. */
+	const char *mode = v->mode == CALLVIEW_PAUSED ? "[PAUSED] "
+			   : v->mode == CALLVIEW_FINISHED ? "[all calls played] " : "";
+	int n = snprintf(v->title, sizeof(v->title), "%sformdesk simulator · corpus %s", mode,
+			 v->corpus);
 	if (v->index >= 0 && n >= 0 && (size_t)n < sizeof(v->title))
 		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n,
 			      " · call %s %d/%d · turn %d/%d", v->call_id ? v->call_id : "?",
@@ -128,9 +130,7 @@ static void title_update(struct callview *v)
 	if (v->caller && *v->caller && n >= 0 && (size_t)n < sizeof(v->title))
 		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · caller %s", v->caller);
 	if (v->path && *v->path && n >= 0 && (size_t)n < sizeof(v->title))
-		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · %s", v->path);
-	if (n >= 0 && (size_t)n < sizeof(v->title))
-		snprintf(v->title + n, sizeof(v->title) - (size_t)n, "%s", mode);
+		snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · %s", v->path);
 	clean(v->title);
 	v->dirty |= CALLVIEW_TITLE;
 }
@@ -414,6 +414,12 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 		int s = ev->status >= CALL_IN_PROGRESS && ev->status <= CALL_FAILED ? (int)ev->status
 										  : CALL_FAILED;
 		v->ended[s]++;
+		if (v->snap) { /* the engine's word is final (a caller who hung up fails the call) */
+			v->snap->call_status = call_status_name((enum call_status)s);
+			for (int i = 0; i < v->snap->n; i++)
+				v->snap->f[i].current = false;
+			v->dirty |= CALLVIEW_FORM;
+		}
 		lines_add(&v->conv, ev->status == CALL_COMPLETE ? CV_OK : CV_FAIL, NULL,
 			  "── call ended: %s ──", call_status_name(ev->status));
 		conv_add_done(v);

@@ -1,0 +1,191 @@
+#!/bin/bash
+# tui_sim: the simulator's screen, driven in tmux at a fixed size. Runs the real binary
+# ("$FORMDESK_BIN", the sanitizer build) in a shell inside a private tmux server, reads
+# the screen with capture-pane (polling with generous deadlines, never fixed sleeps for
+# what it checks) and types keys with send-keys. TAP-style output.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+FORM=forms/armman_enrollment.json
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { # check "what" command...: ok when the command succeeds
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+if ! command -v tmux >/dev/null; then
+	echo "not ok 1 - tmux is not installed (scripts/deps.sh installs it)"
+	exit 1
+fi
+if [ ! -x "$BIN" ]; then
+	echo "not ok 1 - no binary at $BIN"
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+db=$tmp/sim.db
+T=(tmux -L "formdesk-tui-$$" -f /dev/null)
+cleanup() {
+	"${T[@]}" kill-server 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The bundled demo corpus when it has been built (make corpora), else the test fixture.
+if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+echo "# corpus $corpus, binary $BIN"
+
+# ---- before the screen: errors and a missing terminal -------------------------------
+"$BIN" --form "$FORM" --corpus "$corpus" --db "$tmp/notty.db" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "without a terminal it exits 2 and suggests the headless run" \
+	test "$rc" = 2 -a -n "$(grep -F 'run --headless' "$tmp/err")"
+"$BIN" --form "$tmp/no-such-form.json" --corpus "$corpus" </dev/null >/dev/null 2>"$tmp/err"
+rc=$?
+check "a missing form is named before the screen starts" \
+	test "$rc" = 2 -a -n "$(grep -F "$tmp/no-such-form.json" "$tmp/err")"
+"$BIN" --form "$FORM" --corpus "$tmp/no-such-corpus" </dev/null >/dev/null 2>"$tmp/err"
+rc=$?
+check "a missing corpus is named before the screen starts" \
+	test "$rc" = 2 -a -n "$(grep -F "$tmp/no-such-corpus" "$tmp/err")"
+
+# ---- the screen ---------------------------------------------------------------------
+capture() { "${T[@]}" capture-pane -p -t sim; }
+# wait_for PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN; every capture
+# is kept in $tmp/seen so later checks can look at what went by.
+wait_for() {
+	local deadline=$((SECONDS + ${2:-60}))
+	while [ $SECONDS -lt $deadline ]; do
+		capture >"$tmp/screen" 2>/dev/null
+		cat "$tmp/screen" >>"$tmp/seen"
+		grep -qE -- "$1" "$tmp/screen" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+wait_gone() {
+	local deadline=$((SECONDS + ${2:-60}))
+	while [ $SECONDS -lt $deadline ]; do
+		capture >"$tmp/screen" 2>/dev/null
+		grep -qE -- "$1" "$tmp/screen" || return 0
+		sleep 0.2
+	done
+	return 1
+}
+# Every row of a box-drawn pane must end with its border: no stray text past it.
+rows_clean() {
+	capture >"$tmp/screen"
+	! grep -E '^[│┌└]' "$tmp/screen" | grep -vqE '[│┐┘]$'
+}
+# The number of characters in row $1 (0-based) of the screen.
+row_chars() { capture | sed -n "$(($1 + 1))p" | LC_ALL=C.UTF-8 wc -m | awk '{print $1 - 1}'; }
+
+"${T[@]}" new-session -d -s sim -x 160 -y 45 \
+	"LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='fdtest\$ ' bash --norc --noprofile"
+"${T[@]}" set-option -t sim status off >/dev/null
+wait_for 'fdtest\$' 30 || true
+"${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 1; echo \"exit=\$?\"" Enter
+
+check "the four panes' titles appear" wait_for 'Conversation.*Form.*Verdicts' 60
+check "the Decision pane's title appears" wait_for 'Decision' 10
+check "the title names the corpus and the call" wait_for "formdesk simulator · corpus .* · call .* 1/[0-9]+" 10
+check "the form pane lists the fields with statuses and retries" \
+	wait_for 'aadhaar_last4 +(empty|answered|skipped) +[0-9]+/[0-9]+' 30
+check "a caller turn appears in the conversation" wait_for 'caller 1: ' 60
+check "a decision appears" wait_for 'next question|end of call' 60
+check "the verdicts pane shows what was captured" wait_for 'turn [0-9]+ · asked ' 30
+check "the status bar shows the stage timings and the keys" \
+	wait_for 'audio [0-9.]+ +VAD [0-9.]+ +STT [0-9.]+ +EXTRACT [0-9.]+ +rules [0-9.]+ +REPLY [0-9.]+ +total [0-9.]+.*q quit' 60
+
+# A Devanagari question of the form, shown intact (every vowel sign, virama, nukta and
+# chandrabindu in place) on one row of some screen that went by.
+scripts=$(grep -o '"script": *"[^"]*"' "$FORM" | sed 's/^"script": *"//; s/"$//')
+intact=1
+wait_for 'script: ' 60 >/dev/null || true
+deadline=$((SECONDS + 60))
+while [ $SECONDS -lt $deadline ]; do
+	capture >>"$tmp/seen"
+	while IFS= read -r s; do
+		[ -n "$s" ] && grep -qF -- "$s" "$tmp/seen" && intact=0 && break
+	done <<<"$scripts"
+	[ $intact = 0 ] && break
+	sleep 0.3
+done
+check "a Devanagari question from the form appears intact" test $intact = 0
+
+"${T[@]}" send-keys -t sim '?'
+check "? shows the help" wait_for 'any key closes this help' 20
+"${T[@]}" send-keys -t sim 'x'
+check "a key closes the help" wait_gone 'any key closes this help' 20
+
+# Pause: the screen stays still for longer than a turn takes, then moves on again.
+"${T[@]}" send-keys -t sim ' '
+if wait_for '\[PAUSED\]' 20; then
+	ok "space pauses"
+	capture >"$tmp/paused1"
+	sleep 4 # more than two caller turns at --speed 1: a playing screen would change
+	capture >"$tmp/paused2"
+	check "the screen does not change while paused" cmp -s "$tmp/paused1" "$tmp/paused2"
+	"${T[@]}" send-keys -t sim ' '
+	check "space resumes" wait_gone '\[PAUSED\]' 20
+else
+	not_ok "space pauses"
+	not_ok "the screen does not change while paused"
+	not_ok "space resumes"
+fi
+
+# n: the next call.
+capture >"$tmp/screen"
+cur=$(sed -n '1s/.* call [^ ]* \([0-9]*\)\/\([0-9]*\).*/\1/p' "$tmp/screen")
+total=$(sed -n '1s/.* call [^ ]* \([0-9]*\)\/\([0-9]*\).*/\2/p' "$tmp/screen")
+if [ -n "$cur" ] && [ -n "$total" ] && [ "$cur" -lt "$total" ]; then
+	"${T[@]}" send-keys -t sim 'n'
+	check "n moves to the next call ($((cur + 1))/$total)" wait_for " $((cur + 1))/$total · turn" 60
+else
+	"${T[@]}" send-keys -t sim 'n'
+	check "n on the last call shows the summary" wait_for 'Summary' 60
+fi
+
+# Resizing: the layout is redrawn for the new size, without debris.
+"${T[@]}" resize-window -t sim -x 120 -y 40
+check "after resizing to 120x40 the top border spans 120 columns" \
+	wait_for '^┌─ Conversation.*┐$' 20
+check "  ... exactly" test "$(row_chars 1)" = 120
+check "  ... and every pane row ends at its border" rows_clean
+check "  ... and the status bar is redrawn" wait_for 'q quit$' 10
+"${T[@]}" resize-window -t sim -x 50 -y 10
+check "a terminal too small gets a short message" wait_for 'needs a terminal of at least' 20
+"${T[@]}" resize-window -t sim -x 160 -y 45
+check "growing back redraws the panes" wait_for 'Conversation.*Form.*Verdicts' 20
+check "  ... at 160 columns" test "$(row_chars 1)" = 160
+
+# q: the program ends and the shell gets the terminal back.
+"${T[@]}" send-keys -t sim 'q'
+check "q exits with status 0" wait_for '^exit=0' 60
+check "the terminal is restored: the shell prompt is back" wait_for '^fdtest\$ ?$' 30
+check "  ... and the panes are gone" bash -c "! grep -q 'Conversation' '$tmp/screen'"
+if grep -qE 'Sanitizer|runtime error' "$tmp/screen" "$db.log" 2>/dev/null; then
+	not_ok "no sanitizer report"
+	grep -E 'Sanitizer|runtime error' "$tmp/screen" "$db.log" | head -5 | sed 's/^/# /'
+else
+	ok "no sanitizer report"
+fi
+
+# The database has the calls and their turns.
+if command -v sqlite3 >/dev/null; then
+	calls=$(sqlite3 "$db" 'SELECT count(*) FROM calls' 2>/dev/null)
+	turns=$(sqlite3 "$db" 'SELECT count(*) FROM turns' 2>/dev/null)
+	check "the database has calls ($calls) and turns ($turns)" \
+		test "${calls:-0}" -gt 0 -a "${turns:-0}" -gt 0
+else
+	not_ok "sqlite3 is not installed: cannot read the database"
+fi
+
+echo "1..$n"
+[ $failed = 0 ]
