@@ -1,0 +1,167 @@
+#!/bin/bash
+# End-to-end: `formdesk run --headless` on the two bundled corpora, with the reference
+# transcripts, into a fresh database. TAP-style lines. Needs the corpora built (`make`).
+#  demo:   form-completion accuracy exactly 1; every call complete; all 48 branch paths
+#          for every caller; the expected status of every call met.
+#  respin: every call failed after 5 caller turns, nothing answered, name skipped.
+#  store:  every turn of both runs is in the database, with its transcript and decision.
+#  errors: a missing corpus, a bad --today and an unknown backend exit 2 naming the fault.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db=$tmp/run.db
+n=0
+fails=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# check PY_EXPR FILE: python3 evaluates the expression over `calls` (the JSON call lines
+# of FILE) and `acc` (the accuracy line or None); prints what it found when false.
+check() {
+	python3 - "$2" "$1" <<'EOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+calls = [l for l in lines if "call_id" in l]
+accs = [l for l in lines if "form_completion_accuracy" in l]
+acc = accs[-1] if accs else None
+ok = eval(sys.argv[2])
+if not ok:
+    print("# false:", sys.argv[2], file=sys.stderr)
+    print("# accuracy:", acc, "calls:", len(calls), file=sys.stderr)
+    for c in calls[:3]:
+        print("#", json.dumps(c, ensure_ascii=False)[:300], file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
+}
+
+sql() {
+	sqlite3 -batch -noheader "$db" "$1"
+}
+
+# ---- demo ----
+if [ -f corpus/demo/corpus.json ]; then
+	"$BIN" run --headless --form forms/armman_enrollment.json --corpus demo --db "$db" \
+		>"$tmp/demo.out" 2>"$tmp/demo.err"
+	rc=$?
+	ok $rc "demo: run exits 0"
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/demo.err" | head -20
+	ok "$(check 'len(calls) == 144' "$tmp/demo.out"; echo $?)" "demo: one line per call (144)"
+	check 'acc is not None and acc["form_completion_accuracy"] == 1 and acc["fields"] > 0 and acc["correct"] == acc["fields"]' "$tmp/demo.out"
+	ok $? "demo: form_completion_accuracy is exactly 1"
+	if [ "$(grep -c 'field' "$tmp/demo.err")" != 0 ]; then
+		grep 'field' "$tmp/demo.err" | head -10 | sed 's/^/# /'
+	fi
+	check 'all(c["status"] == "complete" for c in calls)' "$tmp/demo.out"
+	ok $? "demo: every call complete"
+	check 'all(set(c) == {"call_id","status","form_data","form_status","turns"} and c["turns"] > 0 for c in calls)' "$tmp/demo.out"
+	ok $? "demo: each line has call_id, status, form_data, form_status, turns"
+	check 'all(c["turns"] == sum(1 for s in c["form_status"].values() if s != "empty") for c in calls)' "$tmp/demo.out"
+	ok $? "demo: one caller turn per question asked"
+	got=$(sql "SELECT group_concat(caller || '=' || n, ' ') FROM (SELECT caller, count(DISTINCT path) AS n FROM calls WHERE corpus = 'demo' GROUP BY caller ORDER BY caller)")
+	[ "$got" = "jhanvi=48 jhumri=48 khushboo=48" ]
+	ok $? "demo: all 48 branch paths for every caller ($got)"
+	# The 48 paths, as the expected forms show them: pregnancy x linked x WhatsApp x Aadhaar.
+	check 'len({(c["form_status"]["gestational_age"], c["form_status"]["linked_number"], c["form_data"]["phone_linked"], c["form_status"]["whatsapp_same"], c["form_status"]["whatsapp_number"], c["form_status"]["aadhaar_last4"]) for c in calls}) == 48' "$tmp/demo.out"
+	ok $? "demo: the final forms show 2 x 3 x 4 x 2 = 48 distinct paths"
+	! grep -q 'expected status' "$tmp/demo.err"
+	ok $? "demo: every call ends with its expected status"
+	demo_turns=$(python3 -c 'import json,sys; print(sum(json.loads(l).get("turns",0) for l in open(sys.argv[1])))' "$tmp/demo.out")
+	want_turns=$(($(wc -l <corpus/demo/calls.csv) - 1))
+	[ "$demo_turns" = "$want_turns" ]
+	ok $? "demo: the calls used every caller turn of calls.csv ($demo_turns of $want_turns)"
+else
+	skip "demo corpus" "corpus/demo not built (run make)"
+fi
+
+# ---- respin ----
+if [ -f corpus/respin/corpus.json ]; then
+	"$BIN" run --headless --corpus respin --db "$db" >"$tmp/respin.out" 2>"$tmp/respin.err"
+	rc=$?
+	ok $rc "respin: run exits 0"
+	[ $rc = 0 ] || sed 's/^/# /' "$tmp/respin.err" | head -20
+	check 'len(calls) == 19' "$tmp/respin.out"
+	ok $? "respin: 19 calls"
+	check 'all(c["status"] == "failed" for c in calls)' "$tmp/respin.out"
+	ok $? "respin: every call failed"
+	check 'all(c["turns"] == 5 for c in calls)' "$tmp/respin.out"
+	ok $? "respin: 5 caller turns each"
+	check 'all("answered" not in c["form_status"].values() and all(v is None for v in c["form_data"].values()) for c in calls)' "$tmp/respin.out"
+	ok $? "respin: no field answered"
+	check 'all(c["form_status"]["name"] == "skipped" for c in calls)' "$tmp/respin.out"
+	ok $? "respin: name skipped"
+	grep -q 'CC-BY-4.0' "$tmp/respin.err"
+	ok $? "respin: the CC-BY-4.0 attribution is shown"
+	got=$(sql "SELECT count(*) FROM turns t JOIN calls c ON c.id = t.call_id WHERE c.corpus = 'respin' AND t.seg_start_ms IS NOT NULL")
+	[ "$got" = 95 ]
+	ok $? "respin: the endpointer found speech in all 95 clips ($got)"
+	got=$(sql "SELECT count(*) FROM calls WHERE corpus = 'respin' AND reason LIKE 'district%'")
+	[ "$got" = 19 ]
+	ok $? "respin: every call ends on district running out of retries ($got)"
+else
+	skip "respin corpus" "corpus/respin not built (clips absent)"
+fi
+
+# ---- the store ----
+if [ -f "$db" ]; then
+	want=$(cat "$tmp"/*.out | python3 -c 'import json,sys; print(sum(json.loads(l).get("turns",0) for l in sys.stdin if l.strip()))')
+	got=$(sql "SELECT count(*) FROM turns")
+	[ "$got" = "$want" ] && [ "$got" -gt 0 ]
+	ok $? "store: every turn of both runs is in the database ($got of $want)"
+	got=$(sql "SELECT count(*) FROM turns WHERE transcript IS NULL OR decision IS NULL OR json_valid(decision) = 0")
+	[ "$got" = 0 ]
+	ok $? "store: every turn has its transcript and decision ($got missing)"
+	got=$(sql "SELECT count(*) FROM calls WHERE status = 'in_progress' OR ended_at IS NULL")
+	[ "$got" = 0 ]
+	ok $? "store: every call is closed with its status"
+	got=$(sql "SELECT count(*) FROM calls c WHERE turns != (SELECT count(*) FROM turns t WHERE t.call_id = c.id)")
+	[ "$got" = 0 ]
+	ok $? "store: each call's turn count matches its turn rows"
+	got=$(sql "PRAGMA journal_mode")
+	[ "$got" = wal ]
+	ok $? "store: WAL journal"
+	if [ -f "$tmp/demo.out" ]; then
+		got=$(sql "SELECT count(*) FROM verdicts v JOIN turns t ON t.id = v.turn_id JOIN calls c ON c.id = t.call_id WHERE c.corpus = 'demo'")
+		[ "$got" -gt 0 ]
+		ok $? "store: verdicts are rows ($got for the demo run)"
+	fi
+fi
+
+# ---- errors ----
+"$BIN" run --headless --corpus "$tmp/nowhere" --db "$tmp/e.db" >/dev/null 2>"$tmp/e1"
+rc=$?
+[ $rc = 2 ] && grep -q "$tmp/nowhere: no such corpus folder" "$tmp/e1"
+ok $? "a missing corpus folder: exit 2 naming it"
+"$BIN" run --headless --corpus tests/data/corpus_bad_utterance --db "$tmp/e.db" >/dev/null 2>"$tmp/e2"
+rc=$?
+[ $rc = 2 ] && grep -q "calls.csv:5: field 'utterance_id': unknown utterance 'u_nobody'" "$tmp/e2"
+ok $? "a bad corpus: exit 2 with FILE:LINE: field"
+"$BIN" run --headless --corpus "$tmp/x/respin" --db "$tmp/e.db" >/dev/null 2>"$tmp/e3"
+rc=$?
+[ $rc = 2 ] && grep -q 'FORMDESK_RESPIN' "$tmp/e3"
+ok $? "a real-speech corpus never made: says where to get the clips"
+"$BIN" run --headless --corpus demo --today 2025-13-40 --db "$tmp/e.db" >/dev/null 2>"$tmp/e4"
+rc=$?
+[ $rc = 2 ] && grep -q "today '2025-13-40'" "$tmp/e4"
+ok $? "a bad --today: exit 2 naming it"
+"$BIN" run --headless --corpus demo --extract nosuch --db "$tmp/e.db" >/dev/null 2>"$tmp/e5"
+rc=$?
+[ $rc = 2 ] && grep -qi 'extract' "$tmp/e5"
+ok $? "an unknown backend: exit 2 naming it"
+
+echo "1..$n"
+[ $fails = 0 ]
