@@ -1,0 +1,240 @@
+/* chart: trade-off, grouped-bar and weight-sweep charts as SVG (see chart.h). */
+#include "sessions/chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sessions/svg.h"
+
+#define W 820.0
+#define H 520.0
+#define LEFT 80.0
+#define RIGHT 190.0 /* room for the legend */
+#define TOP 56.0
+#define BOTTOM 70.0
+
+/* Colour-blind-safe palette (Okabe and Ito 2008). */
+static const char *const palette[] = {
+	"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
+};
+#define N_PALETTE (int)(sizeof palette / sizeof palette[0])
+
+struct axis {
+	double lo, hi, step;
+};
+
+/* Ticks at 1, 2 or 5 times a power of ten, about five over [lo, hi], widened to whole
+ * steps. */
+static struct axis nice_axis(double lo, double hi)
+{
+	if (!(hi > lo)) {
+		double pad = fabs(lo) > 0 ? fabs(lo) * 0.1 : 1;
+		lo -= pad;
+		hi += pad;
+	}
+	double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
+	double step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+	struct axis a = {floor(lo / step + 1e-9) * step, ceil(hi / step - 1e-9) * step, step};
+	if (a.hi <= a.lo)
+		a.hi = a.lo + step;
+	return a;
+}
+
+static double px(const struct axis *a, double v)
+{
+	return LEFT + (v - a->lo) / (a->hi - a->lo) * (W - LEFT - RIGHT);
+}
+
+static double py(const struct axis *a, double v)
+{
+	return H - BOTTOM - (v - a->lo) / (a->hi - a->lo) * (H - TOP - BOTTOM);
+}
+
+/* Frame, title, grid, ticks and axis labels; xa NULL for a categorical x axis. */
+static void frame(struct svg *s, const char *title, const struct axis *xa, const char *xlabel,
+		  const struct axis *ya, const char *ylabel)
+{
+	char buf[64];
+	svg_text(s, W / 2, 28, 17, SVG_MIDDLE, "black", "bold", 0, title ? title : "");
+	for (double v = ya->lo; v <= ya->hi + ya->step * 1e-6; v += ya->step) {
+		double y = py(ya, v);
+		svg_line(s, LEFT, y, W - RIGHT, y, "#dddddd", 1, NULL);
+		snprintf(buf, sizeof buf, "%g", fabs(v) < ya->step * 1e-9 ? 0 : v);
+		svg_text(s, LEFT - 8, y + 4, 12, SVG_END, "#333333", "normal", 0, buf);
+	}
+	if (xa)
+		for (double v = xa->lo; v <= xa->hi + xa->step * 1e-6; v += xa->step) {
+			double x = px(xa, v);
+			svg_line(s, x, TOP, x, H - BOTTOM, "#eeeeee", 1, NULL);
+			snprintf(buf, sizeof buf, "%g", fabs(v) < xa->step * 1e-9 ? 0 : v);
+			svg_text(s, x, H - BOTTOM + 18, 12, SVG_MIDDLE, "#333333", "normal", 0, buf);
+		}
+	svg_line(s, LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM, "black", 1.5, NULL);
+	svg_line(s, LEFT, TOP, LEFT, H - BOTTOM, "black", 1.5, NULL);
+	svg_text(s, (LEFT + W - RIGHT) / 2, H - 22, 14, SVG_MIDDLE, "black", "normal", 0, xlabel);
+	svg_text(s, 22, (TOP + H - BOTTOM) / 2, 14, SVG_MIDDLE, "black", "normal", -90, ylabel);
+}
+
+static enum err finish(struct svg *s, const char *path)
+{
+	enum err e = svg_save(s, path);
+	svg_free(s);
+	return e;
+}
+
+enum err chart_tradeoff(const char *path, const char *title, const struct chart_point *p,
+			int n, double max_p95_ms, double min_accuracy)
+{
+	if (n < 1)
+		return ERR_INVALID;
+	double xmax = max_p95_ms > 0 ? max_p95_ms : 0, ymin = 100, ymax = 0, cmax = 0;
+	if (min_accuracy > 0)
+		ymin = ymax = min_accuracy * 100;
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(p[i].accuracy) || !isfinite(p[i].p95_ms) || !isfinite(p[i].cost_usd))
+			return ERR_INVALID;
+		xmax = fmax(xmax, p[i].p95_ms);
+		ymin = fmin(ymin, p[i].accuracy * 100);
+		ymax = fmax(ymax, p[i].accuracy * 100);
+		cmax = fmax(cmax, p[i].cost_usd);
+	}
+	struct axis xa = nice_axis(0, xmax > 0 ? xmax * 1.08 : 1);
+	struct axis ya = nice_axis(fmax(0, ymin - 1), fmin(100, ymax + 1));
+	struct svg *s = NULL;
+	enum err e = svg_new(W, H, &s);
+	if (e != ERR_OK)
+		return e;
+	frame(s, title, &xa, "p95 latency (ms)", &ya, "accuracy (%)");
+	if (max_p95_ms > 0) {
+		double x = px(&xa, max_p95_ms);
+		svg_line(s, x, TOP, x, H - BOTTOM, "#D55E00", 1.5, "6,4");
+		svg_text(s, x - 4, TOP + 14, 11, SVG_END, "#D55E00", "normal", 0, "p95 limit");
+	}
+	if (min_accuracy > 0) {
+		double y = py(&ya, min_accuracy * 100);
+		svg_line(s, LEFT, y, W - RIGHT, y, "#D55E00", 1.5, "6,4");
+		svg_text(s, W - RIGHT - 4, y - 5, 11, SVG_END, "#D55E00", "normal", 0,
+			 "accuracy limit");
+	}
+	for (int i = 0; i < n; i++) {
+		double r = cmax > 0 ? fmax(2, 20 * sqrt(p[i].cost_usd / cmax)) : 6;
+		double x = px(&xa, p[i].p95_ms), y = py(&ya, p[i].accuracy * 100);
+		char tip[128];
+		snprintf(tip, sizeof tip, "%.2f%%, p95 %.0f ms, $%.4g", p[i].accuracy * 100,
+			 p[i].p95_ms, p[i].cost_usd);
+		svg_circle(s, x, y, r, p[i].chosen ? palette[0] : "#bbbbbb",
+			   p[i].chosen ? "#003f66" : "#777777", p[i].chosen ? 0.75 : 0.4, tip);
+		svg_text(s, x + r + 4, y + 4, 12, SVG_START, p[i].chosen ? "black" : "#777777",
+			 "normal", 0, p[i].label);
+	}
+	char legend[96];
+	double lx = W - RIGHT + 16;
+	svg_circle(s, lx + 6, TOP + 10, 6, palette[0], "#003f66", 0.75, NULL);
+	svg_text(s, lx + 18, TOP + 14, 12, SVG_START, "black", "normal", 0, "frontier");
+	svg_circle(s, lx + 6, TOP + 32, 6, "#bbbbbb", "#777777", 0.4, NULL);
+	svg_text(s, lx + 18, TOP + 36, 12, SVG_START, "black", "normal", 0, "excluded");
+	svg_text(s, lx, TOP + 62, 12, SVG_START, "black", "normal", 0, "marker area ∝ cost");
+	snprintf(legend, sizeof legend, "largest: $%.4g", cmax);
+	svg_text(s, lx, TOP + 78, 12, SVG_START, "black", "normal", 0, legend);
+	return finish(s, path);
+}
+
+enum err chart_grouped(const char *path, const char *title, const char *y_label,
+		       const char *const *groups, int n_groups, const char *const *series,
+		       int n_series, const double *values)
+{
+	if (n_groups < 1 || n_series < 1)
+		return ERR_INVALID;
+	struct axis ya = {0, 100, 10};
+	struct svg *s = NULL;
+	enum err e = svg_new(W, H, &s);
+	if (e != ERR_OK)
+		return e;
+	frame(s, title, NULL, "", &ya, y_label ? y_label : "accuracy (%)");
+	double band = (W - LEFT - RIGHT) / n_groups, bar = band * 0.8 / n_series;
+	char buf[64];
+	for (int g = 0; g < n_groups; g++) {
+		double x0 = LEFT + g * band + band * 0.1;
+		svg_text(s, LEFT + g * band + band / 2, H - BOTTOM + 20, 12, SVG_MIDDLE, "black",
+			 "normal", 0, groups[g]);
+		for (int k = 0; k < n_series; k++) {
+			double v = values[g * n_series + k], x = x0 + k * bar;
+			if (!isfinite(v)) {
+				svg_text(s, x + bar / 2, H - BOTTOM - 4, 10, SVG_MIDDLE, "#777777",
+					 "normal", 0, "n/a");
+				continue;
+			}
+			double y = py(&ya, fmin(100, fmax(0, v * 100)));
+			snprintf(buf, sizeof buf, "%s x %s: %.2f%%", groups[g], series[k], v * 100);
+			svg_rect(s, x + 1, y, bar - 2, H - BOTTOM - y, palette[k % N_PALETTE],
+				 "none", buf);
+			snprintf(buf, sizeof buf, "%.1f", v * 100);
+			svg_text(s, x + bar / 2, y - 4, 10, SVG_MIDDLE, "#333333", "normal", 0, buf);
+		}
+	}
+	double lx = W - RIGHT + 16;
+	for (int k = 0; k < n_series; k++) {
+		svg_rect(s, lx, TOP + k * 20, 12, 12, palette[k % N_PALETTE], "none", NULL);
+		svg_text(s, lx + 18, TOP + k * 20 + 11, 12, SVG_START, "black", "normal", 0,
+			 series[k]);
+	}
+	return finish(s, path);
+}
+
+enum err chart_sweep(const char *path, const char *title, const double *w_a, int n_steps,
+		     const char *const *names, int n_names, const double *u, const int *leader)
+{
+	if (n_steps < 1 || n_names < 1)
+		return ERR_INVALID;
+	struct axis xa = nice_axis(w_a[0], w_a[n_steps - 1]);
+	struct axis ya = {0, 1, 0.1};
+	struct svg *s = NULL;
+	double *xy = malloc((size_t)n_steps * 2 * sizeof *xy);
+	enum err e = xy ? svg_new(W, H, &s) : ERR_NOMEM;
+	if (e != ERR_OK) {
+		free(xy);
+		return e;
+	}
+	frame(s, title, &xa, "accuracy weight w_a", &ya, "weighted sum U");
+	for (int i = 0; i < n_names; i++) {
+		const char *colour = palette[i % N_PALETTE];
+		int m = 0;
+		for (int k = 0; k <= n_steps; k++) {
+			double v = k < n_steps ? u[k * n_names + i] : NAN;
+			if (isfinite(v)) {
+				xy[2 * m] = px(&xa, w_a[k]);
+				xy[2 * m + 1] = py(&ya, v);
+				m++;
+				continue;
+			}
+			if (m == 1)
+				svg_circle(s, xy[0], xy[1], 2.5, colour, "none", 1, NULL);
+			else if (m > 1)
+				svg_polyline(s, xy, m, colour, 2);
+			m = 0;
+		}
+	}
+	for (int k = 0; k < n_steps; k++) {
+		int l = leader[k];
+		if (l < 0 || l >= n_names)
+			continue;
+		double x = px(&xa, w_a[k]), y = py(&ya, u[k * n_names + l]);
+		char tip[160];
+		snprintf(tip, sizeof tip, "w_a %g: leader %s", w_a[k], names[l]);
+		svg_circle(s, x, y, 5, palette[l % N_PALETTE], "black", 1, tip);
+		if (k == 0 || leader[k - 1] != l)
+			svg_text(s, x, y - 10, 12, SVG_MIDDLE, "black", "bold", 0, names[l]);
+	}
+	double lx = W - RIGHT + 16;
+	for (int i = 0; i < n_names; i++) {
+		svg_line(s, lx, TOP + i * 20 + 6, lx + 14, TOP + i * 20 + 6,
+			 palette[i % N_PALETTE], 3, NULL);
+		svg_text(s, lx + 20, TOP + i * 20 + 10, 12, SVG_START, "black", "normal", 0,
+			 names[i]);
+	}
+	svg_text(s, lx, TOP + n_names * 20 + 16, 11, SVG_START, "#333333", "normal", 0,
+		 "dots: leader");
+	free(xy);
+	return finish(s, path);
+}

@@ -1,0 +1,44 @@
+/* chart: the evaluation report's three charts as SVG files (written with sessions/svg.h):
+ * the accuracy / latency / cost trade-off of a stage's candidates, accuracy by STT x
+ * EXTRACT, and the weight sweep of model selection (the FormBharo paper's figures of the
+ * same kind). Axes carry ticks at 1, 2 or 5 times a power of ten and a label each. */
+#ifndef FORMDESK_CHART_H
+#define FORMDESK_CHART_H
+
+#include <stdbool.h>
+#include "agent/err.h"
+
+/* One candidate on the trade-off chart. */
+struct chart_point {
+	const char *label;   /* model name, any UTF-8 (escaped on output) */
+	double accuracy;     /* fraction, 0..1, drawn as percent on the y axis */
+	double p95_ms;       /* x axis */
+	double cost_usd;     /* marker area proportional to it */
+	bool chosen;         /* on the frontier and within the limits: filled marker */
+};
+
+/* chart_tradeoff: accuracy (%) against p95 latency (ms), one marker per point, marker area
+ * proportional to cost (the largest cost gets radius 20; all zero: radius 6), each labelled;
+ * dashed lines at the limits when max_p95_ms / min_accuracy are above 0 (min_accuracy a
+ * fraction). Inputs borrowed. Output: the file at path. Errors: ERR_INVALID (n < 1 or a
+ * value not finite), ERR_IO, ERR_NOMEM. */
+enum err chart_tradeoff(const char *path, const char *title, const struct chart_point *p,
+			int n, double max_p95_ms, double min_accuracy);
+
+/* chart_grouped: accuracy (%, 0..100 on the y axis) by group (e.g. STT model, on the x
+ * axis) and series (e.g. EXTRACT model, one coloured bar each, with a legend).
+ * values[g * n_series + s] is a fraction 0..1, NaN when not measured (no bar, "n/a").
+ * Inputs borrowed. Errors: ERR_INVALID (no groups or series), ERR_IO, ERR_NOMEM. */
+enum err chart_grouped(const char *path, const char *title, const char *y_label,
+		       const char *const *groups, int n_groups, const char *const *series,
+		       int n_series, const double *values);
+
+/* chart_sweep: the weighted sum U (0..1) of each candidate against the accuracy weight
+ * w_a, one line per candidate (NaN where it is excluded), the leader at each step marked
+ * and named where it changes. w_a[k] for k < n_steps, increasing; u[k * n_names + i];
+ * leader[k] a name index or -1. Inputs borrowed. Errors: ERR_INVALID (n_steps < 1 or
+ * n_names < 1), ERR_IO, ERR_NOMEM. */
+enum err chart_sweep(const char *path, const char *title, const double *w_a, int n_steps,
+		     const char *const *names, int n_names, const double *u, const int *leader);
+
+#endif

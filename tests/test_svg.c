@@ -1,0 +1,270 @@
+/* SVG writing (sessions/svg.c) and the report charts (sessions/chart.c): escaping cases
+ * from tests/data/svg_escape.tsv, and the three charts written with hostile labels and
+ * parsed back by a real XML parser (Python's xml.etree.ElementTree). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <utf8proc.h>
+
+#include "sessions/chart.h"
+#include "sessions/svg.h"
+
+#define DATA "tests/data/svg_escape.tsv"
+#define MAX_ROWS 32
+
+struct row {
+	char name[64];
+	char *in, *want;
+};
+
+static struct row rows[MAX_ROWS];
+static int n_rows;
+
+/* Labels that must survive escaping and parsing unchanged. */
+static const char *const nasty[] = {
+	"Gemini & <Flash> \"3.5\"",
+	"लक्ष्मी's model",
+	"सुनीता <देवी> & \"x\"",
+};
+
+/* \xHH, \uXXXX, \t decoded; <empty> is "". New string. */
+static char *unescape(const char *s)
+{
+	if (!strcmp(s, "<empty>"))
+		return strdup("");
+	char *out = malloc(strlen(s) * 4 + 1), *o = out;
+	for (; *s; s++) {
+		unsigned v;
+		if (s[0] == '\\' && s[1] == 'u' && sscanf(s + 2, "%4x", &v) == 1) {
+			o += utf8proc_encode_char((utf8proc_int32_t)v, (utf8proc_uint8_t *)o);
+			s += 5;
+		} else if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2x", &v) == 1) {
+			*o++ = (char)v;
+			s += 3;
+		} else if (s[0] == '\\' && s[1] == 't') {
+			*o++ = '\t';
+			s++;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static void escape_row(void **state)
+{
+	const struct row *r = *state;
+	char *got = svg_escape(r->in);
+	assert_non_null(got);
+	if (strcmp(got, r->want))
+		fail_msg("%s: got \"%s\", want \"%s\"", r->name, got, r->want);
+	free(got);
+}
+
+/* Run the XML parser over files; its output (every <text> and <title>, one a line, then
+ * "PARSED N") into a new string. NULL when the parser fails. */
+static char *parse_xml(const char *const *files, int n, bool quiet)
+{
+	char cmd[4096] = "python3 -c '"
+		"import sys, xml.etree.ElementTree as ET\n"
+		"ns = \"{http://www.w3.org/2000/svg}\"\n"
+		"for f in sys.argv[1:]:\n"
+		"    root = ET.parse(f).getroot()\n"
+		"    assert root.tag == ns + \"svg\", root.tag\n"
+		"    for t in list(root.iter(ns + \"text\")) + list(root.iter(ns + \"title\")):\n"
+		"        print(t.text or \"\")\n"
+		"print(\"PARSED\", len(sys.argv) - 1)\n'";
+	for (int i = 0; i < n; i++) {
+		strcat(cmd, " ");
+		strcat(cmd, files[i]);
+	}
+	strcat(cmd, " 2>&1");
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	size_t cap = 1 << 16, len = 0;
+	char *out = malloc(cap);
+	size_t k;
+	while ((k = fread(out + len, 1, cap - len - 1, p)) > 0) {
+		len += k;
+		if (len + 1 == cap)
+			out = realloc(out, cap *= 2);
+	}
+	out[len] = '\0';
+	if (pclose(p) != 0) {
+		if (!quiet)
+			fprintf(stderr, "XML parser said:\n%s\n", out);
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static void charts_parse(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/svg_testXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char f1[64], f2[64], f3[64];
+	snprintf(f1, sizeof f1, "%s/tradeoff.svg", dir);
+	snprintf(f2, sizeof f2, "%s/grouped.svg", dir);
+	snprintf(f3, sizeof f3, "%s/sweep.svg", dir);
+
+	struct chart_point pts[] = {
+		{nasty[0], 0.96, 3000, 0.002, true},
+		{nasty[1], 0.92, 1000, 0.001, true},
+		{nasty[2], 0.99, 6000, 0.010, false},
+		{"bad\xff", 0.90, 500, 0, false},
+	};
+	assert_int_equal(chart_tradeoff(f1, "EXTRACT <candidates> & limits", pts, 4, 5000, 0.9),
+			 ERR_OK);
+
+	const char *groups[] = {"Scribe v2", "Nova-3 & co", "सारस"};
+	const char *series[] = {nasty[0], "GPT <mini>"};
+	double vals[] = {0.9184, 0.90, 0.85, NAN, 0.88, 0.7};
+	assert_int_equal(chart_grouped(f2, "Form completion by STT x EXTRACT", NULL, groups, 3,
+				       series, 2, vals), ERR_OK);
+
+	double wa[] = {0.5, 0.6, 0.7, 0.8, 0.9};
+	const char *names[] = {nasty[0], nasty[1], nasty[2]};
+	double u[] = {
+		0.70, 0.50, NAN,
+		0.67, 0.40, NAN,
+		0.64, 0.30, 0.70,
+		0.61, 0.20, 0.80,
+		0.58, 0.10, 0.90,
+	};
+	int leader[] = {0, 0, 2, 2, 2};
+	assert_int_equal(chart_sweep(f3, "Weight sweep, w_l = 0.1", wa, 5, names, 3, u, leader),
+			 ERR_OK);
+
+	const char *files[] = {f1, f2, f3};
+	char *out = parse_xml(files, 3, false);
+	if (!out)
+		fail_msg("a chart is not well-formed SVG (see the parser's message above)");
+	assert_true(has_line(out, "PARSED 3"));
+	/* Labels come back exactly as given, whatever their characters. */
+	for (size_t i = 0; i < sizeof nasty / sizeof nasty[0]; i++)
+		if (!has_line(out, nasty[i]))
+			fail_msg("label \"%s\" not found in the parsed charts:\n%s", nasty[i], out);
+	assert_true(has_line(out, "bad\xEF\xBF\xBD"));
+	assert_true(has_line(out, "EXTRACT <candidates> & limits"));
+	assert_true(has_line(out, "GPT <mini>"));
+	assert_true(has_line(out, "सारस"));
+	assert_true(has_line(out, "p95 latency (ms)"));
+	assert_true(has_line(out, "accuracy (%)"));
+	assert_true(has_line(out, "n/a"));         /* the missing bar */
+	assert_true(has_line(out, "91.8"));        /* a bar's value */
+	free(out);
+	remove(f1);
+	remove(f2);
+	remove(f3);
+	rmdir(dir);
+}
+
+/* The parser really checks: an unescaped & is refused, so the test above can fail. */
+static void parser_rejects(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/svg_badXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char bad[] = "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>A & B</text></svg>";
+	assert_int_equal(write(fd, bad, sizeof bad - 1), (ssize_t)(sizeof bad - 1));
+	close(fd);
+	const char *files[] = {path};
+	char *out = parse_xml(files, 1, true);
+	assert_null(out);
+	remove(path);
+}
+
+/* The document is closed, sized and starts with the XML declaration. */
+static void document(void **state)
+{
+	(void)state;
+	struct svg *s = NULL;
+	assert_int_equal(svg_new(0, 10, &s), ERR_INVALID);
+	assert_null(s);
+	assert_int_equal(svg_new(200, 100, &s), ERR_OK);
+	svg_text(s, 10, 20, 12, SVG_START, "black", "bold", 0, "<hi>");
+	double xy[] = {0, 0, 10, 10};
+	svg_polyline(s, xy, 2, "red", 1);
+	char *text = NULL;
+	assert_int_equal(svg_string(s, &text), ERR_OK);
+	assert_true(!strncmp(text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44));
+	assert_non_null(strstr(text, "width=\"200\" height=\"100\""));
+	assert_non_null(strstr(text, ">&lt;hi&gt;</text>"));
+	assert_non_null(strstr(text, "points=\"0.00,0.00 10.00,10.00\""));
+	assert_true(strlen(text) > 7 && !strcmp(text + strlen(text) - 7, "</svg>\n"));
+	free(text);
+	svg_free(s);
+	svg_free(NULL);
+	assert_int_equal(chart_grouped("/tmp/x.svg", "t", NULL, NULL, 0, NULL, 0, NULL),
+			 ERR_INVALID);
+	struct chart_point p = {"m", 0.5, 100, 0, true};
+	assert_int_equal(chart_tradeoff("/nonexistent-dir/x.svg", "t", &p, 1, 0, 0), ERR_IO);
+}
+
+static void load(void)
+{
+	FILE *fp = fopen(DATA, "r");
+	if (!fp) {
+		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
+		exit(1);
+	}
+	char buf[1024];
+	int line = 0;
+	while (fgets(buf, sizeof buf, fp)) {
+		line++;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!buf[0] || buf[0] == '#')
+			continue;
+		char *tab = strchr(buf, '\t');
+		if (!tab || n_rows == MAX_ROWS) {
+			fprintf(stderr, "%s:%d: want INPUT<tab>EXPECTED\n", DATA, line);
+			exit(1);
+		}
+		*tab = '\0';
+		struct row *r = &rows[n_rows++];
+		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
+		r->in = unescape(buf);
+		r->want = unescape(tab + 1);
+	}
+	fclose(fp);
+}
+
+int main(void)
+{
+	load();
+	struct CMUnitTest tests[MAX_ROWS + 3];
+	int n = 0;
+	for (int i = 0; i < n_rows; i++)
+		tests[n++] = (struct CMUnitTest){rows[i].name, escape_row, NULL, NULL, &rows[i]};
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(document);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(charts_parse);
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(parser_rejects);
+	int rc = _cmocka_run_group_tests("svg", tests, (size_t)n, NULL, NULL);
+	for (int i = 0; i < n_rows; i++) {
+		free(rows[i].in);
+		free(rows[i].want);
+	}
+	return rc;
+}
