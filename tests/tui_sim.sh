@@ -187,5 +187,15 @@ else
 	not_ok "sqlite3 is not installed: cannot read the database"
 fi
 
+# Ctrl-C (SIGINT) also gives the terminal back, with the shell's status for a signal.
+"${T[@]}" send-keys -t sim "clear; '$BIN' --form '$FORM' --corpus '$corpus' --db '$db'; echo \"exit=\$?\"" Enter
+if wait_for 'Conversation.*Form.*Verdicts' 60; then
+	"${T[@]}" send-keys -t sim C-c
+	check "Ctrl-C ends the simulator with status 130" wait_for '^exit=130' 30
+	check "  ... and the shell prompt is back" wait_for '^fdtest\$ ?$' 30
+else
+	not_ok "the simulator starts a second time on the same database"
+fi
+
 echo "1..$n"
 [ $failed = 0 ]

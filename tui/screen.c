@@ -61,7 +61,7 @@ static void on_signal(int sig)
 	if (sig == SIGWINCH)
 		g_winch = 1;
 	else
-		g_quit = 1;
+		g_quit = sig;
 	wake();
 }
 
@@ -256,7 +256,7 @@ unsigned screen_wait(struct screen *s, int timeout_ms)
 		if (n > 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			r |= SCREEN_INPUT;
 		if (pf[0].revents & (POLLHUP | POLLERR))
-			g_quit = 1; /* the terminal went away */
+			g_quit = SIGHUP; /* the terminal went away */
 	}
 	char buf[64];
 	while (read(g_pipe[0], buf, sizeof(buf)) > 0)
@@ -269,6 +269,12 @@ unsigned screen_wait(struct screen *s, int timeout_ms)
 	if (g_quit)
 		r |= SCREEN_QUIT;
 	return r;
+}
+
+int screen_signal(const struct screen *s)
+{
+	(void)s;
+	return g_quit;
 }
 
 int screen_key(struct screen *s)
@@ -522,8 +528,17 @@ static void draw_bar(WINDOW *w, const char *left, bool hints)
 	int kw = width_cols(keys);
 	if (kw > cols - 2)
 		kw = 0;
-	int lw = put_cut(w, 0, 1, left, cols - 2 - (kw ? kw + 2 : 0), a);
-	(void)lw;
+	/* The timings, cut between two of them rather than inside a number. */
+	int room = cols - 2 - (kw ? kw + 2 : 0);
+	size_t n = width_cut(left, room, NULL);
+	if (n < strlen(left)) {
+		size_t k = n;
+		while (k > 1 && !(left[k - 1] == ' ' && left[k - 2] == ' '))
+			k--;
+		n = k > 1 ? k - 2 : n;
+	}
+	wmove(w, 0, 1);
+	put(w, left, n, a);
 	if (kw)
 		put_cut(w, 0, cols - 1 - kw, keys, kw, a | A_BOLD);
 }

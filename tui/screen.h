@@ -42,6 +42,9 @@ enum screen_wake {
  * Output: SCREEN_* bits, 0 on timeout. */
 unsigned screen_wait(struct screen *s, int timeout_ms);
 
+/* screen_signal: the signal that asked to quit (SIGINT, SIGTERM, SIGHUP), 0 if none. */
+int screen_signal(const struct screen *s);
+
 /* screen_key: the next key typed, as wget_wch gives it (a character, or a KEY_* code for
  * function keys), -1 when none is waiting. Never blocks. */
 int screen_key(struct screen *s);

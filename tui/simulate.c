@@ -246,7 +246,8 @@ int cmd_simulate(int argc, char **argv)
 
 	int pr = parse(argc, argv, &o);
 	if (pr == 1) {
-		usage(stdout, argc > 0 ? argv[0] : "formdesk");
+		usage(stdout, argc > 0 && strcmp(argv[0], "simulate") == 0 ? "formdesk simulate"
+									    : "formdesk");
 		return 0;
 	}
 	if (pr)
@@ -328,6 +329,7 @@ int cmd_simulate(int argc, char **argv)
 		goto out;
 	}
 	run_loop(&s);
+	int sig = screen_signal(s.scr);
 	screen_close(s.scr);
 	s.scr = NULL;
 
@@ -337,7 +339,7 @@ int cmd_simulate(int argc, char **argv)
 	else if (stat(log_path, &st) == 0)
 		fprintf(stderr, "formdesk: messages printed while the screen was up are in %s\n", log_path);
 	printf("formdesk: calls recorded in %s\n", o.db);
-	rc = 0;
+	rc = sig ? 128 + sig : 0; /* the shell's convention for a death by signal */
 	goto out;
 nomem:
 	fprintf(stderr, "formdesk: %s\n", err_str(ERR_NOMEM));
