@@ -28,7 +28,7 @@
 #define TRIM_RUN 5
 
 /* The RESPIN folder, or NULL if absent. Static string. */
-static const char *clips_dir(void)
+static inline const char *clips_dir(void)
 {
 	static char buf[4096];
 	const char *env = getenv("FORMDESK_RESPIN");
@@ -42,7 +42,7 @@ static const char *clips_dir(void)
 	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
 }
 
-static int clips_cmp_double(const void *a, const void *b)
+static inline int clips_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
@@ -50,7 +50,7 @@ static int clips_cmp_double(const void *a, const void *b)
 
 /* Trims s (n samples at CLIPS_RATE) in place to its speech: moves the speech to the front
  * and returns its length in samples (0 if none). */
-static size_t clips_trim(float *s, size_t n)
+static inline size_t clips_trim(float *s, size_t n)
 {
 	size_t nf = n / CLIPS_FRAME, first = nf, last = 0;
 	double *db, *sorted, peak, quiet, thr;
@@ -92,7 +92,7 @@ static size_t clips_trim(float *s, size_t n)
 }
 
 /* Deterministic white noise (a small LCG, so runs repeat) at level_db dBFS RMS. */
-static void clips_noise(float *out, size_t n, double level_db, unsigned *seed)
+static inline void clips_noise(float *out, size_t n, double level_db, unsigned *seed)
 {
 	/* Uniform in [-a, a] has RMS a / sqrt(3). */
 	double a = pow(10.0, level_db / 20.0) * sqrt(3.0);
@@ -111,7 +111,7 @@ struct clips_joined {
 	int n_clips;
 };
 
-static void clips_joined_free(struct clips_joined *j)
+static inline void clips_joined_free(struct clips_joined *j)
 {
 	free(j->samples);
 	free(j->start_ms);
@@ -121,7 +121,7 @@ static void clips_joined_free(struct clips_joined *j)
 
 /* Appends the trimmed clip `path` after gap_ms of gap (silence if noise_db <= -120, else
  * noise at noise_db dBFS). Returns 0, or -1 with a message on stderr. */
-static int clips_append(struct clips_joined *j, const char *path, int gap_ms, double noise_db,
+static inline int clips_append(struct clips_joined *j, const char *path, int gap_ms, double noise_db,
 			unsigned *seed)
 {
 	float *s = NULL, *p;
@@ -163,7 +163,7 @@ static int clips_append(struct clips_joined *j, const char *path, int gap_ms, do
 }
 
 /* Ends the joined audio with a trailing gap like the others. Returns 0 or -1. */
-static int clips_finish(struct clips_joined *j, int gap_ms, double noise_db, unsigned *seed)
+static inline int clips_finish(struct clips_joined *j, int gap_ms, double noise_db, unsigned *seed)
 {
 	size_t gap = (size_t)gap_ms * CLIPS_RATE / 1000;
 	float *p = realloc(j->samples, (j->n + gap + 1) * sizeof(float));
