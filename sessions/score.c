@@ -5,6 +5,8 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "agent/namematch.h"
+
 /* fold: s under NFKC case folding, spaces trimmed and runs made one; new string or NULL. */
 static char *fold(const char *s)
 {
@@ -37,7 +39,10 @@ bool score_same_value(const struct form_question *q, const cJSON *want, const cJ
 		return want == got;
 	if (q && q->type == FORM_STRING && cJSON_IsString(want) && cJSON_IsString(got)) {
 		char *a = fold(want->valuestring), *b = fold(got->valuestring);
-		bool same = a && b && strcmp(a, b) == 0;
+		/* Open fields are judged as names: the same text, or the same name in another
+		 * spelling or script; "unsure" is not correct. */
+		bool same = (a && b && strcmp(a, b) == 0) ||
+			    namematch_judge(want->valuestring, got->valuestring) == NAMEMATCH_SAME;
 		free(a);
 		free(b);
 		return same;

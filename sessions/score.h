@@ -2,8 +2,10 @@
  * integration tests): the fraction of fields correct at the end of the call. Counted over
  * every field whose expected status is "answered" or "skipped" (fields of branches that
  * never opened are left out): a field is correct when its final status matches and, if
- * answered, its value matches. String fields (names, clinic) are compared after Unicode
- * NFKC case folding with runs of spaces made one (utf8proc); everything else exactly. */
+ * answered, its value matches. Open (string) fields such as names are judged as names:
+ * equal after Unicode NFKC case folding with runs of spaces made one (utf8proc), or
+ * "same" by the deterministic name judge (agent/namematch.h; "unsure" counts as wrong),
+ * as the paper judges open fields; every other field exactly (cJSON_Compare). */
 #ifndef FORMDESK_SCORE_H
 #define FORMDESK_SCORE_H
 

@@ -1,0 +1,362 @@
+/* test_engine: the call engine with fake backends on the enrollment form: events in
+ * order, a failing backend recorded as a turn with nothing captured, an unreadable audio
+ * file, the caller hanging up, a required field running out, an abandoned call, and
+ * form-completion scoring. Turns without audio are typed text (no audio stage). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "agent/form.h"
+#include "sessions/corpus.h"
+#include "sessions/engine.h"
+#include "sessions/score.h"
+#include "sessions/store.h"
+
+/* Fake STT: the reference, or a failure for the words "stt-fails". */
+static enum err fake_stt(void *ctx, const struct stt_request *req, char **text)
+{
+	(void)ctx;
+	if (!req->reference || strcmp(req->reference, "stt-fails") == 0)
+		return ERR_BACKEND;
+	*text = strdup(req->reference);
+	return *text ? ERR_OK : ERR_NOMEM;
+}
+
+/* Fake EXTRACT: "FIELD=VALUE" captures VALUE (a number when it is digits: an option
+ * index for a select), "FIELD?" is the skip flag, "extract-fails" fails, anything else
+ * captures nothing. */
+static enum err fake_extract(void *ctx, const struct extract_request *req, struct extraction **out)
+{
+	struct extraction *ex;
+	const char *eq = strchr(req->transcript, '=');
+	size_t n = strlen(req->transcript);
+	(void)ctx;
+
+	assert_true(cJSON_IsArray(req->history));
+	if (strcmp(req->transcript, "extract-fails") == 0)
+		return ERR_BACKEND;
+	if (!(ex = extraction_new()))
+		return ERR_NOMEM;
+	if (eq) {
+		char field[64];
+		snprintf(field, sizeof field, "%.*s", (int)(eq - req->transcript), req->transcript);
+		cJSON *v = strspn(eq + 1, "0123456789") == strlen(eq + 1)
+				   ? cJSON_CreateNumber(atof(eq + 1))
+				   : cJSON_CreateString(eq + 1);
+		extraction_add(ex, field, v, false, NULL, req->transcript);
+	} else if (n > 1 && req->transcript[n - 1] == '?') {
+		char field[64];
+		snprintf(field, sizeof field, "%.*s", (int)(n - 1), req->transcript);
+		extraction_add(ex, field, NULL, true, "dont_know", req->transcript);
+	}
+	*out = ex;
+	return ERR_OK;
+}
+
+/* Fake REPLY: the tool call's name and field. */
+static enum err fake_reply(void *ctx, const struct reply_request *req, char **text)
+{
+	const cJSON *tc = cJSON_GetObjectItem(req->decision, "tool_call");
+	const cJSON *args = cJSON_GetObjectItem(tc, "arguments");
+	const cJSON *field = cJSON_GetObjectItem(args, "field");
+	(void)ctx;
+	if (asprintf(text, "%s %s", cJSON_GetObjectItem(tc, "name")->valuestring,
+		     cJSON_IsString(field) ? field->valuestring : "-") < 0)
+		return ERR_NOMEM;
+	return ERR_OK;
+}
+
+/* The events, one letter each: S start, A agent, C caller, X extracted, D decision,
+ * T turn done, E end, ! error. */
+struct log {
+	char kinds[256];
+	int n;
+	enum call_status end_status;
+	int end_turn;
+	char last_error[512];
+};
+
+static void listener(void *ud, const struct engine_event *ev)
+{
+	struct log *l = ud;
+	static const char letters[] = "SACXDTE!";
+	if (l->n < (int)sizeof l->kinds - 1)
+		l->kinds[l->n++] = letters[ev->kind];
+	if (ev->kind == ENGINE_CALL_END) {
+		l->end_status = ev->status;
+		l->end_turn = ev->turn;
+		assert_non_null(cJSON_GetObjectItem(ev->json, "form_data"));
+	}
+	if (ev->kind == ENGINE_ERROR)
+		snprintf(l->last_error, sizeof l->last_error, "%s", ev->text);
+	if (ev->kind == ENGINE_TURN_DONE)
+		assert_non_null(ev->timings);
+}
+
+struct fixture {
+	char dir[64], db[96];
+	struct form *form;
+	struct store *store;
+	struct engine *engine;
+	struct log log;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct engine_config cfg = {0};
+	strcpy(f->dir, "/tmp/test_engine.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->db, sizeof f->db, "%s/e.db", f->dir);
+	assert_int_equal(form_load("forms/armman_enrollment.json", &f->form, NULL), ERR_OK);
+	assert_int_equal(store_open(f->db, &f->store, NULL), ERR_OK);
+	cfg.form = f->form;
+	cfg.form_path = "forms/armman_enrollment.json";
+	cfg.corpus_name = "fake";
+	cfg.stt = (struct stt_backend){"fakestt", fake_stt, NULL};
+	cfg.extract = (struct extract_backend){"fakeextract", fake_extract, NULL};
+	cfg.reply = (struct reply_backend){"fakereply", fake_reply, NULL};
+	cfg.store = f->store;
+	cfg.today = (struct ymd){2025, 3, 15};
+	cfg.endpoint = endpoint_defaults();
+	assert_int_equal(engine_new(&cfg, listener, &f->log, &f->engine), ERR_OK);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+	engine_free(f->engine);
+	store_close(f->store);
+	form_free(f->form);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", f->dir);
+	free(f);
+	return 0;
+}
+
+static char *query(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *q;
+	char *s;
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		s = strdup((const char *)sqlite3_column_text(q, 0));
+	else
+		s = strdup("(none)");
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	return s;
+}
+
+static void assert_query(const char *db, const char *sql, const char *want)
+{
+	char *got = query(db, sql);
+	if (strcmp(got, want) != 0)
+		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
+	free(got);
+}
+
+/* A call of typed turns (no audio). */
+static struct corpus_call *make_call(const char *id, int n, const char *const *words)
+{
+	struct corpus_call *c = calloc(1, sizeof *c);
+	c->id = strdup(id);
+	c->turns = calloc((size_t)n, sizeof *c->turns);
+	c->n_turns = n;
+	for (int i = 0; i < n; i++) {
+		c->turns[i].utterance_id = strdup(words[i]);
+		c->turns[i].transcript = strdup(words[i]);
+		c->turns[i].condition = strdup("ideal");
+	}
+	return c;
+}
+
+static void free_call(struct corpus_call *c)
+{
+	for (int i = 0; i < c->n_turns; i++) {
+		free(c->turns[i].utterance_id);
+		free(c->turns[i].transcript);
+		free(c->turns[i].condition);
+		free(c->turns[i].audio);
+	}
+	free(c->turns);
+	free(c->id);
+	free(c);
+}
+
+static int run(struct fixture *f, const struct corpus_call *c)
+{
+	bool ended = false;
+	int steps = 0;
+	assert_int_equal(engine_begin(f->engine, c), ERR_OK);
+	while (!ended) {
+		assert_int_equal(engine_step(f->engine, &ended), ERR_OK);
+		steps++;
+		assert_true(steps <= c->n_turns);
+	}
+	return steps;
+}
+
+/* Failing stages count as nothing captured, are recorded, and the caller hangs up when
+ * the turns run out. */
+static void test_failures_and_hang_up(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const words[] = {"name=Sunita Devi", "extract-fails", "stt-fails",
+					    "district=1"};
+	struct corpus_call *c = make_call("k1", 4, words);
+
+	assert_int_equal(run(f, c), 4);
+	assert_string_equal(f->log.kinds, "SDA" "CXDAT" "C!DAT" "!CDAT" "CXDATE");
+	assert_int_equal(f->log.end_status, CALL_FAILED);
+	assert_int_equal(f->log.end_turn, 4);
+	const struct flow *fl = engine_flow(f->engine);
+	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "name")->valuestring, "Sunita Devi");
+	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "district")->valuestring, "Gaya");
+
+	assert_query(f->db, "SELECT status||'|'||turns||'|'||corpus||'|'||stt||'|'||today FROM calls",
+		     "failed|4|fake|fakestt|2025-03-15");
+	assert_query(f->db, "SELECT reason FROM calls",
+		     "the caller hung up: the call's recorded turns ran out");
+	assert_query(f->db, "SELECT opening FROM calls", "ask_question name");
+	assert_query(f->db, "SELECT error FROM turns WHERE idx = 2", "extract (fakeextract): backend error");
+	assert_query(f->db, "SELECT error FROM turns WHERE idx = 3", "stt (fakestt): backend error");
+	assert_query(f->db, "SELECT coalesce(transcript, 'NULL') FROM turns WHERE idx = 3", "NULL");
+	assert_query(f->db, "SELECT count(*) FROM turns WHERE error IS NULL", "2");
+	assert_query(f->db, "SELECT reply FROM turns WHERE idx = 4", "ask_question clinic_name");
+	assert_query(f->db, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 4",
+		     "district");
+	assert_query(f->db, "SELECT count(*) FROM captures WHERE field = 'district' AND status = 'answered'",
+		     "1");
+	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Gaya");
+	free_call(c);
+}
+
+/* The rules end the call (a required field runs out) before the turns do; later turns are
+ * not played. */
+static void test_required_runs_out(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const words[] = {"name?", "umm", "hmm", "ahh", "district=1", "more"};
+	struct corpus_call *c = make_call("k2", 6, words);
+
+	assert_int_equal(run(f, c), 4);
+	assert_int_equal(f->log.end_status, CALL_FAILED);
+	assert_query(f->db, "SELECT status||'|'||turns FROM calls", "failed|4");
+	assert_query(f->db, "SELECT reason LIKE 'district%' FROM calls", "1");
+	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
+	assert_query(f->db, "SELECT reply FROM turns WHERE idx = 4", "end_call -");
+	free_call(c);
+}
+
+/* An audio file that cannot be read: recorded, nothing captured. */
+static void test_unreadable_audio(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const words[] = {"name=Sunita"};
+	struct corpus_call *c = make_call("k3", 1, words);
+	c->turns[0].audio = strdup("/nonexistent/a.wav");
+
+	assert_int_equal(run(f, c), 1);
+	assert_non_null(strstr(f->log.last_error, "/nonexistent/a.wav"));
+	assert_query(f->db, "SELECT error LIKE 'audio: %/nonexistent/a.wav%' FROM turns", "1");
+	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "empty");
+	free_call(c);
+}
+
+/* A call left open when the next one begins is recorded as abandoned. */
+static void test_abandoned(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const words[] = {"name=Sunita", "district=2"};
+	struct corpus_call *a = make_call("a", 2, words), *b = make_call("b", 2, words);
+	bool ended = false;
+
+	assert_int_equal(engine_begin(f->engine, a), ERR_OK);
+	assert_int_equal(engine_step(f->engine, &ended), ERR_OK);
+	assert_false(ended);
+	assert_int_equal(run(f, b), 2);
+	assert_query(f->db, "SELECT status||'|'||turns||'|'||reason FROM calls WHERE corpus_call_id = 'a'",
+		     "failed|1|abandoned: the next call was started");
+	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls WHERE corpus_call_id = 'b'",
+		     "Leh");
+	free_call(a);
+	free_call(b);
+}
+
+static void test_score(void **state)
+{
+	struct fixture *f = *state;
+	struct score s = {0};
+	cJSON *want_data = cJSON_Parse("{\"name\":\"Lakshmi\",\"district\":\"Gaya\",\"clinic_name\":null,"
+				       "\"gestational_age\":5,\"child_name\":null,\"aadhaar_last4\":\"4567\"}");
+	cJSON *want_status = cJSON_Parse("{\"name\":\"answered\",\"district\":\"answered\","
+					 "\"clinic_name\":\"skipped\",\"gestational_age\":\"answered\","
+					 "\"child_name\":\"empty\",\"aadhaar_last4\":\"answered\"}");
+	cJSON *got_data = cJSON_Parse("{\"name\":\"LAXMI\",\"district\":\"Gaya\",\"clinic_name\":null,"
+				      "\"gestational_age\":5,\"child_name\":\"Pari\",\"aadhaar_last4\":4567}");
+	cJSON *got_status = cJSON_Parse("{\"name\":\"answered\",\"district\":\"answered\","
+					"\"clinic_name\":\"skipped\",\"gestational_age\":\"answered\","
+					"\"child_name\":\"answered\",\"aadhaar_last4\":\"answered\"}");
+	cJSON *misses = cJSON_CreateArray();
+
+	assert_int_equal(score_call(f->form, want_data, want_status, got_data, got_status, &s, misses),
+			 ERR_OK);
+	/* child_name is left out (its branch never opened in the expected form); the name
+	 * judge accepts Laxmi for Lakshmi; the Aadhaar digits as a number are wrong. */
+	assert_int_equal(s.fields, 5);
+	assert_int_equal(s.correct, 4);
+	assert_int_equal(cJSON_GetArraySize(misses), 1);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(misses, 0), "field")->valuestring,
+			    "aadhaar_last4");
+	/* A skipped field that came back answered is wrong; so is a different name. */
+	cJSON_ReplaceItemInObject(got_status, "clinic_name", cJSON_CreateString("answered"));
+	cJSON_ReplaceItemInObject(got_data, "name", cJSON_CreateString("Sumita"));
+	s = (struct score){0};
+	assert_int_equal(score_call(f->form, want_data, want_status, got_data, got_status, &s, NULL),
+			 ERR_OK);
+	assert_int_equal(s.correct, 2);
+	assert_true(score_accuracy(&s) > 0.39 && score_accuracy(&s) < 0.41);
+	s = (struct score){0};
+	assert_true(score_accuracy(&s) == 0.0);
+	/* Unicode: NFKC case folding on open fields. */
+	const int q = form_find(f->form, "name");
+	/* ड़ precomposed (U+095C) and as ड + nukta. */
+	cJSON *a = cJSON_CreateString("\xe0\xa4\x97\xe0\xa5\x9c"),
+	      *b = cJSON_CreateString("\xe0\xa4\x97\xe0\xa4\xa1\xe0\xa4\xbc");
+	assert_true(score_same_value(&f->form->questions[q], a, b));
+	assert_false(score_same_value(NULL, a, cJSON_GetObjectItem(want_data, "district")));
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(want_data);
+	cJSON_Delete(want_status);
+	cJSON_Delete(got_data);
+	cJSON_Delete(got_status);
+	cJSON_Delete(misses);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_failures_and_hang_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_required_runs_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_audio, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_abandoned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_score, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
