@@ -131,8 +131,14 @@ static char *default_form(void)
 			char *p = NULL;
 			if (asprintf(&p, "%s%s/%s", exe, rel[i], DEFAULT_FORM) < 0)
 				return NULL;
-			if (readable(p))
+			if (readable(p)) {
+				char *real = realpath(p, NULL);
+				if (real) {
+					free(p);
+					return real;
+				}
 				return p;
+			}
 			free(p);
 		}
 	}
@@ -290,7 +296,8 @@ int cmd_simulate(int argc, char **argv)
 		goto nomem;
 	if ((e = corpus_load(corpus_dir, &corpus, &errmsg))) {
 		fprintf(stderr, "formdesk: corpus %s: %s\n", corpus_dir, errmsg ? errmsg : err_str(e));
-		if (strcmp(o.corpus, "demo") == 0 || strcmp(o.corpus, "respin") == 0)
+		if ((strcmp(o.corpus, "demo") == 0 || strcmp(o.corpus, "respin") == 0) &&
+		    !(errmsg && strstr(errmsg, "make")))
 			fprintf(stderr, "formdesk: the bundled corpora are built with `make corpora`\n");
 		goto out;
 	}
