@@ -1,3 +1,909 @@
-/* Placeholder until this module is written: every function fails with ERR_UNSUPPORTED. */
+/* The offline rule-based EXTRACT backend.
+ *
+ * How a question is recognized, for any FormBharo form: its type and validation rule
+ * decide what is read (phone_number / exact_num_digits: a digit string; number: a
+ * number; date: a date; boolean: yes/no; selects: options); words of its name and label
+ * (agent/words/hints.tsv) only refine that: a person's name or a place for a string, a
+ * months or weeks count for a number, which "none" answers apply (no phone, no Aadhaar
+ * card, child not named).
+ *
+ * What is stored for an integer-months question (gestational age): the completed months.
+ * "saadhe paanch mahine" (5.5) and "paune chhe" (5.75) store 5; weeks and days are turned
+ * into completed months (30.44 days each: "bees hafte" stores 4). The caller is asked
+ * again (nothing is captured) when she gives a range ("paanch chhe mahine"); an ordinal
+ * month ("saatva mahina") stores that number (7), as callers name the running month.
+ *
+ * Besides the asked question, the turn fills every other question the words clearly
+ * answer: a name after "mera naam" (the caller's) or "beti ka naam" (the child's), an
+ * option followed by "se"/"zila" or preceded by "zila", a yes/no said next to a word found
+ * only in that question's label ("main pregnant hoon"), a months count said with its unit,
+ * a number for a phone question whose distinctive word (WhatsApp) is said. */
 #include "extract_rules.h"
-enum err extract_rules_extract(void *c, const struct extract_request *r, struct extraction **o) { (void)c; (void)r; (void)o; return ERR_UNSUPPORTED; }
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexicon.h"
+#include "namematch.h"
+#include "parse.h"
+#include "text.h"
+
+#define MAXNUMS 64
+#define KEYLEN 64
+#define DAYS_PER_MONTH 30.4375 /* mean Gregorian month */
+
+enum kind { K_PHONE, K_DIGITS, K_NUMBER, K_DATE, K_BOOL, K_SELECT, K_MULTI, K_PERSON, K_TEXT };
+
+enum hint {
+	H_NAME = 1 << 0, H_CHILD = 1 << 1, H_PLACE = 1 << 2, H_PHONE = 1 << 3,
+	H_WHATSAPP = 1 << 4, H_AADHAAR = 1 << 5, H_MONTHS = 1 << 6, H_WEEKS = 1 << 7,
+	H_BIRTH = 1 << 8, H_PREGNANCY = 1 << 9,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} hint_names[] = {
+	{"name", H_NAME}, {"child", H_CHILD}, {"place", H_PLACE}, {"phone", H_PHONE},
+	{"whatsapp", H_WHATSAPP}, {"aadhaar", H_AADHAAR}, {"months", H_MONTHS},
+	{"weeks", H_WEEKS}, {"birth", H_BIRTH}, {"pregnancy", H_PREGNANCY},
+};
+
+/* Everything known about the utterance during one call. */
+struct ctx {
+	const struct extract_request *req;
+	const struct lexicon *lex;
+	struct text *t;
+	bool *used;          /* tokens already given to a value */
+	char (*keys)[KEYLEN]; /* phonetic key of each token, made on first need */
+	bool keys_done;
+};
+
+struct found {
+	cJSON *value;
+	bool skip;
+	const char *reason;
+	int from, to;        /* tokens it came from; from < 0 when unknown */
+};
+
+static unsigned hints_of_text(const struct lexicon *lex, const struct text *t, int from, int to)
+{
+	unsigned h = 0;
+	for (int i = from; i < to; i++) {
+		if (!lexicon_has(lex, t, i, LEX_HINT))
+			continue;
+		const struct lexicon_phrase *ph = NULL;
+		if (!lexicon_match(lex, t, i, to, LEX_HINT, &ph))
+			continue;
+		for (size_t k = 0; k < sizeof(hint_names) / sizeof(hint_names[0]); k++)
+			if (strcmp(ph->arg, hint_names[k].name) == 0)
+				h |= hint_names[k].bit;
+	}
+	return h;
+}
+
+/* A question's name and label as one text ("child_dob" reads as "child dob"). */
+static struct text *question_text(const struct lexicon *lex, const struct form_question *q)
+{
+	size_t n = strlen(q->name) + (q->label ? strlen(q->label) : 0) + 2;
+	char *s = malloc(n);
+	struct text *t = NULL;
+	if (!s)
+		return NULL;
+	snprintf(s, n, "%s %s", q->name, q->label ? q->label : "");
+	for (char *p = s; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	if (text_new(s, &t) == ERR_OK)
+		lexicon_tag_text(lex, t);
+	free(s);
+	return t;
+}
+
+static unsigned question_hints(const struct lexicon *lex, const struct form_question *q)
+{
+	struct text *t = question_text(lex, q);
+	unsigned h = t ? hints_of_text(lex, t, 0, t->n) : 0;
+	text_free(t);
+	return h;
+}
+
+static bool digits_pattern(const char *p)
+{
+	/* a regex of digits only, such as ^[0-9]{6}$ or ^\d{6}$ */
+	if (!p)
+		return false;
+	return strstr(p, "[0-9]") || strstr(p, "\\d");
+}
+
+static enum kind kind_of(const struct lexicon *lex, const struct form_question *q, unsigned *hints)
+{
+	*hints = question_hints(lex, q);
+	if (q->validation == VALID_PHONE_NUMBER)
+		return K_PHONE;
+	if (q->validation == VALID_EXACT_NUM_DIGITS)
+		return K_DIGITS;
+	switch (q->type) {
+	case FORM_NUMBER: return K_NUMBER;
+	case FORM_DATE: return K_DATE;
+	case FORM_BOOLEAN: return K_BOOL;
+	case FORM_SINGLE_SELECT: return K_SELECT;
+	case FORM_MULTI_SELECT: return K_MULTI;
+	default: break;
+	}
+	if (q->validation == VALID_DATE || q->validation == VALID_DATE_TODAY_OR_PAST ||
+	    q->validation == VALID_DATE_FUTURE)
+		return K_DATE;
+	if (q->validation == VALID_REGEX && digits_pattern(q->pattern))
+		return K_DIGITS;
+	if ((*hints & H_NAME) && !(*hints & H_PLACE))
+		return K_PERSON;
+	return K_TEXT;
+}
+
+static int match(const struct ctx *c, int i, int to, enum lexicon_tag tag)
+{
+	return lexicon_has(c->lex, c->t, i, tag) ? lexicon_match(c->lex, c->t, i, to, tag, NULL) : 0;
+}
+
+static const char *key_of(struct ctx *c, int i)
+{
+	if (!c->keys_done) {
+		for (int k = 0; k < c->t->n; k++) {
+			const struct text_token *tk = &c->t->tok[k];
+			namematch_key(c->t->orig + tk->start, tk->end - tk->start, c->keys[k], KEYLEN);
+		}
+		c->keys_done = true;
+	}
+	return c->keys[i];
+}
+
+/* ---- skip ------------------------------------------------------------------------- */
+
+/* hints: comma-separated words; true when one is in the question's name or label */
+static bool hint_applies(const char *hints, const char *hay)
+{
+	if (!*hints)
+		return true;
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", hints);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (strcasestr(hay, w))
+			return true;
+	return false;
+}
+
+/* The last don't-know / declined / none phrase that applies to q. Returns the reason
+ * (static) or NULL; *end the token after it. */
+static const char *find_skip(struct ctx *c, const struct form_question *q, int *start, int *end)
+{
+	static const struct {
+		enum lexicon_tag tag;
+		const char *reason;
+	} kinds[] = {{LEX_DONT_KNOW, "dont_know"}, {LEX_DECLINED, "declined"}, {LEX_NONE, "none"}};
+	const char *reason = NULL;
+	char hay[512];
+	snprintf(hay, sizeof(hay), "%s %s", q->name, q->label ? q->label : "");
+	for (int i = 0; i < c->t->n; i++) {
+		int best = 0;
+		const char *r = NULL;
+		for (size_t k = 0; k < 3; k++) {
+			const struct lexicon_phrase *ph = NULL;
+			if (!lexicon_has(c->lex, c->t, i, kinds[k].tag))
+				continue;
+			int m = lexicon_match(c->lex, c->t, i, c->t->n, kinds[k].tag, &ph);
+			if (m > best && hint_applies(ph->arg, hay)) {
+				best = m;
+				r = kinds[k].reason;
+			}
+		}
+		if (best) {
+			reason = r;
+			*start = i;
+			*end = i + best;
+			i += best - 1;
+		}
+	}
+	return reason;
+}
+
+/* ---- digits and numbers ----------------------------------------------------------- */
+
+static cJSON *read_digits(struct ctx *c, const struct form_question *q, enum kind k, int from,
+			  int to, enum err *e)
+{
+	char *d = NULL;
+	int expect = q->digits > 0 ? q->digits : (k == K_PHONE ? 10 : 0);
+	*e = parse_digits_span(c->lex, c->t, from, to, expect, &d);
+	if (!d)
+		return NULL;
+	const char *s = d;
+	size_t n = strlen(d);
+	if (k == K_PHONE && expect > 0) {
+		/* +91 / 91 / 0 before a 10-digit number is the country or trunk prefix */
+		if (n == (size_t)expect + 2 && strncmp(d, "91", 2) == 0)
+			s = d + 2;
+		else if (n == (size_t)expect + 1 && d[0] == '0')
+			s = d + 1;
+		else if (n == (size_t)expect + 3 && strncmp(d, "091", 3) == 0)
+			s = d + 3;
+	}
+	cJSON *v = cJSON_CreateString(s);
+	free(d);
+	if (!v)
+		*e = ERR_NOMEM;
+	return v;
+}
+
+/* the unit said right after a number, in days (0 none) */
+static double unit_after(struct ctx *c, int i, int to)
+{
+	const struct lexicon_phrase *ph = NULL;
+	if (i < to && lexicon_has(c->lex, c->t, i, LEX_UNIT) &&
+	    lexicon_match(c->lex, c->t, i, to, LEX_UNIT, &ph))
+		return ph->value;
+	return 0;
+}
+
+static bool range_word(struct ctx *c, int i)
+{
+	static const char *const w[] = {"ya", "se", "or", "to", "या", "से", "ki", "की"};
+	const struct text_token *tk = &c->t->tok[i];
+	for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+		if (strcmp(tk->key, w[k]) == 0)
+			return true;
+	return false;
+}
+
+static bool read_number(struct ctx *c, const struct form_question *q, unsigned hints, int from,
+			int to, bool need_unit, double *out, int *nf, int *nt)
+{
+	struct parse_num nums[MAXNUMS];
+	int n = parse_numbers_span(c->lex, c->t, from, to, nums, MAXNUMS);
+	int pick = -1;
+	for (int i = 0; i < n; i++) {
+		if (c->used[nums[i].from])
+			continue;
+		double u = unit_after(c, nums[i].to, to);
+		if (need_unit && !((hints & H_MONTHS) ? u == 30 || u == 7 : (hints & H_WEEKS) ? u == 7 : u > 0))
+			continue;
+		/* "paanch chhe mahine", "5 ya 6": a range, not one answer */
+		if (pick >= 0 && !nums[i].after_neg && !nums[pick].ordinal &&
+		    (nums[i].from == nums[pick].to ||
+		     (nums[i].from == nums[pick].to + 1 && range_word(c, nums[pick].to))) &&
+		    unit_after(c, nums[pick].to, to) == 0) {
+			*out = NAN;
+			return true;
+		}
+		pick = i;
+	}
+	if (pick < 0)
+		return false;
+	double v = nums[pick].value;
+	double u = unit_after(c, nums[pick].to, to);
+	if (u > 0 && (hints & H_MONTHS) && u != 30)
+		v = v * u / DAYS_PER_MONTH;
+	else if (u > 0 && (hints & H_WEEKS) && !(hints & H_MONTHS) && u != 7)
+		v = v * u / 7;
+	if (q->integer)
+		v = floor(v + 1e-9); /* completed months (see the top of this file) */
+	*out = v;
+	*nf = nums[pick].from;
+	*nt = nums[pick].to;
+	if (u > 0)
+		*nt += match(c, *nt, to, LEX_UNIT);
+	return true;
+}
+
+/* ---- names and places ------------------------------------------------------------- */
+
+static bool junk(struct ctx *c, int i, int to, int *len)
+{
+	static const enum lexicon_tag tags[] = {
+		LEX_FILLER, LEX_YES, LEX_NO, LEX_WEAKYES, LEX_HONORIFIC, LEX_NAME_AFTER,
+		LEX_NOANSWER, LEX_NEUTRAL, LEX_COPULA,
+	};
+	for (size_t k = 0; k < sizeof(tags) / sizeof(tags[0]); k++) {
+		int m = match(c, i, to, tags[k]);
+		if (m) {
+			*len = m;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool single_letter(const struct text *t, int i)
+{
+	return t->tok[i].latin && !t->tok[i].digits && t->tok[i].key_len == 1;
+}
+
+/* a run of 3 or more single letters from i ("S U M I T A"); returns its length */
+static int spelled_at(const struct text *t, int i, int to)
+{
+	int j = i;
+	while (j < to && single_letter(t, j))
+		j++;
+	return j - i >= 3 ? j - i : 0;
+}
+
+/* The first name carrier in [from, to) for whose ("self", "child", "" any; NULL: any
+ * carrier). Returns the token after it, or -1. */
+static int find_carrier(struct ctx *c, int from, int to, const char *whose, const char **got)
+{
+	for (int i = from; i < to; i++) {
+		const struct lexicon_phrase *ph = NULL;
+		if (!lexicon_has(c->lex, c->t, i, LEX_NAME_BEFORE))
+			continue;
+		int m = lexicon_match(c->lex, c->t, i, to, LEX_NAME_BEFORE, &ph);
+		if (!m)
+			continue;
+		if (!whose || strcmp(ph->arg, whose) == 0) {
+			if (got)
+				*got = ph->arg;
+			return i + m;
+		}
+		i += m - 1;
+	}
+	return -1;
+}
+
+struct name {
+	int a, b;        /* tokens of the name, inclusive; a < 0 none */
+	int sp, splen;   /* spelled letters, splen 0 none */
+	bool place;      /* the words were followed by "se"/"zila": a place */
+};
+
+/* Read a name from [from, to): corrections, leading junk, then name words up to a word
+ * that ends it. person: a person's name (short, no function words). */
+static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier, struct name *nm)
+{
+	const struct text *t = c->t;
+	nm->a = nm->b = -1;
+	nm->splen = 0;
+	nm->place = false;
+	/* spelled letters anywhere in the region */
+	for (int i = from; i < to; i++) {
+		int s = spelled_at(t, i, to);
+		if (s) {
+			nm->sp = i;
+			nm->splen = s;
+			i += s - 1;
+		}
+	}
+	/* a correction: what follows the last "nahi" replaces what came before it */
+	for (int i = to - 1; i >= from; i--) {
+		if (!match(c, i, to, LEX_NEG) || match(c, i, to, LEX_DONT_KNOW))
+			continue;
+		int after = i + match(c, i, to, LEX_NEG);
+		bool words = false;
+		for (int j = after, l; j < to; j++)
+			if (!junk(c, j, to, &l) && !single_letter(t, j))
+				words = true;
+		if (words) {
+			from = after;
+		} else {
+			/* "Sunita hai, Sumita nahi": drop the clause it negates */
+			int p = i;
+			while (p > from && !t->tok[p].pause)
+				p--;
+			to = p;
+		}
+		break;
+	}
+	int i = from, l;
+	while (i < to && (junk(c, i, to, &l) || (l = match(c, i, to, LEX_NAME_BEFORE)) ||
+			  (l = match(c, i, to, LEX_PLACE_BEFORE))))
+		i += l;
+	int a = i;
+	int maxw = person ? 4 : 10;
+	for (; i < to; i++) {
+		if (spelled_at(t, i, to) || t->tok[i].digits || (i > a && t->tok[i].pause))
+			break;
+		if (match(c, i, to, LEX_PLACE_AFTER) && i > a) {
+			nm->place = true;
+			break;
+		}
+		if (match(c, i, to, LEX_NAME_AFTER) || match(c, i, to, LEX_HONORIFIC))
+			break;
+		if (person && (match(c, i, to, LEX_STOP) || match(c, i, to, LEX_NUM) ||
+			       match(c, i, to, LEX_YES) || match(c, i, to, LEX_NO)))
+			break;
+		if (i - a >= maxw)
+			return false; /* too long for an answer: a sentence */
+	}
+	int b = i - 1;
+	if (!person) {
+		while (b >= a && junk(c, b, b + 1, &l))
+			b--;
+	}
+	/* Without a carrier the whole answer must be the name: anything else said (besides
+	 * junk and spelled letters) makes it a sentence, not a name answer. */
+	if (!carrier) {
+		for (int j = i; j < to;) {
+			int s = spelled_at(t, j, to);
+			if (s) {
+				j += s;
+				continue;
+			}
+			if (junk(c, j, to, &l)) {
+				j += l;
+				continue;
+			}
+			if (nm->place && (l = match(c, j, to, LEX_PLACE_AFTER))) {
+				j += l;
+				continue;
+			}
+			return false;
+		}
+	}
+	if (b >= a) {
+		nm->a = a;
+		nm->b = b;
+	}
+	return nm->a >= 0 || nm->splen > 0;
+}
+
+static char *spelled_text(const struct text *t, int sp, int n)
+{
+	char *s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		char ch = t->tok[sp + i].key[0];
+		s[i] = (char)(i == 0 && ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
+	}
+	s[n] = 0;
+	return s;
+}
+
+/* The name as a JSON string: the caller's words, or the spelled letters when the words
+ * do not sound like them. */
+static cJSON *name_value(struct ctx *c, const struct name *nm, enum err *e)
+{
+	char *s = NULL;
+	if (nm->splen) {
+		char *sp = spelled_text(c->t, nm->sp, nm->splen);
+		if (!sp) {
+			*e = ERR_NOMEM;
+			return NULL;
+		}
+		char key[KEYLEN];
+		namematch_key(sp, strlen(sp), key, sizeof(key));
+		bool same = false;
+		for (int i = nm->a; nm->a >= 0 && i <= nm->b; i++)
+			if (strcmp(key_of(c, i), key) == 0)
+				same = true;
+		if (same)
+			free(sp);
+		else
+			s = sp;
+	}
+	if (!s && nm->a >= 0)
+		s = text_span(c->t, nm->a, nm->b);
+	if (!s) {
+		*e = ERR_NOMEM;
+		return NULL;
+	}
+	cJSON *v = cJSON_CreateString(s);
+	free(s);
+	if (!v)
+		*e = ERR_NOMEM;
+	return v;
+}
+
+/* "zila" or "district" said just before token i */
+static bool t_place_before(struct ctx *c, int i)
+{
+	for (int j = i - 1; j >= 0 && j >= i - 3; j--)
+		if (lexicon_has(c->lex, c->t, j, LEX_PLACE_BEFORE) &&
+		    lexicon_match(c->lex, c->t, j, i, LEX_PLACE_BEFORE, NULL) == i - j)
+			return true;
+	return false;
+}
+
+/* ---- options ---------------------------------------------------------------------- */
+
+/* Match option text against the utterance by phonetic keys, word for word; the last word
+ * may be cut short ("kamrup metro" = Kamrup Metropolitan), and a leading part of the
+ * option's words is enough when no other option shares it. Returns the option's index or
+ * -1 (none, or two options equally good); *mf, *mt the tokens. */
+static int match_option(struct ctx *c, const struct form_question *q, int from, int to,
+			bool need_cue, int *mf, int *mt)
+{
+	int best = -1, best_score = 0, ties = 0;
+	for (int o = 0; o < q->n_options; o++) {
+		struct text *ot = NULL;
+		if (text_new(q->options[o], &ot) != ERR_OK)
+			return -1;
+		char ok[16][KEYLEN];
+		int on = 0;
+		for (int w = 0; w < ot->n && on < 16; w++)
+			if (namematch_key(ot->orig + ot->tok[w].start, ot->tok[w].end - ot->tok[w].start,
+					  ok[on], KEYLEN))
+				on++;
+		text_free(ot);
+		for (int i = from; i < to && on > 0; i++) {
+			if (c->used[i])
+				continue;
+			int w = 0;
+			while (w < on && i + w < to && !c->used[i + w]) {
+				const char *k = key_of(c, i + w);
+				size_t kl = strlen(k);
+				if (strcmp(k, ok[w]) == 0 ||
+				    (w > 0 && w == on - 1 && kl >= 4 && strncmp(k, ok[w], kl) == 0))
+					w++;
+				else
+					break;
+			}
+			if (w == 0 || (w < on && strlen(ok[0]) < 3))
+				continue;
+			if (w < on) {
+				/* a part: only when no other option begins the same way */
+				bool shared = false;
+				for (int p = 0; p < q->n_options && !shared; p++) {
+					if (p == o)
+						continue;
+					char pk[KEYLEN];
+					const char *po = q->options[p];
+					size_t pl = strcspn(po, " ");
+					namematch_key(po, pl, pk, sizeof(pk));
+					shared = strcmp(pk, ok[0]) == 0;
+				}
+				if (shared)
+					continue;
+			}
+			if (need_cue && !match(c, i + w, to, LEX_PLACE_AFTER) &&
+			    !(i > 0 && t_place_before(c, i)))
+				continue;
+			int score = w * 2 + (w == on);
+			if (score > best_score) {
+				best_score = score;
+				best = o;
+				ties = 0;
+				*mf = i;
+				*mt = i + w;
+			} else if (score == best_score && o != best) {
+				ties++;
+			}
+		}
+	}
+	return ties ? -1 : best;
+}
+
+/* A word of the question's label found in no other question's name or label ("pregnant"
+ * in "Are you pregnant?"): the caller saying it speaks about this question. Returns the
+ * token where it is said in [from, to), or -1. */
+static int own_word_said(struct ctx *c, int qi, int from, int to)
+{
+	const struct form *f = c->req->form;
+	struct text *qt = question_text(c->lex, &f->questions[qi]);
+	int at = -1;
+	if (!qt)
+		return -1;
+	for (int w = 0; w < qt->n && at < 0; w++) {
+		const struct text_token *tk = &qt->tok[w];
+		if (tk->key_len < 5 || tk->digits || lexicon_has(c->lex, qt, w, LEX_STOP))
+			continue;
+		int i;
+		for (i = from; i < to; i++)
+			if (c->t->tok[i].key_len == tk->key_len && memcmp(c->t->tok[i].key, tk->key, tk->key_len) == 0)
+				break;
+		if (i == to)
+			continue;
+		bool shared = false;
+		for (int o = 0; o < f->n_questions && !shared; o++) {
+			if (o == qi)
+				continue;
+			struct text *ot = question_text(c->lex, &f->questions[o]);
+			for (int x = 0; ot && x < ot->n && !shared; x++)
+				shared = ot->tok[x].key_len == tk->key_len &&
+					 memcmp(ot->tok[x].key, tk->key, tk->key_len) == 0;
+			text_free(ot);
+		}
+		if (!shared)
+			at = i;
+	}
+	text_free(qt);
+	return at;
+}
+
+static void mark(struct ctx *c, int from, int to)
+{
+	for (int i = from; i >= 0 && i < to && i < c->t->n; i++)
+		c->used[i] = true;
+}
+
+static bool bool_label(const char *label, struct ctx *c, int from, int to)
+{
+	if (!label)
+		return false;
+	struct text *lt = NULL;
+	bool hit = false;
+	if (text_new(label, &lt) != ERR_OK || lt->n == 0) {
+		text_free(lt);
+		return false;
+	}
+	for (int i = from; i + lt->n <= to && !hit; i++) {
+		int w = 0;
+		while (w < lt->n && strcmp(c->t->tok[i + w].key, lt->tok[w].key) == 0)
+			w++;
+		hit = w == lt->n;
+	}
+	text_free(lt);
+	return hit;
+}
+
+/* The value of question qi said in [from, to) when it was asked. */
+static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found *fd)
+{
+	const struct form_question *q = &c->req->form->questions[qi];
+	unsigned hints;
+	enum kind k = kind_of(c->lex, q, &hints);
+	enum err e = ERR_OK;
+	fd->value = NULL;
+	fd->from = fd->to = -1;
+	switch (k) {
+	case K_PHONE:
+	case K_DIGITS:
+		fd->value = read_digits(c, q, k, from, to, &e);
+		break;
+	case K_NUMBER: {
+		double v;
+		int nf = -1, nt = -1;
+		if (read_number(c, q, hints, from, to, false, &v, &nf, &nt) && !isnan(v)) {
+			fd->value = cJSON_CreateNumber(v);
+			fd->from = nf;
+			fd->to = nt;
+			if (!fd->value)
+				e = ERR_NOMEM;
+		}
+		break;
+	}
+	case K_DATE: {
+		bool found, valid;
+		struct ymd d;
+		parse_date_span(c->lex, c->t, from, to, c->req->today,
+				q->validation == VALID_DATE_TODAY_OR_PAST, &found, &valid, &d);
+		if (found) {
+			char buf[16];
+			/* an impossible date goes on in the caller's words, so that the rule
+			 * layer calls it invalid rather than storing a made-up day */
+			fd->value = cJSON_CreateString(valid ? ymd_format(d, buf) : c->t->orig);
+			if (!fd->value)
+				e = ERR_NOMEM;
+		}
+		break;
+	}
+	case K_BOOL: {
+		int b = -1;
+		if (bool_label(q->label_true, c, from, to))
+			b = 1;
+		else if (bool_label(q->label_false, c, from, to))
+			b = 0;
+		else
+			b = parse_yesno_span(c->lex, c->t, from, to, own_word_said(c, qi, from, to) >= 0);
+		if (b >= 0 && !(fd->value = cJSON_CreateBool(b)))
+			e = ERR_NOMEM;
+		break;
+	}
+	case K_SELECT:
+	case K_MULTI: {
+		int mf, mt;
+		int o = match_option(c, q, from, to, false, &mf, &mt);
+		if (o >= 0 && k == K_MULTI) {
+			fd->value = cJSON_CreateArray();
+			while (o >= 0 && fd->value) {
+				cJSON_AddItemToArray(fd->value, cJSON_CreateNumber(o));
+				mark(c, mf, mt);
+				o = match_option(c, q, from, to, false, &mf, &mt);
+			}
+		} else if (o >= 0) {
+			fd->value = cJSON_CreateNumber(o);
+			fd->from = mf;
+			fd->to = mt;
+		} else {
+			/* a place not among the options: its words, for validation to refuse */
+			struct name nm;
+			int cs = find_carrier(c, from, to, NULL, NULL);
+			if (read_name(c, cs >= 0 ? cs : from, to, true, cs >= 0, &nm) && nm.a >= 0) {
+				nm.splen = 0;
+				fd->value = name_value(c, &nm, &e);
+				fd->from = nm.a;
+				fd->to = nm.b + 1;
+			}
+			break;
+		}
+		if (!fd->value)
+			e = ERR_NOMEM;
+		break;
+	}
+	case K_PERSON:
+	case K_TEXT: {
+		struct name nm;
+		const char *whose = NULL;
+		int cs = find_carrier(c, from, to, NULL, &whose);
+		bool person = k == K_PERSON;
+		if (read_name(c, cs >= 0 ? cs : from, to, person, cs >= 0, &nm) &&
+		    !(person && nm.place && !nm.splen)) {
+			fd->value = name_value(c, &nm, &e);
+			fd->from = nm.a;
+			fd->to = nm.b + 1;
+		}
+		break;
+	}
+	}
+	return e;
+}
+
+static enum err add(struct extraction *ex, struct ctx *c, const char *field, struct found *fd)
+{
+	char *span = NULL;
+	if (fd->from >= 0 && fd->to > fd->from) {
+		span = text_span(c->t, fd->from, fd->to - 1);
+		if (!span) {
+			cJSON_Delete(fd->value);
+			return ERR_NOMEM;
+		}
+	}
+	enum err e = extraction_add(ex, field, fd->value, fd->skip, fd->reason,
+				    span ? span : c->t->orig);
+	free(span);
+	fd->value = NULL;
+	return e;
+}
+
+/* Other questions the words clearly answer (see the top of this file). */
+static enum err read_others(struct ctx *c, struct extraction *ex)
+{
+	const struct form *f = c->req->form;
+	enum err e = ERR_OK;
+	unsigned said = hints_of_text(c->lex, c->t, 0, c->t->n);
+	for (int qi = 0; qi < f->n_questions && e == ERR_OK; qi++) {
+		if (qi == c->req->asked)
+			continue;
+		const struct form_question *q = &f->questions[qi];
+		unsigned hints;
+		enum kind k = kind_of(c->lex, q, &hints);
+		struct found fd = {.from = -1, .to = -1};
+		int n = c->t->n;
+		switch (k) {
+		case K_PERSON: {
+			const char *whose = (hints & H_CHILD) ? "child" : "self";
+			int cs = find_carrier(c, 0, n, whose, NULL);
+			struct name nm;
+			if (cs >= 0 && !c->used[cs - 1] && cs < n && !c->used[cs] &&
+			    (strcmp(whose, "child") == 0 || !lexicon_has(c->lex, c->t, cs - 1, LEX_STOP)) &&
+			    read_name(c, cs, n, true, true, &nm) && nm.a >= 0 && !nm.place) {
+				nm.splen = 0;
+				fd.value = name_value(c, &nm, &e);
+				fd.from = nm.a;
+				fd.to = nm.b + 1;
+			}
+			break;
+		}
+		case K_SELECT: {
+			int mf, mt;
+			int o = match_option(c, q, 0, n, true, &mf, &mt);
+			if (o >= 0) {
+				fd.value = cJSON_CreateNumber(o);
+				fd.from = mf;
+				fd.to = mt;
+			}
+			break;
+		}
+		case K_NUMBER: {
+			double v;
+			int nf, nt;
+			if ((hints & (H_MONTHS | H_WEEKS)) &&
+			    read_number(c, q, hints, 0, n, true, &v, &nf, &nt) && !isnan(v) &&
+			    !(nt < n && (match(c, nt, n, LEX_AGO) || match(c, nt, n, LEX_LATER)))) {
+				fd.value = cJSON_CreateNumber(v);
+				fd.from = nf;
+				fd.to = nt;
+			}
+			break;
+		}
+		case K_BOOL: {
+			int at = own_word_said(c, qi, 0, n);
+			if (at < 0 || c->used[at])
+				break;
+			int a = at, b = at + 1;
+			while (a > 0 && !c->t->tok[a].pause)
+				a--;
+			while (b < n && !c->t->tok[b].pause)
+				b++;
+			int v = parse_yesno_span(c->lex, c->t, a, b, true);
+			if (v >= 0) {
+				fd.value = cJSON_CreateBool(v);
+				fd.from = a;
+				fd.to = b;
+			}
+			break;
+		}
+		case K_PHONE: {
+			unsigned own = hints & ~(H_PHONE | H_NAME);
+			if (!(own & said))
+				break;
+			char *d = NULL;
+			e = parse_digits_span(c->lex, c->t, 0, n, q->digits, &d);
+			if (d && (int)strlen(d) == q->digits)
+				fd.value = cJSON_CreateString(d);
+			free(d);
+			break;
+		}
+		default:
+			break;
+		}
+		if (e != ERR_OK) {
+			cJSON_Delete(fd.value);
+			return e;
+		}
+		if (fd.value) {
+			mark(c, fd.from, fd.to);
+			e = add(ex, c, q->name, &fd);
+		}
+	}
+	return e;
+}
+
+enum err extract_rules_extract(void *vctx, const struct extract_request *req, struct extraction **out)
+{
+	enum err e = ERR_NOMEM;
+	struct extraction *ex = extraction_new();
+	struct ctx c = {.req = req, .lex = req->lex};
+	(void)vctx;
+	if (!ex)
+		goto out;
+	if (!req->lex || !req->form) {
+		/* without word lists nothing can be understood: an empty turn */
+		*out = ex;
+		return ERR_OK;
+	}
+	if (text_new(req->transcript, &c.t) != ERR_OK)
+		goto out;
+	lexicon_tag_text(c.lex, c.t);
+	c.used = calloc((size_t)c.t->n + 1, sizeof(bool));
+	c.keys = malloc(((size_t)c.t->n + 1) * sizeof(*c.keys));
+	if (!c.used || !c.keys)
+		goto out;
+	e = ERR_OK;
+	if (req->asked >= 0 && req->asked < req->form->n_questions) {
+		const struct form_question *q = &req->form->questions[req->asked];
+		struct found fd = {.from = -1, .to = -1};
+		int ss = 0, se = 0;
+		const char *reason = find_skip(&c, q, &ss, &se);
+		/* a value said after "pata nahi" still counts; else the skip does */
+		e = read_asked(&c, req->asked, reason ? se : 0, c.t->n, &fd);
+		if (e == ERR_OK && !fd.value && reason) {
+			fd.skip = true;
+			fd.reason = reason;
+			fd.from = ss;
+			fd.to = se;
+		}
+		if (e == ERR_OK && (fd.value || fd.skip)) {
+			mark(&c, fd.from, fd.to);
+			if (reason)
+				mark(&c, ss, se);
+			e = add(ex, &c, q->name, &fd);
+		}
+		cJSON_Delete(fd.value);
+	}
+	if (e == ERR_OK)
+		e = read_others(&c, ex);
+	if (e == ERR_OK && ex->n > 0)
+		e = extraction_set_text(&ex->ack, "जी");
+	if (e != ERR_OK)
+		goto out;
+	*out = ex;
+	ex = NULL;
+out:
+	extraction_free(ex);
+	text_free(c.t);
+	free(c.used);
+	free(c.keys);
+	return e;
+}

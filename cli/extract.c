@@ -1,4 +1,194 @@
-/* Placeholder until this module is written: every function fails with ERR_UNSUPPORTED. */
+/* extract: run the offline EXTRACT backend and the rule layer's check on one caller
+ * utterance, as if question NAME had just been asked, and print flow_check's JSON object.
+ * Exit status: 0 printed, 2 bad usage, unreadable form, history or word lists, unknown
+ * field (the reason on stderr). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "commands.h"
-int cmd_extract(int argc, char **argv) { (void)argc; fprintf(stderr, "formdesk %s: not available in this build yet\n", argv[0]); return 2; }
+#include "agent/extract_rules.h"
+#include "agent/flow.h"
+#include "agent/form.h"
+#include "agent/lexicon.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: formdesk extract --form FILE --field NAME [--today YYYY-MM-DD] "
+			"[--history FILE] TEXT\n");
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s = NULL;
+	size_t n = 0, cap = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = (n + 4096 + 1) * 2;
+			char *v = realloc(s, cap);
+			if (!v) {
+				free(s);
+				s = NULL;
+				break;
+			}
+			s = v;
+		}
+		size_t r = fread(s + n, 1, 4096, f);
+		n += r;
+		if (r < 4096)
+			break;
+	}
+	if (s)
+		s[n] = 0;
+	fclose(f);
+	return s;
+}
+
+/* The history file: a JSON array of {"role","content"} strings. NULL with a message on
+ * stderr when it is not. */
+static cJSON *load_history(const char *path)
+{
+	char *s = read_all(path);
+	if (!s) {
+		fprintf(stderr, "formdesk extract: --history %s: cannot read the file\n", path);
+		return NULL;
+	}
+	const char *end = NULL;
+	cJSON *h = cJSON_ParseWithOpts(s, &end, 1);
+	if (!h) {
+		int line = 1;
+		for (const char *p = s; end && p < end; p++)
+			line += *p == '\n';
+		fprintf(stderr, "formdesk extract: --history %s: line %d: not valid JSON\n", path, line);
+		free(s);
+		return NULL;
+	}
+	free(s);
+	if (!cJSON_IsArray(h)) {
+		fprintf(stderr, "formdesk extract: --history %s: expected a JSON array of "
+				"{\"role\",\"content\"} objects\n", path);
+		cJSON_Delete(h);
+		return NULL;
+	}
+	int i = 0;
+	const cJSON *el;
+	cJSON_ArrayForEach(el, h) {
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(el, "role");
+		const cJSON *content = cJSON_GetObjectItemCaseSensitive(el, "content");
+		if (!cJSON_IsString(role) || !cJSON_IsString(content)) {
+			fprintf(stderr, "formdesk extract: --history %s: element %d: needs string "
+					"fields \"role\" and \"content\"\n", path, i);
+			cJSON_Delete(h);
+			return NULL;
+		}
+		i++;
+	}
+	return h;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+	const char *form_path = NULL, *field = NULL, *today_s = NULL, *hist_path = NULL, *text = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+		if (strcmp(argv[i], "--form") == 0)
+			slot = &form_path;
+		else if (strcmp(argv[i], "--field") == 0)
+			slot = &field;
+		else if (strcmp(argv[i], "--today") == 0)
+			slot = &today_s;
+		else if (strcmp(argv[i], "--history") == 0)
+			slot = &hist_path;
+		if (slot) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "formdesk extract: %s needs a value\n", argv[i]);
+				usage();
+				return 2;
+			}
+			*slot = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
+			fprintf(stderr, "formdesk extract: unknown option '%s'\n", argv[i]);
+			usage();
+			return 2;
+		} else if (text) {
+			fprintf(stderr, "formdesk extract: one TEXT only (quote the utterance); "
+					"extra argument '%s'\n", argv[i]);
+			usage();
+			return 2;
+		} else {
+			text = argv[i];
+		}
+	}
+	if (!form_path || !field || !text) {
+		fprintf(stderr, "formdesk extract: %s is required\n",
+			!form_path ? "--form" : !field ? "--field" : "TEXT");
+		usage();
+		return 2;
+	}
+	struct ymd today = ymd_today();
+	if (today_s && !ymd_parse_iso(today_s, &today)) {
+		fprintf(stderr, "formdesk extract: --today '%s': expected a real date as YYYY-MM-DD\n",
+			today_s);
+		return 2;
+	}
+
+	int rc = 2;
+	struct form *f = NULL;
+	struct form_issues is = {0};
+	struct lexicon *lex = NULL;
+	struct extraction *ex = NULL;
+	cJSON *hist = NULL, *res = NULL;
+	char *msg = NULL;
+	enum err e = form_load(form_path, &f, &is);
+	if (e != ERR_OK) {
+		fprintf(stderr, "formdesk extract: --form %s: %s\n", form_path,
+			is.n ? is.v[0].message : err_str(e));
+		for (int i = 1; i < is.n; i++)
+			fprintf(stderr, "  %s: %s\n", is.v[i].field, is.v[i].message);
+		goto out;
+	}
+	int asked = form_find(f, field);
+	if (asked < 0) {
+		fprintf(stderr, "formdesk extract: --field '%s': no such question in %s (questions:",
+			field, form_path);
+		for (int i = 0; i < f->n_questions; i++)
+			fprintf(stderr, " %s", f->questions[i].name);
+		fprintf(stderr, ")\n");
+		goto out;
+	}
+	if (hist_path && !(hist = load_history(hist_path)))
+		goto out;
+	if ((e = lexicon_load(lexicon_default_dir(), &lex, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk extract: word lists: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	struct extract_request req = {
+		.form = f, .lex = lex, .asked = asked, .transcript = text, .history = hist,
+		.today = today,
+	};
+	if ((e = extract_rules_extract(NULL, &req, &ex)) != ERR_OK ||
+	    (e = flow_check(f, lex, today, asked, ex, &res)) != ERR_OK) {
+		fprintf(stderr, "formdesk extract: %s\n", err_str(e));
+		goto out;
+	}
+	char *js = cJSON_PrintUnformatted(res);
+	if (!js) {
+		fprintf(stderr, "formdesk extract: %s\n", err_str(ERR_NOMEM));
+		goto out;
+	}
+	printf("%s\n", js);
+	free(js);
+	rc = 0;
+out:
+	free(msg);
+	cJSON_Delete(res);
+	cJSON_Delete(hist);
+	extraction_free(ex);
+	lexicon_free(lex);
+	form_free(f);
+	form_issues_free(&is);
+	return rc;
+}
