@@ -1,0 +1,280 @@
+/* judges: judges' decisions and their cache (judges.h). */
+#include "judges.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cjson/cJSON.h>
+
+#include "agent/llm.h"
+#include "agent/namematch.h"
+#include "agent/provider.h"
+
+static bool decision_ok(const char *d)
+{
+	return d && (strcmp(d, LABELS_SAME) == 0 || strcmp(d, LABELS_DIFFERENT) == 0 ||
+		     strcmp(d, LABELS_UNSURE) == 0);
+}
+
+enum err judges_put(struct labels *l, long long item, const char *judge, const char *version,
+		    const char *decision, const char *raw)
+{
+	static const char sql[] =
+		"INSERT INTO ann_judgements (item_id, judge, prompt_version, decision, raw)"
+		" VALUES (?,?,?,?,?) ON CONFLICT (item_id, judge, prompt_version) DO UPDATE SET"
+		" decision = excluded.decision, raw = excluded.raw,"
+		" created_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+	sqlite3_stmt *q = NULL;
+	enum err e = ERR_DB;
+
+	if (!decision_ok(decision) || !judge || !version)
+		return ERR_INVALID;
+	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "storing a judge's decision");
+	sqlite3_bind_int64(q, 1, item);
+	sqlite3_bind_text(q, 2, judge, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, version, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 4, decision, -1, SQLITE_TRANSIENT);
+	if (raw)
+		sqlite3_bind_text(q, 5, raw, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) == SQLITE_DONE)
+		e = ERR_OK;
+	else
+		labels_fail(l, "storing a judge's decision");
+	sqlite3_finalize(q);
+	return e;
+}
+
+enum err judges_get(struct labels *l, long long item, const char *judge, const char *version,
+		    char **decision)
+{
+	static const char sql[] = "SELECT decision FROM ann_judgements"
+				  " WHERE item_id = ? AND judge = ? AND prompt_version = ?";
+	sqlite3_stmt *q = NULL;
+	enum err e = ERR_DB;
+	int rc;
+
+	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "reading a judge's decision");
+	sqlite3_bind_int64(q, 1, item);
+	sqlite3_bind_text(q, 2, judge, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, version, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		char *d = strdup((const char *)sqlite3_column_text(q, 0));
+		e = d ? ERR_OK : ERR_NOMEM;
+		if (d)
+			*decision = d;
+	} else if (rc == SQLITE_DONE) {
+		e = ERR_NOTFOUND;
+	} else {
+		labels_fail(l, "reading a judge's decision");
+	}
+	sqlite3_finalize(q);
+	return e;
+}
+
+/* in_tx: run the judge writes of one batch in one transaction (fewer fsyncs). */
+static enum err tx(struct labels *l, const char *sql)
+{
+	if (sqlite3_exec(labels_db(l), sql, NULL, NULL, NULL) != SQLITE_OK)
+		return labels_fail(l, "storing judges' decisions");
+	return ERR_OK;
+}
+
+enum err judges_run_namematch(struct labels *l, int *n)
+{
+	struct labels_item *v = NULL;
+	int cnt = 0;
+	enum err e;
+
+	if ((e = labels_items(l, LABELS_NAME_MATCH, &v, &cnt)) != ERR_OK)
+		return e;
+	if ((e = tx(l, "BEGIN IMMEDIATE")) != ERR_OK)
+		goto out;
+	for (int i = 0; i < cnt && e == ERR_OK; i++) {
+		enum namematch_verdict d = namematch_judge(v[i].expected, v[i].captured);
+		e = judges_put(l, v[i].id, JUDGES_NAMEMATCH, JUDGES_NAMEMATCH_VERSION,
+			       namematch_verdict_name(d), NULL);
+	}
+	if (e == ERR_OK)
+		e = tx(l, "COMMIT");
+	if (e != ERR_OK)
+		sqlite3_exec(labels_db(l), "ROLLBACK", NULL, NULL, NULL);
+out:
+	if (n)
+		*n = e == ERR_OK ? cnt : 0;
+	labels_items_free(v, cnt);
+	return e;
+}
+
+/* The prompt of JUDGES_LLM_PROMPT_VERSION: the question the paper's name judge answers
+ * (is the captured name the expected one, allowing for script and spelling). */
+static const char llm_system[] =
+	"You check a voice agent that fills a form in Hindi. You are given the name a caller "
+	"gave (the expected value) and the name the agent wrote down (the captured value). "
+	"Names may be written in Devanagari or Latin letters, with the spelling variants "
+	"Indian names are written with (Laxmi, Lakshmi, लक्ष्मी). Answer \"same\" if the "
+	"captured value is the same name as the expected one, \"different\" if it is another "
+	"name or misses or adds a word that matters, \"unsure\" if you cannot tell.";
+
+static cJSON *verdict_schema(void)
+{
+	cJSON *s = cJSON_Parse("{\"type\":\"object\",\"properties\":{\"verdict\":{\"type\":"
+			       "\"string\",\"enum\":[\"same\",\"different\",\"unsure\"]}},"
+			       "\"required\":[\"verdict\"],\"additionalProperties\":false}");
+	return s;
+}
+
+/* ask: one model call about one item. Output: *decision (static string), *raw (caller
+ * frees). */
+static enum err ask(const struct provider *p, const cJSON *schema, const struct labels_item *it,
+		    const char **decision, char **raw, char *why, size_t n)
+{
+	struct llm_call c = {0};
+	struct llm_result *r = NULL;
+	cJSON *msgs = cJSON_CreateArray(), *m = cJSON_CreateObject(), *ans = NULL;
+	char text[2048];
+	enum err e = ERR_NOMEM;
+
+	if (!msgs || !m) {
+		cJSON_Delete(m);
+		goto out;
+	}
+	snprintf(text, sizeof text, "Expected: %s\nCaptured: %s", it->expected ? it->expected : "",
+		 it->captured ? it->captured : "");
+	cJSON_AddStringToObject(m, "role", "user");
+	cJSON_AddStringToObject(m, "content", text);
+	cJSON_AddItemToArray(msgs, m);
+	c.system = llm_system;
+	c.messages = msgs;
+	c.schema_name = "name_verdict";
+	c.schema = schema;
+	c.effort = "low";
+	if ((e = llm_run(p, &c, &r, NULL)) != ERR_OK) {
+		snprintf(why, n, "item %lld: the model call failed (%s)", it->id, err_str(e));
+		goto out;
+	}
+	const char *body = r->tool_args ? r->tool_args : r->text;
+	ans = body ? cJSON_Parse(body) : NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ans, "verdict");
+	if (!cJSON_IsString(v) || !decision_ok(v->valuestring)) {
+		snprintf(why, n, "item %lld: the model's answer is not a verdict: %.200s", it->id,
+			 body ? body : "(empty)");
+		e = ERR_PARSE;
+		goto out;
+	}
+	*decision = strcmp(v->valuestring, LABELS_SAME) == 0	       ? LABELS_SAME
+		    : strcmp(v->valuestring, LABELS_DIFFERENT) == 0 ? LABELS_DIFFERENT
+								       : LABELS_UNSURE;
+	*raw = body ? strdup(body) : NULL;
+	e = ERR_OK;
+out:
+	cJSON_Delete(ans);
+	cJSON_Delete(msgs);
+	llm_result_free(r);
+	return e;
+}
+
+enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *why, size_t n)
+{
+	struct provider *p = NULL;
+	struct labels_item *v = NULL;
+	cJSON *schema = NULL;
+	char judge[256];
+	int cnt = 0, calls = 0;
+	enum err e;
+
+	if ((e = provider_resolve(spec, PROVIDER_LLM, &p, why, n)) != ERR_OK)
+		goto out;
+	snprintf(judge, sizeof judge, "llm:%s:%s", p->info->name, p->model);
+	if (!(schema = verdict_schema())) {
+		e = ERR_NOMEM;
+		goto out;
+	}
+	if ((e = labels_items(l, LABELS_NAME_MATCH, &v, &cnt)) != ERR_OK) {
+		snprintf(why, n, "%s", labels_error(l));
+		goto out;
+	}
+	for (int i = 0; i < cnt && e == ERR_OK; i++) {
+		char *cached = NULL, *raw = NULL;
+		const char *d = NULL;
+		e = judges_get(l, v[i].id, judge, JUDGES_LLM_PROMPT_VERSION, &cached);
+		free(cached);
+		if (e == ERR_OK)
+			continue; /* the cache: never ask twice at one prompt version */
+		if (e != ERR_NOTFOUND)
+			break;
+		calls++;
+		if ((e = ask(p, schema, &v[i], &d, &raw, why, n)) == ERR_OK)
+			e = judges_put(l, v[i].id, judge, JUDGES_LLM_PROMPT_VERSION, d, raw);
+		free(raw);
+	}
+	if (e == ERR_DB)
+		snprintf(why, n, "%s", labels_error(l));
+out:
+	if (asked)
+		*asked = calls;
+	cJSON_Delete(schema);
+	labels_items_free(v, cnt);
+	provider_free(p);
+	return e;
+}
+
+void judges_list_free(struct judges_id *v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++) {
+		free(v[i].judge);
+		free(v[i].version);
+	}
+	free(v);
+}
+
+enum err judges_list(struct labels *l, enum labels_task t, struct judges_id **out, int *n)
+{
+	static const char sql[] =
+		"SELECT DISTINCT j.judge, j.prompt_version FROM ann_judgements j"
+		" JOIN ann_items i ON i.id = j.item_id WHERE i.task = ?"
+		" ORDER BY j.judge, j.prompt_version";
+	sqlite3_stmt *q = NULL;
+	struct judges_id *v = NULL;
+	int cnt = 0, rc;
+	enum err e = ERR_DB;
+
+	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK) {
+		labels_fail(l, "listing the judges");
+		goto out;
+	}
+	sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct judges_id *nv = realloc(v, (size_t)(cnt + 1) * sizeof *nv);
+		if (!nv) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+		v = nv;
+		v[cnt].judge = strdup((const char *)sqlite3_column_text(q, 0));
+		v[cnt].version = strdup((const char *)sqlite3_column_text(q, 1));
+		cnt++;
+		if (!v[cnt - 1].judge || !v[cnt - 1].version) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		labels_fail(l, "listing the judges");
+		goto out;
+	}
+	e = ERR_OK;
+out:
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		judges_list_free(v, cnt);
+	}
+	return e;
+}

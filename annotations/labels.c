@@ -1,0 +1,617 @@
+/* labels: the annotation desk's tables in the session database (labels.h). */
+#include "labels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct labels {
+	sqlite3 *db;
+	char *path;
+	char err[512];
+};
+
+/* Long enough for another annotator's label or a running `formdesk run` turn to commit:
+ * each holds the write lock for one short transaction. */
+#define BUSY_TIMEOUT_MS 10000
+
+static const char schema_v1[] =
+	"CREATE TABLE IF NOT EXISTS ann_meta (name TEXT PRIMARY KEY, value TEXT);"
+	"CREATE TABLE IF NOT EXISTS ann_items ("
+	" id INTEGER PRIMARY KEY,"
+	" task TEXT NOT NULL, key TEXT NOT NULL,"
+	" call_id INTEGER, turn_id INTEGER, turn INTEGER,"
+	" corpus TEXT, corpus_call_id TEXT, field TEXT,"
+	" expected TEXT, captured TEXT, transcript TEXT, audio TEXT, context TEXT,"
+	" created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+	" UNIQUE (task, key));"
+	"CREATE TABLE IF NOT EXISTS ann_labels ("
+	" id INTEGER PRIMARY KEY,"
+	" item_id INTEGER NOT NULL REFERENCES ann_items(id) ON DELETE CASCADE,"
+	" annotator TEXT NOT NULL, label TEXT NOT NULL, note TEXT,"
+	" created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+	" updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+	" UNIQUE (item_id, annotator));"
+	"CREATE TABLE IF NOT EXISTS ann_judgements ("
+	" id INTEGER PRIMARY KEY,"
+	" item_id INTEGER NOT NULL REFERENCES ann_items(id) ON DELETE CASCADE,"
+	" judge TEXT NOT NULL, prompt_version TEXT NOT NULL,"
+	" decision TEXT NOT NULL, raw TEXT,"
+	" created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+	" UNIQUE (item_id, judge, prompt_version));"
+	"CREATE INDEX IF NOT EXISTS ann_labels_annotator ON ann_labels(annotator, item_id);"
+	"INSERT OR REPLACE INTO ann_meta VALUES ('schema_version', '1');";
+
+static const char *const task_names[] = {
+#define X(e, name) name,
+	LABELS_TASKS(X)
+#undef X
+};
+
+static const char *const tag_names[] = {
+#define X(label, shown) label,
+	LABELS_TAGS(X)
+#undef X
+};
+
+const char *labels_task_name(enum labels_task t)
+{
+	return (unsigned)t < LABELS_NTASKS ? task_names[t] : "?";
+}
+
+enum err labels_task_parse(const char *s, enum labels_task *t)
+{
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		if (s && strcmp(s, task_names[i]) == 0) {
+			*t = (enum labels_task)i;
+			return ERR_OK;
+		}
+	return ERR_NOTFOUND;
+}
+
+bool labels_valid(enum labels_task t, const char *label)
+{
+	if (!label)
+		return false;
+	if (t == LABELS_TURN_ERRORS) {
+		for (size_t i = 0; i < sizeof tag_names / sizeof tag_names[0]; i++)
+			if (strcmp(label, tag_names[i]) == 0)
+				return true;
+		return false;
+	}
+	return strcmp(label, LABELS_SAME) == 0 || strcmp(label, LABELS_DIFFERENT) == 0 ||
+	       strcmp(label, LABELS_UNSURE) == 0;
+}
+
+void labels_item_clear(struct labels_item *it)
+{
+	if (!it)
+		return;
+	free(it->key);
+	free(it->corpus);
+	free(it->corpus_call_id);
+	free(it->field);
+	free(it->expected);
+	free(it->captured);
+	free(it->transcript);
+	free(it->audio);
+	free(it->context);
+	memset(it, 0, sizeof *it);
+}
+
+void labels_items_free(struct labels_item *v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++)
+		labels_item_clear(&v[i]);
+	free(v);
+}
+
+enum err labels_fail(struct labels *l, const char *what)
+{
+	snprintf(l->err, sizeof l->err, "%s: %s: %s", l->path, what, sqlite3_errmsg(l->db));
+	return ERR_DB;
+}
+
+const char *labels_error(const struct labels *l)
+{
+	return l ? l->err : "";
+}
+
+sqlite3 *labels_db(struct labels *l)
+{
+	return l->db;
+}
+
+const char *labels_path(const struct labels *l)
+{
+	return l->path;
+}
+
+static int exec(struct labels *l, const char *sql, const char *what)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(l->db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK)
+		snprintf(l->err, sizeof l->err, "%s: %s: %s", l->path, what,
+			 msg ? msg : sqlite3_errstr(rc));
+	sqlite3_free(msg);
+	return rc;
+}
+
+/* scalar_int: the first column of the first row of sql, or def when there is none. */
+static int scalar_int(struct labels *l, const char *sql, int def, int *rc)
+{
+	sqlite3_stmt *q = NULL;
+	int v = def;
+	*rc = sqlite3_prepare_v2(l->db, sql, -1, &q, NULL);
+	if (*rc == SQLITE_OK) {
+		*rc = sqlite3_step(q);
+		if (*rc == SQLITE_ROW) {
+			v = sqlite3_column_type(q, 0) == SQLITE_NULL ? def : sqlite3_column_int(q, 0);
+			*rc = SQLITE_OK;
+		} else if (*rc == SQLITE_DONE) {
+			*rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(q);
+	return v;
+}
+
+static enum err schema(struct labels *l)
+{
+	int rc, version;
+
+	if (scalar_int(l, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'calls'",
+		       0, &rc) == 0) {
+		if (rc != SQLITE_OK)
+			return labels_fail(l, "reading the schema");
+		snprintf(l->err, sizeof l->err,
+			 "%s: no recorded calls in it (not a formdesk session database; make one "
+			 "with `formdesk run --headless ... --db %s`)", l->path, l->path);
+		return ERR_NOTFOUND;
+	}
+	version = scalar_int(l, "SELECT CAST(value AS INTEGER) FROM ann_meta"
+				" WHERE name = 'schema_version'", 0, &rc);
+	if (rc != SQLITE_OK)
+		version = 0; /* no ann_meta table yet */
+	if (version > LABELS_SCHEMA_VERSION) {
+		snprintf(l->err, sizeof l->err,
+			 "%s: annotation tables version %d are newer than this formdesk knows (%d)",
+			 l->path, version, LABELS_SCHEMA_VERSION);
+		return ERR_DB;
+	}
+	if (version == LABELS_SCHEMA_VERSION)
+		return ERR_OK;
+	/* IMMEDIATE, and IF NOT EXISTS: two annotators opening a fresh file at once. */
+	if (exec(l, "BEGIN IMMEDIATE", "creating the annotation tables") != SQLITE_OK)
+		return ERR_DB;
+	if (exec(l, schema_v1, "creating the annotation tables") != SQLITE_OK) {
+		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+		return ERR_DB;
+	}
+	if (exec(l, "COMMIT", "creating the annotation tables") != SQLITE_OK) {
+		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+		return ERR_DB;
+	}
+	return ERR_OK;
+}
+
+enum err labels_open(const char *path, struct labels **out, char **errmsg)
+{
+	struct labels *l = calloc(1, sizeof *l);
+	struct stat sb;
+	enum err e = ERR_NOMEM;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (!l || !(l->path = strdup(path)))
+		goto out;
+	if (stat(path, &sb) != 0) {
+		snprintf(l->err, sizeof l->err,
+			 "%s: no such database (make one with `formdesk run --headless ... --db %s`)",
+			 path, path);
+		e = ERR_NOTFOUND;
+		goto out;
+	}
+	e = ERR_DB;
+	if (sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		labels_fail(l, "cannot open the database");
+		goto out;
+	}
+	sqlite3_busy_timeout(l->db, BUSY_TIMEOUT_MS);
+	/* FULL: a label is committed to the disk, not only to the OS, before the screen moves
+	 * on; labels are few and small, so the cost is not felt. */
+	if (exec(l, "PRAGMA journal_mode=WAL", "setting WAL mode") != SQLITE_OK ||
+	    exec(l, "PRAGMA synchronous=FULL", "setting synchronous") != SQLITE_OK ||
+	    exec(l, "PRAGMA foreign_keys=ON", "enabling foreign keys") != SQLITE_OK)
+		goto out;
+	e = schema(l);
+out:
+	if (e == ERR_OK) {
+		*out = l;
+		return ERR_OK;
+	}
+	if (errmsg && l)
+		*errmsg = strdup(l->err[0] ? l->err : err_str(e));
+	labels_close(l);
+	return e;
+}
+
+void labels_close(struct labels *l)
+{
+	if (!l)
+		return;
+	sqlite3_close(l->db);
+	free(l->path);
+	free(l);
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+static void bind_id(sqlite3_stmt *q, int i, long long id)
+{
+	if (id)
+		sqlite3_bind_int64(q, i, id);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+/* col_dup: a copy of column i, NULL for SQL NULL. *bad set when the copy fails. */
+static char *col_dup(sqlite3_stmt *q, int i, bool *bad)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	char *d;
+	if (!s)
+		return NULL;
+	if (!(d = strdup((const char *)s)))
+		*bad = true;
+	return d;
+}
+
+enum err labels_items_add(struct labels *l, struct labels_item *v, int n)
+{
+	static const char ins[] =
+		"INSERT INTO ann_items (task, key, call_id, turn_id, turn, corpus, corpus_call_id,"
+		" field, expected, captured, transcript, audio, context)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (task, key) DO NOTHING";
+	static const char get[] = "SELECT id FROM ann_items WHERE task = ? AND key = ?";
+	sqlite3_stmt *qi = NULL, *qg = NULL;
+	enum err e = ERR_DB;
+	bool open = false;
+
+	if (n == 0)
+		return ERR_OK;
+	if (exec(l, "BEGIN IMMEDIATE", "storing the items") != SQLITE_OK)
+		goto out;
+	open = true;
+	if (sqlite3_prepare_v2(l->db, ins, -1, &qi, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(l->db, get, -1, &qg, NULL) != SQLITE_OK) {
+		labels_fail(l, "storing the items");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct labels_item *it = &v[i];
+		sqlite3_reset(qi);
+		bind_text(qi, 1, labels_task_name(it->task));
+		bind_text(qi, 2, it->key);
+		bind_id(qi, 3, it->call_id);
+		bind_id(qi, 4, it->turn_id);
+		if (it->turn)
+			sqlite3_bind_int(qi, 5, it->turn);
+		else
+			sqlite3_bind_null(qi, 5);
+		bind_text(qi, 6, it->corpus);
+		bind_text(qi, 7, it->corpus_call_id);
+		bind_text(qi, 8, it->field);
+		bind_text(qi, 9, it->expected);
+		bind_text(qi, 10, it->captured);
+		bind_text(qi, 11, it->transcript);
+		bind_text(qi, 12, it->audio);
+		bind_text(qi, 13, it->context);
+		if (sqlite3_step(qi) != SQLITE_DONE) {
+			labels_fail(l, "storing an item");
+			goto out;
+		}
+		sqlite3_reset(qg);
+		bind_text(qg, 1, labels_task_name(it->task));
+		bind_text(qg, 2, it->key);
+		if (sqlite3_step(qg) != SQLITE_ROW) {
+			labels_fail(l, "reading an item back");
+			goto out;
+		}
+		v[i].id = sqlite3_column_int64(qg, 0);
+	}
+	if (exec(l, "COMMIT", "storing the items") != SQLITE_OK)
+		goto out;
+	open = false;
+	e = ERR_OK;
+out:
+	sqlite3_finalize(qi);
+	sqlite3_finalize(qg);
+	if (open)
+		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
+}
+
+enum err labels_items(struct labels *l, enum labels_task t, struct labels_item **out, int *n)
+{
+	static const char sql[] =
+		"SELECT id, key, call_id, turn_id, turn, corpus, corpus_call_id, field, expected,"
+		" captured, transcript, audio, context FROM ann_items WHERE task = ? ORDER BY id";
+	sqlite3_stmt *q = NULL;
+	struct labels_item *v = NULL;
+	int cnt = 0, cap = 0, rc;
+	enum err e = ERR_DB;
+	bool bad = false;
+
+	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
+		labels_fail(l, "reading the items");
+		goto out;
+	}
+	bind_text(q, 1, labels_task_name(t));
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			int nc = cap ? cap * 2 : 32;
+			struct labels_item *nv = realloc(v, (size_t)nc * sizeof *nv);
+			if (!nv) {
+				e = ERR_NOMEM;
+				goto out;
+			}
+			v = nv;
+			cap = nc;
+		}
+		struct labels_item *it = &v[cnt++];
+		memset(it, 0, sizeof *it);
+		it->task = t;
+		it->id = sqlite3_column_int64(q, 0);
+		it->key = col_dup(q, 1, &bad);
+		it->call_id = sqlite3_column_int64(q, 2);
+		it->turn_id = sqlite3_column_int64(q, 3);
+		it->turn = sqlite3_column_int(q, 4);
+		it->corpus = col_dup(q, 5, &bad);
+		it->corpus_call_id = col_dup(q, 6, &bad);
+		it->field = col_dup(q, 7, &bad);
+		it->expected = col_dup(q, 8, &bad);
+		it->captured = col_dup(q, 9, &bad);
+		it->transcript = col_dup(q, 10, &bad);
+		it->audio = col_dup(q, 11, &bad);
+		it->context = col_dup(q, 12, &bad);
+		if (bad) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		labels_fail(l, "reading the items");
+		goto out;
+	}
+	e = ERR_OK;
+out:
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		labels_items_free(v, cnt);
+	}
+	return e;
+}
+
+/* item_task: the task of item id. Errors: ERR_NOTFOUND, ERR_DB. */
+static enum err item_task(struct labels *l, long long id, enum labels_task *t)
+{
+	sqlite3_stmt *q = NULL;
+	enum err e = ERR_DB;
+	int rc;
+
+	if (sqlite3_prepare_v2(l->db, "SELECT task FROM ann_items WHERE id = ?", -1, &q, NULL) !=
+	    SQLITE_OK) {
+		labels_fail(l, "reading an item");
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		snprintf(l->err, sizeof l->err, "%s: no item %lld", l->path, id);
+		e = ERR_NOTFOUND;
+	} else if (rc != SQLITE_ROW) {
+		labels_fail(l, "reading an item");
+	} else {
+		e = labels_task_parse((const char *)sqlite3_column_text(q, 0), t);
+		if (e != ERR_OK)
+			snprintf(l->err, sizeof l->err, "%s: item %lld has an unknown task", l->path,
+				 id);
+	}
+out:
+	sqlite3_finalize(q);
+	return e;
+}
+
+/* run1: run a one-statement write in its own IMMEDIATE transaction, so it waits for the
+ * write lock up front (busy timeout) instead of failing half way. */
+static enum err write1(struct labels *l, sqlite3_stmt *q, const char *what)
+{
+	enum err e = ERR_DB;
+	if (exec(l, "BEGIN IMMEDIATE", what) != SQLITE_OK)
+		return ERR_DB;
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		labels_fail(l, what);
+		goto out;
+	}
+	if (exec(l, "COMMIT", what) != SQLITE_OK)
+		goto out;
+	return ERR_OK;
+out:
+	sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
+}
+
+enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,
+		    const char *note)
+{
+	static const char sql[] =
+		"INSERT INTO ann_labels (item_id, annotator, label, note) VALUES (?,?,?,?)"
+		" ON CONFLICT (item_id, annotator) DO UPDATE SET label = excluded.label,"
+		" note = excluded.note, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+	sqlite3_stmt *q = NULL;
+	enum labels_task t;
+	enum err e;
+
+	if (!annotator || !annotator[0]) {
+		snprintf(l->err, sizeof l->err, "a label needs the annotator's name");
+		return ERR_INVALID;
+	}
+	if ((e = item_task(l, item, &t)) != ERR_OK)
+		return e;
+	if (!labels_valid(t, label)) {
+		snprintf(l->err, sizeof l->err, "'%s' is not a %s label", label ? label : "",
+			 labels_task_name(t));
+		return ERR_INVALID;
+	}
+	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "storing a label");
+	sqlite3_bind_int64(q, 1, item);
+	bind_text(q, 2, annotator);
+	bind_text(q, 3, label);
+	bind_text(q, 4, note && note[0] ? note : NULL);
+	e = write1(l, q, "storing a label");
+	sqlite3_finalize(q);
+	return e;
+}
+
+enum err labels_remove(struct labels *l, long long item, const char *annotator)
+{
+	sqlite3_stmt *q = NULL;
+	enum err e;
+
+	if (sqlite3_prepare_v2(l->db, "DELETE FROM ann_labels WHERE item_id = ? AND annotator = ?",
+			       -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "removing a label");
+	sqlite3_bind_int64(q, 1, item);
+	bind_text(q, 2, annotator);
+	e = write1(l, q, "removing a label");
+	sqlite3_finalize(q);
+	return e;
+}
+
+enum err labels_get(struct labels *l, long long item, const char *annotator, char **label,
+		    char **note)
+{
+	sqlite3_stmt *q = NULL;
+	enum err e = ERR_DB;
+	char *lb = NULL, *nt = NULL;
+	bool bad = false;
+	int rc;
+
+	if (sqlite3_prepare_v2(l->db,
+			       "SELECT label, note FROM ann_labels WHERE item_id = ? AND annotator = ?",
+			       -1, &q, NULL) != SQLITE_OK) {
+		labels_fail(l, "reading a label");
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, item);
+	bind_text(q, 2, annotator);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		e = ERR_NOTFOUND;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		labels_fail(l, "reading a label");
+		goto out;
+	}
+	lb = col_dup(q, 0, &bad);
+	nt = col_dup(q, 1, &bad);
+	e = bad ? ERR_NOMEM : ERR_OK;
+out:
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		if (label)
+			*label = lb, lb = NULL;
+		if (note)
+			*note = nt, nt = NULL;
+	}
+	free(lb);
+	free(nt);
+	return e;
+}
+
+void labels_all_free(struct labels_label *v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++) {
+		free(v[i].annotator);
+		free(v[i].label);
+		free(v[i].note);
+		free(v[i].created_at);
+		free(v[i].updated_at);
+	}
+	free(v);
+}
+
+enum err labels_all(struct labels *l, enum labels_task t, struct labels_label **out, int *n)
+{
+	static const char sql[] =
+		"SELECT l.id, l.item_id, l.annotator, l.label, l.note, l.created_at, l.updated_at"
+		" FROM ann_labels l JOIN ann_items i ON i.id = l.item_id WHERE i.task = ?"
+		" ORDER BY l.item_id, l.annotator";
+	sqlite3_stmt *q = NULL;
+	struct labels_label *v = NULL;
+	int cnt = 0, cap = 0, rc;
+	enum err e = ERR_DB;
+	bool bad = false;
+
+	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
+		labels_fail(l, "reading the labels");
+		goto out;
+	}
+	bind_text(q, 1, labels_task_name(t));
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			int nc = cap ? cap * 2 : 64;
+			struct labels_label *nv = realloc(v, (size_t)nc * sizeof *nv);
+			if (!nv) {
+				e = ERR_NOMEM;
+				goto out;
+			}
+			v = nv;
+			cap = nc;
+		}
+		struct labels_label *lb = &v[cnt++];
+		lb->id = sqlite3_column_int64(q, 0);
+		lb->item = sqlite3_column_int64(q, 1);
+		lb->annotator = col_dup(q, 2, &bad);
+		lb->label = col_dup(q, 3, &bad);
+		lb->note = col_dup(q, 4, &bad);
+		lb->created_at = col_dup(q, 5, &bad);
+		lb->updated_at = col_dup(q, 6, &bad);
+		if (bad) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		labels_fail(l, "reading the labels");
+		goto out;
+	}
+	e = ERR_OK;
+out:
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		labels_all_free(v, cnt);
+	}
+	return e;
+}

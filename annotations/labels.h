@@ -1,0 +1,142 @@
+/* labels: the annotation desk's storage, in its own tables of the session database (the
+ * file `formdesk run` writes). It opens its own SQLite connection (WAL, a busy timeout,
+ * synchronous=FULL) so several annotators, each in their own process, can label the same
+ * file at once: every label is one transaction, committed before the screen moves on, so
+ * neither a crash nor a second annotator can lose it.
+ *
+ * Tables (version LABELS_SCHEMA_VERSION, kept in ann_meta, never in the session store's
+ * own PRAGMA user_version):
+ *   ann_items      one row per thing to label: its task, its identity (key, unique per
+ *                  task), the call and turn of the session store it was drawn from, and
+ *                  what the annotator is shown (expected, captured, transcript, audio,
+ *                  stage records as JSON). Kept as shown, so labels keep their meaning
+ *                  after the calls are run again.
+ *   ann_labels     one row per item and annotator: the label, an optional note, when it
+ *                  was first made and last changed (UTC, ISO 8601).
+ *   ann_judgements one row per item, judge and prompt version: the judge's decision
+ *                  (the cache of judges.h). */
+#ifndef FORMDESK_LABELS_H
+#define FORMDESK_LABELS_H
+
+#include <stdbool.h>
+#include <sqlite3.h>
+#include "agent/err.h"
+
+#define LABELS_SCHEMA_VERSION 1
+
+/* The labelling tasks: X(enum value, name on the command line and in the tables). */
+#define LABELS_TASKS(X) \
+	X(LABELS_NAME_MATCH, "name-match") \
+	X(LABELS_TURN_ERRORS, "turn-errors") \
+	X(LABELS_STT, "stt")
+
+enum labels_task {
+#define X(e, name) e,
+	LABELS_TASKS(X)
+#undef X
+	LABELS_NTASKS
+};
+
+/* The answers of the name-match and stt tasks (stt: "same" = the transcript says what the
+ * caller said, in meaning). */
+#define LABELS_SAME "same"
+#define LABELS_DIFFERENT "different"
+#define LABELS_UNSURE "unsure"
+
+/* The turn-errors taxonomy (issue 6), in the order the screen lists it:
+ * X(label stored, words shown). */
+#define LABELS_TAGS(X) \
+	X("stt_error", "STT error") \
+	X("endpointing_cutoff", "endpointing cut-off") \
+	X("extraction_missed", "extraction missed") \
+	X("extraction_invented", "extraction invented") \
+	X("wrong_option", "wrong option") \
+	X("validator_wrongly_rejected", "validator wrongly rejected") \
+	X("validator_wrongly_accepted", "validator wrongly accepted") \
+	X("wrong_branch", "wrong branch") \
+	X("answered_field_asked_again", "answered field asked again") \
+	X("reply_wording", "reply wording") \
+	X("bargein_mishandled", "barge-in mishandled") \
+	X("none", "none")
+
+/* labels_task_name: the task's name (static string); "?" for an unknown value. */
+const char *labels_task_name(enum labels_task t);
+/* labels_task_parse: the task named s. Output: *t. Errors: ERR_NOTFOUND. */
+enum err labels_task_parse(const char *s, enum labels_task *t);
+/* labels_valid: whether label is an answer task t accepts. */
+bool labels_valid(enum labels_task t, const char *label);
+
+/* One thing to label. Every string is owned by the item (labels_item_clear frees them)
+ * and may be NULL. */
+struct labels_item {
+	long long id;             /* row id in ann_items; 0 before it is stored */
+	enum labels_task task;
+	char *key;                /* identity within the task (e.g. "call 12 field name") */
+	long long call_id;        /* calls.id of the session store, 0 when none */
+	long long turn_id;        /* turns.id, 0 when none */
+	int turn;                 /* turns.idx, 0 when none */
+	char *corpus, *corpus_call_id;
+	char *field;              /* the form field (name-match) */
+	char *expected;           /* name-match: the expected value; stt: reference transcript */
+	char *captured;           /* name-match: the captured value; stt: the STT transcript */
+	char *transcript;         /* the caller's words in that turn */
+	char *audio;              /* audio file of the turn, absolute path */
+	char *context;            /* JSON text: the turn's stage records (turn-errors) */
+};
+void labels_item_clear(struct labels_item *it);
+/* labels_items_free: clear each of the n items of v and free v; NULL does nothing. */
+void labels_items_free(struct labels_item *v, int n);
+
+struct labels;
+
+/* labels_open: open the database at path (it must exist and hold the session store's
+ * calls table) and create the annotation tables if missing. Output: *out (caller frees
+ * with labels_close); on failure *errmsg (caller frees; may be NULL) names the file and
+ * what is wrong. Errors: ERR_NOTFOUND (no such file, or no calls table in it), ERR_DB
+ * (SQLite failed, or the tables are from a newer formdesk), ERR_NOMEM. */
+enum err labels_open(const char *path, struct labels **out, char **errmsg);
+/* labels_close: close l; NULL does nothing. */
+void labels_close(struct labels *l);
+/* labels_error: the message of the last failure on l (valid until the next call). */
+const char *labels_error(const struct labels *l);
+/* labels_db: the connection, for the other annotation modules (borrowed). */
+sqlite3 *labels_db(struct labels *l);
+/* labels_path: the database file's path (borrowed). */
+const char *labels_path(const struct labels *l);
+/* labels_fail: record "FILE: what: SQLite's message" as l's last error; returns ERR_DB. */
+enum err labels_fail(struct labels *l, const char *what);
+
+/* labels_items_add: store the n items of v that are not stored yet (same task and key),
+ * in one transaction; items already there keep their row and what they showed. Output:
+ * v[i].id set for every item. Errors: ERR_DB. */
+enum err labels_items_add(struct labels *l, struct labels_item *v, int n);
+/* labels_items: every stored item of task t, by id. Output: *out, *n (caller frees with
+ * labels_items_free; *out may be NULL when *n is 0). Errors: ERR_DB, ERR_NOMEM. */
+enum err labels_items(struct labels *l, enum labels_task t, struct labels_item **out, int *n);
+
+/* labels_put: set annotator's label (and note, may be NULL) on item, replacing one they
+ * made before, in one transaction (committed when it returns ERR_OK). The label must be
+ * one task t accepts. Errors: ERR_INVALID (bad label or empty annotator), ERR_NOTFOUND
+ * (no such item), ERR_DB. */
+enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,
+		    const char *note);
+/* labels_remove: delete annotator's label on item (undo). Removing a label that does not
+ * exist is not an error. Errors: ERR_DB. */
+enum err labels_remove(struct labels *l, long long item, const char *annotator);
+/* labels_get: annotator's label on item. Output: *label and *note (caller frees; *note
+ * NULL when none; either pointer may be NULL to ignore). Errors: ERR_NOTFOUND (no label),
+ * ERR_DB, ERR_NOMEM. */
+enum err labels_get(struct labels *l, long long item, const char *annotator, char **label,
+		    char **note);
+
+/* One stored label. Strings owned by the label. */
+struct labels_label {
+	long long id, item;
+	char *annotator, *label, *note, *created_at, *updated_at;
+};
+/* labels_all: every label of task t, by item then annotator. Output: *out, *n (caller
+ * frees with labels_all_free). Errors: ERR_DB, ERR_NOMEM. */
+enum err labels_all(struct labels *l, enum labels_task t, struct labels_label **out, int *n);
+void labels_all_free(struct labels_label *v, int n);
+
+#endif
