@@ -141,6 +141,27 @@ if [ -f "$db" ]; then
 	fi
 fi
 
+# ---- a kill in the middle of a run ----
+if [ -f corpus/demo/corpus.json ]; then
+	kdb=$tmp/kill.db
+	"$BIN" run --headless --corpus demo --db "$kdb" >/dev/null 2>&1 &
+	pid=$!
+	# Wait (without a deadline that could fail a slow machine) for some turns, then kill.
+	for _ in $(seq 1 3000); do
+		c=$(sqlite3 -batch -noheader "$kdb" "SELECT count(*) FROM turns" 2>/dev/null || echo 0)
+		[ "${c:-0}" -ge 30 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	got=$(sqlite3 -batch -noheader "$kdb" "SELECT count(*) FROM turns")
+	bad=$(sqlite3 -batch -noheader "$kdb" "SELECT count(*) FROM calls c WHERE turns != (SELECT count(*) FROM turns t WHERE t.call_id = c.id)")
+	holes=$(sqlite3 -batch -noheader "$kdb" "SELECT count(*) FROM turns t WHERE idx > 1 AND NOT EXISTS (SELECT 1 FROM turns p WHERE p.call_id = t.call_id AND p.idx = t.idx - 1)")
+	[ "${got:-0}" -gt 0 ] && [ "$bad" = 0 ] && [ "$holes" = 0 ]
+	ok $? "kill -9 during a run: the $got finished turns are all there, whole and in order"
+fi
+
 # ---- errors ----
 "$BIN" run --headless --corpus "$tmp/nowhere" --db "$tmp/e.db" >/dev/null 2>"$tmp/e1"
 rc=$?
