@@ -392,8 +392,8 @@ const char *lexicon_default_dir(void)
 	if (n > 0) {
 		buf[n] = 0;
 		char *slash = strrchr(buf, '/');
-		/* the binary at the repository root (./formdesk) or in build/<kind>/ */
-		for (int up = 0; slash && up < 3; up++) {
+		/* the binary at the repository root (./formdesk) or under build/<kind>/[tests/] */
+		for (int up = 0; slash && up < 4; up++) {
 			strcpy(slash, "/agent/words/numbers.tsv");
 			if (access(buf, R_OK) == 0) {
 				slash[strlen("/agent/words")] = 0;
