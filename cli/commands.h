@@ -14,6 +14,7 @@
 	X("vad", cmd_vad, "vad FILE: the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
 	X("providers", cmd_providers, "providers [--config FILE]: the model and speech providers, which are configured, which keys are missing") \
 	X("paths", cmd_paths, "paths --form FILE [--unknown FIELD,...]: every path through a form, JSON lines") \
+	X("select", cmd_select, "select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT] [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]: pick a model") \
 	X("corpus-demo", cmd_corpus_demo, "corpus-demo --profiles FILE --out DIR [--form FILE]: lay out the demo corpus from caller profiles") \
 	X("corpus-respin", cmd_corpus_respin, "corpus-respin --clips DIR --out DIR [--form FILE]: lay out the real-speech corpus from the RESPIN clips") \
 	X("simulate", cmd_simulate, "simulate [--form FILE] [--corpus DIR|demo|respin] [--db FILE]: the simulator (default)")

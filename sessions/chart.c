@@ -2,6 +2,7 @@
 #include "sessions/chart.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -125,8 +126,10 @@ enum err chart_tradeoff(const char *path, const char *title, const struct chart_
 			 p[i].p95_ms, p[i].cost_usd);
 		svg_circle(s, x, y, r, p[i].chosen ? palette[0] : "#bbbbbb",
 			   p[i].chosen ? "#003f66" : "#777777", p[i].chosen ? 0.75 : 0.4, tip);
-		svg_text(s, x + r + 4, y + 4, 12, SVG_START, p[i].chosen ? "black" : "#777777",
-			 "normal", 0, p[i].label);
+		/* Labels of points near the right edge go on their left, clear of the legend. */
+		bool left = x > LEFT + (W - LEFT - RIGHT) * 0.8;
+		svg_text(s, left ? x - r - 4 : x + r + 4, y + 4, 12, left ? SVG_END : SVG_START,
+			 p[i].chosen ? "black" : "#777777", "normal", 0, p[i].label);
 	}
 	char legend[96];
 	double lx = W - RIGHT + 16;
@@ -140,7 +143,8 @@ enum err chart_tradeoff(const char *path, const char *title, const struct chart_
 	return finish(s, path);
 }
 
-enum err chart_grouped(const char *path, const char *title, const char *y_label,
+enum err chart_grouped(const char *path, const char *title, const char *x_label,
+		       const char *y_label,
 		       const char *const *groups, int n_groups, const char *const *series,
 		       int n_series, const double *values)
 {
@@ -151,7 +155,7 @@ enum err chart_grouped(const char *path, const char *title, const char *y_label,
 	enum err e = svg_new(W, H, &s);
 	if (e != ERR_OK)
 		return e;
-	frame(s, title, NULL, "", &ya, y_label ? y_label : "accuracy (%)");
+	frame(s, title, NULL, x_label ? x_label : "", &ya, y_label ? y_label : "accuracy (%)");
 	double band = (W - LEFT - RIGHT) / n_groups, bar = band * 0.8 / n_series;
 	char buf[64];
 	for (int g = 0; g < n_groups; g++) {
@@ -224,14 +228,18 @@ enum err chart_sweep(const char *path, const char *title, const double *w_a, int
 		snprintf(tip, sizeof tip, "w_a %g: leader %s", w_a[k], names[l]);
 		svg_circle(s, x, y, 5, palette[l % N_PALETTE], "black", 1, tip);
 		if (k == 0 || leader[k - 1] != l)
-			svg_text(s, x, y - 10, 12, SVG_MIDDLE, "black", "bold", 0, names[l]);
+			svg_text(s, k == 0 ? x + 4 : x, y - 10, 12, k == 0 ? SVG_START : SVG_MIDDLE,
+				 "black", "bold", 0, names[l]);
 	}
 	double lx = W - RIGHT + 16;
 	for (int i = 0; i < n_names; i++) {
+		bool shown = false;
+		for (int k = 0; k < n_steps; k++)
+			shown = shown || isfinite(u[k * n_names + i]);
 		svg_line(s, lx, TOP + i * 20 + 6, lx + 14, TOP + i * 20 + 6,
-			 palette[i % N_PALETTE], 3, NULL);
-		svg_text(s, lx + 20, TOP + i * 20 + 10, 12, SVG_START, "black", "normal", 0,
-			 names[i]);
+			 shown ? palette[i % N_PALETTE] : "#cccccc", 3, shown ? NULL : "3,3");
+		svg_text(s, lx + 20, TOP + i * 20 + 10, 12, SVG_START, shown ? "black" : "#777777",
+			 "normal", 0, names[i]);
 	}
 	svg_text(s, lx, TOP + n_names * 20 + 16, 11, SVG_START, "#333333", "normal", 0,
 		 "dots: leader");

@@ -26,10 +26,12 @@ enum err chart_tradeoff(const char *path, const char *title, const struct chart_
 			int n, double max_p95_ms, double min_accuracy);
 
 /* chart_grouped: accuracy (%, 0..100 on the y axis) by group (e.g. STT model, on the x
- * axis) and series (e.g. EXTRACT model, one coloured bar each, with a legend).
+ * axis) and series (e.g. EXTRACT model, one coloured bar each, with a legend). x_label
+ * names the groups ("STT"; NULL for none); y_label NULL gives "accuracy (%)".
  * values[g * n_series + s] is a fraction 0..1, NaN when not measured (no bar, "n/a").
  * Inputs borrowed. Errors: ERR_INVALID (no groups or series), ERR_IO, ERR_NOMEM. */
-enum err chart_grouped(const char *path, const char *title, const char *y_label,
+enum err chart_grouped(const char *path, const char *title, const char *x_label,
+		       const char *y_label,
 		       const char *const *groups, int n_groups, const char *const *series,
 		       int n_series, const double *values);
 

@@ -140,7 +140,7 @@ static void charts_parse(void **state)
 	const char *groups[] = {"Scribe v2", "Nova-3 & co", "सारस"};
 	const char *series[] = {nasty[0], "GPT <mini>"};
 	double vals[] = {0.9184, 0.90, 0.85, NAN, 0.88, 0.7};
-	assert_int_equal(chart_grouped(f2, "Form completion by STT x EXTRACT", NULL, groups, 3,
+	assert_int_equal(chart_grouped(f2, "Form completion by STT x EXTRACT", "STT", NULL, groups, 3,
 				       series, 2, vals), ERR_OK);
 
 	double wa[] = {0.5, 0.6, 0.7, 0.8, 0.9};
@@ -217,7 +217,7 @@ static void document(void **state)
 	free(text);
 	svg_free(s);
 	svg_free(NULL);
-	assert_int_equal(chart_grouped("/tmp/x.svg", "t", NULL, NULL, 0, NULL, 0, NULL),
+	assert_int_equal(chart_grouped("/tmp/x.svg", "t", NULL, NULL, NULL, 0, NULL, 0, NULL),
 			 ERR_INVALID);
 	struct chart_point p = {"m", 0.5, 100, 0, true};
 	assert_int_equal(chart_tradeoff("/nonexistent-dir/x.svg", "t", &p, 1, 0, 0), ERR_IO);
