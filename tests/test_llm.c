@@ -1,0 +1,640 @@
+/* The language-model backends against a local server that checks each request as the
+ * provider documents it (tests/data/llm_<provider>/expect) and answers with documented
+ * responses; the EXTRACT fault cases (tests/data/llm_faults/cases.json); errors, retries,
+ * timeouts and malformed answers; REPLY's injected decision; the config file. No key
+ * ever appears in an error. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "agent/backend.h"
+#include "agent/extract_llm.h"
+#include "agent/form.h"
+#include "agent/provider.h"
+#include "tests/support/mockserver.h"
+
+static struct mockserver *ms;
+static struct form *form;
+static cJSON *history;
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = fread(s, 1, (size_t)n, f);
+	s[got] = '\0';
+	fclose(f);
+	return s;
+}
+
+static const char *const ENV_VARS[] = {
+	"OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY",
+	"GEMINI_BASE_URL", "GEMINI_API_KEY", "MISTRAL_BASE_URL", "MISTRAL_API_KEY", "GROQ_BASE_URL",
+	"GROQ_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "LOCAL_BASE_URL", "LOCAL_API_KEY",
+	"FORMDESK_CONFIG",
+};
+
+static void clear_env(void)
+{
+	for (size_t i = 0; i < sizeof(ENV_VARS) / sizeof(ENV_VARS[0]); i++)
+		unsetenv(ENV_VARS[i]);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	clear_env();
+	ms = mockserver_start();
+	char *h = slurp("tests/data/llm_reply/history.json");
+	history = h ? cJSON_Parse(h) : NULL;
+	free(h);
+	if (!ms || !history || form_load("forms/armman_enrollment.json", &form, NULL) != ERR_OK)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	mockserver_stop(ms);
+	form_free(form);
+	cJSON_Delete(history);
+	backend_cleanup();
+	clear_env();
+	return 0;
+}
+
+/* "a.b[0].c", "[-1]" for the last element */
+static const cJSON *jpath(const cJSON *o, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	char *p = buf;
+	while (o && *p) {
+		if (*p == '.') {
+			p++;
+			continue;
+		}
+		if (*p == '[') {
+			int i = atoi(p + 1);
+			if (i < 0)
+				i += cJSON_GetArraySize(o);
+			o = cJSON_GetArrayItem(o, i);
+			p = strchr(p, ']');
+			p = p ? p + 1 : p + strlen(p);
+			continue;
+		}
+		size_t n = strcspn(p, ".[");
+		char save = p[n];
+		p[n] = '\0';
+		o = cJSON_GetObjectItemCaseSensitive(o, p);
+		p[n] = save;
+		p += n;
+	}
+	return o;
+}
+
+static bool value_is(const cJSON *v, const char *want)
+{
+	if (!v)
+		return false;
+	if (cJSON_IsString(v))
+		return strcmp(v->valuestring, want) == 0;
+	char *s = cJSON_PrintUnformatted(v);
+	bool ok = s && strcmp(s, want) == 0;
+	cJSON_free(s);
+	return ok;
+}
+
+/* Check one recorded request against an expect file; set up env from it first when
+ * env_only. Returns the spec named in the file (static). */
+static const char *run_expect(const char *file, const struct mock_request *q, bool env_only)
+{
+	static char spec[128];
+	char *text = slurp(file);
+	assert_non_null(text);
+	cJSON *body = q ? cJSON_Parse(q->body) : NULL;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !line[0])
+			continue;
+		char *arg = strchr(line, ' ');
+		if (!arg)
+			continue;
+		*arg++ = '\0';
+		if (strcmp(line, "spec") == 0) {
+			snprintf(spec, sizeof(spec), "%s", arg);
+			continue;
+		}
+		if (strcmp(line, "env") == 0) {
+			if (!env_only)
+				continue;
+			char *val = strchr(arg, ' ');
+			assert_non_null(val);
+			*val++ = '\0';
+			char buf[512];
+			const char *u = strstr(val, "{url}");
+			if (u)
+				snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(u - val), val, mockserver_url(ms), u + 5);
+			else
+				snprintf(buf, sizeof(buf), "%s", val);
+			setenv(arg, buf, 1);
+			continue;
+		}
+		if (env_only)
+			continue;
+		char *rest = strchr(arg, ' ');
+		if (rest)
+			*rest++ = '\0';
+		bool ok;
+		if (strcmp(line, "method") == 0)
+			ok = strcmp(q->method, arg) == 0;
+		else if (strcmp(line, "path") == 0)
+			ok = strcmp(q->path, arg) == 0;
+		else if (strcmp(line, "header") == 0)
+			ok = mock_header(q, arg) && rest && strcmp(mock_header(q, arg), rest) == 0;
+		else if (strcmp(line, "noheader") == 0)
+			ok = mock_header(q, arg) == NULL;
+		else if (strcmp(line, "arg") == 0)
+			ok = mock_arg(q, arg) && rest && strcmp(mock_arg(q, arg), rest) == 0;
+		else if (strcmp(line, "part") == 0) {
+			const struct mock_part *pt = mock_part_named(q, arg);
+			ok = pt && rest && strcmp(pt->data, rest) == 0;
+		} else if (strcmp(line, "json") == 0)
+			ok = value_is(jpath(body, arg), rest ? rest : "");
+		else if (strcmp(line, "absent") == 0)
+			ok = jpath(body, arg) == NULL;
+		else if (strcmp(line, "contains") == 0) {
+			const cJSON *v = jpath(body, arg);
+			ok = cJSON_IsString(v) && rest && strstr(v->valuestring, rest);
+		} else {
+			ok = false;
+		}
+		if (!ok)
+			fail_msg("%s: check failed: %s %s%s%s", file, line, arg, rest ? " " : "", rest ? rest : "");
+	}
+	cJSON_Delete(body);
+	free(text);
+	return spec;
+}
+
+static struct extract_request extract_req(const char *transcript)
+{
+	return (struct extract_request){
+		.form = form,
+		.lex = NULL,
+		.asked = form_find(form, "district"),
+		.transcript = transcript,
+		.history = history,
+		.today = {2026, 3, 15},
+	};
+}
+
+static void test_protocols(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = {"llm_openai", "llm_openrouter", "llm_gemini", "llm_mistral",
+					   "llm_groq", "llm_local", "llm_anthropic"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char expect[256], resp[256];
+		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
+		snprintf(resp, sizeof(resp), "tests/data/%s/response.json", dirs[i]);
+		clear_env();
+		provider_config_free();
+		const char *spec = run_expect(expect, NULL, true);
+		char *body = slurp(resp);
+		assert_non_null(body);
+		mockserver_clear(ms);
+		mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+		free(body);
+		struct extract_backend be;
+		const char *why = NULL;
+		assert_int_equal(backend_extract(spec, &be, &why), ERR_OK);
+		struct extract_request rq = extract_req("मैं गया से हूँ");
+		struct extraction *ex = NULL;
+		assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+		const struct mock_request *q = mockserver_request(ms, 0);
+		assert_non_null(q);
+		run_expect(expect, q, false);
+		assert_null(ex->fault);
+		assert_int_equal(ex->n, 1);
+		assert_string_equal(ex->items[0].field, "district");
+		assert_true(cJSON_IsNumber(ex->items[0].value) && ex->items[0].value->valueint == 1);
+		assert_string_equal(ex->ack, "ठीक है");
+		struct backend_usage u;
+		assert_true(backend_last_usage(be.ctx, &u));
+		assert_int_equal(u.tokens_in, 812);
+		assert_int_equal(u.tokens_out, 31);
+		assert_int_equal(u.http_status, 200);
+		assert_int_equal(u.attempts, 1);
+		assert_true(u.cost_usd < 0); /* no price configured */
+		assert_string_equal(u.error, "");
+		extraction_free(ex);
+	}
+	clear_env();
+}
+
+/* the chat-completions answer wrapping one message */
+static char *completion(const cJSON *content, const cJSON *refusal)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "id", "chatcmpl-2");
+	cJSON_AddStringToObject(root, "object", "chat.completion");
+	cJSON *choices = cJSON_AddArrayToObject(root, "choices");
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddItemToArray(choices, c);
+	cJSON_AddNumberToObject(c, "index", 0);
+	cJSON *m = cJSON_AddObjectToObject(c, "message");
+	cJSON_AddStringToObject(m, "role", "assistant");
+	cJSON_AddItemToObject(m, "content", cJSON_IsString(content) ? cJSON_Duplicate(content, 0) : cJSON_CreateNull());
+	cJSON_AddItemToObject(m, "refusal", cJSON_IsString(refusal) ? cJSON_Duplicate(refusal, 0) : cJSON_CreateNull());
+	cJSON_AddStringToObject(c, "finish_reason", "stop");
+	cJSON *u = cJSON_AddObjectToObject(root, "usage");
+	cJSON_AddNumberToObject(u, "prompt_tokens", 100);
+	cJSON_AddNumberToObject(u, "completion_tokens", 10);
+	char *s = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return s;
+}
+
+static void use_openai(void)
+{
+	clear_env();
+	provider_config_free();
+	char base[128];
+	snprintf(base, sizeof(base), "%s/v1", mockserver_url(ms));
+	setenv("OPENAI_BASE_URL", base, 1);
+	setenv("OPENAI_API_KEY", "sk-test-secret-4242", 1);
+}
+
+static void test_faults(void **state)
+{
+	(void)state;
+	use_openai();
+	char *text = slurp("tests/data/llm_faults/cases.json");
+	assert_non_null(text);
+	cJSON *root = cJSON_Parse(text);
+	free(text);
+	const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+	assert_true(cJSON_GetArraySize(cases) >= 10);
+	struct extract_backend be;
+	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cases) {
+		const char *name = cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring;
+		char *body = completion(cJSON_GetObjectItemCaseSensitive(c, "content"),
+					cJSON_GetObjectItemCaseSensitive(c, "refusal"));
+		mockserver_clear(ms);
+		mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+		cJSON_free(body);
+		struct extract_request rq =
+			extract_req(cJSON_GetObjectItemCaseSensitive(c, "transcript")->valuestring);
+		struct extraction *ex = NULL;
+		assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+		/* the transcript went to the model as data, quoted in the last user message */
+		const struct mock_request *q = mockserver_request(ms, 0);
+		cJSON *sent = cJSON_Parse(q->body);
+		cJSON *tr = cJSON_CreateString(rq.transcript);
+		char *quoted = cJSON_PrintUnformatted(tr);
+		const cJSON *last = jpath(sent, "messages[-1].content");
+		if (!cJSON_IsString(last) || !strstr(last->valuestring, quoted))
+			fail_msg("%s: transcript not sent as data", name);
+		cJSON_free(quoted);
+		cJSON_Delete(tr);
+		cJSON_Delete(sent);
+
+		const cJSON *fault = cJSON_GetObjectItemCaseSensitive(c, "fault");
+		if (cJSON_IsString(fault)) {
+			if (!ex->fault || strcmp(ex->fault, fault->valuestring) != 0)
+				fail_msg("%s: fault \"%s\", expected \"%s\"", name, ex->fault ? ex->fault : "(none)",
+					 fault->valuestring);
+		} else if (ex->fault) {
+			fail_msg("%s: unexpected fault \"%s\"", name, ex->fault);
+		}
+		const cJSON *ack = cJSON_GetObjectItemCaseSensitive(c, "ack");
+		if (cJSON_IsString(ack) && (!ex->ack || strcmp(ex->ack, ack->valuestring) != 0))
+			fail_msg("%s: ack", name);
+		const cJSON *items = cJSON_GetObjectItemCaseSensitive(c, "items");
+		if (ex->n != cJSON_GetArraySize(items))
+			fail_msg("%s: %d items, expected %d", name, ex->n, cJSON_GetArraySize(items));
+		for (int i = 0; i < ex->n; i++) {
+			const cJSON *want = cJSON_GetArrayItem(items, i);
+			const struct extraction_item *it = &ex->items[i];
+			const cJSON *wv = cJSON_GetObjectItemCaseSensitive(want, "value");
+			if (strcmp(it->field, cJSON_GetObjectItemCaseSensitive(want, "field")->valuestring) != 0)
+				fail_msg("%s: item %d field %s", name, i, it->field);
+			if (cJSON_IsNull(wv) ? it->value != NULL : !cJSON_Compare(it->value, wv, 1))
+				fail_msg("%s: item %d value", name, i);
+			if (it->skip != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(want, "skip")))
+				fail_msg("%s: item %d skip", name, i);
+			const cJSON *wr = cJSON_GetObjectItemCaseSensitive(want, "reason");
+			if (cJSON_IsString(wr) && (!it->reason || strcmp(it->reason, wr->valuestring) != 0))
+				fail_msg("%s: item %d reason", name, i);
+		}
+		extraction_free(ex);
+	}
+	cJSON_Delete(root);
+}
+
+/* A failure gives ERR_BACKEND and a reason, and never shows the key. */
+static void expect_failure(const struct extract_backend *be, const char *want)
+{
+	struct extract_request rq = extract_req("गया");
+	struct extraction *ex = NULL;
+	assert_int_equal(be->extract(be->ctx, &rq, &ex), ERR_BACKEND);
+	assert_null(ex);
+	struct backend_usage u;
+	assert_true(backend_last_usage(be->ctx, &u));
+	if (!strstr(u.error, want))
+		fail_msg("error \"%s\" does not say \"%s\"", u.error, want);
+	assert_null(strstr(u.error, "sk-test-secret-4242"));
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	use_openai();
+	struct extract_backend be;
+	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
+	cJSON *ok_content = cJSON_CreateString("{\"ack\":\"\",\"fields\":[]}");
+	char *ok = completion(ok_content, NULL);
+	cJSON_Delete(ok_content);
+
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){401, NULL,
+		"{\"error\":{\"message\":\"Incorrect API key provided: sk-test-secret-4242\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}", NULL, 0});
+	expect_failure(&be, "HTTP 401: the key was refused (check OPENAI_API_KEY)");
+	assert_int_equal(mockserver_count(ms), 1);
+
+	/* a provider quoting the key back in another error is scrubbed */
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){400, NULL,
+		"{\"error\":{\"message\":\"bad request for key sk-test-secret-4242\"}}", NULL, 0});
+	expect_failure(&be, "HTTP 400: bad request for key ***");
+
+	/* 429 with Retry-After, then success */
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){429, NULL, "{\"error\":{\"message\":\"Rate limit reached\"}}",
+						"Retry-After: 1", 0});
+	mockserver_push(ms, (struct mock_reply){200, NULL, ok, NULL, 0});
+	struct extract_request rq = extract_req("गया");
+	struct extraction *ex = NULL;
+	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	extraction_free(ex);
+	struct backend_usage u;
+	assert_true(backend_last_usage(be.ctx, &u));
+	assert_int_equal(u.attempts, 2);
+	assert_true(u.total_ms >= 950);
+
+	/* 500, 500, then success: two retries by default */
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){500, NULL, "{\"error\":{\"message\":\"server error\"}}", NULL, 0});
+	mockserver_push(ms, (struct mock_reply){502, NULL, "bad gateway", "Retry-After: 0", 0});
+	mockserver_push(ms, (struct mock_reply){200, NULL, ok, NULL, 0});
+	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	extraction_free(ex);
+	assert_true(backend_last_usage(be.ctx, &u));
+	assert_int_equal(u.attempts, 3);
+
+	/* 5xx every time: the turn fails after the retries */
+	mockserver_clear(ms);
+	mockserver_set_default(ms, (struct mock_reply){503, NULL, "{\"error\":{\"message\":\"overloaded\"}}", NULL, 0});
+	expect_failure(&be, "HTTP 503 after 3 attempts: overloaded");
+	mockserver_set_default(ms, (struct mock_reply){200, NULL, "{}", NULL, 0});
+
+	/* a 200 that is not JSON, and one without choices */
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, "text/html", "<html>gateway</html>", NULL, 0});
+	expect_failure(&be, "not JSON");
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"object\":\"chat.completion\",\"choices\":[]}", NULL, 0});
+	expect_failure(&be, "no choices[0].message");
+	/* OpenRouter-style error object inside a 200 */
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"error\":{\"code\":502,\"message\":\"upstream failed\"}}", NULL, 0});
+	expect_failure(&be, "provider error: upstream failed");
+	cJSON_free(ok);
+}
+
+static void test_timeout(void **state)
+{
+	(void)state;
+	use_openai();
+	char path[] = "/tmp/formdesk-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char cfg[] = "{\"providers\":{\"openai\":{\"timeout_ms\":300,\"retries\":0}}}";
+	assert_int_equal(write(fd, cfg, sizeof(cfg) - 1), (ssize_t)(sizeof(cfg) - 1));
+	close(fd);
+	assert_int_equal(provider_config_load(path, NULL, 0), ERR_OK);
+	struct extract_backend be;
+	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, "{}", NULL, 3000});
+	expect_failure(&be, "timed out after 300 ms");
+	provider_config_free();
+	unlink(path);
+}
+
+static void test_config(void **state)
+{
+	(void)state;
+	use_openai();
+	char path[] = "/tmp/formdesk-test-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	char cfg[512];
+	snprintf(cfg, sizeof(cfg),
+		 "{\"providers\":{\"openrouter\":{\"base_url\":\"%s/or/v1/\",\"model\":\"vendor/model-x\","
+		 "\"usd_per_million_input_tokens\":2.0,\"usd_per_million_output_tokens\":10.0,"
+		 "\"reasoning\":false}},\"extract\":{\"history_turns\":1}}",
+		 mockserver_url(ms));
+	assert_int_equal(write(fd, cfg, strlen(cfg)), (ssize_t)strlen(cfg));
+	close(fd);
+	setenv("FORMDESK_CONFIG", path, 1);
+	provider_config_free();
+
+	/* the key is still needed from the environment */
+	struct extract_backend be;
+	const char *why = NULL;
+	assert_int_equal(backend_extract("openrouter", &be, &why), ERR_NOTFOUND);
+	assert_non_null(strstr(why, "OPENROUTER_API_KEY is not set"));
+	setenv("OPENROUTER_API_KEY", "sk-or-secret-77", 1);
+	assert_int_equal(backend_extract("openrouter", &be, &why), ERR_OK);
+	cJSON *content = cJSON_CreateString("{\"ack\":\"\",\"fields\":[]}");
+	char *body = completion(content, NULL);
+	cJSON_Delete(content);
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+	cJSON_free(body);
+	struct extract_request rq = extract_req("गया");
+	struct extraction *ex = NULL;
+	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	extraction_free(ex);
+	const struct mock_request *q = mockserver_request(ms, 0);
+	assert_string_equal(q->path, "/or/v1/chat/completions");
+	cJSON *sent = cJSON_Parse(q->body);
+	assert_true(value_is(jpath(sent, "model"), "vendor/model-x"));
+	assert_true(value_is(jpath(sent, "temperature"), "0")); /* "reasoning": false */
+	/* history_turns 1: system, the last history entry, the turn */
+	assert_int_equal(cJSON_GetArraySize(jpath(sent, "messages")), 3);
+	cJSON_Delete(sent);
+	struct backend_usage u;
+	assert_true(backend_last_usage(be.ctx, &u));
+	/* 100 tokens in at $2/M + 10 out at $10/M */
+	assert_true(u.cost_usd > 0.000299 && u.cost_usd < 0.000301);
+	assert_string_equal(u.provider, "openrouter");
+	assert_string_equal(u.model, "vendor/model-x");
+
+	/* a key in the config file is refused */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	const char bad[] = "{\"providers\":{\"openai\":{\"api_key\":\"sk-no\"}}}";
+	assert_int_equal(write(fd, bad, sizeof(bad) - 1), (ssize_t)(sizeof(bad) - 1));
+	close(fd);
+	provider_config_free();
+	assert_int_equal(backend_extract("openai", &be, &why), ERR_INVALID);
+	assert_non_null(strstr(why, "environment only"));
+	assert_null(strstr(why, "sk-no"));
+
+	/* unknown providers are named */
+	provider_config_free();
+	unsetenv("FORMDESK_CONFIG");
+	assert_int_equal(backend_extract("nosuch", &be, &why), ERR_NOTFOUND);
+	assert_non_null(strstr(why, "unknown EXTRACT provider"));
+	unlink(path);
+}
+
+static cJSON *load_json(const char *path)
+{
+	char *t = slurp(path);
+	assert_non_null(t);
+	cJSON *j = cJSON_Parse(t);
+	free(t);
+	assert_non_null(j);
+	return j;
+}
+
+static void test_reply(void **state)
+{
+	(void)state;
+	use_openai();
+	cJSON *ask = load_json("tests/data/llm_reply/decision_ask.json");
+	cJSON *end = load_json("tests/data/llm_reply/decision_end.json");
+	struct reply_backend rb;
+	assert_int_equal(backend_reply("openai:gpt-5.4-mini", &rb, NULL), ERR_OK);
+	struct reply_request rq = {form, ask, history};
+
+	cJSON *content = cJSON_CreateString("आप किस ज़िले में रहती हैं?\n");
+	char *body = completion(content, NULL);
+	cJSON_Delete(content);
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+	cJSON_free(body);
+	char *text = NULL;
+	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_OK);
+	assert_string_equal(text, "आप किस ज़िले में रहती हैं?");
+	free(text);
+	const struct mock_request *q = mockserver_request(ms, 0);
+	cJSON *sent = cJSON_Parse(q->body);
+	/* history, then the decision as an assistant tool call and its result */
+	assert_true(value_is(jpath(sent, "messages[1].role"), "assistant"));
+	assert_true(value_is(jpath(sent, "messages[2].role"), "user"));
+	assert_true(value_is(jpath(sent, "messages[-2].role"), "assistant"));
+	assert_true(value_is(jpath(sent, "messages[-2].tool_calls[0].type"), "function"));
+	assert_true(value_is(jpath(sent, "messages[-2].tool_calls[0].function.name"), "ask_question"));
+	assert_true(value_is(jpath(sent, "messages[-2].tool_calls[0].id"), "decision_1"));
+	const cJSON *args = jpath(sent, "messages[-2].tool_calls[0].function.arguments");
+	assert_true(cJSON_IsString(args) && strstr(args->valuestring, "\"field\":\"district\""));
+	assert_true(value_is(jpath(sent, "messages[-1].role"), "tool"));
+	assert_true(value_is(jpath(sent, "messages[-1].tool_call_id"), "decision_1"));
+	assert_true(value_is(jpath(sent, "tools[1].function.name"), "end_call"));
+	assert_true(value_is(jpath(sent, "tool_choice"), "auto"));
+	assert_true(value_is(jpath(sent, "reasoning_effort"), "low")); /* the paper: low for REPLY */
+	cJSON_Delete(sent);
+
+	/* the model ends the call although the rules asked a question: refused */
+	const char *end_call = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+		"\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\","
+		"\"type\":\"function\",\"function\":{\"name\":\"end_call\",\"arguments\":"
+		"\"{\\\"message\\\":\\\"धन्यवाद, नमस्ते!\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}],"
+		"\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":12}}";
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, end_call, NULL, 0});
+	text = NULL;
+	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_BACKEND);
+	assert_null(text);
+	struct backend_usage u;
+	assert_true(backend_last_usage(rb.ctx, &u));
+	assert_non_null(strstr(u.error, "tried to end the call"));
+
+	/* when the rules end the call, the end_call tool call gives the closing words */
+	rq.decision = end;
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, end_call, NULL, 0});
+	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_OK);
+	assert_string_equal(text, "धन्यवाद, नमस्ते!");
+	free(text);
+
+	/* a decision without tool_call is refused before anything is sent */
+	cJSON *none = cJSON_CreateObject();
+	rq.decision = none;
+	mockserver_clear(ms);
+	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_INVALID);
+	assert_int_equal(mockserver_count(ms), 0);
+	cJSON_Delete(none);
+
+	/* Anthropic: the decision as tool_use, its result as tool_result */
+	char base[128];
+	snprintf(base, sizeof(base), "%s", mockserver_url(ms));
+	setenv("ANTHROPIC_BASE_URL", base, 1);
+	setenv("ANTHROPIC_API_KEY", "sk-ant-secret", 1);
+	struct reply_backend ab;
+	assert_int_equal(backend_reply("anthropic", &ab, NULL), ERR_OK);
+	rq.decision = ask;
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL,
+		"{\"id\":\"msg_2\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
+		"\"text\":\"आप किस ज़िले में रहती हैं?\"}],\"stop_reason\":\"end_turn\",\"usage\":"
+		"{\"input_tokens\":300,\"output_tokens\":20}}", NULL, 0});
+	assert_int_equal(ab.reply(ab.ctx, &rq, &text), ERR_OK);
+	assert_string_equal(text, "आप किस ज़िले में रहती हैं?");
+	free(text);
+	q = mockserver_request(ms, 0);
+	sent = cJSON_Parse(q->body);
+	assert_true(value_is(jpath(sent, "messages[0].role"), "user"));
+	assert_true(value_is(jpath(sent, "messages[-2].role"), "assistant"));
+	assert_true(value_is(jpath(sent, "messages[-2].content[-1].type"), "tool_use"));
+	assert_true(value_is(jpath(sent, "messages[-2].content[-1].name"), "ask_question"));
+	assert_true(value_is(jpath(sent, "messages[-2].content[-1].input.field"), "district"));
+	assert_true(value_is(jpath(sent, "messages[-1].content[0].type"), "tool_result"));
+	assert_true(value_is(jpath(sent, "messages[-1].content[0].tool_use_id"), "decision_1"));
+	assert_true(value_is(jpath(sent, "tool_choice.type"), "auto"));
+	cJSON_Delete(sent);
+	cJSON_Delete(ask);
+	cJSON_Delete(end);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_protocols),
+		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_reply),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
