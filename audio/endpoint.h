@@ -11,8 +11,8 @@
  * - speech ends when stop_ms of consecutive non-speech frames follow;
  * - the turn ends when turn_wait_ms more pass without speech starting again; speech that
  *   starts within the wait joins the same turn.
- * Reported boundaries are where the speech itself starts and ends (refined on the frames'
- * loudness), not the moments they were decided. */
+ * Reported boundaries are where the speech itself starts and ends (the first and last
+ * speech frames), not the moments they were decided. */
 #ifndef FORMDESK_ENDPOINT_H
 #define FORMDESK_ENDPOINT_H
 
