@@ -1,0 +1,456 @@
+/* The speech-to-text backends against a local server that checks each request as the
+ * provider documents it (tests/data/stt_<provider>/expect: endpoint, auth header,
+ * multipart parts or raw body, the language in the provider's form, a 16 kHz mono 16-bit
+ * WAV) and answers with the documented response; Google's service-account token (a JWT
+ * signed RS256, verified here with the public key); errors and usage. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+
+#include "agent/backend.h"
+#include "agent/provider.h"
+#include "agent/stt_wav.h"
+#include "tests/support/mockserver.h"
+
+#define N_SAMPLES 8000 /* 0.5 s at 16 kHz */
+
+static struct mockserver *ms;
+static float samples[N_SAMPLES];
+static EVP_PKEY *google_key;
+static char cred_path[64];
+static volatile int jwt_ok = -1;
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = fread(s, 1, (size_t)n, f);
+	s[got] = '\0';
+	fclose(f);
+	return s;
+}
+
+static const char *const ENV_VARS[] = {
+	"ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "SARVAM_BASE_URL", "SARVAM_API_KEY",
+	"DEEPGRAM_BASE_URL", "DEEPGRAM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "GROQ_BASE_URL",
+	"GROQ_API_KEY", "GOOGLE_SPEECH_BASE_URL", "GOOGLE_APPLICATION_CREDENTIALS",
+	"WHISPERCPP_BASE_URL", "FORMDESK_CONFIG",
+};
+
+static void clear_env(void)
+{
+	for (size_t i = 0; i < sizeof(ENV_VARS) / sizeof(ENV_VARS[0]); i++)
+		unsetenv(ENV_VARS[i]);
+}
+
+/* A fresh RSA key and a service-account file naming the test server's token endpoint. */
+static int write_credentials(void)
+{
+	google_key = EVP_RSA_gen(2048);
+	if (!google_key)
+		return -1;
+	BIO *b = BIO_new(BIO_s_mem());
+	PEM_write_bio_PrivateKey(b, google_key, NULL, NULL, 0, NULL, NULL);
+	char *pem = NULL;
+	long n = BIO_get_mem_data(b, &pem);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "type", "service_account");
+	cJSON_AddStringToObject(o, "project_id", "demo-project");
+	cJSON_AddStringToObject(o, "private_key_id", "k1");
+	char *key = strndup(pem, (size_t)n);
+	cJSON_AddStringToObject(o, "private_key", key);
+	free(key);
+	BIO_free(b);
+	cJSON_AddStringToObject(o, "client_email", "desk@demo-project.iam.gserviceaccount.com");
+	char uri[128];
+	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
+	cJSON_AddStringToObject(o, "token_uri", uri);
+	char *text = cJSON_Print(o);
+	cJSON_Delete(o);
+	snprintf(cred_path, sizeof(cred_path), "/tmp/formdesk-cred-XXXXXX");
+	int fd = mkstemp(cred_path);
+	ssize_t w = fd >= 0 ? write(fd, text, strlen(text)) : -1;
+	if (fd >= 0)
+		close(fd);
+	cJSON_free(text);
+	return w > 0 ? 0 : -1;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	clear_env();
+	for (int i = 0; i < N_SAMPLES; i++)
+		samples[i] = 0.3f * sinf(2.0f * 3.14159265f * 220.0f * (float)i / 16000.0f);
+	ms = mockserver_start();
+	return ms && write_credentials() == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	mockserver_stop(ms);
+	backend_cleanup();
+	EVP_PKEY_free(google_key);
+	unlink(cred_path);
+	clear_env();
+	return 0;
+}
+
+static size_t b64url_decode(const char *in, size_t n, unsigned char *out)
+{
+	char buf[4096] = {0};
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < sizeof(buf) - 4; i++)
+		buf[k++] = in[i] == '-' ? '+' : in[i] == '_' ? '/' : in[i];
+	while (k % 4)
+		buf[k++] = '=';
+	int len = EVP_DecodeBlock(out, (unsigned char *)buf, (int)k);
+	size_t pad = 0;
+	while (pad < 2 && k > pad && buf[k - 1 - pad] == '=')
+		pad++;
+	return len < 0 ? 0 : (size_t)len - pad;
+}
+
+/* Check the JWT bearer grant: form fields, claims, RS256 signature by the account's key. */
+static int check_jwt(const char *body)
+{
+	static const char pre[] = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=";
+	if (strncmp(body, pre, strlen(pre)) != 0)
+		return 0;
+	const char *jwt = body + strlen(pre);
+	const char *d1 = strchr(jwt, '.');
+	const char *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
+	if (!d2)
+		return 0;
+	unsigned char hdr[256], claims[1024], sig[512];
+	size_t hl = b64url_decode(jwt, (size_t)(d1 - jwt), hdr);
+	size_t cl = b64url_decode(d1 + 1, (size_t)(d2 - d1 - 1), claims);
+	size_t sl = b64url_decode(d2 + 1, strlen(d2 + 1), sig);
+	cJSON *h = cJSON_ParseWithLength((char *)hdr, hl);
+	cJSON *c = cJSON_ParseWithLength((char *)claims, cl);
+	const cJSON *alg = cJSON_GetObjectItemCaseSensitive(h, "alg");
+	const cJSON *iss = cJSON_GetObjectItemCaseSensitive(c, "iss");
+	const cJSON *scope = cJSON_GetObjectItemCaseSensitive(c, "scope");
+	const cJSON *aud = cJSON_GetObjectItemCaseSensitive(c, "aud");
+	const cJSON *iat = cJSON_GetObjectItemCaseSensitive(c, "iat");
+	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(c, "exp");
+	int ok = cJSON_IsString(alg) && strcmp(alg->valuestring, "RS256") == 0 && cJSON_IsString(iss) &&
+		 strcmp(iss->valuestring, "desk@demo-project.iam.gserviceaccount.com") == 0 &&
+		 cJSON_IsString(scope) &&
+		 strcmp(scope->valuestring, "https://www.googleapis.com/auth/cloud-platform") == 0 &&
+		 cJSON_IsString(aud) && strstr(aud->valuestring, "/token") && cJSON_IsNumber(iat) &&
+		 cJSON_IsNumber(exp) && exp->valuedouble - iat->valuedouble <= 3600;
+	cJSON_Delete(h);
+	cJSON_Delete(c);
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	ok = ok && EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, google_key) == 1 &&
+	     EVP_DigestVerify(md, sig, sl, (const unsigned char *)jwt, (size_t)(d2 - jwt)) == 1;
+	EVP_MD_CTX_free(md);
+	return ok;
+}
+
+static char *google_response;
+
+static void google_handler(void *ud, const struct mock_request *req, struct mock_reply *out)
+{
+	(void)ud;
+	if (strcmp(req->path, "/token") == 0) {
+		jwt_ok = check_jwt(req->body) &&
+			 strcmp(mock_header(req, "content-type"), "application/x-www-form-urlencoded") == 0;
+		*out = (struct mock_reply){200, NULL,
+			"{\"access_token\":\"ya29.test-token\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", NULL, 0};
+		return;
+	}
+	*out = (struct mock_reply){200, NULL, google_response, NULL, 0};
+}
+
+/* the bytes are a WAV file: mono, 16 kHz, 16-bit, N_SAMPLES samples */
+static bool is_wav16k(const unsigned char *d, size_t len)
+{
+	return len == 44 + 2 * N_SAMPLES && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WAVE", 4) == 0 &&
+	       d[22] == 1 && d[23] == 0 && (d[24] | d[25] << 8 | d[26] << 16) == 16000 && d[34] == 16;
+}
+
+static const cJSON *jpath(const cJSON *o, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	char *p = buf;
+	while (o && *p) {
+		if (*p == '.') {
+			p++;
+			continue;
+		}
+		if (*p == '[') {
+			o = cJSON_GetArrayItem(o, atoi(p + 1));
+			p = strchr(p, ']');
+			p = p ? p + 1 : p + strlen(p);
+			continue;
+		}
+		size_t n = strcspn(p, ".[");
+		char save = p[n];
+		p[n] = '\0';
+		o = cJSON_GetObjectItemCaseSensitive(o, p);
+		p[n] = save;
+		p += n;
+	}
+	return o;
+}
+
+static bool value_is(const cJSON *v, const char *want)
+{
+	if (!v)
+		return false;
+	if (cJSON_IsString(v))
+		return strcmp(v->valuestring, want) == 0;
+	char *s = cJSON_PrintUnformatted(v);
+	bool ok = s && strcmp(s, want) == 0;
+	cJSON_free(s);
+	return ok;
+}
+
+static bool check_wav(const struct mock_request *q, const cJSON *body, const char *where)
+{
+	if (strcmp(where, "body") == 0)
+		return is_wav16k((const unsigned char *)q->body, q->body_len);
+	if (strncmp(where, "part:", 5) == 0) {
+		const struct mock_part *p = mock_part_named(q, where + 5);
+		return p && p->filename && p->type && strcmp(p->type, "audio/wav") == 0 &&
+		       is_wav16k((const unsigned char *)p->data, p->len);
+	}
+	if (strncmp(where, "json:", 5) == 0) {
+		const cJSON *v = jpath(body, where + 5);
+		if (!cJSON_IsString(v))
+			return false;
+		size_t n = strlen(v->valuestring);
+		unsigned char *d = malloc(n);
+		int len = EVP_DecodeBlock(d, (const unsigned char *)v->valuestring, (int)n);
+		size_t pad = (n && v->valuestring[n - 1] == '=') + (n > 1 && v->valuestring[n - 2] == '=');
+		bool ok = len > 0 && is_wav16k(d, (size_t)len - pad);
+		free(d);
+		return ok;
+	}
+	return false;
+}
+
+/* As in test_llm.c: env lines when env_only, else every check against q. */
+static const char *run_expect(const char *file, const struct mock_request *q, bool env_only)
+{
+	static char spec[128];
+	char *text = slurp(file);
+	assert_non_null(text);
+	cJSON *body = q ? cJSON_ParseWithLength(q->body, q->body_len) : NULL;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !line[0])
+			continue;
+		char *arg = strchr(line, ' ');
+		if (!arg)
+			continue;
+		*arg++ = '\0';
+		if (strcmp(line, "spec") == 0) {
+			snprintf(spec, sizeof(spec), "%s", arg);
+			continue;
+		}
+		if (strcmp(line, "env") == 0) {
+			if (!env_only)
+				continue;
+			char *val = strchr(arg, ' ');
+			assert_non_null(val);
+			*val++ = '\0';
+			char buf[512];
+			const char *u = strstr(val, "{url}");
+			if (u)
+				snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(u - val), val, mockserver_url(ms), u + 5);
+			else
+				snprintf(buf, sizeof(buf), "%s", val);
+			setenv(arg, buf, 1);
+			continue;
+		}
+		if (env_only)
+			continue;
+		char *rest = strchr(arg, ' ');
+		if (rest)
+			*rest++ = '\0';
+		bool ok;
+		if (strcmp(line, "method") == 0)
+			ok = strcmp(q->method, arg) == 0;
+		else if (strcmp(line, "path") == 0)
+			ok = strcmp(q->path, arg) == 0;
+		else if (strcmp(line, "header") == 0)
+			ok = mock_header(q, arg) && rest && strcmp(mock_header(q, arg), rest) == 0;
+		else if (strcmp(line, "noheader") == 0)
+			ok = mock_header(q, arg) == NULL;
+		else if (strcmp(line, "arg") == 0)
+			ok = mock_arg(q, arg) && rest && strcmp(mock_arg(q, arg), rest) == 0;
+		else if (strcmp(line, "part") == 0) {
+			const struct mock_part *pt = mock_part_named(q, arg);
+			ok = pt && rest && strcmp(pt->data, rest) == 0;
+		} else if (strcmp(line, "json") == 0)
+			ok = value_is(jpath(body, arg), rest ? rest : "");
+		else if (strcmp(line, "wav") == 0)
+			ok = check_wav(q, body, arg);
+		else
+			ok = false;
+		if (!ok)
+			fail_msg("%s: check failed: %s %s%s%s", file, line, arg, rest ? " " : "", rest ? rest : "");
+	}
+	cJSON_Delete(body);
+	free(text);
+	return spec;
+}
+
+static const struct stt_request REQ = {samples, N_SAMPLES, 16000, NULL, "hi"};
+
+static void test_providers(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"elevenlabs", "sarvam", "deepgram", "openai", "groq",
+					    "whispercpp", "google"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char expect[128], resp[128];
+		snprintf(expect, sizeof(expect), "tests/data/stt_%s/expect", names[i]);
+		snprintf(resp, sizeof(resp), "tests/data/stt_%s/response.json", names[i]);
+		clear_env();
+		provider_config_free();
+		const char *spec = run_expect(expect, NULL, true);
+		char *body = slurp(resp);
+		assert_non_null(body);
+		mockserver_clear(ms);
+		bool google = strcmp(names[i], "google") == 0;
+		if (google) {
+			setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
+			google_response = body;
+			mockserver_set_handler(ms, google_handler, NULL);
+		} else {
+			mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+		}
+		struct stt_backend be;
+		const char *why = NULL;
+		if (backend_stt(spec, &be, &why) != ERR_OK)
+			fail_msg("%s: %s", spec, why);
+		char *text = NULL;
+		if (be.transcribe(be.ctx, &REQ, &text) != ERR_OK) {
+			struct backend_usage u;
+			backend_last_usage(be.ctx, &u);
+			fail_msg("%s: %s", spec, u.error);
+		}
+		assert_string_equal(text, "मेरा नाम सुनीता देवी है");
+		free(text);
+		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
+		assert_non_null(q);
+		run_expect(expect, q, false);
+		struct backend_usage u;
+		assert_true(backend_last_usage(be.ctx, &u));
+		assert_true(fabs(u.audio_s - 0.5) < 1e-9);
+		assert_int_equal(u.http_status, 200);
+		if (google) {
+			assert_int_equal(jwt_ok, 1);
+			/* the token is kept: a second call asks only for the transcript */
+			assert_int_equal(be.transcribe(be.ctx, &REQ, &text), ERR_OK);
+			free(text);
+			assert_int_equal(mockserver_count(ms), 3);
+			mockserver_set_handler(ms, NULL, NULL);
+		}
+		free(body);
+	}
+	clear_env();
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	clear_env();
+	provider_config_free();
+	char cfg[] = "/tmp/formdesk-stt-XXXXXX";
+	int fd = mkstemp(cfg);
+	const char text[] = "{\"providers\":{\"elevenlabs\":{\"usd_per_audio_minute\":0.4,\"retries\":1}}}";
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	setenv("FORMDESK_CONFIG", cfg, 1);
+	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
+	setenv("ELEVENLABS_API_KEY", "el-secret-9", 1);
+	struct stt_backend be;
+	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	char *out = NULL;
+	struct backend_usage u;
+
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){401, NULL, "{\"detail\":{\"status\":\"invalid_api_key\",\"message\":\"Invalid API key: el-secret-9\"}}", NULL, 0});
+	assert_int_equal(be.transcribe(be.ctx, &REQ, &out), ERR_BACKEND);
+	assert_true(backend_last_usage(be.ctx, &u));
+	assert_non_null(strstr(u.error, "HTTP 401"));
+	assert_null(strstr(u.error, "el-secret-9"));
+
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){429, NULL, "{}", "Retry-After: 0", 0});
+	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"text\":\"हाँ\"}", NULL, 0});
+	assert_int_equal(be.transcribe(be.ctx, &REQ, &out), ERR_OK);
+	assert_string_equal(out, "हाँ");
+	free(out);
+	assert_true(backend_last_usage(be.ctx, &u));
+	assert_int_equal(u.attempts, 2);
+	/* 0.5 s at $0.4 a minute */
+	assert_true(fabs(u.cost_usd - 0.5 / 60.0 * 0.4) < 1e-12);
+
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"language_code\":\"hin\"}", NULL, 0});
+	assert_int_equal(be.transcribe(be.ctx, &REQ, &out), ERR_BACKEND);
+	assert_true(backend_last_usage(be.ctx, &u));
+	assert_non_null(strstr(u.error, "no transcript"));
+
+	/* no audio: nothing is sent */
+	mockserver_clear(ms);
+	struct stt_request none = {NULL, 0, 16000, "ref", "hi"};
+	assert_int_equal(be.transcribe(be.ctx, &none, &out), ERR_INVALID);
+	assert_int_equal(mockserver_count(ms), 0);
+
+	/* missing key and missing credentials are named */
+	unsetenv("DEEPGRAM_API_KEY");
+	const char *why = NULL;
+	assert_int_equal(backend_stt("deepgram", &be, &why), ERR_NOTFOUND);
+	assert_non_null(strstr(why, "DEEPGRAM_API_KEY"));
+	setenv("GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent/key.json", 1);
+	assert_int_equal(backend_stt("google", &be, &why), ERR_IO);
+	assert_non_null(strstr(why, "credentials"));
+	unlink(cfg);
+	clear_env();
+	provider_config_free();
+}
+
+static void test_wav(void **state)
+{
+	(void)state;
+	unsigned char *wav = NULL;
+	size_t len = 0;
+	assert_int_equal(stt_wav_encode(samples, N_SAMPLES, 16000, &wav, &len), ERR_OK);
+	assert_true(is_wav16k(wav, len));
+	free(wav);
+	assert_int_equal(stt_wav_encode(samples, 10, 0, &wav, &len), ERR_INVALID);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wav),
+		cmocka_unit_test(test_providers),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
