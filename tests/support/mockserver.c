@@ -184,10 +184,20 @@ static void parse_parts(struct mock_request *r)
 	}
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* wait ms_total milliseconds by the clock, waking early when the server stops */
 static void wait_ms(struct mockserver *ms, int ms_total)
 {
-	for (int t = 0; t < ms_total && !ms->stopping; t += 5) {
-		struct timespec ts = {0, 5 * 1000000L};
+	double end = mono_ms() + ms_total;
+	for (double left = ms_total; left > 0 && !ms->stopping; left = end - mono_ms()) {
+		double step = left < 20 ? left : 20;
+		struct timespec ts = {0, (long)(step * 1e6)};
 		nanosleep(&ts, NULL);
 	}
 }
