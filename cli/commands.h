@@ -17,6 +17,9 @@
 	X("select", cmd_select, "select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT] [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]: pick a model") \
 	X("corpus-demo", cmd_corpus_demo, "corpus-demo --profiles FILE --out DIR [--form FILE]: lay out the demo corpus from caller profiles") \
 	X("corpus-respin", cmd_corpus_respin, "corpus-respin --clips DIR --out DIR [--form FILE]: lay out the real-speech corpus from the RESPIN clips") \
+	X("annotate", cmd_annotate, "annotate --db FILE --task name-match|turn-errors|stt --annotator NAME [--corpus DIR]: the labelling screen") \
+	X("calibrate", cmd_calibrate, "calibrate --db FILE [--task T] [--judge NAME] [--format table|markdown|csv] [--seed N] [--llm P[:M]]: judges against people") \
+	X("export", cmd_export, "export --db FILE --format jsonl|csv [--task T] [--all] [--out FILE]: labels and their items") \
 	X("simulate", cmd_simulate, "simulate [--form FILE] [--corpus DIR|demo|respin] [--db FILE]: the simulator (default)")
 
 #define X(word, fn, help) int fn(int argc, char **argv);

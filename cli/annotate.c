@@ -1,0 +1,132 @@
+/* annotate: the labelling desk.
+ *
+ * formdesk annotate --db FILE --task name-match|turn-errors|stt --annotator NAME
+ *                   [--corpus DIR|demo|respin]
+ *
+ * Draws the task's items from the calls recorded in FILE (annotations/queue.h), then
+ * opens the labelling screen (tui/annotate.h). --corpus names the folder of the calls'
+ * corpus when its name alone does not find it. stderr: calls passed over and why.
+ * Exit status: 0 done (also when there is nothing to label, which it says); 2 bad usage,
+ * a database that cannot be opened, or a label that could not be saved. */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "annotations/labels.h"
+#include "annotations/queue.h"
+#include "tui/annotate.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: formdesk annotate --db FILE --task name-match|turn-errors|stt "
+		   "--annotator NAME [--corpus DIR|demo|respin]\n");
+}
+
+/* name_ok: an annotator's name: not empty, no control characters, at most 64 bytes. */
+static bool name_ok(const char *s)
+{
+	if (!s || !s[0] || strlen(s) > 64)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	const char *db = NULL, *task = NULL, *who = NULL, *corpus = NULL;
+	struct labels *l = NULL;
+	enum labels_task t;
+	char *msg = NULL, *notes = NULL;
+	int added = 0, rc = 2;
+	enum err e;
+
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--db") == 0)
+			slot = &db;
+		else if (strcmp(argv[i], "--task") == 0)
+			slot = &task;
+		else if (strcmp(argv[i], "--annotator") == 0)
+			slot = &who;
+		else if (strcmp(argv[i], "--corpus") == 0)
+			slot = &corpus;
+		if (!slot) {
+			fprintf(stderr, "formdesk annotate: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "formdesk annotate: %s needs a value\n", argv[i]);
+			return 2;
+		}
+		*slot = argv[++i];
+	}
+	if (!db || !task || !who) {
+		fprintf(stderr, "formdesk annotate: %s is required\n",
+			!db ? "--db FILE" : !task ? "--task" : "--annotator NAME");
+		usage(stderr);
+		return 2;
+	}
+	if (labels_task_parse(task, &t) != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: --task '%s': not a task (name-match, "
+				"turn-errors or stt)\n", task);
+		return 2;
+	}
+	if (!name_ok(who)) {
+		fprintf(stderr, "formdesk annotate: --annotator '%s': a name of 1 to 64 bytes "
+				"without control characters is needed\n", who);
+		return 2;
+	}
+	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	e = queue_build(l, t, corpus, &notes, &added);
+	if (notes)
+		fprintf(stderr, "%s", notes);
+	if (e != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: %s\n",
+			e == ERR_DB ? labels_error(l) : err_str(e));
+		goto out;
+	}
+	{
+		struct labels_item *v = NULL;
+		int n = 0;
+		if ((e = labels_items(l, t, &v, &n)) != ERR_OK) {
+			fprintf(stderr, "formdesk annotate: %s\n", labels_error(l));
+			goto out;
+		}
+		labels_items_free(v, n);
+		if (n == 0) {
+			printf("%s: nothing to label for %s: %s\n", db, task,
+			       t == LABELS_NAME_MATCH
+				       ? "no call of a corpus with expected forms has a captured "
+					 "string field"
+			       : t == LABELS_STT ? "no turn's transcript differs from its reference"
+						 : "no call failed or ended with a wrong form");
+			rc = 0;
+			goto out;
+		}
+	}
+	setlocale(LC_ALL, "");
+	if (!strstr(setlocale(LC_CTYPE, NULL), "UTF-8") && !strstr(setlocale(LC_CTYPE, NULL), "utf8"))
+		setlocale(LC_CTYPE, "C.UTF-8");
+	if ((e = annotate_run(l, t, who, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(msg);
+	free(notes);
+	labels_close(l);
+	return rc;
+}

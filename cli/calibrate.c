@@ -1,0 +1,375 @@
+/* calibrate: judges against people, and people against each other.
+ *
+ * formdesk calibrate --db FILE [--task name-match|stt|turn-errors] [--judge NAME]
+ *                    [--format table|markdown|csv] [--seed N] [--llm PROVIDER[:MODEL]]
+ *                    [--corpus DIR|demo|respin]
+ *
+ * Draws the task's items from the recorded calls (as annotate does), runs the
+ * deterministic name judge on every name-match item, asks the language model --llm about
+ * the items it has no cached decision on, then prints for every judge found in the
+ * judges' table (or only --judge) the figures of annotations/calib.h for all items, the
+ * dev half and the held-out test half; the inter-annotator agreement; the disagreements.
+ * Exit status: 0 done; 2 bad usage, a database that cannot be read, a judge that failed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "annotations/calib.h"
+#include "annotations/judges.h"
+#include "annotations/labels.h"
+#include "annotations/queue.h"
+#include "sessions/csv.h"
+#include "tui/width.h"
+
+enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: formdesk calibrate --db FILE [--task name-match|stt|turn-errors] "
+		   "[--judge NAME] [--format table|markdown|csv] [--seed N] "
+		   "[--llm PROVIDER[:MODEL]] [--corpus DIR]\n");
+}
+
+/* num: x with 3 decimals, "n/a" for NaN. */
+static const char *num(double x, char *buf, size_t n)
+{
+	if (isnan(x))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.3f", x);
+	return buf;
+}
+
+static const char *kappa_text(const struct calib_judge_figures *f, char *buf, size_t n)
+{
+	if (!f->has_kappa)
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, "%.3f%s", f->kappa.kappa, f->kappa.degenerate ? "*" : "");
+	return buf;
+}
+
+/* pad: s then spaces to cols columns (measured with the screens' width function). */
+static void pad(const char *s, int cols)
+{
+	int w = width_cols(s);
+	fputs(s, stdout);
+	for (; w < cols; w++)
+		putchar(' ');
+}
+
+static const char *const cls[] = {"same", "different", "unsure"};
+
+static void print_iaa(const struct calib *c, enum fmt f)
+{
+	char a[32], b[32], k[32];
+	const char *md = f == FMT_MARKDOWN ? "- " : "";
+	printf("%sannotators (%d):", md, c->n_annotators);
+	for (int i = 0; i < c->n_annotators; i++)
+		printf("%s %s", i ? "," : "", c->annotators[i]);
+	printf("\n");
+	if (!c->agreement) {
+		printf("%sinter-annotator agreement: n/a (%s)\n", md,
+		       c->n_annotators < 2 ? "fewer than two annotators"
+					   : "no item labelled by two of them");
+		return;
+	}
+	snprintf(k, sizeof k, "%.3f%s", c->iaa.kappa, c->iaa.degenerate ? "*" : "");
+	printf("%sinter-annotator agreement: %s kappa %s (observed %s, chance %s, %ld items)\n", md,
+	       strcmp(c->agreement, "cohen") == 0 ? "Cohen's" : "Fleiss'", k,
+	       num(c->iaa.po, a, sizeof a), num(c->iaa.pe, b, sizeof b), c->iaa.n);
+}
+
+static void print_judge(const struct calib_judge *j, enum fmt f)
+{
+	char a[32], t[32], n[32], k[32];
+	if (f == FMT_MARKDOWN) {
+		printf("\n### Judge %s (prompt version %s)\n\n", j->judge, j->version);
+		printf("| split | n | accuracy | TPR | TNR | Cohen's kappa |\n"
+		       "|---|---|---|---|---|---|\n");
+	} else {
+		printf("\njudge %s (prompt version %s)\n", j->judge, j->version);
+		printf("  split      n  accuracy    TPR    TNR  kappa\n");
+	}
+	for (int s = 0; s < CALIB_NSPLITS; s++) {
+		const struct calib_judge_figures *x = &j->split[s];
+		if (f == FMT_MARKDOWN)
+			printf("| %s | %ld | %s | %s | %s | %s |\n", calib_split_name(s), x->n,
+			       num(x->accuracy, a, sizeof a), num(x->tpr, t, sizeof t),
+			       num(x->tnr, n, sizeof n), kappa_text(x, k, sizeof k));
+		else
+			printf("  %-5s %6ld  %8s %6s %6s  %s\n", calib_split_name(s), x->n,
+			       num(x->accuracy, a, sizeof a), num(x->tpr, t, sizeof t),
+			       num(x->tnr, n, sizeof n), kappa_text(x, k, sizeof k));
+	}
+	for (int s = 0; s < CALIB_NSPLITS; s++) {
+		const long *tb = j->split[s].table;
+		if (f == FMT_MARKDOWN) {
+			printf("\nConfusion matrix, %s (rows: people's majority; columns: the "
+			       "judge)\n\n| | judge same | judge different | judge unsure |\n"
+			       "|---|---|---|---|\n", calib_split_name(s));
+			for (int r = 0; r < 2; r++)
+				printf("| people %s | %ld | %ld | %ld |\n", cls[r], tb[r * 3],
+				       tb[r * 3 + 1], tb[r * 3 + 2]);
+		} else {
+			printf("  confusion, %s: rows people's majority, columns the judge\n"
+			       "                    same  different  unsure\n", calib_split_name(s));
+			for (int r = 0; r < 2; r++)
+				printf("    people %-9s %4ld  %9ld  %6ld\n", cls[r], tb[r * 3],
+				       tb[r * 3 + 1], tb[r * 3 + 2]);
+		}
+	}
+	if (j->undecided)
+		printf("%s%ld compared items have no decision from this judge\n",
+		       f == FMT_MARKDOWN ? "\n" : "  ", j->undecided);
+}
+
+static void print_dis(const struct calib *c, enum fmt f)
+{
+	if (f == FMT_MARKDOWN) {
+		printf("\n### Disagreements (%d)\n\n", c->n_dis);
+		if (!c->n_dis)
+			return;
+		printf("| item | split | judge | judge said | people | expected | captured |\n"
+		       "|---|---|---|---|---|---|---|\n");
+		for (int i = 0; i < c->n_dis; i++) {
+			const struct calib_disagreement *d = &c->dis[i];
+			printf("| %lld | %s | %s@%s | %s | %s (%s) | %s | %s |\n", d->item,
+			       calib_split_name(d->split), d->judge, d->version, d->decision,
+			       d->majority, d->humans ? d->humans : "", d->expected ? d->expected : "",
+			       d->captured ? d->captured : "");
+		}
+		return;
+	}
+	printf("\ndisagreements (%d): the judge against the people's majority\n", c->n_dis);
+	for (int i = 0; i < c->n_dis; i++) {
+		const struct calib_disagreement *d = &c->dis[i];
+		char head[64];
+		snprintf(head, sizeof head, "  item %lld [%s]", d->item, calib_split_name(d->split));
+		pad(head, 20);
+		printf(" %s@%s said %s, people said %s (%s)\n", d->judge, d->version, d->decision,
+		       d->majority, d->humans ? d->humans : "");
+		printf("      expected ");
+		pad(d->expected ? d->expected : "", 24);
+		printf("  captured %s\n", d->captured ? d->captured : "");
+		if (d->transcript)
+			printf("      caller said: %s\n", d->transcript);
+	}
+}
+
+static void csv_row(const char *const *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			putchar(',');
+		csv_write_field(stdout, v[i] ? v[i] : "");
+	}
+	fputs("\r\n", stdout);
+}
+
+static void print_csv(const struct calib *c)
+{
+	static const char *const head[] = {
+		"kind", "judge", "prompt_version", "split", "n", "accuracy", "tpr", "tnr",
+		"kappa", "same_same", "same_different", "same_unsure", "different_same",
+		"different_different", "different_unsure", "item_id", "expected", "captured",
+		"people", "judge_said"};
+	char b[12][32];
+	csv_row(head, 20);
+	if (c->agreement) {
+		snprintf(b[0], 32, "%ld", c->iaa.n);
+		snprintf(b[1], 32, "%.6f", c->iaa.kappa);
+		const char *r[20] = {"annotators", c->agreement, "", "all", b[0], NULL, NULL, NULL,
+				     b[1]};
+		csv_row(r, 20);
+	}
+	for (int i = 0; i < c->n_judges; i++) {
+		const struct calib_judge *j = &c->judges[i];
+		for (int s = 0; s < CALIB_NSPLITS; s++) {
+			const struct calib_judge_figures *x = &j->split[s];
+			const char *r[20] = {"judge", j->judge, j->version, calib_split_name(s)};
+			snprintf(b[0], 32, "%ld", x->n);
+			r[4] = b[0];
+			r[5] = isnan(x->accuracy) ? "" : (snprintf(b[1], 32, "%.6f", x->accuracy), b[1]);
+			r[6] = isnan(x->tpr) ? "" : (snprintf(b[2], 32, "%.6f", x->tpr), b[2]);
+			r[7] = isnan(x->tnr) ? "" : (snprintf(b[3], 32, "%.6f", x->tnr), b[3]);
+			r[8] = !x->has_kappa ? "" : (snprintf(b[4], 32, "%.6f", x->kappa.kappa), b[4]);
+			for (int m = 0; m < 6; m++) {
+				snprintf(b[5 + m], 32, "%ld", x->table[m]);
+				r[9 + m] = b[5 + m];
+			}
+			csv_row(r, 20);
+		}
+	}
+	for (int i = 0; i < c->n_dis; i++) {
+		const struct calib_disagreement *d = &c->dis[i];
+		const char *r[20] = {"disagreement", d->judge, d->version, calib_split_name(d->split)};
+		snprintf(b[0], 32, "%lld", d->item);
+		r[15] = b[0];
+		r[16] = d->expected;
+		r[17] = d->captured;
+		r[18] = d->humans;
+		r[19] = d->decision;
+		csv_row(r, 20);
+	}
+}
+
+static void print_report(const struct calib *c, const char *db, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "- " : "";
+	bool any_degenerate = c->agreement && c->iaa.degenerate;
+	if (f == FMT_CSV) {
+		print_csv(c);
+		return;
+	}
+	if (f == FMT_MARKDOWN)
+		printf("## Calibration: %s (%s)\n\n", labels_task_name(c->task), db);
+	else
+		printf("%s calibration: %s\n", labels_task_name(c->task), db);
+	printf("%sitems %d, labelled %d", md, c->n_items, c->n_labelled);
+	if (c->task != LABELS_TURN_ERRORS)
+		printf(", compared with judges %d (dev %d, test %d); left out: %d tied, %d with "
+		       "an unsure majority", c->n_compared, c->n_dev, c->n_test, c->n_tie,
+		       c->n_unsure);
+	printf("\n%ssplit: dev or test by item key, seed %u\n", md, c->seed);
+	print_iaa(c, f);
+	for (int i = 0; i < c->n_judges; i++) {
+		print_judge(&c->judges[i], f);
+		for (int s = 0; s < CALIB_NSPLITS; s++)
+			any_degenerate |= c->judges[i].split[s].has_kappa &&
+					  c->judges[i].split[s].kappa.degenerate;
+	}
+	if (c->task != LABELS_TURN_ERRORS) {
+		if (!c->n_judges)
+			printf("\nno judge has decided any item yet\n");
+		print_dis(c, f);
+	}
+	if (any_degenerate)
+		printf("\n* every rating in one class: chance agreement is 1 and kappa is defined "
+		       "as 1 (docs/annotation.md)\n");
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	const char *db = NULL, *task = "name-match", *judge = NULL, *format = "table",
+		   *seed_s = NULL, *llm = NULL, *corpus = NULL;
+	unsigned seed = CALIB_SEED;
+	enum labels_task t;
+	enum fmt f;
+	struct labels *l = NULL;
+	struct calib *c = NULL;
+	char *msg = NULL, *notes = NULL;
+	int rc = 2;
+	enum err e;
+
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--db") == 0)
+			slot = &db;
+		else if (strcmp(argv[i], "--task") == 0)
+			slot = &task;
+		else if (strcmp(argv[i], "--judge") == 0)
+			slot = &judge;
+		else if (strcmp(argv[i], "--format") == 0)
+			slot = &format;
+		else if (strcmp(argv[i], "--seed") == 0)
+			slot = &seed_s;
+		else if (strcmp(argv[i], "--llm") == 0)
+			slot = &llm;
+		else if (strcmp(argv[i], "--corpus") == 0)
+			slot = &corpus;
+		if (!slot) {
+			fprintf(stderr, "formdesk calibrate: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "formdesk calibrate: %s needs a value\n", argv[i]);
+			return 2;
+		}
+		*slot = argv[++i];
+	}
+	if (!db) {
+		fprintf(stderr, "formdesk calibrate: --db FILE is required\n");
+		usage(stderr);
+		return 2;
+	}
+	if (labels_task_parse(task, &t) != ERR_OK) {
+		fprintf(stderr, "formdesk calibrate: --task '%s': not a task (name-match, "
+				"turn-errors or stt)\n", task);
+		return 2;
+	}
+	if (strcmp(format, "table") == 0) {
+		f = FMT_TABLE;
+	} else if (strcmp(format, "markdown") == 0) {
+		f = FMT_MARKDOWN;
+	} else if (strcmp(format, "csv") == 0) {
+		f = FMT_CSV;
+	} else {
+		fprintf(stderr, "formdesk calibrate: --format '%s': use table, markdown or csv\n",
+			format);
+		return 2;
+	}
+	if (seed_s) {
+		char *end;
+		unsigned long v = strtoul(seed_s, &end, 10);
+		if (!seed_s[0] || *end || v > 0xffffffffUL || seed_s[0] == '-') {
+			fprintf(stderr, "formdesk calibrate: --seed '%s': a whole number from 0 to "
+					"4294967295 is needed\n", seed_s);
+			return 2;
+		}
+		seed = (unsigned)v;
+	}
+	if (llm && t != LABELS_NAME_MATCH) {
+		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
+		return 2;
+	}
+	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk calibrate: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	e = queue_build(l, t, corpus, &notes, NULL);
+	if (notes)
+		fprintf(stderr, "%s", notes);
+	if (e == ERR_OK && t == LABELS_NAME_MATCH)
+		e = judges_run_namematch(l, NULL);
+	if (e != ERR_OK) {
+		fprintf(stderr, "formdesk calibrate: %s\n", e == ERR_DB ? labels_error(l) : err_str(e));
+		goto out;
+	}
+	if (llm) {
+		char why[512] = "";
+		int asked = 0;
+		e = judges_run_llm(l, llm, &asked, why, sizeof why);
+		fprintf(stderr, "formdesk calibrate: asked %s about %d items (the others were "
+				"cached)\n", llm, asked);
+		if (e != ERR_OK) {
+			fprintf(stderr, "formdesk calibrate: --llm %s: %s\n", llm,
+				why[0] ? why : err_str(e));
+			goto out;
+		}
+	}
+	if ((e = calib_run(l, t, judge, seed, &c)) != ERR_OK) {
+		fprintf(stderr, "formdesk calibrate: %s\n", e == ERR_DB ? labels_error(l) : err_str(e));
+		goto out;
+	}
+	if (judge && c->n_judges == 0 && t != LABELS_TURN_ERRORS) {
+		fprintf(stderr, "formdesk calibrate: --judge '%s': no decisions by that judge in %s\n",
+			judge, db);
+		goto out;
+	}
+	print_report(c, db, f);
+	rc = 0;
+out:
+	calib_free(c);
+	free(msg);
+	free(notes);
+	labels_close(l);
+	return rc;
+}

@@ -1,0 +1,106 @@
+/* export: labels and the items they label, for other labelling tools.
+ *
+ * formdesk export --db FILE --format jsonl|csv [--task NAME] [--all] [--out FILE]
+ *
+ * stdout (or --out): Label Studio JSONL tasks, or CSV rows with the columns of
+ * annotations/export.h. --all: items nobody labelled too. Exit status: 0 done; 2 bad
+ * usage, a database that cannot be read, or a file that cannot be written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "annotations/export.h"
+#include "annotations/labels.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: formdesk export --db FILE --format jsonl|csv [--task "
+		   "name-match|turn-errors|stt] [--all] [--out FILE]\n");
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *db = NULL, *format = NULL, *task = NULL, *outp = NULL;
+	bool all = false;
+	enum labels_task t;
+	enum export_format fmt;
+	struct labels *l = NULL;
+	FILE *f = stdout;
+	char *msg = NULL;
+	int rc = 2;
+	enum err e;
+
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--all") == 0) {
+			all = true;
+			continue;
+		}
+		if (strcmp(argv[i], "--db") == 0)
+			slot = &db;
+		else if (strcmp(argv[i], "--format") == 0)
+			slot = &format;
+		else if (strcmp(argv[i], "--task") == 0)
+			slot = &task;
+		else if (strcmp(argv[i], "--out") == 0)
+			slot = &outp;
+		if (!slot) {
+			fprintf(stderr, "formdesk export: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+		if (i + 1 >= argc) {
+			fprintf(stderr, "formdesk export: %s needs a value\n", argv[i]);
+			return 2;
+		}
+		*slot = argv[++i];
+	}
+	if (!db || !format) {
+		fprintf(stderr, "formdesk export: %s is required\n", !db ? "--db FILE" : "--format");
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(format, "jsonl") == 0) {
+		fmt = EXPORT_JSONL;
+	} else if (strcmp(format, "csv") == 0) {
+		fmt = EXPORT_CSV;
+	} else {
+		fprintf(stderr, "formdesk export: --format '%s': use jsonl or csv\n", format);
+		return 2;
+	}
+	if (task && labels_task_parse(task, &t) != ERR_OK) {
+		fprintf(stderr, "formdesk export: --task '%s': not a task (name-match, "
+				"turn-errors or stt)\n", task);
+		return 2;
+	}
+	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk export: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	if (outp && !(f = fopen(outp, "w"))) {
+		perror(outp);
+		f = NULL;
+		goto out;
+	}
+	if ((e = export_write(l, f, fmt, task ? &t : NULL, all)) != ERR_OK) {
+		fprintf(stderr, "formdesk export: %s\n",
+			e == ERR_DB ? labels_error(l)
+			: e == ERR_IO ? "cannot write the output"
+				      : err_str(e));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f && f != stdout && fclose(f) != 0 && rc == 0) {
+		perror(outp);
+		rc = 2;
+	}
+	free(msg);
+	labels_close(l);
+	return rc;
+}

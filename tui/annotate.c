@@ -1,0 +1,846 @@
+/* annotate: the labelling screen (annotate.h). */
+#include "annotate.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <curses.h>
+#include <cjson/cJSON.h>
+
+#include "tui/width.h"
+
+enum action {
+#define X(name, key, shown, help, tasks) ACT_##name,
+	ANNOTATE_KEYS(X)
+#undef X
+	ACT_NONE
+};
+
+static const struct keydef {
+	int key;
+	const char *shown, *help;
+	char tasks;
+} keydefs[] = {
+#define X(name, key, shown, help, tasks) {key, shown, help, tasks},
+	ANNOTATE_KEYS(X)
+#undef X
+};
+
+static const char *const tag_labels[] = {
+#define X(label, shown) label,
+	LABELS_TAGS(X)
+#undef X
+};
+static const char *const tag_shown[] = {
+#define X(label, shown) shown,
+	LABELS_TAGS(X)
+#undef X
+};
+#define N_TAGS ((int)(sizeof tag_labels / sizeof tag_labels[0]))
+_Static_assert(sizeof ANNOTATE_TAG_KEYS - 1 == sizeof tag_labels / sizeof tag_labels[0],
+	       "one key per turn-errors tag");
+
+struct step {        /* one entry of the undo history */
+	int idx;
+	bool labelled;   /* false: a skip */
+	char *prev, *prev_note; /* the label and note it replaced, NULL when none */
+};
+
+struct ui {
+	struct labels *l;
+	enum labels_task task;
+	const char *annotator;
+	struct labels_item *items;
+	int n;
+	char **mine, **mine_note; /* this annotator's label and note per item */
+	int done;
+	int cur;                  /* n: past the end */
+	struct step *hist;
+	int n_hist, cap_hist;
+	char status[600];
+	bool help;
+	bool editing;             /* typing a note */
+	wchar_t note[256];
+	int note_len;
+	char *pending_note;       /* note typed before the item was tagged */
+	pid_t player;
+	char player_file[512];
+	char player_cmd[256];
+	bool quit;
+};
+
+/* Signals reach the loop through a pipe (the loop's one wait is poll()). */
+static int g_pipe[2] = {-1, -1};
+static volatile sig_atomic_t g_quit, g_winch, g_child;
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	if (sig == SIGWINCH)
+		g_winch = 1;
+	else if (sig == SIGCHLD)
+		g_child = 1;
+	else
+		g_quit = 1;
+	if (g_pipe[1] >= 0 && write(g_pipe[1], "x", 1) < 0) {
+		/* the pipe is full: the loop wakes anyway */
+	}
+	errno = saved;
+}
+
+static bool for_task(char tasks, enum labels_task t)
+{
+	return tasks == '*' || (tasks == 'b' && t != LABELS_TURN_ERRORS) ||
+	       (tasks == 't' && t == LABELS_TURN_ERRORS);
+}
+
+static enum action action_of(int key, enum labels_task t)
+{
+	if (key == 127 || key == 8)
+		key = KEY_BACKSPACE;
+	for (int i = 0; i < ACT_NONE; i++)
+		if (keydefs[i].key == key && for_task(keydefs[i].tasks, t))
+			return (enum action)i;
+	return ACT_NONE;
+}
+
+/* bounded: snprintf where cutting the text to fit is what is wanted. */
+static void bounded(char *d, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d, n, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- drawing ---- */
+
+/* clean: s with control characters as spaces (new string, NULL on no memory). */
+static char *clean(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	for (char *p = d; p && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return d;
+}
+
+/* put: s at (y, x), cut to the columns left on the line. Returns the columns used. */
+static int put(int y, int x, const char *s, attr_t a)
+{
+	int cols = COLS - x, used = 0;
+	char *c = clean(s);
+	if (!c || cols <= 0 || y < 0 || y >= LINES) {
+		free(c);
+		return 0;
+	}
+	size_t len = width_cut(c, cols, &used);
+	attron(a);
+	mvaddnstr(y, x, c, (int)len);
+	attroff(a);
+	free(c);
+	return used;
+}
+
+/* wrap: s from (y, x) wrapped at the screen's right edge, at most max lines. Returns the
+ * lines used. */
+static int wrap(int y, int x, const char *s, int max, attr_t a)
+{
+	char *c = clean(s);
+	int lines = 0;
+	size_t off = 0, total;
+
+	if (!c)
+		return 0;
+	total = strlen(c);
+	if (total == 0) {
+		free(c);
+		return 1;
+	}
+	while (off < total && lines < max && y + lines < LINES) {
+		size_t next;
+		size_t len = width_wrap(c + off, COLS - x, &next);
+		attron(a);
+		mvaddnstr(y + lines, x, c + off, (int)len);
+		attroff(a);
+		lines++;
+		off += next;
+	}
+	free(c);
+	return lines;
+}
+
+static void field_row(int *y, const char *name, const char *value, attr_t a)
+{
+	put(*y, 2, name, A_DIM);
+	*y += wrap(*y, 16, value && value[0] ? value : "(none)", 4, a);
+}
+
+/* json_line: v printed on one line (new string). */
+static char *json_line(const cJSON *v)
+{
+	if (!v || cJSON_IsNull(v))
+		return strdup("(none)");
+	if (cJSON_IsString(v))
+		return strdup(v->valuestring);
+	return cJSON_PrintUnformatted(v);
+}
+
+static void draw_stages(struct ui *u, const struct labels_item *it, int *y, int bottom)
+{
+	cJSON *ctx = it->context ? cJSON_Parse(it->context) : NULL;
+	const cJSON *v, *e;
+	char buf[1024];
+
+	if (!ctx) {
+		field_row(y, "stages", "(no stage records)", 0);
+		return;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "extraction");
+	char *s = json_line(v);
+	put(*y, 2, "extraction", A_DIM);
+	*y += wrap(*y, 16, s ? s : "", 3, 0);
+	free(s);
+	put(*y, 2, "captured", A_DIM);
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "captures");
+	if (cJSON_GetArraySize(v) == 0)
+		*y += wrap(*y, 16, "(nothing)", 1, 0);
+	cJSON_ArrayForEach(e, v) {
+		if (*y >= bottom)
+			break;
+		char *val = json_line(cJSON_GetObjectItemCaseSensitive(e, "value"));
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "field");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+		snprintf(buf, sizeof buf, "%s = %s (%s)", cJSON_IsString(f) ? f->valuestring : "?",
+			 val ? val : "", cJSON_IsString(st) ? st->valuestring : "?");
+		free(val);
+		*y += wrap(*y, 16, buf, 2, 0);
+	}
+	put(*y, 2, "verdicts", A_DIM);
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "verdicts");
+	if (cJSON_GetArraySize(v) == 0)
+		*y += wrap(*y, 16, "(none ran)", 1, 0);
+	cJSON_ArrayForEach(e, v) {
+		if (*y >= bottom)
+			break;
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "field");
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "rule");
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "message");
+		bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "ok"));
+		snprintf(buf, sizeof buf, "%s %s %s%s%s", cJSON_IsString(f) ? f->valuestring : "?",
+			 cJSON_IsString(r) ? r->valuestring : "?", ok ? "ok" : "FAILED",
+			 cJSON_IsString(m) ? ": " : "", cJSON_IsString(m) ? m->valuestring : "");
+		*y += wrap(*y, 16, buf, 2, ok ? 0 : A_BOLD);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "decision");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(v, "reason");
+	field_row(y, "decision", cJSON_IsString(reason) ? reason->valuestring : "(none)", 0);
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "reply");
+	field_row(y, "agent said", cJSON_IsString(v) ? v->valuestring : NULL, 0);
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "error");
+	if (v && !cJSON_IsNull(v)) {
+		s = json_line(v);
+		field_row(y, "error", s, A_BOLD);
+		free(s);
+	}
+	v = cJSON_GetObjectItemCaseSensitive(ctx, "call_status");
+	reason = cJSON_GetObjectItemCaseSensitive(ctx, "call_reason");
+	snprintf(buf, sizeof buf, "%s%s%s", cJSON_IsString(v) ? v->valuestring : "?",
+		 cJSON_IsString(reason) ? ": " : "",
+		 cJSON_IsString(reason) ? reason->valuestring : "");
+	field_row(y, "call ended", buf, 0);
+	(void)u;
+	cJSON_Delete(ctx);
+}
+
+static void draw_tags(struct ui *u, int *y)
+{
+	const char *mine = u->cur < u->n ? u->mine[u->cur] : NULL;
+	int colw = COLS / 2 > 30 ? COLS / 2 : 30;
+	(*y)++;
+	put((*y)++, 2, "tag the stage that failed:", A_DIM);
+	for (int i = 0; i < N_TAGS; i++) {
+		char buf[96];
+		int row = *y + i / 2, x = 2 + (i % 2) * colw;
+		bool on = mine && strcmp(mine, tag_labels[i]) == 0;
+		snprintf(buf, sizeof buf, "[%c] %s", ANNOTATE_TAG_KEYS[i], tag_shown[i]);
+		put(row, x, buf, on ? A_REVERSE : 0);
+	}
+	*y += (N_TAGS + 1) / 2;
+}
+
+static void draw_help(struct ui *u)
+{
+	int y = 2;
+	erase();
+	put(0, 0, "formdesk annotate: keys", A_BOLD);
+	for (int i = 0; i < ACT_NONE; i++) {
+		if (!for_task(keydefs[i].tasks, u->task))
+			continue;
+		put(y, 2, keydefs[i].shown, A_BOLD);
+		put(y++, 14, keydefs[i].help, 0);
+	}
+	if (u->task == LABELS_TURN_ERRORS)
+		for (int i = 0; i < N_TAGS; i++) {
+			char k[2] = {ANNOTATE_TAG_KEYS[i], 0};
+			put(y, 2, k, A_BOLD);
+			put(y++, 14, tag_shown[i], 0);
+		}
+	y++;
+	put(y++, 2, "Nobody sees another annotator's labels here. Quit any time: every label is",
+	    0);
+	put(y++, 2, "saved when you press its key, and the next start resumes where you stopped.",
+	    0);
+	put(LINES - 1, 0, "? or q closes this help", A_DIM);
+}
+
+static void draw(struct ui *u)
+{
+	char buf[1024];
+	int y;
+
+	if (u->help) {
+		draw_help(u);
+		refresh();
+		return;
+	}
+	erase();
+	snprintf(buf, sizeof buf, "formdesk annotate · %s · %s", labels_task_name(u->task),
+		 u->annotator);
+	put(0, 0, buf, A_BOLD);
+	snprintf(buf, sizeof buf, "%d/%d done", u->done, u->n);
+	put(0, COLS - width_cols(buf) > 0 ? COLS - width_cols(buf) : 0, buf, A_BOLD);
+	y = 2;
+	if (u->cur >= u->n) {
+		snprintf(buf, sizeof buf, "End of the queue: %d of %d labelled.", u->done, u->n);
+		put(y++, 2, buf, A_BOLD);
+		put(y++, 2, u->done < u->n ? "Skipped items come back when you start again."
+					   : "Every item has your label.", 0);
+		put(y++, 2, "backspace: go back · q: quit", A_DIM);
+	} else {
+		const struct labels_item *it = &u->items[u->cur];
+		const char *mine = u->mine[u->cur];
+		snprintf(buf, sizeof buf, "item %d of %d · call %s%s%lld%s · turn %d%s%s", u->cur + 1,
+			 u->n, it->corpus_call_id ? it->corpus_call_id : "",
+			 it->corpus_call_id ? " (#" : "#", it->call_id, it->corpus_call_id ? ")" : "",
+			 it->turn, it->field ? " · field " : "", it->field ? it->field : "");
+		put(y, 0, buf, A_DIM);
+		snprintf(buf, sizeof buf, "your label: %s", mine ? mine : "-");
+		put(y++, COLS - width_cols(buf) > 0 ? COLS - width_cols(buf) : 0, buf,
+		    mine ? A_BOLD : A_DIM);
+		y++;
+		if (u->task == LABELS_NAME_MATCH) {
+			field_row(&y, "expected", it->expected, A_BOLD);
+			field_row(&y, "captured", it->captured, A_BOLD);
+			y++;
+			field_row(&y, "caller said", it->transcript, 0);
+		} else if (u->task == LABELS_STT) {
+			field_row(&y, "reference", it->expected, A_BOLD);
+			field_row(&y, "STT heard", it->captured, A_BOLD);
+			y++;
+			put(y++, 2, "Is what STT heard right in meaning?", A_DIM);
+		} else {
+			field_row(&y, "caller said", it->transcript, A_BOLD);
+			draw_stages(u, it, &y, LINES - 10);
+			draw_tags(u, &y);
+			const char *nt = u->mine_note[u->cur] ? u->mine_note[u->cur] : u->pending_note;
+			if (nt && !u->editing)
+				field_row(&y, "note", nt, 0);
+		}
+		field_row(&y, "audio", it->audio ? it->audio : "(none recorded)", A_DIM);
+	}
+	if (u->editing) {
+		char line[1200], mb[1100];
+		if (wcstombs(mb, u->note, sizeof mb) == (size_t)-1)
+			mb[0] = '\0';
+		mb[sizeof mb - 1] = '\0';
+		bounded(line, sizeof line, "note: %s", mb);
+		move(LINES - 2, 0);
+		clrtoeol();
+		put(LINES - 2, 0, line, A_BOLD);
+	} else {
+		put(LINES - 2, 0, u->status, 0);
+	}
+	/* key hints, from the one list of actions */
+	int x = 0;
+	for (int i = 0; i < ACT_NONE && x < COLS; i++) {
+		if (!for_task(keydefs[i].tasks, u->task))
+			continue;
+		const char *h = keydefs[i].help;
+		char word[40];
+		size_t wl = strcspn(h, " (:");
+		snprintf(word, sizeof word, "%s %.*s  ", keydefs[i].shown, (int)wl, h);
+		x += put(LINES - 1, x, word, A_DIM);
+	}
+	refresh();
+}
+
+/* ---- actions ---- */
+
+/* set_status: the status line; a and b (may be NULL) fill the fmt's %s. Cut to fit. */
+static void set_status(struct ui *u, const char *fmt, const char *a, const char *b)
+{
+	bounded(u->status, sizeof u->status, fmt, a ? a : "", b ? b : "");
+}
+
+static enum err push(struct ui *u, int idx, bool labelled)
+{
+	if (u->n_hist == u->cap_hist) {
+		int nc = u->cap_hist ? u->cap_hist * 2 : 32;
+		struct step *v = realloc(u->hist, (size_t)nc * sizeof *v);
+		if (!v)
+			return ERR_NOMEM;
+		u->hist = v;
+		u->cap_hist = nc;
+	}
+	struct step *s = &u->hist[u->n_hist++];
+	s->idx = idx;
+	s->labelled = labelled;
+	s->prev = u->mine[idx] ? strdup(u->mine[idx]) : NULL;
+	s->prev_note = u->mine_note[idx] ? strdup(u->mine_note[idx]) : NULL;
+	return ERR_OK;
+}
+
+/* advance: the next item after from without this annotator's label, or n. */
+static int advance(struct ui *u, int from)
+{
+	for (int i = from + 1; i < u->n; i++)
+		if (!u->mine[i])
+			return i;
+	return u->n;
+}
+
+static enum err label(struct ui *u, const char *lb)
+{
+	const char *note = u->mine_note[u->cur] ? u->mine_note[u->cur] : u->pending_note;
+	enum err e;
+	char *dl, *dn = NULL;
+
+	if (u->cur >= u->n)
+		return ERR_OK;
+	if ((e = labels_put(u->l, u->items[u->cur].id, u->annotator, lb, note)) != ERR_OK)
+		return e;
+	if (!(dl = strdup(lb)) || (note && !(dn = strdup(note)))) {
+		free(dl);
+		return ERR_NOMEM;
+	}
+	if ((e = push(u, u->cur, true)) != ERR_OK) {
+		free(dl);
+		free(dn);
+		return e;
+	}
+	if (!u->mine[u->cur])
+		u->done++;
+	free(u->mine[u->cur]);
+	free(u->mine_note[u->cur]);
+	u->mine[u->cur] = dl;
+	u->mine_note[u->cur] = dn;
+	free(u->pending_note);
+	u->pending_note = NULL;
+	set_status(u, "saved item %s: %s", u->items[u->cur].key, lb);
+	u->cur = advance(u, u->cur);
+	return ERR_OK;
+}
+
+static enum err undo(struct ui *u)
+{
+	struct step *s;
+	enum err e = ERR_OK;
+
+	if (u->n_hist == 0) {
+		set_status(u, "nothing to undo", NULL, NULL);
+		return ERR_OK;
+	}
+	s = &u->hist[u->n_hist - 1];
+	if (s->labelled) {
+		long long id = u->items[s->idx].id;
+		e = s->prev ? labels_put(u->l, id, u->annotator, s->prev, s->prev_note)
+			    : labels_remove(u->l, id, u->annotator);
+		if (e != ERR_OK)
+			return e;
+		if (!s->prev)
+			u->done--;
+		free(u->mine[s->idx]);
+		free(u->mine_note[s->idx]);
+		u->mine[s->idx] = s->prev;
+		u->mine_note[s->idx] = s->prev_note;
+		set_status(u, "undone: the label on %s is %s", u->items[s->idx].key,
+			   s->prev ? s->prev : "removed");
+	} else {
+		free(s->prev);
+		free(s->prev_note);
+		set_status(u, "back to the item you skipped", NULL, NULL);
+	}
+	u->cur = s->idx;
+	u->n_hist--;
+	return ERR_OK;
+}
+
+static void skip(struct ui *u)
+{
+	if (u->cur >= u->n)
+		return;
+	if (push(u, u->cur, false) != ERR_OK)
+		return;
+	free(u->pending_note);
+	u->pending_note = NULL;
+	set_status(u, "skipped %s", u->items[u->cur].key, NULL);
+	/* skipping moves on by one, even past labelled items, so a relabel is possible */
+	u->cur = advance(u, u->cur);
+}
+
+/* find_player: the command that plays a file: $FORMDESK_PLAYER, else aplay or paplay on
+ * PATH. Output: cmd (size n). Returns false when there is none. */
+static bool find_player(char *cmd, size_t n)
+{
+	const char *env = getenv("FORMDESK_PLAYER");
+	const char *path = getenv("PATH");
+	static const char *const players[] = {"aplay", "paplay"};
+
+	if (env && env[0]) {
+		snprintf(cmd, n, "%s", env);
+		return true;
+	}
+	for (size_t i = 0; path && i < sizeof players / sizeof players[0]; i++) {
+		const char *p = path;
+		while (*p) {
+			size_t len = strcspn(p, ":");
+			char full[1024];
+			snprintf(full, sizeof full, "%.*s/%s", (int)len, p, players[i]);
+			if (access(full, X_OK) == 0) {
+				bounded(cmd, n, "%s", full);
+				return true;
+			}
+			p += len + (p[len] == ':');
+		}
+	}
+	return false;
+}
+
+static void stop_player(struct ui *u)
+{
+	if (u->player > 0) {
+		kill(u->player, SIGTERM);
+		waitpid(u->player, NULL, 0);
+		u->player = 0;
+	}
+}
+
+static void play(struct ui *u)
+{
+	const struct labels_item *it;
+	struct stat sb;
+	pid_t pid;
+
+	if (u->cur >= u->n)
+		return;
+	it = &u->items[u->cur];
+	if (!it->audio || !it->audio[0]) {
+		set_status(u, "no audio recorded for this turn", NULL, NULL);
+		return;
+	}
+	if (stat(it->audio, &sb) != 0) {
+		set_status(u, "no audio: the file %s is missing", it->audio, NULL);
+		return;
+	}
+	if (!find_player(u->player_cmd, sizeof u->player_cmd)) {
+		set_status(u, "cannot play: no audio player found (install alsa-utils for aplay, "
+			      "or set FORMDESK_PLAYER)", NULL, NULL);
+		return;
+	}
+	stop_player(u);
+	pid = fork();
+	if (pid < 0) {
+		set_status(u, "cannot play: %s", strerror(errno), NULL);
+		return;
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execlp(u->player_cmd, u->player_cmd, it->audio, (char *)NULL);
+		_exit(127);
+	}
+	u->player = pid;
+	snprintf(u->player_file, sizeof u->player_file, "%s", it->audio);
+	set_status(u, "playing %s (%s)", it->audio, u->player_cmd);
+}
+
+/* reap: report how the player ended. */
+static void reap(struct ui *u)
+{
+	int st;
+	if (u->player <= 0 || waitpid(u->player, &st, WNOHANG) != u->player)
+		return;
+	u->player = 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		set_status(u, "played %s", u->player_file, NULL);
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		set_status(u, "cannot play: %s could not be run", u->player_cmd, NULL);
+	else
+		set_status(u, "cannot play %s: %s failed (no sound device?)", u->player_file,
+			   u->player_cmd);
+}
+
+static enum err note_key(struct ui *u, wint_t ch, bool fkey)
+{
+	if (!fkey && ch == 27) { /* Esc */
+		u->editing = false;
+		set_status(u, "note dropped", NULL, NULL);
+		return ERR_OK;
+	}
+	if (!fkey && (ch == '\r' || ch == '\n')) {
+		char buf[1024];
+		u->editing = false;
+		if (wcstombs(buf, u->note, sizeof buf) == (size_t)-1)
+			buf[0] = '\0';
+		buf[sizeof buf - 1] = '\0';
+		if (u->mine[u->cur]) {
+			/* already tagged: store the note with the tag at once */
+			enum err e = labels_put(u->l, u->items[u->cur].id, u->annotator,
+						u->mine[u->cur], buf);
+			if (e != ERR_OK)
+				return e;
+			free(u->mine_note[u->cur]);
+			u->mine_note[u->cur] = buf[0] ? strdup(buf) : NULL;
+			set_status(u, "note saved", NULL, NULL);
+		} else {
+			free(u->pending_note);
+			u->pending_note = buf[0] ? strdup(buf) : NULL;
+			set_status(u, "note kept: it is saved with the tag you choose", NULL, NULL);
+		}
+		return ERR_OK;
+	}
+	if ((fkey && ch == KEY_BACKSPACE) || (!fkey && (ch == 127 || ch == 8))) {
+		if (u->note_len > 0)
+			u->note[--u->note_len] = 0;
+		return ERR_OK;
+	}
+	if (!fkey && ch >= 0x20 && u->note_len + 1 < (int)(sizeof u->note / sizeof u->note[0])) {
+		u->note[u->note_len++] = (wchar_t)ch;
+		u->note[u->note_len] = 0;
+	}
+	return ERR_OK;
+}
+
+static enum err key(struct ui *u, wint_t ch, bool fkey)
+{
+	if (u->editing)
+		return note_key(u, ch, fkey);
+	if (u->help) {
+		if (!fkey && (ch == '?' || ch == 'q' || ch == 27))
+			u->help = false;
+		return ERR_OK;
+	}
+	if (!fkey && u->task == LABELS_TURN_ERRORS && u->cur < u->n) {
+		const char *k = ch < 0x80 && ch ? strchr(ANNOTATE_TAG_KEYS, (int)ch) : NULL;
+		if (k)
+			return label(u, tag_labels[k - ANNOTATE_TAG_KEYS]);
+	}
+	switch (action_of((int)ch, u->task)) {
+	case ACT_same:
+		return label(u, LABELS_SAME);
+	case ACT_different:
+		return label(u, LABELS_DIFFERENT);
+	case ACT_unsure:
+		return label(u, LABELS_UNSURE);
+	case ACT_note:
+		if (u->cur < u->n) {
+			const char *old = u->mine_note[u->cur] ? u->mine_note[u->cur]
+								: u->pending_note;
+			u->note_len = 0;
+			u->note[0] = 0;
+			if (old) {
+				size_t m = mbstowcs(u->note, old, sizeof u->note / sizeof u->note[0] - 1);
+				u->note_len = m == (size_t)-1 ? 0 : (int)m;
+				u->note[u->note_len] = 0;
+			}
+			u->editing = true;
+		}
+		return ERR_OK;
+	case ACT_skip:
+		skip(u);
+		return ERR_OK;
+	case ACT_undo:
+		return undo(u);
+	case ACT_play:
+		play(u);
+		return ERR_OK;
+	case ACT_help:
+		u->help = true;
+		return ERR_OK;
+	case ACT_quit:
+		u->quit = true;
+		return ERR_OK;
+	case ACT_NONE:
+		break;
+	}
+	if (!fkey && ch != KEY_RESIZE)
+		set_status(u, "that key does nothing here: ? shows the keys", NULL, NULL);
+	return ERR_OK;
+}
+
+static enum err load_mine(struct ui *u)
+{
+	if (!(u->mine = calloc((size_t)u->n + 1, sizeof *u->mine)) ||
+	    !(u->mine_note = calloc((size_t)u->n + 1, sizeof *u->mine_note)))
+		return ERR_NOMEM;
+	for (int i = 0; i < u->n; i++) {
+		enum err e = labels_get(u->l, u->items[i].id, u->annotator, &u->mine[i],
+					&u->mine_note[i]);
+		if (e == ERR_OK)
+			u->done++;
+		else if (e != ERR_NOTFOUND)
+			return e;
+	}
+	u->cur = advance(u, -1);
+	return ERR_OK;
+}
+
+static void ui_free(struct ui *u)
+{
+	for (int i = 0; u->mine && i < u->n; i++) {
+		free(u->mine[i]);
+		free(u->mine_note[i]);
+	}
+	free(u->mine);
+	free(u->mine_note);
+	for (int i = 0; i < u->n_hist; i++) {
+		free(u->hist[i].prev);
+		free(u->hist[i].prev_note);
+	}
+	free(u->hist);
+	free(u->pending_note);
+	labels_items_free(u->items, u->n);
+}
+
+enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
+		      char **errmsg)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD};
+	struct sigaction old[sizeof sigs / sizeof sigs[0]];
+	struct ui u = {.l = l, .task = t, .annotator = annotator};
+	SCREEN *term = NULL;
+	int saved_stderr = -1;
+	enum err e;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if ((e = labels_items(l, t, &u.items, &u.n)) != ERR_OK ||
+	    (e = load_mine(&u)) != ERR_OK) {
+		if (errmsg)
+			*errmsg = strdup(e == ERR_NOMEM ? err_str(e) : labels_error(l));
+		ui_free(&u);
+		return e;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    !(term = newterm(NULL, stdout, stdin))) {
+		if (errmsg)
+			*errmsg = strdup("the labelling screen needs a terminal (is TERM set?)");
+		ui_free(&u);
+		return ERR_IO;
+	}
+	if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		g_pipe[0] = g_pipe[1] = -1;
+	g_quit = g_winch = g_child = 0;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sigemptyset(&sa.sa_mask);
+		sa.sa_handler = on_signal;
+		sigaction(sigs[i], &sa, &old[i]);
+	}
+	fflush(stderr);
+	saved_stderr = dup(STDERR_FILENO);
+	{
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			dup2(fd, STDERR_FILENO);
+			close(fd);
+		}
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	set_status(&u, u.done ? "resuming: %s items already have your label" : "%s",
+		   u.done ? "" : "a same · x different · u unsure · ? help", NULL);
+	if (u.done)
+		snprintf(u.status, sizeof u.status, "resuming: %d of %d already have your label",
+			 u.done, u.n);
+	if (t == LABELS_TURN_ERRORS && !u.done)
+		set_status(&u, "1-0, b, n: tag the stage that failed · e note · ? help", NULL,
+			   NULL);
+	draw(&u);
+	while (!u.quit && !g_quit) {
+		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+				       {.fd = g_pipe[0], .events = POLLIN}};
+		bool dirty = false;
+		if (poll(pf, g_pipe[0] >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+			break;
+		if (pf[0].revents & (POLLHUP | POLLERR))
+			break;
+		char buf[32];
+		while (g_pipe[0] >= 0 && read(g_pipe[0], buf, sizeof buf) > 0)
+			;
+		if (g_child) {
+			g_child = 0;
+			reap(&u);
+			dirty = true;
+		}
+		if (g_winch) {
+			g_winch = 0;
+			endwin();
+			refresh();
+			dirty = true;
+		}
+		wint_t ch;
+		int r;
+		while (!u.quit && (r = get_wch(&ch)) != ERR) {
+			if ((e = key(&u, ch, r == KEY_CODE_YES)) != ERR_OK)
+				goto out;
+			dirty = true;
+		}
+		if (dirty)
+			draw(&u);
+	}
+	e = ERR_OK;
+out:
+	stop_player(&u);
+	endwin();
+	delscreen(term);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (g_pipe[0] >= 0) {
+		close(g_pipe[0]);
+		close(g_pipe[1]);
+		g_pipe[0] = g_pipe[1] = -1;
+	}
+	if (saved_stderr >= 0) {
+		dup2(saved_stderr, STDERR_FILENO);
+		close(saved_stderr);
+	}
+	if (e != ERR_OK && errmsg)
+		*errmsg = strdup(e == ERR_NOMEM ? err_str(e) : labels_error(l));
+	else if (e == ERR_OK)
+		printf("%s: %d of %d %s items labelled by %s\n", labels_path(l), u.done, u.n,
+		       labels_task_name(t), annotator);
+	ui_free(&u);
+	return e;
+}

@@ -1,0 +1,45 @@
+/* annotate: the labelling screen (ncursesw). One item at a time, from the stored queue
+ * of a task (annotations/queue.h): for name-match the expected value beside the captured
+ * one with the caller's words; for stt the reference transcript beside the STT one; for
+ * turn-errors the turn's stage records and the taxonomy to tag it with. One key per
+ * action (ANNOTATE_KEYS); every label is committed (annotations/labels.h) before the
+ * next item shows, under the annotator's name. The annotator sees only their own labels.
+ * The screen opens at the first item they have not labelled, so quitting and starting
+ * again resumes where they stopped; items skipped come back then.
+ *
+ * Audio: p plays the turn's recording through the command in $FORMDESK_PLAYER (run with
+ * the file as its one argument), else aplay, else paplay, found on PATH; the status line
+ * says when the turn has no audio, the file is missing, no player is installed, or the
+ * player failed (no sound device). */
+#ifndef FORMDESK_ANNOTATE_H
+#define FORMDESK_ANNOTATE_H
+
+#include "agent/err.h"
+#include "annotations/labels.h"
+
+/* The annotator's actions, listed once for the key map, the help overlay, the key hints
+ * and dispatch: X(action, key code as wget_wch gives it, key as shown, what it does,
+ * tasks: 'b' name-match and stt, 't' turn-errors, '*' all). */
+#define ANNOTATE_KEYS(X) \
+	X(same, 'a', "a", "same (stt: the transcript is right in meaning)", 'b') \
+	X(different, 'x', "x", "different (stt: wrong in meaning)", 'b') \
+	X(unsure, 'u', "u", "unsure", 'b') \
+	X(note, 'e', "e", "write a note on this turn (Enter keeps it, Esc drops it)", 't') \
+	X(skip, ' ', "space", "skip: leave the item for later", '*') \
+	X(undo, KEY_BACKSPACE, "backspace", "undo your last label or skip", '*') \
+	X(play, 'p', "p", "play the turn's audio", '*') \
+	X(help, '?', "?", "show or hide this help", '*') \
+	X(quit, 'q', "q", "quit (every label is already saved)", '*')
+
+/* The keys of the turn-errors tags, in LABELS_TAGS order (labels.h). */
+#define ANNOTATE_TAG_KEYS "1234567890bn"
+
+/* annotate_run: run the screen over task t's stored items for annotator until they quit
+ * (q, or SIGINT/SIGTERM/SIGHUP). stdin and stdout must be a terminal and the locale set.
+ * While the screen is up stderr goes to /dev/null. Output: on failure *errmsg (caller
+ * frees; may be NULL). Errors: ERR_IO (no usable terminal), ERR_DB (a label could not be
+ * saved: the screen closes and says so), ERR_NOMEM. */
+enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
+		      char **errmsg);
+
+#endif
