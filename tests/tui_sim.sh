@@ -92,7 +92,13 @@ row_chars() { capture | sed -n "$(($1 + 1))p" | LC_ALL=C.UTF-8 wc -m | awk '{pri
 wait_for 'fdtest\$' 30 || true
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 1; echo \"exit=\$?\"" Enter
 
-check "the four panes' titles appear" wait_for 'Conversation.*Form.*Verdicts' 60
+if wait_for 'Conversation.*Form.*Verdicts' 60; then
+	ok "the four panes' titles appear"
+else
+	not_ok "the four panes' titles appear (the screen never came up; the rest is skipped)"
+	sed 's/^/# /' "$tmp/screen"
+	exit 1
+fi
 check "the Decision pane's title appears" wait_for 'Decision' 10
 check "the title names the corpus and the call" wait_for "formdesk simulator · corpus .* · call .* 1/[0-9]+" 10
 check "the form pane lists the fields with statuses and retries" \
