@@ -184,5 +184,27 @@ rc=$?
 [ $rc = 2 ] && grep -qi 'extract' "$tmp/e5"
 ok $? "an unknown backend: exit 2 naming it"
 
+# ---- the corpus generators ----
+python3 - corpus/demo/profiles.json "$tmp/p.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+del p["callers"][1]["answers"]["aadhaar_last4"]["dont_know"]
+json.dump(p, open(sys.argv[2], "w"), ensure_ascii=False)
+EOF
+"$BIN" corpus-demo --profiles "$tmp/p.json" --out "$tmp/demo" >/dev/null 2>"$tmp/g1"
+rc=$?
+[ $rc = 2 ] && grep -q "$tmp/p.json: callers\[1\] ('jhumri'): field 'aadhaar_last4': 'dont_know' must be the caller's words" "$tmp/g1"
+ok $? "corpus-demo: a profile without a 'don't know' answer is named"
+"$BIN" corpus-demo --profiles corpus/demo/profiles.json --out "$tmp/demo" >"$tmp/g2" 2>&1 &&
+	"$BIN" corpus-demo --profiles corpus/demo/profiles.json --out "$tmp/demo" >/dev/null 2>&1 &&
+	cmp -s "$tmp/demo/calls.csv" corpus/demo/calls.csv && cmp -s "$tmp/demo/expected.jsonl" corpus/demo/expected.jsonl
+ok $? "corpus-demo: the same profiles give the same corpus"
+mkdir -p "$tmp/clips/aa"
+printf 'c1\tपहला\n' >"$tmp/clips/aa/text.tsv"
+"$BIN" corpus-respin --clips "$tmp/clips" --out "$tmp/r" >/dev/null 2>"$tmp/g3"
+rc=$?
+[ $rc = 2 ] && grep -q "text.tsv:1: clip .*c1.mp3" "$tmp/g3"
+ok $? "corpus-respin: a missing clip is named with its text.tsv line"
+
 echo "1..$n"
 [ $fails = 0 ]
