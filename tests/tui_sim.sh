@@ -165,6 +165,10 @@ check "after resizing to 120x40 the top border spans 120 columns" \
 check "  ... exactly" test "$(row_chars 1)" = 120
 check "  ... and every pane row ends at its border" rows_clean
 check "  ... and the status bar is redrawn" wait_for 'q quit$' 10
+"${T[@]}" resize-window -t sim -x 90 -y 30
+check "at 90x30 the panes are laid out in two columns" wait_for '^┌─ Verdicts.*┐┌─ Decision.*┐$' 20
+check "  ... the top border spans 90 columns" test "$(row_chars 1)" = 90
+check "  ... and every pane row ends at its border" rows_clean
 "${T[@]}" resize-window -t sim -x 50 -y 10
 check "a terminal too small gets a short message" wait_for 'needs a terminal of at least' 20
 "${T[@]}" resize-window -t sim -x 160 -y 45

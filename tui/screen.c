@@ -23,6 +23,9 @@
 
 enum { P_AGENT = 1, P_CALLER, P_OK, P_FAIL, P_NOTE, P_HEAD, P_BAR, P_CURRENT, P_BORDER };
 
+/* From this width on the four panes stand side by side in three columns. */
+#define WIDE_COLS 120
+
 enum { W_TITLE, W_CONV, W_FORM, W_VERD, W_DEC, W_STATUS, W_N };
 
 struct screen {
@@ -119,16 +122,23 @@ static void layout(struct screen *s)
 	wnoutrefresh(stdscr);
 	if (s->small)
 		return;
-	int ph = rows - 2;               /* pane height between title and status bar */
-	int wc = cols * 34 / 100;        /* conversation */
-	int wf = (cols - wc) / 2;        /* form */
-	int wr = cols - wc - wf;         /* verdicts over decision */
-	int hv = ph / 2;
+	int ph = rows - 2; /* pane height between title and status bar */
 	s->w[W_TITLE] = newwin(1, cols, 0, 0);
-	s->w[W_CONV] = newwin(ph, wc, 1, 0);
-	s->w[W_FORM] = newwin(ph, wf, 1, wc);
-	s->w[W_VERD] = newwin(hv, wr, 1, wc + wf);
-	s->w[W_DEC] = newwin(ph - hv, wr, 1 + hv, wc + wf);
+	if (cols >= WIDE_COLS) {
+		/* Conversation | Form | Verdicts over Decision */
+		int wc = cols * 34 / 100, wf = (cols - wc) / 2, wr = cols - wc - wf, hv = ph / 2;
+		s->w[W_CONV] = newwin(ph, wc, 1, 0);
+		s->w[W_FORM] = newwin(ph, wf, 1, wc);
+		s->w[W_VERD] = newwin(hv, wr, 1, wc + wf);
+		s->w[W_DEC] = newwin(ph - hv, wr, 1 + hv, wc + wf);
+	} else {
+		/* Too narrow for three columns: Conversation over Verdicts | Form over Decision */
+		int wl = cols / 2, wr = cols - wl, hc = ph * 3 / 5;
+		s->w[W_CONV] = newwin(hc, wl, 1, 0);
+		s->w[W_VERD] = newwin(ph - hc, wl, 1 + hc, 0);
+		s->w[W_FORM] = newwin(hc, wr, 1, wl);
+		s->w[W_DEC] = newwin(ph - hc, wr, 1 + hc, wl);
+	}
 	s->w[W_STATUS] = newwin(1, cols, rows - 1, 0);
 	for (int i = 0; i < W_N; i++)
 		if (!s->w[i])

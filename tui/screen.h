@@ -3,9 +3,10 @@
  * dirty panes with one doupdate() per call; the help and summary overlays; the one place
  * the simulator's loop waits (poll() on the keyboard and on signals).
  *
- * Layout: a title line, then side by side Conversation | Form | Verdicts over Decision,
- * then a status bar with the last turn's stage timings and the key hints. A terminal
- * smaller than SCREEN_MIN_COLS x SCREEN_MIN_ROWS shows a short message instead. */
+ * Layout: a title line, then side by side Conversation | Form | Verdicts over Decision
+ * (below 120 columns two columns: Conversation over Verdicts | Form over Decision), then a
+ * status bar with the last turn's stage timings and the key hints. A terminal smaller
+ * than SCREEN_MIN_COLS x SCREEN_MIN_ROWS shows a short message instead. */
 #ifndef FORMDESK_SCREEN_H
 #define FORMDESK_SCREEN_H
 
