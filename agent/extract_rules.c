@@ -186,6 +186,7 @@ static const char *find_skip(struct ctx *c, const struct form_question *q, int *
 	} kinds[] = {{LEX_DONT_KNOW, "dont_know"}, {LEX_DECLINED, "declined"}, {LEX_NONE, "none"}};
 	const char *reason = NULL;
 	char hay[512];
+	*start = *end = 0;
 	snprintf(hay, sizeof(hay), "%s %s", q->name, q->label ? q->label : "");
 	for (int i = 0; i < c->t->n; i++) {
 		int best = 0;
@@ -200,11 +201,12 @@ static const char *find_skip(struct ctx *c, const struct form_question *q, int *
 				r = kinds[k].reason;
 			}
 		}
-		if (best) {
+		if (best && i + best > *end) {
+			/* overlapping phrases ("abhi naam nahi" + "naam nahi socha") make one */
+			if (!reason || i >= *end)
+				*start = i;
 			reason = r;
-			*start = i;
 			*end = i + best;
-			i += best - 1;
 		}
 	}
 	return reason;
@@ -258,43 +260,72 @@ static bool range_word(struct ctx *c, int i)
 	return false;
 }
 
+/* A duration said with unit u (days; 0 none) in the question's unit. */
+static double in_field_unit(double v, double u, unsigned hints)
+{
+	if (u <= 0)
+		return v;
+	double days = u == 30 ? v * DAYS_PER_MONTH : u == 365 ? v * 365.25 : v * u;
+	if (hints & H_MONTHS)
+		return u == 30 ? v : days / DAYS_PER_MONTH;
+	if (hints & H_WEEKS)
+		return u == 7 ? v : days / 7;
+	return v;
+}
+
+static bool joiner(struct ctx *c, int i)
+{
+	static const char *const w[] = {"aur", "and", "और", "ar"};
+	for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+		if (strcmp(c->t->tok[i].key, w[k]) == 0)
+			return true;
+	return false;
+}
+
+/* The number answer in [from, to). need_unit: only a count said with the question's
+ * unit (months, weeks) counts. *out NAN for a range ("paanch chhe mahine"). */
 static bool read_number(struct ctx *c, const struct form_question *q, unsigned hints, int from,
 			int to, bool need_unit, double *out, int *nf, int *nt)
 {
 	struct parse_num nums[MAXNUMS];
 	int n = parse_numbers_span(c->lex, c->t, from, to, nums, MAXNUMS);
-	int pick = -1;
+	int pick = -1, end = -1;
+	double acc = 0, pick_unit = 0;
 	for (int i = 0; i < n; i++) {
 		if (c->used[nums[i].from])
 			continue;
 		double u = unit_after(c, nums[i].to, to);
-		if (need_unit && !((hints & H_MONTHS) ? u == 30 || u == 7 : (hints & H_WEEKS) ? u == 7 : u > 0))
+		int after = nums[i].to + (u > 0 ? match(c, nums[i].to, to, LEX_UNIT) : 0);
+		if (need_unit && !((hints & H_MONTHS) ? u == 30 || u == 7 : (hints & H_WEEKS) ? u == 7 || u == 30 : u > 0))
 			continue;
+		/* "teen mahine aur do hafte": one duration in two units */
+		if (pick >= 0 && u > 0 && pick_unit > u && !nums[i].after_neg &&
+		    (nums[i].from == end || (nums[i].from == end + 1 && joiner(c, end)))) {
+			acc += in_field_unit(nums[i].value, u, hints);
+			end = after;
+			pick_unit = u;
+			continue;
+		}
 		/* "paanch chhe mahine", "5 ya 6": a range, not one answer */
-		if (pick >= 0 && !nums[i].after_neg && !nums[pick].ordinal &&
+		if (pick >= 0 && !nums[i].after_neg && !nums[pick].ordinal && pick_unit == 0 &&
 		    (nums[i].from == nums[pick].to ||
-		     (nums[i].from == nums[pick].to + 1 && range_word(c, nums[pick].to))) &&
-		    unit_after(c, nums[pick].to, to) == 0) {
+		     (nums[i].from == nums[pick].to + 1 && range_word(c, nums[pick].to)))) {
 			*out = NAN;
 			return true;
 		}
 		pick = i;
+		pick_unit = u;
+		acc = in_field_unit(nums[i].value, u, hints);
+		end = after;
 	}
 	if (pick < 0)
 		return false;
-	double v = nums[pick].value;
-	double u = unit_after(c, nums[pick].to, to);
-	if (u > 0 && (hints & H_MONTHS) && u != 30)
-		v = v * u / DAYS_PER_MONTH;
-	else if (u > 0 && (hints & H_WEEKS) && !(hints & H_MONTHS) && u != 7)
-		v = v * u / 7;
+	double v = acc;
 	if (q->integer)
 		v = floor(v + 1e-9); /* completed months (see the top of this file) */
 	*out = v;
 	*nf = nums[pick].from;
-	*nt = nums[pick].to;
-	if (u > 0)
-		*nt += match(c, *nt, to, LEX_UNIT);
+	*nt = end;
 	return true;
 }
 
@@ -330,9 +361,9 @@ static int spelled_at(const struct text *t, int i, int to)
 	return j - i >= 3 ? j - i : 0;
 }
 
-/* The first name carrier in [from, to) for whose ("self", "child", "" any; NULL: any
- * carrier). Returns the token after it, or -1. */
-static int find_carrier(struct ctx *c, int from, int to, const char *whose, const char **got)
+/* The first name carrier in [from, to) for whose ("self", "child", "pronoun" for "main",
+ * "I am"; NULL: any but "pronoun"). Returns the token after it, or -1. */
+static int find_carrier(struct ctx *c, int from, int to, const char *whose)
 {
 	for (int i = from; i < to; i++) {
 		const struct lexicon_phrase *ph = NULL;
@@ -341,11 +372,8 @@ static int find_carrier(struct ctx *c, int from, int to, const char *whose, cons
 		int m = lexicon_match(c->lex, c->t, i, to, LEX_NAME_BEFORE, &ph);
 		if (!m)
 			continue;
-		if (!whose || strcmp(ph->arg, whose) == 0) {
-			if (got)
-				*got = ph->arg;
+		if (whose ? strcmp(ph->arg, whose) == 0 : strcmp(ph->arg, "pronoun") != 0)
 			return i + m;
-		}
 		i += m - 1;
 	}
 	return -1;
@@ -357,8 +385,19 @@ struct name {
 	bool place;      /* the words were followed by "se"/"zila": a place */
 };
 
+/* the token's key equals that of a token in [a, b] (a name said twice) */
+static bool repeats(struct ctx *c, int i, int a, int b)
+{
+	for (int j = a; j <= b && a >= 0; j++)
+		if (strcmp(key_of(c, i), key_of(c, j)) == 0)
+			return true;
+	return false;
+}
+
 /* Read a name from [from, to): corrections, leading junk, then name words up to a word
- * that ends it. person: a person's name (short, no function words). */
+ * that ends it. person: a person's name (short, no function words). carrier: a carrier
+ * ("mera naam") came just before from, so words after the name may be anything; without
+ * one the whole answer must be the name. */
 static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier, struct name *nm)
 {
 	const struct text *t = c->t;
@@ -374,13 +413,24 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 			i += s - 1;
 		}
 	}
-	/* a correction: what follows the last "nahi" replaces what came before it */
-	for (int i = to - 1; i >= from; i--) {
+	/* a correction: what follows the last "nahi" replaces the name said before it */
+	for (int i = to - 1, l; i >= from; i--) {
 		if (!match(c, i, to, LEX_NEG) || match(c, i, to, LEX_DONT_KNOW))
 			continue;
+		bool named = false, sentence = false;
+		for (int j = from; j < i; j++) {
+			if (junk(c, j, i, &l) || single_letter(t, j))
+				continue;
+			if (match(c, j, i, LEX_STOP) || match(c, j, i, LEX_NAME_BEFORE))
+				sentence = sentence || match(c, j, i, LEX_STOP);
+			else
+				named = true;
+		}
+		if (!named || sentence)
+			break; /* "samajh nahi aaya": a sentence, not a corrected name */
 		int after = i + match(c, i, to, LEX_NEG);
 		bool words = false;
-		for (int j = after, l; j < to; j++)
+		for (int j = after; j < to; j++)
 			if (!junk(c, j, to, &l) && !single_letter(t, j))
 				words = true;
 		if (words) {
@@ -394,24 +444,28 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 		}
 		break;
 	}
-	int i = from, l;
+	int i = from, l = 0;
 	while (i < to && (junk(c, i, to, &l) || (l = match(c, i, to, LEX_NAME_BEFORE)) ||
 			  (l = match(c, i, to, LEX_PLACE_BEFORE))))
 		i += l;
 	int a = i;
 	int maxw = person ? 4 : 10;
+	bool clean_end = true; /* the name ended where names end, not inside a sentence */
 	for (; i < to; i++) {
-		if (spelled_at(t, i, to) || t->tok[i].digits || (i > a && t->tok[i].pause))
+		if (spelled_at(t, i, to) || (i > a && t->tok[i].pause))
 			break;
 		if (match(c, i, to, LEX_PLACE_AFTER) && i > a) {
 			nm->place = true;
 			break;
 		}
-		if (match(c, i, to, LEX_NAME_AFTER) || match(c, i, to, LEX_HONORIFIC))
+		if (match(c, i, to, LEX_NAME_AFTER) || match(c, i, to, LEX_HONORIFIC) || joiner(c, i))
 			break;
-		if (person && (match(c, i, to, LEX_STOP) || match(c, i, to, LEX_NUM) ||
-			       match(c, i, to, LEX_YES) || match(c, i, to, LEX_NO)))
+		if (t->tok[i].digits || (person && (match(c, i, to, LEX_STOP) || match(c, i, to, LEX_NUM) ||
+						    match(c, i, to, LEX_YES) || match(c, i, to, LEX_NO) ||
+						    match(c, i, to, LEX_NOANSWER)))) {
+			clean_end = false;
 			break;
+		}
 		if (i - a >= maxw)
 			return false; /* too long for an answer: a sentence */
 	}
@@ -420,8 +474,10 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 		while (b >= a && junk(c, b, b + 1, &l))
 			b--;
 	}
+	if (carrier && person && !clean_end)
+		return false; /* "main kal baat karungi": no name here */
 	/* Without a carrier the whole answer must be the name: anything else said (besides
-	 * junk and spelled letters) makes it a sentence, not a name answer. */
+	 * junk, spelled letters and the name again) makes it a sentence, not a name answer. */
 	if (!carrier) {
 		for (int j = i; j < to;) {
 			int s = spelled_at(t, j, to);
@@ -437,6 +493,10 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 				j += l;
 				continue;
 			}
+			if (b >= a && repeats(c, j, a, b)) {
+				j++;
+				continue;
+			}
 			return false;
 		}
 	}
@@ -445,6 +505,25 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 		nm->b = b;
 	}
 	return nm->a >= 0 || nm->splen > 0;
+}
+
+/* A person's name or other text answer in [from, to): after a carrier ("mera naam")
+ * when one is said; else the whole answer, or its first clause ("Sunita Devi, main
+ * pregnant hoon"); else after "main" / "I am". */
+static bool read_text_answer(struct ctx *c, int from, int to, bool person, struct name *nm)
+{
+	int cs = find_carrier(c, from, to, NULL);
+	if (cs >= 0)
+		return read_name(c, cs, to, person, true, nm);
+	if (read_name(c, from, to, person, false, nm))
+		return true;
+	int end = from + 1;
+	while (end < to && !c->t->tok[end].pause)
+		end++;
+	if (end < to && read_name(c, from, end, person, false, nm))
+		return true;
+	cs = find_carrier(c, from, to, "pronoun");
+	return cs >= 0 && read_name(c, cs, to, person, true, nm);
 }
 
 static char *spelled_text(const struct text *t, int sp, int n)
@@ -507,77 +586,111 @@ static bool t_place_before(struct ctx *c, int i)
 
 /* ---- options ---------------------------------------------------------------------- */
 
-/* Match option text against the utterance by phonetic keys, word for word; the last word
- * may be cut short ("kamrup metro" = Kamrup Metropolitan), and a leading part of the
- * option's words is enough when no other option shares it. Returns the option's index or
- * -1 (none, or two options equally good); *mf, *mt the tokens. */
+/* How well option o is said in [from, to), matched by phonetic keys word for word: the
+ * last word may be cut short ("kamrup metro" = Kamrup Metropolitan), two words may make
+ * one ("mayur bhanj"), and a leading part of the option's words is enough when no other
+ * option begins the same way. need_cue: only with "se"/"zila" after it or "zila" before.
+ * Returns the score (0 none); *mf, *mt the tokens of the best place. */
+static int option_score(struct ctx *c, const struct form_question *q, int o, int from, int to,
+			bool need_cue, int *mf, int *mt)
+{
+	struct text *ot = NULL;
+	if (text_new(q->options[o], &ot) != ERR_OK)
+		return 0;
+	char ok[16][KEYLEN];
+	int on = 0, best = 0;
+	for (int w = 0; w < ot->n && on < 16; w++)
+		if (namematch_key(ot->orig + ot->tok[w].start, ot->tok[w].end - ot->tok[w].start,
+				  ok[on], KEYLEN))
+			on++;
+	text_free(ot);
+	for (int i = from; i < to && on > 0; i++) {
+		if (c->used[i])
+			continue;
+		int w = 0, j = i;
+		while (w < on && j < to && !c->used[j]) {
+			const char *k = key_of(c, j);
+			size_t kl = strlen(k);
+			if (strcmp(k, ok[w]) == 0 ||
+			    (w > 0 && w == on - 1 && kl >= 4 && strncmp(k, ok[w], kl) == 0)) {
+				w++;
+				j++;
+				continue;
+			}
+			/* "mayur bhanj" = Mayurbhanj */
+			if (j + 1 < to && !c->used[j + 1] && kl > 0 && strncmp(k, ok[w], kl) == 0 &&
+			    strcmp(key_of(c, j + 1), ok[w] + kl) == 0) {
+				w++;
+				j += 2;
+				continue;
+			}
+			break;
+		}
+		if (w == 0 || (w < on && strlen(ok[0]) < 3))
+			continue;
+		if (w < on) {
+			/* a part: only when no other option begins the same way */
+			bool shared = false;
+			for (int p = 0; p < q->n_options && !shared; p++) {
+				if (p == o)
+					continue;
+				char pk[KEYLEN];
+				const char *po = q->options[p];
+				namematch_key(po, strcspn(po, " "), pk, sizeof(pk));
+				shared = strcmp(pk, ok[0]) == 0;
+			}
+			if (shared)
+				continue;
+		}
+		if (need_cue && !match(c, j, to, LEX_PLACE_AFTER) && !(i > 0 && t_place_before(c, i)))
+			continue;
+		int score = w * 2 + (w == on);
+		if (score > best) {
+			best = score;
+			*mf = i;
+			*mt = j;
+		}
+	}
+	return best;
+}
+
+/* The option said in [from, to): the best scoring, -1 when none or two tie (after a
+ * correction, "Mayurbhanj, nahi nahi, Gaya", only what follows it counts). */
 static int match_option(struct ctx *c, const struct form_question *q, int from, int to,
 			bool need_cue, int *mf, int *mt)
 {
+	for (int i = to - 1; i > from; i--)
+		if (match(c, i, to, LEX_NEG)) {
+			int f2, t2;
+			int after = i + match(c, i, to, LEX_NEG);
+			for (int o = 0; o < q->n_options; o++)
+				if (option_score(c, q, o, after, to, need_cue, &f2, &t2)) {
+					from = after;
+					break;
+				}
+			break;
+		}
 	int best = -1, best_score = 0, ties = 0;
 	for (int o = 0; o < q->n_options; o++) {
-		struct text *ot = NULL;
-		if (text_new(q->options[o], &ot) != ERR_OK)
-			return -1;
-		char ok[16][KEYLEN];
-		int on = 0;
-		for (int w = 0; w < ot->n && on < 16; w++)
-			if (namematch_key(ot->orig + ot->tok[w].start, ot->tok[w].end - ot->tok[w].start,
-					  ok[on], KEYLEN))
-				on++;
-		text_free(ot);
-		for (int i = from; i < to && on > 0; i++) {
-			if (c->used[i])
-				continue;
-			int w = 0;
-			while (w < on && i + w < to && !c->used[i + w]) {
-				const char *k = key_of(c, i + w);
-				size_t kl = strlen(k);
-				if (strcmp(k, ok[w]) == 0 ||
-				    (w > 0 && w == on - 1 && kl >= 4 && strncmp(k, ok[w], kl) == 0))
-					w++;
-				else
-					break;
-			}
-			if (w == 0 || (w < on && strlen(ok[0]) < 3))
-				continue;
-			if (w < on) {
-				/* a part: only when no other option begins the same way */
-				bool shared = false;
-				for (int p = 0; p < q->n_options && !shared; p++) {
-					if (p == o)
-						continue;
-					char pk[KEYLEN];
-					const char *po = q->options[p];
-					size_t pl = strcspn(po, " ");
-					namematch_key(po, pl, pk, sizeof(pk));
-					shared = strcmp(pk, ok[0]) == 0;
-				}
-				if (shared)
-					continue;
-			}
-			if (need_cue && !match(c, i + w, to, LEX_PLACE_AFTER) &&
-			    !(i > 0 && t_place_before(c, i)))
-				continue;
-			int score = w * 2 + (w == on);
-			if (score > best_score) {
-				best_score = score;
-				best = o;
-				ties = 0;
-				*mf = i;
-				*mt = i + w;
-			} else if (score == best_score && o != best) {
-				ties++;
-			}
+		int f2, t2;
+		int sc = option_score(c, q, o, from, to, need_cue, &f2, &t2);
+		if (sc > best_score) {
+			best_score = sc;
+			best = o;
+			ties = 0;
+			*mf = f2;
+			*mt = t2;
+		} else if (sc && sc == best_score) {
+			ties++;
 		}
 	}
 	return ties ? -1 : best;
 }
 
-/* A word of the question's label found in no other question's name or label ("pregnant"
- * in "Are you pregnant?"): the caller saying it speaks about this question. Returns the
- * token where it is said in [from, to), or -1. */
-static int own_word_said(struct ctx *c, int qi, int from, int to)
+/* A word of the question's name or label ("pregnant" in "Are you pregnant?") said in
+ * [from, to); distinct: only a word found in no other yes/no question's name or label
+ * (then the caller saying it speaks about this question). Returns its token, or -1. */
+static int own_word_said(struct ctx *c, int qi, int from, int to, bool distinct)
 {
 	const struct form *f = c->req->form;
 	struct text *qt = question_text(c->lex, &f->questions[qi]);
@@ -595,8 +708,9 @@ static int own_word_said(struct ctx *c, int qi, int from, int to)
 		if (i == to)
 			continue;
 		bool shared = false;
-		for (int o = 0; o < f->n_questions && !shared; o++) {
-			if (o == qi)
+		for (int o = 0; distinct && o < f->n_questions && !shared; o++) {
+			/* only yes/no questions compete for a yes/no statement */
+			if (o == qi || f->questions[o].type != FORM_BOOLEAN)
 				continue;
 			struct text *ot = question_text(c->lex, &f->questions[o]);
 			for (int x = 0; ot && x < ot->n && !shared; x++)
@@ -666,8 +780,11 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 	case K_DATE: {
 		bool found, valid;
 		struct ymd d;
-		parse_date_span(c->lex, c->t, from, to, c->req->today,
-				q->validation == VALID_DATE_TODAY_OR_PAST, &found, &valid, &d);
+		int when = q->validation == VALID_DATE_TODAY_OR_PAST ? -1
+			   : q->validation == VALID_DATE_FUTURE  ? 1 : 0;
+		if (when == 0 && (hints & H_BIRTH))
+			when = -1; /* a birth date is in the past even when the form does not say */
+		parse_date_span(c->lex, c->t, from, to, c->req->today, when, &found, &valid, &d);
 		if (found) {
 			char buf[16];
 			/* an impossible date goes on in the caller's words, so that the rule
@@ -685,50 +802,52 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 		else if (bool_label(q->label_false, c, from, to))
 			b = 0;
 		else
-			b = parse_yesno_span(c->lex, c->t, from, to, own_word_said(c, qi, from, to) >= 0);
+			b = parse_yesno_span(c->lex, c->t, from, to, own_word_said(c, qi, from, to, false) >= 0);
 		if (b >= 0 && !(fd->value = cJSON_CreateBool(b)))
 			e = ERR_NOMEM;
 		break;
 	}
-	case K_SELECT:
 	case K_MULTI: {
+		/* every option said, in the options' order */
+		for (int p = 0; p < q->n_options; p++) {
+			int f2, t2;
+			if (!option_score(c, q, p, from, to, false, &f2, &t2))
+				continue;
+			if (!fd->value && !(fd->value = cJSON_CreateArray()))
+				return ERR_NOMEM;
+			cJSON *n = cJSON_CreateNumber(p);
+			if (!n || !cJSON_AddItemToArray(fd->value, n)) {
+				cJSON_Delete(n);
+				return ERR_NOMEM;
+			}
+		}
+		break;
+	}
+	case K_SELECT: {
 		int mf, mt;
 		int o = match_option(c, q, from, to, false, &mf, &mt);
-		if (o >= 0 && k == K_MULTI) {
-			fd->value = cJSON_CreateArray();
-			while (o >= 0 && fd->value) {
-				cJSON_AddItemToArray(fd->value, cJSON_CreateNumber(o));
-				mark(c, mf, mt);
-				o = match_option(c, q, from, to, false, &mf, &mt);
-			}
-		} else if (o >= 0) {
-			fd->value = cJSON_CreateNumber(o);
+		if (o >= 0) {
+			if (!(fd->value = cJSON_CreateNumber(o)))
+				return ERR_NOMEM;
 			fd->from = mf;
 			fd->to = mt;
-		} else {
-			/* a place not among the options: its words, for validation to refuse */
-			struct name nm;
-			int cs = find_carrier(c, from, to, NULL, NULL);
-			if (read_name(c, cs >= 0 ? cs : from, to, true, cs >= 0, &nm) && nm.a >= 0) {
-				nm.splen = 0;
-				fd->value = name_value(c, &nm, &e);
-				fd->from = nm.a;
-				fd->to = nm.b + 1;
-			}
 			break;
 		}
-		if (!fd->value)
-			e = ERR_NOMEM;
+		/* a place not among the options: its words, for validation to refuse */
+		struct name nm;
+		if (read_text_answer(c, from, to, true, &nm) && nm.a >= 0) {
+			nm.splen = 0;
+			fd->value = name_value(c, &nm, &e);
+			fd->from = nm.a;
+			fd->to = nm.b + 1;
+		}
 		break;
 	}
 	case K_PERSON:
 	case K_TEXT: {
 		struct name nm;
-		const char *whose = NULL;
-		int cs = find_carrier(c, from, to, NULL, &whose);
 		bool person = k == K_PERSON;
-		if (read_name(c, cs >= 0 ? cs : from, to, person, cs >= 0, &nm) &&
-		    !(person && nm.place && !nm.splen)) {
+		if (read_text_answer(c, from, to, person, &nm) && !(person && nm.place && !nm.splen)) {
 			fd->value = name_value(c, &nm, &e);
 			fd->from = nm.a;
 			fd->to = nm.b + 1;
@@ -773,7 +892,7 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 		switch (k) {
 		case K_PERSON: {
 			const char *whose = (hints & H_CHILD) ? "child" : "self";
-			int cs = find_carrier(c, 0, n, whose, NULL);
+			int cs = find_carrier(c, 0, n, whose);
 			struct name nm;
 			if (cs >= 0 && !c->used[cs - 1] && cs < n && !c->used[cs] &&
 			    (strcmp(whose, "child") == 0 || !lexicon_has(c->lex, c->t, cs - 1, LEX_STOP)) &&
@@ -808,7 +927,7 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 			break;
 		}
 		case K_BOOL: {
-			int at = own_word_said(c, qi, 0, n);
+			int at = own_word_said(c, qi, 0, n, true);
 			if (at < 0 || c->used[at])
 				break;
 			int a = at, b = at + 1;

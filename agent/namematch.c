@@ -271,11 +271,24 @@ static bool glide_only(const char *a, const char *b)
 	return false;
 }
 
+/* a without one e after its first letter equals b: Latin spellings write the short a as e
+ * (Mohammed / Mohammad) */
+static bool vowel_only(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la != lb + 1)
+		return false;
+	for (size_t i = 1; i < la; i++)
+		if (a[i] == 'e' && strncmp(a, b, i) == 0 && strcmp(a + i + 1, b + i) == 0)
+			return true;
+	return false;
+}
+
 static enum namematch_verdict word_verdict(const char *a, const char *b)
 {
 	if (strcmp(a, b) == 0)
 		return NAMEMATCH_SAME;
-	if (glide_only(a, b) || glide_only(b, a))
+	if (glide_only(a, b) || glide_only(b, a) || vowel_only(a, b) || vowel_only(b, a))
 		return NAMEMATCH_UNSURE;
 	return NAMEMATCH_DIFFERENT;
 }

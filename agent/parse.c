@@ -68,7 +68,8 @@ static int number_at(const struct lexicon *lex, const struct text *t, int i, int
 	int j = i;
 	while (j < to) {
 		int k = match(lex, t, j, to, LEX_PLUS, &v);
-		if (k && !have && small_at(lex, t, j + k, to, &m, &tens)) {
+		if (k && !have && (small_at(lex, t, j + k, to, &m, &tens) ||
+				   match(lex, t, j + k, to, LEX_MULT, NULL))) {
 			plus += v;
 			j += k;
 			continue;
@@ -113,11 +114,28 @@ static int number_at(const struct lexicon *lex, const struct text *t, int i, int
 			continue;
 		}
 		k = match(lex, t, j, to, LEX_POINT, NULL);
-		if (k && have && j + k < to && t->tok[j + k].digits) {
-			char buf[64];
-			snprintf(buf, sizeof(buf), "0.%.20s", t->tok[j + k].key);
-			cur += strtod(buf, NULL);
-			j += k + 1;
+		if (k && have) {
+			/* "five point five", "paanch point do five": digits after the point */
+			double scale = 0.1, frac = 0;
+			int d = j + k;
+			while (d < to) {
+				if (t->tok[d].digits && t->tok[d].key_len <= 6) {
+					for (size_t x = 0; x < t->tok[d].key_len; x++, scale /= 10)
+						frac += (t->tok[d].key[x] - '0') * scale;
+					d++;
+					continue;
+				}
+				int kd = small_at(lex, t, d, to, &v, &tens);
+				if (!kd || tens || v != floor(v) || v < 0 || v > 9)
+					break;
+				frac += v * scale;
+				scale /= 10;
+				d += kd;
+			}
+			if (d > j + k) {
+				cur += frac;
+				j = d;
+			}
 			break;
 		}
 		break;
@@ -450,10 +468,11 @@ static bool near(const struct parse_num *nums, int n, int a, int b)
 }
 
 void parse_date_span(const struct lexicon *lex, const struct text *t, int from, int to,
-		     struct ymd today, bool past_only, bool *found, bool *valid, struct ymd *out)
+		     struct ymd today, int when, bool *found, bool *valid, struct ymd *out)
 {
 	*found = *valid = false;
-	bool future = has_tag(lex, t, from, to, LEX_FUTURE, NULL, NULL);
+	bool past_only = when < 0;
+	bool future = when > 0 || has_tag(lex, t, from, to, LEX_FUTURE, NULL, NULL);
 
 	/* 15/08/2024, 15-8-24, 2024-08-15: day first unless the year leads */
 	for (int i = from; i + 1 < to; i++) {
@@ -565,7 +584,8 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 		}
 	for (int k = 0; k < n && day < 0 && mi >= 0; k++)
 		if (near(nums, n, mi + 1, nums[k].from) && nums[k].value >= 1 && nums[k].value <= 31 &&
-		    nums[k].value == floor(nums[k].value) && !(k + 1 < n && nums[k + 1].from == nums[k].to)) {
+		    nums[k].value == floor(nums[k].value) &&
+		    !(k + 1 < n && nums[k + 1].from == nums[k].to && !t->tok[nums[k].to].pause)) {
 			day = (int)nums[k].value;
 			used[k] = true;
 		}
@@ -660,7 +680,7 @@ enum err parse_date(const struct lexicon *lex, const char *text, struct ymd toda
 	if (text_new(text, &t) != ERR_OK)
 		return ERR_NOMEM;
 	lexicon_tag_text(lex, t);
-	parse_date_span(lex, t, 0, t->n, today, past_only, found, valid, out);
+	parse_date_span(lex, t, 0, t->n, today, past_only ? -1 : 0, found, valid, out);
 	text_free(t);
 	return ERR_OK;
 }

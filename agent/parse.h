@@ -57,9 +57,11 @@ struct parse_num {
 int parse_numbers_span(const struct lexicon *lex, const struct text *t, int from, int to,
 		       struct parse_num *out, int max);
 
-/* parse_date_span: as parse_date. */
+/* parse_date_span: as parse_date, with when: -1 the date cannot be in the future (as
+ * past_only), +1 it cannot be in the past (a yearless date or "kal" then looks ahead
+ * even without the future tense), 0 either. */
 void parse_date_span(const struct lexicon *lex, const struct text *t, int from, int to,
-		     struct ymd today, bool past_only, bool *found, bool *valid, struct ymd *out);
+		     struct ymd today, int when, bool *found, bool *valid, struct ymd *out);
 
 /* parse_yesno_span: as parse_yesno. copula_yes: a plain statement ("main pregnant hoon")
  * counts as yes when nothing negates it. */

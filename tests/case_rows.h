@@ -37,7 +37,7 @@ struct row {
 
 /* Rows of path with at least min_cols columns; exits the program with a message when
  * the file cannot be read (a test must be able to fail). */
-static struct row *rows_load(const char *path, int min_cols, int *n)
+static inline struct row *rows_load(const char *path, int min_cols, int *n)
 {
 	FILE *f = fopen(path, "r");
 	struct row *v = NULL;
@@ -76,7 +76,7 @@ static struct row *rows_load(const char *path, int min_cols, int *n)
 	return v;
 }
 
-static void rows_free(struct row *v, int n)
+static inline void rows_free(struct row *v, int n)
 {
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < v[i].ncol; c++)
@@ -85,7 +85,7 @@ static void rows_free(struct row *v, int n)
 }
 
 /* text of a stored value: strings as they are, numbers as %.15g, booleans true/false */
-static void value_text(const cJSON *v, char *buf, size_t n)
+static inline void value_text(const cJSON *v, char *buf, size_t n)
 {
 	if (cJSON_IsString(v))
 		snprintf(buf, n, "%s", v->valuestring);
@@ -98,7 +98,7 @@ static void value_text(const cJSON *v, char *buf, size_t n)
 }
 
 /* lowercase ASCII, no spaces */
-static void squash(const char *s, char *out, size_t n)
+static inline void squash(const char *s, char *out, size_t n)
 {
 	size_t o = 0;
 	for (; *s && o + 1 < n; s++)
@@ -108,7 +108,7 @@ static void squash(const char *s, char *out, size_t n)
 }
 
 /* Does the result entry e (NULL when the field is absent) satisfy want? why explains. */
-static bool entry_ok(const cJSON *e, const char *want, char *why, size_t wn)
+static inline bool entry_ok(const cJSON *e, const char *want, char *why, size_t wn)
 {
 	const cJSON *st = e ? cJSON_GetObjectItemCaseSensitive(e, "status") : NULL;
 	const char *status = cJSON_IsString(st) ? st->valuestring : "empty";
@@ -159,7 +159,7 @@ static bool entry_ok(const cJSON *e, const char *want, char *why, size_t wn)
 }
 
 /* Run one row: asked field, utterance, expected, optional others. */
-static bool row_check(const struct form *f, const struct lexicon *lex, struct ymd today,
+static inline bool row_check(const struct form *f, const struct lexicon *lex, struct ymd today,
 		      const char *field, const char *utt, const char *want, const char *also,
 		      char *why, size_t wn)
 {

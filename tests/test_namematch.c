@@ -1,0 +1,58 @@
+/* The name judge, one cmocka test per row of tests/data/parse_namepairs.tsv, plus its
+ * keys and symmetry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "case_rows.h"
+#include "agent/namematch.h"
+
+static void pair_row(void **state)
+{
+	const struct row *r = *state;
+	const char *a = r->col[0], *b = r->ncol > 1 ? r->col[1] : "", *want = r->ncol > 2 ? r->col[2] : "";
+	const char *ab = namematch_verdict_name(namematch_judge(a, b));
+	const char *ba = namematch_verdict_name(namematch_judge(b, a));
+	if (strcmp(ab, want) != 0)
+		fail_msg("line %d: %s / %s: want %s, got %s", r->line, a, b, want, ab);
+	if (strcmp(ab, ba) != 0)
+		fail_msg("line %d: %s / %s is %s but %s / %s is %s", r->line, a, b, ab, b, a, ba);
+}
+
+static void keys(void **state)
+{
+	(void)state;
+	static const char *const k[][2] = {
+		{"Lakshmi", "lxmi"}, {"लक्ष्मी", "lxmi"}, {"Sunita", "sunit"}, {"Shweta", "sbet"},
+		{"Singh", "sin"}, {"सिंह", "sin"}, {"मयूरभंज", "myurbnj"}, {"", ""}, {"123", ""},
+	};
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		char buf[64];
+		namematch_key(k[i][0], strlen(k[i][0]), buf, sizeof(buf));
+		if (strcmp(buf, k[i][1]) != 0)
+			fail_msg("key(%s) = %s, want %s", k[i][0], buf, k[i][1]);
+	}
+	char small[3];
+	assert_int_equal(namematch_key("Lakshmi", 7, small, sizeof(small)), 2);
+	assert_int_equal(namematch_judge(NULL, NULL), NAMEMATCH_UNSURE);
+	assert_string_equal(namematch_verdict_name(NAMEMATCH_SAME), "same");
+}
+
+int main(void)
+{
+	int n;
+	struct row *rows = rows_load("tests/data/parse_namepairs.tsv", 1, &n);
+	struct CMUnitTest *tests = calloc((size_t)n + 1, sizeof(*tests));
+	tests[0] = (struct CMUnitTest){.name = "keys", .test_func = keys};
+	for (int i = 0; i < n; i++) {
+		snprintf(rows[i].name, sizeof(rows[i].name), "%s / %s", rows[i].col[0],
+			 rows[i].ncol > 1 ? rows[i].col[1] : "");
+		tests[i + 1] = (struct CMUnitTest){.name = rows[i].name, .test_func = pair_row,
+						   .initial_state = &rows[i]};
+	}
+	int failed = _cmocka_run_group_tests("name judge", tests, (size_t)n + 1, NULL, NULL);
+	free(tests);
+	rows_free(rows, n);
+	return failed;
+}

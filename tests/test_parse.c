@@ -1,0 +1,209 @@
+/* The offline understanding of answers, table-driven: every row of
+ * tests/data/parse_functions.tsv (the parse_* functions alone) and of the extractor's
+ * case files tests/data/parse_{phones,numbers,dates,yesno,names,options,multi}.tsv (on
+ * tests/data/parse_form.json, through flow_check) is one cmocka test. Today is
+ * 2025-03-15 throughout. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "case_rows.h"
+#include "agent/parse.h"
+#include "agent/text.h"
+
+static struct form *form;
+static struct lexicon *lex;
+static const struct ymd today = {2025, 3, 15};
+
+static const char *const case_files[] = {
+	"tests/data/parse_phones.tsv", "tests/data/parse_numbers.tsv", "tests/data/parse_dates.tsv",
+	"tests/data/parse_yesno.tsv", "tests/data/parse_names.tsv", "tests/data/parse_options.tsv",
+	"tests/data/parse_multi.tsv",
+};
+
+static void extract_row(void **state)
+{
+	const struct row *r = *state;
+	char why[4096];
+	if (!row_check(form, lex, today, r->col[1], r->col[2], r->col[3], r->ncol > 4 ? r->col[4] : NULL,
+		       why, sizeof(why)))
+		fail_msg("%s (line %d) %s: \"%s\": %s", r->col[0], r->line, r->col[1], r->col[2], why);
+}
+
+static void function_row(void **state)
+{
+	const struct row *r = *state;
+	const char *fn = r->col[1], *in = r->ncol > 2 ? r->col[2] : "", *want = r->ncol > 3 ? r->col[3] : "";
+	char got[128] = "none";
+	if (strcmp(fn, "digits") == 0) {
+		char *d = NULL;
+		assert_int_equal(parse_digits(lex, in, &d), ERR_OK);
+		if (d)
+			snprintf(got, sizeof(got), "%s", d);
+		free(d);
+	} else if (strcmp(fn, "number") == 0) {
+		bool found;
+		double v = 0;
+		assert_int_equal(parse_number(lex, in, &found, &v), ERR_OK);
+		if (found)
+			snprintf(got, sizeof(got), "%.15g", v);
+	} else if (strcmp(fn, "yesno") == 0) {
+		snprintf(got, sizeof(got), "%d", parse_yesno(lex, in));
+	} else if (strcmp(fn, "date_past") == 0 || strcmp(fn, "date_any") == 0) {
+		bool found, valid;
+		struct ymd d;
+		assert_int_equal(parse_date(lex, in, today, fn[5] == 'p', &found, &valid, &d), ERR_OK);
+		if (found && !valid)
+			snprintf(got, sizeof(got), "invalid");
+		else if (found)
+			ymd_format(d, got);
+	} else {
+		fail_msg("line %d: unknown function '%s'", r->line, fn);
+	}
+	if (strcmp(got, want) != 0)
+		fail_msg("%s (line %d) %s(\"%s\"): want %s, got %s", r->col[0], r->line, fn, in, want, got);
+}
+
+/* Whatever bytes come in, the parsers answer without crashing and without a value made
+ * of nothing. */
+static void any_text(void **state)
+{
+	(void)state;
+	static const char *const odd[] = {
+		"", " ", "\xff\xfe\x80", "\xe0\xa4", "्््", "ँ", "\t\n", "9999999999999999999999999999",
+		"double", "triple triple double", "nahi nahi nahi", "saadhe", "paune sau lakh crore",
+		"tarikh tarikh", "pichle pichle mahine", "\u200d\u200c", "31/31/31", "0/0/0", "99-99-9999",
+		"१२३४५६७८९०१२३४५६७८९०१२३४५६७८९०", "S U M I T A", "a b c d e f g h i j k l m n o p",
+	};
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		char *d = NULL;
+		bool found, valid;
+		double v;
+		struct ymd y;
+		assert_int_equal(parse_digits(lex, odd[i], &d), ERR_OK);
+		if (d)
+			assert_true(strlen(d) > 0);
+		free(d);
+		assert_int_equal(parse_number(lex, odd[i], &found, &v), ERR_OK);
+		assert_int_equal(parse_date(lex, odd[i], today, true, &found, &valid, &y), ERR_OK);
+		if (found && valid)
+			assert_true(ymd_valid(y));
+		int yn = parse_yesno(lex, odd[i]);
+		assert_true(yn >= -1 && yn <= 1);
+		for (int q = 0; q < form->n_questions; q++) {
+			char why[4096];
+			(void)row_check(form, lex, today, form->questions[q].name, odd[i], "empty", NULL,
+					why, sizeof(why));
+		}
+	}
+	/* no word lists: nothing understood, nothing broken */
+	char *d = NULL;
+	assert_int_equal(parse_digits(NULL, "nau aath", &d), ERR_OK);
+	assert_null(d);
+	assert_int_equal(parse_yesno(NULL, "haan"), -1);
+}
+
+/* The normalized key: nukta, chandrabindu, half-nasal, joiners and Devanagari digits. */
+static void folding(void **state)
+{
+	(void)state;
+	static const char *const same[][2] = {
+		{"पाँच", "पांच"}, {"हज़ार", "हजार"}, {"पन्द्रह", "पंद्रह"}, {"क्\u200dष", "क्ष"},
+		{"१२", "12"}, {"Sunita", "SUNITA"}, {"José", "jose"}, {"डॉक्टर", "डोक्टर"},
+	};
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		char a[64], b[64];
+		text_fold_word(same[i][0], strlen(same[i][0]), a, sizeof(a));
+		text_fold_word(same[i][1], strlen(same[i][1]), b, sizeof(b));
+		if (strcmp(a, b) != 0)
+			fail_msg("fold(%s) = %s, fold(%s) = %s", same[i][0], a, same[i][1], b);
+	}
+	struct text *t = NULL;
+	assert_int_equal(text_new("मेरा नाम गुड़िया, 15-8-24", &t), ERR_OK);
+	assert_int_equal(t->n, 6);
+	assert_string_equal(t->orig + t->tok[2].start, "गुड़िया, 15-8-24"); /* caller's text kept */
+	assert_true(t->tok[3].pause);
+	assert_int_equal(t->tok[4].sep, '-');
+	char *s = text_span(t, 1, 2);
+	assert_string_equal(s, "नाम गुड़िया");
+	free(s);
+	text_free(t);
+	text_free(NULL);
+}
+
+/* A word list line that is wrong is named with its file and line. */
+static void bad_word_list(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/formdesk-words-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cp %s/*.tsv %s/ && printf 'saat\\tnmu\\t7\\n' >> %s/numbers.tsv",
+		 lexicon_default_dir(), dir, dir);
+	assert_int_equal(system(cmd), 0);
+	struct lexicon *l = NULL;
+	char *msg = NULL;
+	assert_int_equal(lexicon_load(dir, &l, &msg), ERR_PARSE);
+	assert_null(l);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "numbers.tsv line"));
+	assert_non_null(strstr(msg, "unknown tag 'nmu'"));
+	free(msg);
+	snprintf(cmd, sizeof(cmd), "rm -f %s/*.tsv && rmdir %s", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(lexicon_load("/nonexistent-formdesk-words", &l, &msg), ERR_IO);
+	assert_non_null(strstr(msg, "numbers.tsv"));
+	free(msg);
+	lexicon_free(NULL);
+}
+
+int main(void)
+{
+	struct form_issues is = {0};
+	if (form_load("tests/data/parse_form.json", &form, &is) != ERR_OK) {
+		fprintf(stderr, "tests/data/parse_form.json: %s\n", is.n ? is.v[0].message : "error");
+		return 1;
+	}
+	form_issues_free(&is);
+	char *msg = NULL;
+	if (lexicon_load(lexicon_default_dir(), &lex, &msg) != ERR_OK) {
+		fprintf(stderr, "word lists: %s\n", msg ? msg : "error");
+		return 1;
+	}
+	const size_t nfiles = sizeof(case_files) / sizeof(case_files[0]);
+	struct row *rows[8];
+	int nrows[8], total = 0;
+	int nf;
+	struct row *fns = rows_load("tests/data/parse_functions.tsv", 3, &nf);
+	for (size_t i = 0; i < nfiles; i++) {
+		rows[i] = rows_load(case_files[i], 4, &nrows[i]);
+		total += nrows[i];
+	}
+	struct CMUnitTest *tests = calloc((size_t)(total + nf + 3), sizeof(*tests));
+	int k = 0;
+	tests[k++] = (struct CMUnitTest){.name = "folding", .test_func = folding};
+	tests[k++] = (struct CMUnitTest){.name = "any text", .test_func = any_text};
+	tests[k++] = (struct CMUnitTest){.name = "bad word list", .test_func = bad_word_list};
+	for (int i = 0; i < nf; i++) {
+		snprintf(fns[i].name, sizeof(fns[i].name), "%s %s: %.100s", fns[i].col[0], fns[i].col[1],
+			 fns[i].ncol > 2 ? fns[i].col[2] : "");
+		tests[k++] = (struct CMUnitTest){.name = fns[i].name, .test_func = function_row,
+						 .initial_state = &fns[i]};
+	}
+	for (size_t f = 0; f < nfiles; f++)
+		for (int i = 0; i < nrows[f]; i++) {
+			struct row *r = &rows[f][i];
+			snprintf(r->name, sizeof(r->name), "%s %s: %.120s", r->col[0], r->col[1], r->col[2]);
+			tests[k++] = (struct CMUnitTest){.name = r->name, .test_func = extract_row,
+							 .initial_state = r};
+		}
+	int failed = _cmocka_run_group_tests("understanding", tests, (size_t)k, NULL, NULL);
+	free(tests);
+	rows_free(fns, nf);
+	for (size_t i = 0; i < nfiles; i++)
+		rows_free(rows[i], nrows[i]);
+	lexicon_free(lex);
+	form_free(form);
+	return failed;
+}
