@@ -1,0 +1,447 @@
+/* The annotation desk's storage, queues, judges' cache and calibration
+ * (annotations/labels.c, queue.c, judges.c, calib.c) on the recorded calls of
+ * tests/data/annotate_calls.sql, with the corpus tests/data/corpus_good; and two
+ * processes labelling one database at once. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "annotations/calib.h"
+#include "annotations/judges.h"
+#include "annotations/labels.h"
+#include "annotations/queue.h"
+
+#define CORPUS "tests/data/corpus_good"
+
+static char dbpath[64];
+
+/* make_db: a fresh database holding the recorded calls of the fixture. */
+static void make_db(void)
+{
+	FILE *f = fopen("tests/data/annotate_calls.sql", "r");
+	static char sql[65536];
+	size_t n;
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_non_null(f);
+	n = fread(sql, 1, sizeof sql - 1, f);
+	sql[n] = '\0';
+	fclose(f);
+	snprintf(dbpath, sizeof dbpath, "/tmp/formdesk-labels-%d.db", (int)getpid());
+	unlink(dbpath);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("fixture: %s", msg);
+	sqlite3_close(db);
+}
+
+static void drop_db(void)
+{
+	char p[80];
+	unlink(dbpath);
+	snprintf(p, sizeof p, "%s-wal", dbpath);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", dbpath);
+	unlink(p);
+}
+
+static int setup(void **state)
+{
+	struct labels *l = NULL;
+	char *msg = NULL;
+	make_db();
+	if (labels_open(dbpath, &l, &msg) != ERR_OK)
+		fail_msg("labels_open: %s", msg);
+	*state = l;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	labels_close(*state);
+	drop_db();
+	return 0;
+}
+
+static long long item_id(struct labels *l, enum labels_task t, const char *key)
+{
+	struct labels_item *v;
+	int n;
+	long long id = 0;
+	assert_int_equal(labels_items(l, t, &v, &n), ERR_OK);
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].key, key) == 0)
+			id = v[i].id;
+	labels_items_free(v, n);
+	if (!id)
+		fail_msg("no item '%s'", key);
+	return id;
+}
+
+static void open_errors(void **state)
+{
+	(void)state;
+	struct labels *l = NULL;
+	char *msg = NULL;
+	assert_int_equal(labels_open("/nonexistent/x.db", &l, &msg), ERR_NOTFOUND);
+	assert_non_null(strstr(msg, "/nonexistent/x.db"));
+	assert_null(l);
+	free(msg);
+	/* a SQLite file that is not a session database */
+	sqlite3 *db;
+	const char *p = "/tmp/formdesk-labels-empty.db";
+	unlink(p);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	sqlite3_exec(db, "CREATE TABLE x (a)", NULL, NULL, NULL);
+	sqlite3_close(db);
+	assert_int_equal(labels_open(p, &l, &msg), ERR_NOTFOUND);
+	assert_non_null(strstr(msg, "no recorded calls"));
+	free(msg);
+	unlink(p);
+}
+
+static void tasks_and_labels(void **state)
+{
+	(void)state;
+	enum labels_task t;
+	assert_int_equal(labels_task_parse("turn-errors", &t), ERR_OK);
+	assert_int_equal(t, LABELS_TURN_ERRORS);
+	assert_int_equal(labels_task_parse("names", &t), ERR_NOTFOUND);
+	assert_string_equal(labels_task_name(LABELS_STT), "stt");
+	assert_true(labels_valid(LABELS_NAME_MATCH, "same"));
+	assert_true(labels_valid(LABELS_STT, "unsure"));
+	assert_false(labels_valid(LABELS_NAME_MATCH, "stt_error"));
+	assert_true(labels_valid(LABELS_TURN_ERRORS, "bargein_mishandled"));
+	assert_true(labels_valid(LABELS_TURN_ERRORS, "none"));
+	assert_false(labels_valid(LABELS_TURN_ERRORS, "same"));
+	assert_false(labels_valid(LABELS_NAME_MATCH, NULL));
+}
+
+/* The name-match queue: six items from calls 1-6 (call 7's expected name is null, call
+ * 8's corpus cannot be found, call 9 is in progress). */
+static void queue_name_match(void **state)
+{
+	struct labels *l = *state;
+	struct labels_item *v;
+	char *notes = NULL;
+	int n, added;
+
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, &added), ERR_OK);
+	assert_int_equal(added, 6);
+	assert_non_null(notes);
+	assert_non_null(strstr(notes, "corpus 'nowhere'"));
+	free(notes);
+	assert_int_equal(labels_items(l, LABELS_NAME_MATCH, &v, &n), ERR_OK);
+	assert_int_equal(n, 6);
+	assert_string_equal(v[0].key, "call 1 field name");
+	assert_string_equal(v[0].expected, "Sunita Devi");
+	assert_string_equal(v[0].captured, "सुनीता देवी");
+	assert_string_equal(v[0].transcript, "मेरा नाम सुनीता देवी है");
+	assert_string_equal(v[0].audio, "tests/data/corpus_good/audios/u_name.wav");
+	assert_string_equal(v[0].field, "name");
+	assert_int_equal(v[0].turn, 1);
+	assert_null(v[3].audio);
+	long long first = v[0].id;
+	labels_items_free(v, n);
+	/* drawing again adds nothing and keeps the ids */
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, &added), ERR_OK);
+	free(notes);
+	assert_int_equal(labels_items(l, LABELS_NAME_MATCH, &v, &n), ERR_OK);
+	assert_int_equal(n, 6);
+	assert_int_equal(v[0].id, first);
+	labels_items_free(v, n);
+}
+
+/* turn-errors: both turns of the failed call 7, and the turns of calls 1-6, which end
+ * "complete" where the corpus expects call1 to stay "in_progress". */
+static void queue_turn_errors(void **state)
+{
+	struct labels *l = *state;
+	struct labels_item *v;
+	char *notes = NULL;
+	int n;
+
+	assert_int_equal(queue_build(l, LABELS_TURN_ERRORS, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);
+	assert_int_equal(n, 8);
+	for (int i = 0; i < n; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "turn %d", i + 1);
+		assert_string_equal(v[i].key, key);
+	}
+	assert_non_null(strstr(v[7].context, "\"verdicts\":[{\"field\":\"district\""));
+	assert_non_null(strstr(v[7].context, "\"call_status\":\"failed\""));
+	assert_non_null(strstr(v[7].context, "\"reply\":\"धन्यवाद।\""));
+	labels_items_free(v, n);
+}
+
+/* stt: turns whose transcript differs from the reference: call 1's Devanagari and calls
+ * 3-6's words differ from "mera naam Sunita Devi hai"; call 2's is the same. */
+static void queue_stt(void **state)
+{
+	struct labels *l = *state;
+	struct labels_item *v;
+	char *notes = NULL;
+	int n;
+
+	assert_int_equal(queue_build(l, LABELS_STT, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	assert_int_equal(labels_items(l, LABELS_STT, &v, &n), ERR_OK);
+	assert_int_equal(n, 7);
+	assert_string_equal(v[0].expected, "mera naam Sunita Devi hai");
+	assert_string_equal(v[0].captured, "मेरा नाम सुनीता देवी है");
+	assert_string_equal(v[1].key, "turn 3");
+	labels_items_free(v, n);
+}
+
+static void put_get_undo(void **state)
+{
+	struct labels *l = *state;
+	char *notes = NULL, *lb = NULL, *nt = NULL;
+	long long id;
+
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	id = item_id(l, LABELS_NAME_MATCH, "call 3 field name");
+	assert_int_equal(labels_get(l, id, "asha", &lb, &nt), ERR_NOTFOUND);
+	assert_int_equal(labels_put(l, id, "asha", "different", NULL), ERR_OK);
+	assert_int_equal(labels_put(l, id, "ravi", "same", "sounds alike"), ERR_OK);
+	assert_int_equal(labels_get(l, id, "asha", &lb, &nt), ERR_OK);
+	assert_string_equal(lb, "different");
+	assert_null(nt);
+	free(lb);
+	/* a second label by the same person replaces the first */
+	assert_int_equal(labels_put(l, id, "asha", "unsure", "n or m?"), ERR_OK);
+	assert_int_equal(labels_get(l, id, "asha", &lb, &nt), ERR_OK);
+	assert_string_equal(lb, "unsure");
+	assert_string_equal(nt, "n or m?");
+	free(lb);
+	free(nt);
+	/* each annotator sees only their own */
+	assert_int_equal(labels_get(l, id, "ravi", &lb, NULL), ERR_OK);
+	assert_string_equal(lb, "same");
+	free(lb);
+	/* bad labels */
+	assert_int_equal(labels_put(l, id, "asha", "stt_error", NULL), ERR_INVALID);
+	assert_non_null(strstr(labels_error(l), "not a name-match label"));
+	assert_int_equal(labels_put(l, id, "", "same", NULL), ERR_INVALID);
+	assert_int_equal(labels_put(l, 99999, "asha", "same", NULL), ERR_NOTFOUND);
+	/* undo */
+	assert_int_equal(labels_remove(l, id, "asha"), ERR_OK);
+	assert_int_equal(labels_get(l, id, "asha", &lb, NULL), ERR_NOTFOUND);
+	assert_int_equal(labels_remove(l, id, "asha"), ERR_OK);
+
+	struct labels_label *all;
+	int n;
+	assert_int_equal(labels_all(l, LABELS_NAME_MATCH, &all, &n), ERR_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(all[0].annotator, "ravi");
+	assert_string_equal(all[0].note, "sounds alike");
+	assert_non_null(all[0].created_at);
+	labels_all_free(all, n);
+}
+
+static void judge_cache(void **state)
+{
+	struct labels *l = *state;
+	char *notes = NULL, *d = NULL;
+	long long id;
+	int n;
+
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	assert_int_equal(judges_run_namematch(l, &n), ERR_OK);
+	assert_int_equal(n, 6);
+	id = item_id(l, LABELS_NAME_MATCH, "call 4 field name");
+	assert_int_equal(judges_get(l, id, JUDGES_NAMEMATCH, JUDGES_NAMEMATCH_VERSION, &d), ERR_OK);
+	assert_string_equal(d, "unsure"); /* "Sunita" against "Sunita Devi" */
+	free(d);
+	id = item_id(l, LABELS_NAME_MATCH, "call 1 field name");
+	assert_int_equal(judges_get(l, id, JUDGES_NAMEMATCH, JUDGES_NAMEMATCH_VERSION, &d), ERR_OK);
+	assert_string_equal(d, "same");
+	free(d);
+	/* a decision per item and prompt version */
+	assert_int_equal(judges_get(l, id, "llm:x:y", "name-v1", &d), ERR_NOTFOUND);
+	assert_int_equal(judges_put(l, id, "llm:x:y", "name-v1", "different", "{}"), ERR_OK);
+	assert_int_equal(judges_put(l, id, "llm:x:y", "name-v2", "same", NULL), ERR_OK);
+	assert_int_equal(judges_get(l, id, "llm:x:y", "name-v1", &d), ERR_OK);
+	assert_string_equal(d, "different");
+	free(d);
+	assert_int_equal(judges_put(l, id, "llm:x:y", "name-v1", "maybe", NULL), ERR_INVALID);
+
+	struct judges_id *js;
+	assert_int_equal(judges_list(l, LABELS_NAME_MATCH, &js, &n), ERR_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(js[0].judge, "llm:x:y");
+	assert_string_equal(js[0].version, "name-v1");
+	assert_string_equal(js[2].judge, "namematch");
+	judges_list_free(js, n);
+}
+
+/* The split: FNV-1a 64 of "SEED:KEY", low bit (worked out for these keys). */
+static void split_fixed(void **state)
+{
+	(void)state;
+	static const char *const want[] = {"test", "dev", "test", "dev", "test", "dev"};
+	for (int i = 0; i < 6; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "call %d field name", i + 1);
+		assert_string_equal(calib_split_name(calib_split_of(key, CALIB_SEED)), want[i]);
+		assert_int_equal(calib_split_of(key, 1),
+				 i % 2 ? CALIB_TEST : CALIB_DEV);
+	}
+}
+
+static void put3(struct labels *l, const char *who, const char *const *lbs)
+{
+	for (int i = 0; i < 6; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "call %d field name", i + 1);
+		if (lbs[i])
+			assert_int_equal(labels_put(l, item_id(l, LABELS_NAME_MATCH, key), who,
+						    lbs[i], NULL), ERR_OK);
+	}
+}
+
+static void near(double want, double got)
+{
+	if (isnan(want) ? !isnan(got) : fabs(want - got) > 1e-9)
+		fail_msg("want %.10f got %.10f", want, got);
+}
+
+/* Worked by hand in docs/annotation.md ("A worked example"). */
+static void calibration(void **state)
+{
+	struct labels *l = *state;
+	static const char *const asha[] = {"same", "same", "different", "different", "same", "different"};
+	static const char *const ravi[] = {"same", "same", "same", "different", "same", "different"};
+	static const char *const meena[] = {"same", "same", "different", "different", "unsure", "same"};
+	struct calib *c = NULL;
+	char *notes = NULL;
+
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	assert_int_equal(judges_run_namematch(l, NULL), ERR_OK);
+	put3(l, "asha", asha);
+	put3(l, "ravi", ravi);
+	assert_int_equal(calib_run(l, LABELS_NAME_MATCH, NULL, CALIB_SEED, &c), ERR_OK);
+	assert_int_equal(c->n_items, 6);
+	assert_int_equal(c->n_compared, 5);
+	assert_int_equal(c->n_tie, 1);
+	assert_int_equal(c->n_dev, 3);
+	assert_int_equal(c->n_test, 2);
+	assert_string_equal(c->agreement, "cohen");
+	near(2.0 / 3.0, c->iaa.kappa);
+	assert_int_equal(c->n_judges, 1);
+	const struct calib_judge *j = &c->judges[0];
+	long all[] = {3, 0, 0, 0, 1, 1, 0, 0, 0};
+	assert_memory_equal(j->split[CALIB_ALL].table, all, sizeof all);
+	near(0.8, j->split[CALIB_ALL].accuracy);
+	near(1.0, j->split[CALIB_ALL].tpr);
+	near(0.5, j->split[CALIB_ALL].tnr);
+	near(0.36 / 0.56, j->split[CALIB_ALL].kappa.kappa);
+	near(0.5, j->split[CALIB_DEV].kappa.kappa);
+	near(NAN, j->split[CALIB_TEST].tnr);
+	assert_true(j->split[CALIB_TEST].kappa.degenerate);
+	near(1.0, j->split[CALIB_TEST].kappa.kappa);
+	assert_int_equal(c->n_dis, 1);
+	assert_string_equal(c->dis[0].key, "call 4 field name");
+	assert_string_equal(c->dis[0].decision, "unsure");
+	assert_string_equal(c->dis[0].majority, "different");
+	assert_string_equal(c->dis[0].humans, "asha=different, ravi=different");
+	calib_free(c);
+
+	put3(l, "meena", meena);
+	assert_int_equal(calib_run(l, LABELS_NAME_MATCH, "namematch", CALIB_SEED, &c), ERR_OK);
+	assert_string_equal(c->agreement, "fleiss");
+	near(66.0 / 174.0, c->iaa.kappa);
+	assert_int_equal(c->n_compared, 6);
+	j = &c->judges[0];
+	near(5.0 / 6.0, j->split[CALIB_ALL].accuracy);
+	near(2.0 / 3.0, j->split[CALIB_ALL].tnr);
+	near(15.0 / 21.0, j->split[CALIB_ALL].kappa.kappa);
+	near(1.0, j->split[CALIB_TEST].kappa.kappa);
+	assert_false(j->split[CALIB_TEST].kappa.degenerate);
+	calib_free(c);
+	/* a judge nobody has run */
+	assert_int_equal(calib_run(l, LABELS_NAME_MATCH, "nobody", CALIB_SEED, &c), ERR_OK);
+	assert_int_equal(c->n_judges, 0);
+	calib_free(c);
+}
+
+/* Two processes label 300 items each at the same moment, each label its own
+ * transaction: every label must be there afterwards. */
+#define MANY 300
+static void two_processes(void **state)
+{
+	struct labels *l = *state;
+	struct labels_item *v = calloc(MANY, sizeof *v);
+	static const char *const who[2] = {"asha", "ravi"};
+	pid_t pid[2];
+
+	for (int i = 0; i < MANY; i++) {
+		char key[32];
+		snprintf(key, sizeof key, "load %d", i);
+		v[i].task = LABELS_STT;
+		v[i].key = strdup(key);
+	}
+	assert_int_equal(labels_items_add(l, v, MANY), ERR_OK);
+	for (int p = 0; p < 2; p++) {
+		pid[p] = fork();
+		assert_true(pid[p] >= 0);
+		if (pid[p] == 0) {
+			struct labels *mine = NULL;
+			int bad = 0;
+			if (labels_open(dbpath, &mine, NULL) != ERR_OK)
+				_exit(3);
+			for (int i = 0; i < MANY; i++)
+				if (labels_put(mine, v[i].id, who[p], i % 3 ? "same" : "different",
+					       NULL) != ERR_OK)
+					bad++;
+			labels_close(mine);
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (int p = 0; p < 2; p++) {
+		int st;
+		assert_int_equal(waitpid(pid[p], &st, 0), pid[p]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+	struct labels_label *all;
+	int n;
+	assert_int_equal(labels_all(l, LABELS_STT, &all, &n), ERR_OK);
+	assert_int_equal(n, 2 * MANY);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(all[i].label, (all[i].item - v[0].id) % 3 ? "same" : "different");
+	labels_all_free(all, n);
+	labels_items_free(v, MANY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(open_errors),
+		cmocka_unit_test(tasks_and_labels),
+		cmocka_unit_test_setup_teardown(queue_name_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(queue_turn_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(queue_stt, setup, teardown),
+		cmocka_unit_test_setup_teardown(put_get_undo, setup, teardown),
+		cmocka_unit_test_setup_teardown(judge_cache, setup, teardown),
+		cmocka_unit_test(split_fixed),
+		cmocka_unit_test_setup_teardown(calibration, setup, teardown),
+		cmocka_unit_test_setup_teardown(two_processes, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("labels", tests, NULL, NULL);
+}
