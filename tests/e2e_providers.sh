@@ -1,0 +1,37 @@
+#!/bin/bash
+# formdesk providers: lists every provider with its model, base URL and whether its key
+# is set, and never prints a key.
+set -u
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+check() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+
+cd "$tmp"
+out=$(env -i PATH="$PATH" OPENAI_API_KEY=sk-e2e-secret-1 ANTHROPIC_API_KEY=sk-ant-e2e-secret-2 "$BIN" providers 2>&1)
+check $? "providers exits 0"
+echo "$out" | grep -q 'sk-e2e-secret-1\|sk-ant-e2e-secret-2'
+[ $? != 0 ]; check $? "no key is printed"
+echo "$out" | grep -Eq '^llm +openai +gpt-5.4-mini .*OPENAI_API_KEY set'
+check $? "openai's key is reported set"
+echo "$out" | grep -Eq '^stt +elevenlabs +scribe_v2 .*ELEVENLABS_API_KEY missing'
+check $? "elevenlabs' key is reported missing"
+echo "$out" | grep -Eq '^stt +google +chirp_3 .*GOOGLE_APPLICATION_CREDENTIALS missing'
+check $? "google's credentials are reported missing"
+
+echo '{"providers":{"openrouter":{"model":"vendor/m1","base_url":"http://127.0.0.1:9/v1"}}}' >formdesk.json
+out=$(env -i PATH="$PATH" "$BIN" providers 2>&1)
+echo "$out" | grep -Eq '^llm +openrouter +vendor/m1 +yes +http://127.0.0.1:9/v1'
+check $? "./formdesk.json sets a provider's model and base URL"
+env -i PATH="$PATH" OPENAI_BASE_URL=http://127.0.0.1:8/v1 "$BIN" providers 2>&1 | grep -Eq '^llm +openai .*http://127.0.0.1:8/v1'
+check $? "OPENAI_BASE_URL overrides the base URL"
+
+echo '{"providers":{"openai":{"api_key":"sk-in-file-3"}}}' >bad.json
+out=$(env -i PATH="$PATH" "$BIN" providers --config bad.json 2>&1)
+rc=$?
+[ $rc = 2 ]; check $? "a key in the config file is refused (exit 2)"
+echo "$out" | grep -q 'sk-in-file-3'
+[ $? != 0 ]; check $? "the refused key is not echoed"
+echo "$out" | grep -q 'environment only'
+check $? "the refusal says keys come from the environment"
