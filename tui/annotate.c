@@ -20,7 +20,7 @@
 #include "tui/width.h"
 
 enum action {
-#define X(name, key, shown, help, tasks) ACT_##name,
+#define X(name, key, shown, hint, help, tasks) ACT_##name,
 	ANNOTATE_KEYS(X)
 #undef X
 	ACT_NONE
@@ -28,10 +28,10 @@ enum action {
 
 static const struct keydef {
 	int key;
-	const char *shown, *help;
+	const char *shown, *hint, *help;
 	char tasks;
 } keydefs[] = {
-#define X(name, key, shown, help, tasks) {key, shown, help, tasks},
+#define X(name, key, shown, hint, help, tasks) {key, shown, hint, help, tasks},
 	ANNOTATE_KEYS(X)
 #undef X
 };
@@ -376,10 +376,8 @@ static void draw(struct ui *u)
 	for (int i = 0; i < ACT_NONE && x < COLS; i++) {
 		if (!for_task(keydefs[i].tasks, u->task))
 			continue;
-		const char *h = keydefs[i].help;
-		char word[40];
-		size_t wl = strcspn(h, " (:");
-		snprintf(word, sizeof word, "%s %.*s  ", keydefs[i].shown, (int)wl, h);
+		char word[64];
+		bounded(word, sizeof word, "%s %s  ", keydefs[i].shown, keydefs[i].hint);
 		x += put(LINES - 1, x, word, A_DIM);
 	}
 	refresh();

@@ -18,18 +18,18 @@
 #include "annotations/labels.h"
 
 /* The annotator's actions, listed once for the key map, the help overlay, the key hints
- * and dispatch: X(action, key code as wget_wch gives it, key as shown, what it does,
- * tasks: 'b' name-match and stt, 't' turn-errors, '*' all). */
+ * and dispatch: X(action, key code as wget_wch gives it, key as shown, hint on the key
+ * line, what it does, tasks: 'b' name-match and stt, 't' turn-errors, '*' all). */
 #define ANNOTATE_KEYS(X) \
-	X(same, 'a', "a", "same (stt: the transcript is right in meaning)", 'b') \
-	X(different, 'x', "x", "different (stt: wrong in meaning)", 'b') \
-	X(unsure, 'u', "u", "unsure", 'b') \
-	X(note, 'e', "e", "write a note on this turn (Enter keeps it, Esc drops it)", 't') \
-	X(skip, ' ', "space", "skip: leave the item for later", '*') \
-	X(undo, KEY_BACKSPACE, "backspace", "undo your last label or skip", '*') \
-	X(play, 'p', "p", "play the turn's audio", '*') \
-	X(help, '?', "?", "show or hide this help", '*') \
-	X(quit, 'q', "q", "quit (every label is already saved)", '*')
+	X(same, 'a', "a", "same", "same (stt: the transcript is right in meaning)", 'b') \
+	X(different, 'x', "x", "different", "different (stt: wrong in meaning)", 'b') \
+	X(unsure, 'u', "u", "unsure", "unsure", 'b') \
+	X(note, 'e', "e", "note", "write a note on this turn (Enter keeps it, Esc drops it)", 't') \
+	X(skip, ' ', "space", "skip", "skip: leave the item for later", '*') \
+	X(undo, KEY_BACKSPACE, "backspace", "undo", "undo your last label or skip", '*') \
+	X(play, 'p', "p", "play", "play the turn's audio", '*') \
+	X(help, '?', "?", "help", "show or hide this help", '*') \
+	X(quit, 'q', "q", "quit", "quit (every label is already saved)", '*')
 
 /* The keys of the turn-errors tags, in LABELS_TAGS order (labels.h). */
 #define ANNOTATE_TAG_KEYS "1234567890bn"

@@ -396,7 +396,10 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 		break;
 	case ENGINE_DECISION:
 		if (ev->json) {
-			show_verdicts(v, ev->json);
+			/* The opening decision has no caller turn behind it: no verdicts yet. */
+			const cJSON *t = cJSON_GetObjectItemCaseSensitive(ev->json, "turn");
+			if (cJSON_IsNumber(t) && t->valueint > 0)
+				show_verdicts(v, ev->json);
 			show_decision(v, ev->json);
 		}
 		break;
@@ -420,8 +423,12 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 				v->snap->f[i].current = false;
 			v->dirty |= CALLVIEW_FORM;
 		}
-		lines_add(&v->conv, ev->status == CALL_COMPLETE ? CV_OK : CV_FAIL, NULL,
-			  "── call ended: %s ──", call_status_name(ev->status));
+		if (ev->text && *ev->text)
+			lines_add(&v->conv, ev->status == CALL_COMPLETE ? CV_OK : CV_FAIL, NULL,
+				  "── call ended: %s (%s) ──", call_status_name(ev->status), ev->text);
+		else
+			lines_add(&v->conv, ev->status == CALL_COMPLETE ? CV_OK : CV_FAIL, NULL,
+				  "── call ended: %s ──", call_status_name(ev->status));
 		conv_add_done(v);
 		summary_update(v);
 		break;

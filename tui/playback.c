@@ -50,6 +50,8 @@ struct playback {
 	bool clock_set;
 	double due;         /* when the next item is released or the engine next runs */
 	bool in_begin;      /* the listener is receiving engine_begin's events */
+	int phase;          /* in a turn's events: 1 after the caller's words, 2 after the
+	                       extraction or decision, 3 after the reply */
 };
 
 static void item_free(struct item *it)
@@ -95,8 +97,19 @@ static void listener(void *ud, const struct engine_event *ev)
 		it->has_timings = true;
 		it->timings = *ev->timings;
 	}
-	if (!p->in_begin && (ev->kind == ENGINE_EXTRACTED || ev->kind == ENGINE_AGENT_SAYS))
+	/* A beat after the caller's words for the first of the extraction and the decision
+	 * (a failed EXTRACT sends no extraction), and a beat before the reply. */
+	if (p->in_begin)
+		return;
+	if (ev->kind == ENGINE_CALLER_SAYS) {
+		p->phase = 1;
+	} else if ((ev->kind == ENGINE_EXTRACTED || ev->kind == ENGINE_DECISION) && p->phase == 1) {
 		it->delay = BEAT * p->turn_ms;
+		p->phase = 2;
+	} else if (ev->kind == ENGINE_AGENT_SAYS && (p->phase == 1 || p->phase == 2)) {
+		it->delay = BEAT * p->turn_ms;
+		p->phase = 3;
+	}
 }
 
 /* After engine_begin or engine_step queued a batch starting at index from: queue the form
@@ -216,6 +229,7 @@ static void step(struct playback *p)
 {
 	bool ended = false;
 	int from = batch_start(p);
+	p->phase = 0;
 	enum err e = engine_step(p->eng, &ended);
 	p->opening = false;
 	if (e) {
@@ -256,8 +270,10 @@ int playback_tick(struct playback *p, double now_ms)
 			step(p);
 		}
 	}
+	/* Round up: waking a little early would only spin. */
 	double wait = p->due - now_ms;
-	return wait > 0 ? (int)(wait + 0.999) : 0;
+	int ms = (int)wait;
+	return ms < wait ? ms + 1 : ms;
 }
 
 void playback_pause(struct playback *p, bool paused, double now_ms)

@@ -1,0 +1,188 @@
+/* test_playback: the simulator's pacing, pause and next call (tui/playback.c feeding
+ * tui/callview.c), with the real call engine on a fixture corpus and a simulated clock.
+ * The timeline is the table in tests/data/playback.tsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "agent/backend.h"
+#include "agent/form.h"
+#include "agent/lexicon.h"
+#include "audio/endpoint.h"
+#include "sessions/corpus.h"
+#include "tui/callview.h"
+#include "tui/playback.h"
+
+#define DATA "tests/data/playback.tsv"
+#define FORM "forms/armman_enrollment.json"
+#define CORPUS "tests/data/corpus_good"
+
+/* The text of one pane, lines joined by newlines. Output: new string (caller frees). */
+static char *pane_text(const struct callview *v, const char *pane)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	const struct callview_lines *l = NULL;
+	if (strcmp(pane, "title") == 0)
+		fputs(callview_title(v), f);
+	else if (strcmp(pane, "status") == 0)
+		fputs(callview_timings(v), f);
+	else if (strcmp(pane, "form") == 0) {
+		const struct callview_snap *s = callview_form(v);
+		fprintf(f, "call status: %s\n", s->call_status);
+		for (int i = 0; i < s->n; i++)
+			fprintf(f, "%s=%s %s %d/%d\n", s->f[i].name, s->f[i].value, s->f[i].status,
+				s->f[i].used, s->f[i].limit);
+	} else if (strcmp(pane, "conv") == 0)
+		l = callview_conv(v);
+	else if (strcmp(pane, "verdicts") == 0)
+		l = callview_verdicts(v);
+	else if (strcmp(pane, "decision") == 0)
+		l = callview_decision(v);
+	else if (strcmp(pane, "summary") == 0)
+		l = callview_summary(v);
+	else
+		fail_msg("unknown pane '%s'", pane);
+	for (int i = 0; l && i < l->n; i++)
+		fprintf(f, "%s%s\n", l->v[i].prefix, l->v[i].text);
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+struct fixture {
+	struct form *form;
+	struct lexicon *lex;
+	struct corpus *corpus;
+	struct callview *view;
+	struct playback *pb;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	char *msg = NULL;
+	const char *why = NULL;
+	assert_int_equal(form_load(FORM, &fx->form, NULL), ERR_OK);
+	if (lexicon_load(lexicon_default_dir(), &fx->lex, &msg) != ERR_OK)
+		fail_msg("word lists: %s", msg ? msg : "?");
+	if (corpus_load(CORPUS, &fx->corpus, &msg) != ERR_OK)
+		fail_msg("corpus: %s", msg ? msg : "?");
+	struct engine_config cfg = {.form = fx->form, .form_path = FORM, .lex = fx->lex,
+				    .today = {2025, 3, 15}, .endpoint = endpoint_defaults()};
+	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
+	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	fx->view = callview_new(fx->form, fx->corpus->name, fx->corpus->n_calls);
+	assert_non_null(fx->view);
+	assert_int_equal(playback_new(&cfg, fx->corpus, fx->view, 1.0, &fx->pb), ERR_OK);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	playback_free(fx->pb);
+	callview_free(fx->view);
+	corpus_free(fx->corpus);
+	lexicon_free(fx->lex);
+	form_free(fx->form);
+	free(fx);
+	return 0;
+}
+
+/* Run the playback as a perfect event loop would, waking when it asks, up to time t. */
+static void advance(struct playback *pb, double *now, double t)
+{
+	for (int guard = 0; guard < 100000; guard++) {
+		int w = playback_tick(pb, *now);
+		if (w < 0 || *now + w > t)
+			break;
+		assert_true(w > 0); /* a zero wait would spin the loop */
+		*now += w;
+	}
+	*now = t;
+	playback_tick(pb, *now);
+}
+
+static void test_timeline(void **state)
+{
+	struct fixture *fx = *state;
+	FILE *f = fopen(DATA, "r");
+	if (!f)
+		fail_msg("cannot open %s (run from the source tree)", DATA);
+	char line[1024];
+	int lineno = 0, rows = 0;
+	double now = 0;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		char *fld[5] = {0};
+		int n = 0;
+		for (char *p = line; p && n < 5; n++) {
+			fld[n] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		double at = atof(fld[0]);
+		if (at < now)
+			fail_msg("line %d: times must not go back", lineno);
+		advance(fx->pb, &now, at);
+		const char *act = fld[1] ? fld[1] : "";
+		if (strcmp(act, "pause") == 0) {
+			playback_pause(fx->pb, true, now);
+		} else if (strcmp(act, "resume") == 0) {
+			playback_pause(fx->pb, false, now);
+		} else if (strcmp(act, "next") == 0) {
+			playback_next(fx->pb, now);
+		} else if (strcmp(act, "finished") == 0) {
+			if (!playback_finished(fx->pb))
+				fail_msg("line %d: at %.0f ms the playback should be finished", lineno, at);
+		} else if (n >= 4 && (strcmp(act, "expect") == 0 || strcmp(act, "absent") == 0 ||
+				      strcmp(act, "count") == 0)) {
+			char *text = pane_text(fx->view, fld[2]);
+			int c = count(text, fld[3]);
+			bool good = strcmp(act, "expect") == 0   ? c > 0
+				    : strcmp(act, "absent") == 0 ? c == 0
+				    : n >= 5 && c == atoi(fld[4]);
+			if (!good) {
+				print_error("---- %s pane at %.0f ms:\n%s\n----\n", fld[2], at, text);
+				free(text);
+				fail_msg("line %d: %s %s \"%s\"%s%s: found %d", lineno, act, fld[2], fld[3],
+					 n >= 5 ? " " : "", n >= 5 ? fld[4] : "", c);
+			}
+			free(text);
+		} else {
+			fail_msg("line %d: malformed row", lineno);
+		}
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= 20);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_timeline, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
