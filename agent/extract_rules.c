@@ -21,6 +21,7 @@
 #include "extract_rules.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@ struct ctx {
 	bool *used;          /* tokens already given to a value */
 	char (*keys)[KEYLEN]; /* phonetic key of each token, made on first need */
 	bool keys_done;
+	const struct qinfo *info; /* per question, from the form cache */
 };
 
 struct found {
@@ -143,6 +145,170 @@ static enum kind kind_of(const struct lexicon *lex, const struct form_question *
 	return K_TEXT;
 }
 
+#define MAXOPTWORDS 8
+#define MAXLABELWORDS 16
+
+/* What the extractor reads from one question, once per form. */
+struct optkeys {
+	char k[MAXOPTWORDS][KEYLEN]; /* phonetic keys of the option's words */
+	int n;
+};
+
+struct qinfo {
+	enum kind kind;
+	unsigned hints;
+	char hay[256];                       /* name and label, for skip phrase hints */
+	char words[MAXLABELWORDS][KEYLEN];   /* folded words of name and label (5+ bytes) */
+	bool distinct[MAXLABELWORDS];        /* ... found in no other yes/no question */
+	int nwords;
+	struct optkeys *opts;
+	int nopts;
+	char blabel[2][MAXOPTWORDS][KEYLEN]; /* boolean_labels false, true: folded words */
+	int nblabel[2];
+};
+
+/* The questions' analysis is kept per thread for the last form seen, keyed by the form's
+ * address, the word lists' address and a hash of everything read from the questions, so a
+ * changed or new form is analysed afresh; it costs tens of microseconds, the utterance
+ * itself a few. */
+struct formcache {
+	const struct form *form;
+	const struct lexicon *lex;
+	uint64_t hash;
+	struct qinfo *q;
+	int n;
+};
+
+static _Thread_local struct formcache cache;
+
+static uint64_t mix(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+	return s ? mix(h, s, strlen(s) + 1) : mix(h, "", 1);
+}
+
+static uint64_t form_hash(const struct form *f)
+{
+	uint64_t h = 1469598103934665603ULL;
+	h = mix(h, &f->n_questions, sizeof(f->n_questions));
+	for (int i = 0; i < f->n_questions; i++) {
+		const struct form_question *q = &f->questions[i];
+		int nums[5] = {(int)q->type, (int)q->validation, q->digits, q->n_options, q->integer};
+		h = mix(h, nums, sizeof(nums));
+		h = mix_str(h, q->name);
+		h = mix_str(h, q->label);
+		h = mix_str(h, q->pattern);
+		h = mix_str(h, q->label_true);
+		h = mix_str(h, q->label_false);
+		for (int o = 0; o < q->n_options; o++)
+			h = mix_str(h, q->options[o]);
+	}
+	return h;
+}
+
+static void cache_clear(void)
+{
+	for (int i = 0; i < cache.n; i++)
+		free(cache.q[i].opts);
+	free(cache.q);
+	memset(&cache, 0, sizeof(cache));
+}
+
+static void fold_words(const char *s, char (*out)[KEYLEN], int *n)
+{
+	struct text *t = NULL;
+	*n = 0;
+	if (!s || text_new(s, &t) != ERR_OK)
+		return;
+	for (int i = 0; i < t->n && *n < MAXOPTWORDS; i++)
+		snprintf(out[(*n)++], KEYLEN, "%s", t->tok[i].key);
+	text_free(t);
+}
+
+static enum err analyse(const struct lexicon *lex, const struct form_question *q, struct qinfo *qi)
+{
+	qi->kind = kind_of(lex, q, &qi->hints);
+	snprintf(qi->hay, sizeof(qi->hay), "%s %s", q->name, q->label ? q->label : "");
+	struct text *qt = question_text(lex, q);
+	if (!qt)
+		return ERR_NOMEM;
+	for (int w = 0; w < qt->n && qi->nwords < MAXLABELWORDS; w++) {
+		const struct text_token *tk = &qt->tok[w];
+		if (tk->key_len < 5 || tk->key_len >= KEYLEN || tk->digits ||
+		    lexicon_has(lex, qt, w, LEX_STOP))
+			continue;
+		snprintf(qi->words[qi->nwords++], KEYLEN, "%s", tk->key);
+	}
+	text_free(qt);
+	fold_words(q->label_false, qi->blabel[0], &qi->nblabel[0]);
+	fold_words(q->label_true, qi->blabel[1], &qi->nblabel[1]);
+	if (q->n_options > 0) {
+		qi->opts = calloc((size_t)q->n_options, sizeof(*qi->opts));
+		if (!qi->opts)
+			return ERR_NOMEM;
+		qi->nopts = q->n_options;
+	}
+	for (int o = 0; o < q->n_options; o++) {
+		struct text *ot = NULL;
+		if (text_new(q->options[o], &ot) != ERR_OK)
+			return ERR_NOMEM;
+		struct optkeys *ok = &qi->opts[o];
+		for (int w = 0; w < ot->n && ok->n < MAXOPTWORDS; w++)
+			if (namematch_key(ot->orig + ot->tok[w].start, ot->tok[w].end - ot->tok[w].start,
+					  ok->k[ok->n], KEYLEN))
+				ok->n++;
+		text_free(ot);
+	}
+	return ERR_OK;
+}
+
+/* The analysis of every question of f. Output: the cached array (owned by the cache).
+ * Errors: ERR_NOMEM. */
+static enum err form_info(const struct lexicon *lex, const struct form *f, const struct qinfo **out)
+{
+	uint64_t h = form_hash(f);
+	if (cache.q && cache.form == f && cache.lex == lex && cache.hash == h) {
+		*out = cache.q;
+		return ERR_OK;
+	}
+	cache_clear();
+	cache.q = calloc((size_t)f->n_questions + 1, sizeof(*cache.q));
+	if (!cache.q)
+		return ERR_NOMEM;
+	cache.n = f->n_questions;
+	for (int i = 0; i < f->n_questions; i++)
+		if (analyse(lex, &f->questions[i], &cache.q[i]) != ERR_OK) {
+			cache_clear();
+			return ERR_NOMEM;
+		}
+	/* a label word that no other yes/no question has */
+	for (int i = 0; i < f->n_questions; i++)
+		for (int w = 0; w < cache.q[i].nwords; w++) {
+			bool shared = false;
+			for (int o = 0; o < f->n_questions && !shared; o++) {
+				if (o == i || f->questions[o].type != FORM_BOOLEAN)
+					continue;
+				for (int x = 0; x < cache.q[o].nwords && !shared; x++)
+					shared = strcmp(cache.q[o].words[x], cache.q[i].words[w]) == 0;
+			}
+			cache.q[i].distinct[w] = !shared;
+		}
+	cache.form = f;
+	cache.lex = lex;
+	cache.hash = h;
+	*out = cache.q;
+	return ERR_OK;
+}
+
 static int match(const struct ctx *c, int i, int to, enum lexicon_tag tag)
 {
 	return lexicon_has(c->lex, c->t, i, tag) ? lexicon_match(c->lex, c->t, i, to, tag, NULL) : 0;
@@ -178,16 +344,15 @@ static bool hint_applies(const char *hints, const char *hay)
 
 /* The last don't-know / declined / none phrase that applies to q. Returns the reason
  * (static) or NULL; *end the token after it. */
-static const char *find_skip(struct ctx *c, const struct form_question *q, int *start, int *end)
+static const char *find_skip(struct ctx *c, int qi, int *start, int *end)
 {
 	static const struct {
 		enum lexicon_tag tag;
 		const char *reason;
 	} kinds[] = {{LEX_DONT_KNOW, "dont_know"}, {LEX_DECLINED, "declined"}, {LEX_NONE, "none"}};
 	const char *reason = NULL;
-	char hay[512];
+	const char *hay = c->info[qi].hay;
 	*start = *end = 0;
-	snprintf(hay, sizeof(hay), "%s %s", q->name, q->label ? q->label : "");
 	for (int i = 0; i < c->t->n; i++) {
 		int best = 0;
 		const char *r = NULL;
@@ -594,16 +759,9 @@ static bool t_place_before(struct ctx *c, int i)
 static int option_score(struct ctx *c, const struct form_question *q, int o, int from, int to,
 			bool need_cue, int *mf, int *mt)
 {
-	struct text *ot = NULL;
-	if (text_new(q->options[o], &ot) != ERR_OK)
-		return 0;
-	char ok[16][KEYLEN];
-	int on = 0, best = 0;
-	for (int w = 0; w < ot->n && on < 16; w++)
-		if (namematch_key(ot->orig + ot->tok[w].start, ot->tok[w].end - ot->tok[w].start,
-				  ok[on], KEYLEN))
-			on++;
-	text_free(ot);
+	const struct qinfo *qi = &c->info[q - c->req->form->questions];
+	const char (*ok)[KEYLEN] = (const char (*)[KEYLEN])qi->opts[o].k;
+	int on = qi->opts[o].n, best = 0;
 	for (int i = from; i < to && on > 0; i++) {
 		if (c->used[i])
 			continue;
@@ -631,14 +789,8 @@ static int option_score(struct ctx *c, const struct form_question *q, int o, int
 		if (w < on) {
 			/* a part: only when no other option begins the same way */
 			bool shared = false;
-			for (int p = 0; p < q->n_options && !shared; p++) {
-				if (p == o)
-					continue;
-				char pk[KEYLEN];
-				const char *po = q->options[p];
-				namematch_key(po, strcspn(po, " "), pk, sizeof(pk));
-				shared = strcmp(pk, ok[0]) == 0;
-			}
+			for (int p = 0; p < q->n_options && !shared; p++)
+				shared = p != o && qi->opts[p].n > 0 && strcmp(qi->opts[p].k[0], ok[0]) == 0;
 			if (shared)
 				continue;
 		}
@@ -692,37 +844,15 @@ static int match_option(struct ctx *c, const struct form_question *q, int from, 
  * (then the caller saying it speaks about this question). Returns its token, or -1. */
 static int own_word_said(struct ctx *c, int qi, int from, int to, bool distinct)
 {
-	const struct form *f = c->req->form;
-	struct text *qt = question_text(c->lex, &f->questions[qi]);
-	int at = -1;
-	if (!qt)
-		return -1;
-	for (int w = 0; w < qt->n && at < 0; w++) {
-		const struct text_token *tk = &qt->tok[w];
-		if (tk->key_len < 5 || tk->digits || lexicon_has(c->lex, qt, w, LEX_STOP))
+	const struct qinfo *in = &c->info[qi];
+	for (int w = 0; w < in->nwords; w++) {
+		if (distinct && !in->distinct[w])
 			continue;
-		int i;
-		for (i = from; i < to; i++)
-			if (c->t->tok[i].key_len == tk->key_len && memcmp(c->t->tok[i].key, tk->key, tk->key_len) == 0)
-				break;
-		if (i == to)
-			continue;
-		bool shared = false;
-		for (int o = 0; distinct && o < f->n_questions && !shared; o++) {
-			/* only yes/no questions compete for a yes/no statement */
-			if (o == qi || f->questions[o].type != FORM_BOOLEAN)
-				continue;
-			struct text *ot = question_text(c->lex, &f->questions[o]);
-			for (int x = 0; ot && x < ot->n && !shared; x++)
-				shared = ot->tok[x].key_len == tk->key_len &&
-					 memcmp(ot->tok[x].key, tk->key, tk->key_len) == 0;
-			text_free(ot);
-		}
-		if (!shared)
-			at = i;
+		for (int i = from; i < to; i++)
+			if (strcmp(c->t->tok[i].key, in->words[w]) == 0)
+				return i;
 	}
-	text_free(qt);
-	return at;
+	return -1;
 }
 
 static void mark(struct ctx *c, int from, int to)
@@ -731,32 +861,26 @@ static void mark(struct ctx *c, int from, int to)
 		c->used[i] = true;
 }
 
-static bool bool_label(const char *label, struct ctx *c, int from, int to)
+/* the words of a boolean label ("Has card") said in [from, to) */
+static bool bool_label(struct ctx *c, const struct qinfo *in, int which, int from, int to)
 {
-	if (!label)
-		return false;
-	struct text *lt = NULL;
-	bool hit = false;
-	if (text_new(label, &lt) != ERR_OK || lt->n == 0) {
-		text_free(lt);
-		return false;
-	}
-	for (int i = from; i + lt->n <= to && !hit; i++) {
+	int n = in->nblabel[which];
+	for (int i = from; n > 0 && i + n <= to; i++) {
 		int w = 0;
-		while (w < lt->n && strcmp(c->t->tok[i + w].key, lt->tok[w].key) == 0)
+		while (w < n && strcmp(c->t->tok[i + w].key, in->blabel[which][w]) == 0)
 			w++;
-		hit = w == lt->n;
+		if (w == n)
+			return true;
 	}
-	text_free(lt);
-	return hit;
+	return false;
 }
 
 /* The value of question qi said in [from, to) when it was asked. */
 static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found *fd)
 {
 	const struct form_question *q = &c->req->form->questions[qi];
-	unsigned hints;
-	enum kind k = kind_of(c->lex, q, &hints);
+	unsigned hints = c->info[qi].hints;
+	enum kind k = c->info[qi].kind;
 	enum err e = ERR_OK;
 	fd->value = NULL;
 	fd->from = fd->to = -1;
@@ -797,9 +921,9 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 	}
 	case K_BOOL: {
 		int b = -1;
-		if (bool_label(q->label_true, c, from, to))
+		if (bool_label(c, &c->info[qi], 1, from, to))
 			b = 1;
-		else if (bool_label(q->label_false, c, from, to))
+		else if (bool_label(c, &c->info[qi], 0, from, to))
 			b = 0;
 		else
 			b = parse_yesno_span(c->lex, c->t, from, to, own_word_said(c, qi, from, to, false) >= 0);
@@ -885,8 +1009,8 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 		if (qi == c->req->asked)
 			continue;
 		const struct form_question *q = &f->questions[qi];
-		unsigned hints;
-		enum kind k = kind_of(c->lex, q, &hints);
+		unsigned hints = c->info[qi].hints;
+		enum kind k = c->info[qi].kind;
 		struct found fd = {.from = -1, .to = -1};
 		int n = c->t->n;
 		switch (k) {
@@ -982,7 +1106,7 @@ enum err extract_rules_extract(void *vctx, const struct extract_request *req, st
 		*out = ex;
 		return ERR_OK;
 	}
-	if (text_new(req->transcript, &c.t) != ERR_OK)
+	if (form_info(c.lex, req->form, &c.info) != ERR_OK || text_new(req->transcript, &c.t) != ERR_OK)
 		goto out;
 	lexicon_tag_text(c.lex, c.t);
 	c.used = calloc((size_t)c.t->n + 1, sizeof(bool));
@@ -994,7 +1118,7 @@ enum err extract_rules_extract(void *vctx, const struct extract_request *req, st
 		const struct form_question *q = &req->form->questions[req->asked];
 		struct found fd = {.from = -1, .to = -1};
 		int ss = 0, se = 0;
-		const char *reason = find_skip(&c, q, &ss, &se);
+		const char *reason = find_skip(&c, req->asked, &ss, &se);
 		/* a value said after "pata nahi" still counts; else the skip does */
 		e = read_asked(&c, req->asked, reason ? se : 0, c.t->n, &fd);
 		if (e == ERR_OK && !fd.value && reason) {

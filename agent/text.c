@@ -55,6 +55,9 @@ static bool is_joiner(utf8proc_int32_t cp)
 /* 0 separator, 1 letter (or mark), 2 digit */
 static int char_class(utf8proc_int32_t cp)
 {
+	if (cp < 0x80)
+		return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ? 1
+		       : (cp >= '0' && cp <= '9')			   ? 2 : 0;
 	if (is_joiner(cp))
 		return 1;
 	switch (utf8proc_category(cp)) {
@@ -96,8 +99,28 @@ static bool dev_nasal(utf8proc_int32_t cp)
 	return cp == 0x0919 || cp == 0x091E || cp == 0x0923 || cp == 0x0928 || cp == 0x092E;
 }
 
+/* ASCII words (most romanized transcripts) fold by lowercasing alone. */
+static size_t fold_ascii(const char *w, size_t len, char *buf, size_t size)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 1 < size; i++) {
+		char ch = w[i];
+		if (ch == '\'')
+			continue;
+		buf[o++] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+	}
+	if (size)
+		buf[o] = 0;
+	return o;
+}
+
 size_t text_fold_word(const char *w, size_t len, char *buf, size_t size)
 {
+	bool ascii = true;
+	for (size_t i = 0; i < len && ascii; i++)
+		ascii = (unsigned char)w[i] < 0x80;
+	if (ascii)
+		return fold_ascii(w, len, buf, size);
 	utf8proc_int32_t cps[256];
 	utf8proc_ssize_t n = 0;
 	int bound = 0;
@@ -185,9 +208,15 @@ enum err text_new(const char *s, struct text **out)
 	clean = sanitize(s, strlen(s));
 	if (!clean)
 		goto out;
+	bool ascii = true;
+	for (const char *p = clean; *p && ascii; p++)
+		ascii = (unsigned char)*p < 0x80;
 	utf8proc_uint8_t *nfc = NULL;
-	if (utf8proc_map((const utf8proc_uint8_t *)clean, 0, &nfc,
-			 UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE) < 0) {
+	if (ascii) {
+		t->orig = clean; /* ASCII is its own NFC */
+		clean = NULL;
+	} else if (utf8proc_map((const utf8proc_uint8_t *)clean, 0, &nfc,
+				UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_COMPOSE) < 0) {
 		t->orig = clean; /* cannot happen on sanitized text; keep it as is */
 		clean = NULL;
 	} else {
