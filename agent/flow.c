@@ -168,10 +168,14 @@ static enum err rebuild_views(struct flow *fl)
 		goto nomem;
 	for (int i = 0; i < fl->form->n_questions; i++) {
 		const char *name = fl->form->questions[i].name;
-		cJSON *v = fl->val[i] ? cJSON_Duplicate(fl->val[i], true) : cJSON_CreateNull();
-		if (!v || !cJSON_AddItemToObject(d, name, v)) {
-			cJSON_Delete(v);
-			goto nomem;
+		/* FormBharo's form_data holds answered values and null for skipped ones; a
+		 * question never reached is only in form_status (concepts/answers.mdx). */
+		if (fl->st[i] != FIELD_EMPTY) {
+			cJSON *v = fl->val[i] ? cJSON_Duplicate(fl->val[i], true) : cJSON_CreateNull();
+			if (!v || !cJSON_AddItemToObject(d, name, v)) {
+				cJSON_Delete(v);
+				goto nomem;
+			}
 		}
 		if (!cJSON_AddStringToObject(s, name, field_status_name(fl->st[i])))
 			goto nomem;
