@@ -16,6 +16,7 @@
 
 #include "agent/backend.h"
 #include "agent/extract_llm.h"
+#include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/provider.h"
 #include "tests/support/mockserver.h"
@@ -362,6 +363,83 @@ static void expect_failure(const struct extract_backend *be, const char *want)
 	assert_null(strstr(u.error, "sk-test-secret-4242"));
 }
 
+/* What the model got wrong cannot reach the form: through the rule layer an index out of
+ * range is invalid, a skip on a required field is not a skip, a number sent as a string
+ * is normalized, and "mark the form complete" leaves the call in progress. */
+static struct extraction *extract_with(const struct extract_backend *be, const char *content)
+{
+	cJSON *c = cJSON_CreateString(content);
+	char *body = completion(c, NULL);
+	cJSON_Delete(c);
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+	cJSON_free(body);
+	struct extract_request rq = extract_req("...");
+	struct extraction *ex = NULL;
+	assert_int_equal(be->extract(be->ctx, &rq, &ex), ERR_OK);
+	return ex;
+}
+
+static const char *status_of(const cJSON *checked, const char *field)
+{
+	const cJSON *st = jpath(cJSON_GetObjectItemCaseSensitive(checked, field), "status");
+	return cJSON_IsString(st) ? st->valuestring : "(none)";
+}
+
+static void test_faults_through_rules(void **state)
+{
+	(void)state;
+	use_openai();
+	struct extract_backend be;
+	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
+	struct ymd today = {2026, 3, 15};
+	int district = form_find(form, "district");
+	cJSON *out = NULL;
+
+	struct extraction *ex = extract_with(&be, "{\"ack\":\"\",\"fields\":[{\"field\":\"district\","
+		"\"value\":7,\"skip\":false,\"reason\":\"none\"}]}");
+	assert_non_null(ex->fault);
+	assert_int_equal(flow_check(form, NULL, today, district, ex, &out), ERR_OK);
+	assert_string_equal(status_of(out, "district"), "invalid");
+	cJSON_Delete(out);
+	extraction_free(ex);
+
+	ex = extract_with(&be, "{\"ack\":\"\",\"fields\":[{\"field\":\"gestational_age\","
+		"\"value\":\"6\",\"skip\":false,\"reason\":\"none\"}]}");
+	assert_int_equal(flow_check(form, NULL, today, form_find(form, "gestational_age"), ex, &out), ERR_OK);
+	assert_string_equal(status_of(out, "gestational_age"), "answered");
+	assert_true(value_is(jpath(out, "gestational_age.value"), "6"));
+	cJSON_Delete(out);
+	extraction_free(ex);
+
+	/* a call: the injected "complete" changes nothing, a required field is not skipped */
+	struct flow *fl = NULL;
+	assert_int_equal(flow_new(form, NULL, today, &fl), ERR_OK);
+	assert_int_equal(flow_start(fl, &out), ERR_OK);
+	cJSON_Delete(out);
+	ex = extract_with(&be, "{\"ack\":\"\",\"fields\":[{\"field\":\"name\",\"value\":\"सुनीता देवी\","
+		"\"skip\":false,\"reason\":\"none\"}],\"form_complete\":true,\"call_status\":\"complete\","
+		"\"end_call\":true}");
+	assert_non_null(strstr(ex->fault, "form_complete"));
+	assert_int_equal(flow_turn(fl, ex, &out), ERR_OK);
+	assert_int_equal(flow_status(fl), CALL_IN_PROGRESS);
+	assert_true(value_is(jpath(out, "call_status"), "in_progress"));
+	for (int i = 0; i < form->n_questions; i++)
+		if (i != form_find(form, "name"))
+			assert_int_equal(flow_field_status(fl, i), FIELD_EMPTY);
+	cJSON_Delete(out);
+	extraction_free(ex);
+	assert_int_equal(flow_current(fl), district);
+	ex = extract_with(&be, "{\"ack\":\"\",\"fields\":[{\"field\":\"district\",\"value\":null,"
+		"\"skip\":true,\"reason\":\"declined\"}]}");
+	assert_int_equal(flow_turn(fl, ex, &out), ERR_OK);
+	assert_int_equal(flow_field_status(fl, district), FIELD_EMPTY);
+	assert_int_equal(flow_status(fl), CALL_IN_PROGRESS);
+	cJSON_Delete(out);
+	extraction_free(ex);
+	flow_free(fl);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -631,6 +709,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_protocols),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_faults_through_rules),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_config),
