@@ -144,8 +144,12 @@ int cmd_extract(int argc, char **argv)
 	char *msg = NULL;
 	enum err e = form_load(form_path, &f, &is);
 	if (e != ERR_OK) {
-		fprintf(stderr, "formdesk extract: --form %s: %s\n", form_path,
-			is.n ? is.v[0].message : err_str(e));
+		const char *m = is.n ? is.v[0].message : err_str(e);
+		/* the loader's I/O message already names the file */
+		if (strncmp(m, form_path, strlen(form_path)) == 0)
+			fprintf(stderr, "formdesk extract: --form: %s\n", m);
+		else
+			fprintf(stderr, "formdesk extract: --form %s: %s\n", form_path, m);
 		for (int i = 1; i < is.n; i++)
 			fprintf(stderr, "  %s: %s\n", is.v[i].field, is.v[i].message);
 		goto out;
