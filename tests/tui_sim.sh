@@ -103,6 +103,21 @@ check "the Decision pane's title appears" wait_for 'Decision' 10
 check "the title names the corpus and the call" wait_for "formdesk simulator · corpus .* · call .* 1/[0-9]+" 10
 check "the form pane lists the fields with statuses and retries" \
 	wait_for 'aadhaar_last4 +(empty|answered|skipped) +[0-9]+/[0-9]+' 30
+# Attributes, read with capture-pane -e: the asked field in reverse colours, the fields of
+# branches that are not open dimmed.
+wait_attr() {
+	local deadline=$((SECONDS + ${2:-30}))
+	while [ $SECONDS -lt $deadline ]; do
+		"${T[@]}" capture-pane -e -p -t sim >"$tmp/attrs" 2>/dev/null
+		grep -qE -- "$1" "$tmp/attrs" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+esc=$'\e'
+check "the field being asked is highlighted" wait_attr "${esc}\\[43m▶ [a-z_]+ " 30
+check "the fields of inactive branches are dimmed" \
+	wait_attr "${esc}\\[2m *(gestational_age|child_name|child_dob|linked_number|whatsapp_number)($esc| )" 30
 check "a caller turn appears in the conversation" wait_for 'caller 1: ' 60
 check "a decision appears" wait_for 'next question|end of call' 60
 check "the verdicts pane shows what was captured" wait_for 'turn [0-9]+ · asked ' 30
