@@ -1,0 +1,196 @@
+#!/bin/bash
+# annotate_tui: the labelling screens, driven in tmux at 140x40. The database is built
+# from tests/data/annotate_calls.sql (recorded calls in the session store's schema) with
+# the corpus tests/data/corpus_good. Runs the real binary ("$FORMDESK_BIN", the sanitizer
+# build) in a private tmux server, types keys with send-keys and reads the screen with
+# capture-pane, polling with a deadline (never a fixed sleep for what it checks); the
+# labels are read back with the sqlite3 shell. TAP-style output.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+CORPUS=tests/data/corpus_good
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # check "what" command...
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+for tool in tmux sqlite3; do
+	if ! command -v $tool >/dev/null; then
+		echo "not ok 1 - $tool is not installed (scripts/deps.sh installs it)"
+		exit 1
+	fi
+done
+if [ ! -x "$BIN" ]; then
+	echo "not ok 1 - no binary at $BIN"
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+db=$tmp/ann.db
+T=(tmux -L "formdesk-ann-$$" -f /dev/null)
+cleanup() {
+	"${T[@]}" kill-server 2>/dev/null
+	[ -n "${KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
+}
+trap cleanup EXIT
+sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null
+
+# A player that notes what it was asked to play, so `p` can be checked without a sound card.
+cat >"$tmp/player" <<SH
+#!/bin/sh
+echo "\$1" >>"$tmp/played"
+SH
+chmod +x "$tmp/player"
+
+q() { sqlite3 "$db" "$1"; }
+capture() { "${T[@]}" capture-pane -p -t "$1"; }
+# wait_for SESSION PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN.
+wait_for() {
+	local s=$1 pat=$2 limit=${3:-20} end
+	end=$((SECONDS + limit))
+	while [ $SECONDS -lt $end ]; do
+		capture "$s" 2>/dev/null | grep -Eq -- "$pat" && return 0
+		sleep 0.1
+	done
+	echo "# timed out waiting for /$pat/ on $s; the screen was:"
+	capture "$s" 2>/dev/null | sed 's/^/#   /'
+	return 1
+}
+# wait_file FILE [SECONDS]: poll until FILE exists.
+wait_file() {
+	local end=$((SECONDS + ${2:-20}))
+	while [ $SECONDS -lt $end ]; do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# start SESSION ANNOTATOR TASK: the screen in its own tmux session; its exit status lands
+# in $tmp/SESSION.rc when it ends.
+start() {
+	"${T[@]}" new-session -d -s "$1" -x 140 -y 40 \
+		"cd '$PWD' && FORMDESK_PLAYER='$tmp/player' '$BIN' annotate --db '$db' --task $3 \
+		--annotator $2 --corpus $CORPUS 2>'$tmp/$1.err'; echo \$? >'$tmp/$1.rc'; sleep 600"
+}
+keys() { "${T[@]}" send-keys -t "$@"; }
+
+# ---- before the screen: bad input ----------------------------------------------------
+"$BIN" annotate --db "$db" --task names --annotator asha </dev/null >/dev/null 2>"$tmp/err"
+check "an unknown task exits 2 and is named" test $? = 2 -a -n "$(grep -F "'names'" "$tmp/err")"
+"$BIN" annotate --db "$db" --task name-match </dev/null >/dev/null 2>"$tmp/err"
+check "a missing --annotator exits 2 and says so" test $? = 2 -a -n "$(grep -F -- '--annotator' "$tmp/err")"
+"$BIN" annotate --db "$tmp/none.db" --task stt --annotator asha </dev/null >/dev/null 2>"$tmp/err"
+check "a missing database is named" test $? = 2 -a -n "$(grep -F "$tmp/none.db: no such database" "$tmp/err")"
+"$BIN" annotate --db "$db" --task name-match --annotator asha --corpus $CORPUS </dev/null \
+	>/dev/null 2>"$tmp/err"
+check "without a terminal it exits 2 and says a terminal is needed" \
+	test $? = 2 -a -n "$(grep -F 'needs a terminal' "$tmp/err")"
+
+# ---- name-match: label, play, skip, undo, help, quit ---------------------------------
+start a1 asha name-match
+wait_for a1 '0/6 done'
+check "the queue shows progress 0/6" test $? = 0
+check "expected beside captured, Devanagari intact" \
+	bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | grep -q 'captured      सुनीता देवी'"
+check "the caller's transcript is shown" bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | grep -q 'caller said   मेरा नाम सुनीता देवी है'"
+check "the corpus nobody can find was reported" grep -q "corpus 'nowhere'" "$tmp/a1.err"
+keys a1 a
+wait_for a1 '1/6 done'
+check "a: same, progress 1/6" test $? = 0
+check "the label is in the database under the annotator's name at once" \
+	test "$(q "SELECT annotator||':'||label FROM ann_labels l JOIN ann_items i ON i.id=l.item_id WHERE i.key='call 1 field name'")" = "asha:same"
+keys a1 p
+wait_for a1 'played .*u_name.wav'
+check "p plays the turn's audio through the player" test $? = 0 -a -n "$(grep u_name.wav "$tmp/played" 2>/dev/null)"
+keys a1 x
+wait_for a1 '2/6 done'
+check "x: different, progress 2/6" test $? = 0
+keys a1 Space
+wait_for a1 'item 4 of 6'
+check "space skips to the next item" test $? = 0
+keys a1 p
+wait_for a1 'no audio recorded for this turn'
+check "p on a turn without audio says so" test $? = 0
+keys a1 u
+wait_for a1 '3/6 done'
+check "u: unsure, progress 3/6" test $? = 0
+keys a1 BSpace
+wait_for a1 'undone: .*call 4 field name'
+check "backspace undoes the last label" test $? = 0 -a "$(q "SELECT count(*) FROM ann_labels WHERE annotator='asha'")" = 2
+check "undo goes back to that item" bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | grep -q 'item 4 of 6'"
+keys a1 '?'
+wait_for a1 'show or hide this help'
+check "? shows the keys" test $? = 0
+keys a1 '?'
+wait_for a1 'item 4 of 6'
+check "? again closes the help" test $? = 0
+keys a1 q
+wait_file "$tmp/a1.rc"
+check "q quits with status 0" test "$(cat "$tmp/a1.rc" 2>/dev/null)" = 0
+check "two labels kept: same and different" \
+	test "$(q "SELECT group_concat(label, ',') FROM (SELECT label FROM ann_labels WHERE annotator='asha' ORDER BY item_id)")" = "same,different"
+
+# ---- resume; nobody sees another's labels -------------------------------------------
+start a2 asha name-match
+wait_for a2 'resuming: 2 of 6'
+check "asha resumes with 2 of 6 done" test $? = 0
+check "at the first item she has not labelled" bash -c "$(declare -f capture); T=(${T[*]}); capture a2 | grep -q 'item 3 of 6'"
+keys a2 q
+wait_file "$tmp/a2.rc"
+
+# Two annotators at once, in two processes, labelling every item as fast as keys go.
+start r1 ravi name-match
+start m1 meena name-match
+wait_for r1 '0/6 done' && wait_for m1 '0/6 done'
+check "ravi and meena start at 0/6: asha's labels are not shown" test $? = 0
+check "ravi's first item shows no label" bash -c "$(declare -f capture); T=(${T[*]}); capture r1 | grep -q 'your label: -'"
+for i in 1 2 3 4 5 6; do
+	keys r1 a
+	keys m1 x
+done
+wait_for r1 '6/6 done' && wait_for m1 '6/6 done'
+check "both reach 6/6" test $? = 0
+keys r1 q
+keys m1 q
+wait_file "$tmp/r1.rc" && wait_file "$tmp/m1.rc"
+check "two processes at once lost nothing: 6 labels each" \
+	test "$(q "SELECT count(*) FROM ann_labels WHERE annotator='ravi' AND label='same'")/$(q "SELECT count(*) FROM ann_labels WHERE annotator='meena' AND label='different'")" = "6/6"
+
+# ---- turn-errors: stage records, taxonomy, note ------------------------------------
+start t1 asha turn-errors
+wait_for t1 '0/8 done'
+check "turn-errors queue: 8 turns of wrong or failed calls" test $? = 0
+check "the taxonomy is listed with its keys" bash -c "$(declare -f capture); T=(${T[*]}); capture t1 | grep -q '\[b\] barge-in mishandled'"
+for i in 1 2 3 4 5 6 7; do keys t1 Space; done
+wait_for t1 'item 8 of 8'
+check "space walks to the failed call's last turn" test $? = 0
+check "its stage records: the failed verdict" bash -c "$(declare -f capture); T=(${T[*]}); capture t1 | grep -q 'district option FAILED: not one of the options'"
+check "its stage records: what the agent said" bash -c "$(declare -f capture); T=(${T[*]}); capture t1 | grep -q 'agent said    धन्यवाद।'"
+keys t1 e
+keys t1 -l 'cut off early'
+keys t1 Enter
+wait_for t1 'note kept'
+check "e writes a note" test $? = 0
+keys t1 2
+wait_for t1 '1/8 done'
+check "2 tags endpointing cut-off" test $? = 0
+check "the tag and the note are stored together" \
+	test "$(q "SELECT label||'|'||note FROM ann_labels l JOIN ann_items i ON i.id=l.item_id WHERE i.key='turn 8' AND i.task='turn-errors'")" = "endpointing_cutoff|cut off early"
+keys t1 q
+wait_file "$tmp/t1.rc"
+
+# ---- stt -----------------------------------------------------------------------------
+start s1 asha stt
+wait_for s1 'STT heard'
+check "stt shows the reference beside what STT heard" test $? = 0
+keys s1 a
+wait_for s1 '1/7 done'
+check "stt: a marks the transcript right" test $? = 0
+keys s1 q
+wait_file "$tmp/s1.rc"
+check "every screen quit cleanly" test "$(cat "$tmp"/*.rc | sort -u)" = 0
