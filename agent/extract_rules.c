@@ -159,7 +159,9 @@ struct qinfo {
 	unsigned hints;
 	char hay[256];                       /* name and label, for skip phrase hints */
 	char words[MAXLABELWORDS][KEYLEN];   /* folded words of name and label (5+ bytes) */
-	bool distinct[MAXLABELWORDS];        /* ... found in no other yes/no question */
+	bool distinct[MAXLABELWORDS];        /* ... a word of the label found in no other
+						question's label */
+	bool in_label[MAXLABELWORDS];        /* ... from the label, not the name */
 	int nwords;
 	struct optkeys *opts;
 	int nopts;
@@ -241,11 +243,13 @@ static enum err analyse(const struct lexicon *lex, const struct form_question *q
 	struct text *qt = question_text(lex, q);
 	if (!qt)
 		return ERR_NOMEM;
+	size_t name_end = strlen(q->name);
 	for (int w = 0; w < qt->n && qi->nwords < MAXLABELWORDS; w++) {
 		const struct text_token *tk = &qt->tok[w];
 		if (tk->key_len < 5 || tk->key_len >= KEYLEN || tk->digits ||
 		    lexicon_has(lex, qt, w, LEX_STOP))
 			continue;
+		qi->in_label[qi->nwords] = tk->start > name_end;
 		snprintf(qi->words[qi->nwords++], KEYLEN, "%s", tk->key);
 	}
 	text_free(qt);
@@ -290,15 +294,16 @@ static enum err form_info(const struct lexicon *lex, const struct form *f, const
 			cache_clear();
 			return ERR_NOMEM;
 		}
-	/* a label word that no other yes/no question has */
+	/* a label word that no other question's label has ("pregnant", not "number") */
 	for (int i = 0; i < f->n_questions; i++)
 		for (int w = 0; w < cache.q[i].nwords; w++) {
-			bool shared = false;
+			bool shared = !cache.q[i].in_label[w];
 			for (int o = 0; o < f->n_questions && !shared; o++) {
-				if (o == i || f->questions[o].type != FORM_BOOLEAN)
+				if (o == i)
 					continue;
 				for (int x = 0; x < cache.q[o].nwords && !shared; x++)
-					shared = strcmp(cache.q[o].words[x], cache.q[i].words[w]) == 0;
+					shared = cache.q[o].in_label[x] &&
+						 strcmp(cache.q[o].words[x], cache.q[i].words[w]) == 0;
 			}
 			cache.q[i].distinct[w] = !shared;
 		}
@@ -559,6 +564,20 @@ static bool repeats(struct ctx *c, int i, int a, int b)
 	return false;
 }
 
+static char *spelled_text(const struct text *t, int sp, int n);
+
+/* the word at i sounds like the spelled letters */
+static bool spelled_word(struct ctx *c, const struct name *nm, int i)
+{
+	char key[KEYLEN];
+	char *sp = spelled_text(c->t, nm->sp, nm->splen);
+	if (!sp)
+		return false;
+	namematch_key(sp, strlen(sp), key, sizeof(key));
+	free(sp);
+	return strcmp(key, key_of(c, i)) == 0;
+}
+
 /* Read a name from [from, to): corrections, leading junk, then name words up to a word
  * that ends it. person: a person's name (short, no function words). carrier: a carrier
  * ("mera naam") came just before from, so words after the name may be anything; without
@@ -617,7 +636,7 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 	int maxw = person ? 4 : 10;
 	bool clean_end = true; /* the name ended where names end, not inside a sentence */
 	for (; i < to; i++) {
-		if (spelled_at(t, i, to) || (i > a && t->tok[i].pause))
+		if (spelled_at(t, i, to) || single_letter(t, i) || (i > a && t->tok[i].pause))
 			break;
 		if (match(c, i, to, LEX_PLACE_AFTER) && i > a) {
 			nm->place = true;
@@ -660,6 +679,10 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 			}
 			if (b >= a && repeats(c, j, a, b)) {
 				j++;
+				continue;
+			}
+			if (b < a && nm->splen && spelled_word(c, nm, j)) {
+				a = b = j++; /* "S U M I T A, Sumita": the word the letters spell */
 				continue;
 			}
 			return false;
@@ -840,7 +863,7 @@ static int match_option(struct ctx *c, const struct form_question *q, int from, 
 }
 
 /* A word of the question's name or label ("pregnant" in "Are you pregnant?") said in
- * [from, to); distinct: only a word found in no other yes/no question's name or label
+ * [from, to); distinct: only a word of its label found in no other question's label
  * (then the caller saying it speaks about this question). Returns its token, or -1. */
 static int own_word_said(struct ctx *c, int qi, int from, int to, bool distinct)
 {
@@ -1041,7 +1064,8 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 		case K_NUMBER: {
 			double v;
 			int nf, nt;
-			if ((hints & (H_MONTHS | H_WEEKS)) &&
+			/* not a child's age ("beti 2 mahine ki hai") */
+			if ((hints & (H_MONTHS | H_WEEKS)) && !(said & H_CHILD) && !(hints & H_CHILD) &&
 			    read_number(c, q, hints, 0, n, true, &v, &nf, &nt) && !isnan(v) &&
 			    !(nt < n && (match(c, nt, n, LEX_AGO) || match(c, nt, n, LEX_LATER)))) {
 				fd.value = cJSON_CreateNumber(v);

@@ -53,10 +53,12 @@ static int small_at(const struct lexicon *lex, const struct text *t, int i, int 
 	return match(lex, t, i, to, LEX_NUM, v);
 }
 
-/* Whether a count noun ("digit", "ank") follows the number ending at i. */
-static bool counted(const struct lexicon *lex, const struct text *t, int i, int to)
+/* Whether a count noun ("digit", "ank", "number") follows the number ending at i, so that
+ * number counts digits. Counts of digits are small: "98765 number" is not one. */
+static bool counted_value(const struct lexicon *lex, const struct text *t, int i, int to, double v)
 {
-	return i < to && lexicon_has(lex, t, i, LEX_COUNTNOUN) && match(lex, t, i, to, LEX_COUNTNOUN, NULL);
+	return v <= 16 && i < to && lexicon_has(lex, t, i, LEX_COUNTNOUN) &&
+	       match(lex, t, i, to, LEX_COUNTNOUN, NULL);
 }
 
 /* One compound number starting at i ("do hazaar teen sau chaubees", "saadhe paanch",
@@ -167,7 +169,7 @@ int parse_numbers_span(const struct lexicon *lex, const struct text *t, int from
 		}
 		k = number_at(lex, t, i, to, &v);
 		if (k) {
-			if (!counted(lex, t, i + k, to)) {
+			if (!counted_value(lex, t, i + k, to, v)) {
 				out[n++] = (struct parse_num){v, i, i + k, neg, false};
 				neg = false;
 			}
@@ -278,7 +280,7 @@ enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int 
 		k = match(lex, t, i, to, LEX_REPEAT, &rep);
 		if (k) {
 			int g = digit_group(lex, t, i + k, to, d);
-			if (g && !counted(lex, t, i + k + g, to)) {
+			if (g && !counted_value(lex, t, i + k + g, to, strtod(d, NULL))) {
 				if (restart)
 					b.n = 0;
 				restart = false;
@@ -291,7 +293,7 @@ enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int 
 		}
 		k = digit_group(lex, t, i, to, d);
 		if (k) {
-			if (!counted(lex, t, i + k, to)) {
+			if (!counted_value(lex, t, i + k, to, strtod(d, NULL))) {
 				if (restart)
 					b.n = 0;
 				restart = false;
@@ -543,7 +545,7 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 
 	/* pichle / agle / is mahine, saal */
 	int month_shift = 0, year_shift = 0;
-	bool rel_month = false, rel_year = false;
+	bool rel_month = false, rel_year = false, vague = false;
 	for (int i = from; i < to; i++) {
 		int sh;
 		int k;
@@ -556,7 +558,9 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 		else
 			continue;
 		if (i + k < to && match(lex, t, i + k, to, LEX_UNIT, &unit)) {
-			if (unit == 30) {
+			if (unit == 7 || unit == 1) {
+				vague = true; /* "pichle hafte": said, but no day */
+			} else if (unit == 30) {
 				month_shift = sh;
 				rel_month = true;
 			} else if (unit == 365) {
@@ -627,7 +631,7 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 			*out = ymd_add_days(today, future ? (int)rel : -(int)rel);
 			return;
 		}
-		if (rel_year || year > 0)
+		if (rel_year || year > 0 || vague)
 			*found = true; /* a year alone is not a date: said, but incomplete */
 		return;
 	}
