@@ -165,6 +165,26 @@ enum err screen_open(const char *log_path, struct screen **out, const char **err
 		*errmsg = "cannot make a pipe for signals";
 		return ERR_IO;
 	}
+	/* Look the terminal up first: a terminal without cursor addressing (or unknown to
+	 * terminfo) cannot show the panes. */
+	const char *term = getenv("TERM");
+	int terr = 0;
+	bool usable = term && *term && strcmp(term, "dumb") != 0 &&
+		      setupterm(NULL, STDOUT_FILENO, &terr) == OK;
+	if (usable) {
+		char *cup = tigetstr("cup");
+		usable = cup && cup != (char *)-1;
+	}
+	if (cur_term)
+		del_curterm(cur_term);
+	if (!usable) {
+		close(g_pipe[0]);
+		close(g_pipe[1]);
+		g_pipe[0] = g_pipe[1] = -1;
+		free(s);
+		*errmsg = "this terminal cannot show the screen: TERM is unset, unknown or cannot move the cursor";
+		return ERR_IO;
+	}
 	g_have_tio = tcgetattr(STDIN_FILENO, &g_tio) == 0;
 	s->term = newterm(NULL, stdout, stdin);
 	if (!s->term) {
@@ -172,7 +192,7 @@ enum err screen_open(const char *log_path, struct screen **out, const char **err
 		close(g_pipe[1]);
 		g_pipe[0] = g_pipe[1] = -1;
 		free(s);
-		*errmsg = "cannot use this terminal (is TERM set?)";
+		*errmsg = "cannot use this terminal (check TERM)";
 		return ERR_IO;
 	}
 	g_reset[0] = '\0';
