@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -803,9 +804,11 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 			dirty = true;
 		}
 		if (g_winch) {
+			struct winsize ws;
 			g_winch = 0;
-			endwin();
-			refresh();
+			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+			    ws.ws_col > 0)
+				resizeterm(ws.ws_row, ws.ws_col);
 			dirty = true;
 		}
 		wint_t ch;
