@@ -6,6 +6,7 @@
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
