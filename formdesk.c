@@ -33,6 +33,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc >= 2 && strcmp(argv[1], "--list-devices") == 0)
+		return cmd_devices(argc - 1, argv + 1);
 	if (argc < 2 || argv[1][0] == '-')
 		return cmd_simulate(argc, argv); /* argv[0] stands in for the word */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
