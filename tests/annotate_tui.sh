@@ -141,6 +141,19 @@ check "q quits with status 0" test "$(cat "$tmp/a1.rc" 2>/dev/null)" = 0
 check "two labels kept: same and different" \
 	test "$(q "SELECT group_concat(label, ',') FROM (SELECT label FROM ann_labels WHERE annotator='asha' ORDER BY item_id)")" = "same,different"
 
+# ---- p without a player command: the project's audio sink, or a clear reason ----------
+# (leak checks off for this run only: ALSA's plugins, loaded and unloaded while PortAudio
+# looks for a device, keep allocations the sanitizer cannot name)
+"${T[@]}" new-session -d -s p1 -x 140 -y 40 \
+	"cd '$PWD' && ASAN_OPTIONS='${ASAN_OPTIONS:-}:detect_leaks=0' env -u FORMDESK_PLAYER '$BIN' annotate --db '$db' --task name-match \
+	--annotator pia --corpus $CORPUS 2>/dev/null; echo \$? >'$tmp/p1.rc'; sleep 600"
+wait_for p1 '0/6 done'
+keys p1 p
+wait_for p1 'cannot play: (no sound device|.*u_name.wav)|playing .*u_name.wav on|played .*u_name.wav' 30
+check "p on the sound device plays, or says why it cannot" test $? = 0
+keys p1 q
+wait_file "$tmp/p1.rc"
+
 # ---- resume; nobody sees another's labels -------------------------------------------
 start a2 asha name-match
 wait_for a2 'resuming: 2 of 6'

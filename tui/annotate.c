@@ -18,6 +18,8 @@
 #include <curses.h>
 #include <cjson/cJSON.h>
 
+#include "audio/audiofile.h"
+#include "audio/sink.h"
 #include "tui/width.h"
 
 enum action {
@@ -74,7 +76,9 @@ struct ui {
 	wchar_t note[256];
 	int note_len;
 	char *pending_note;       /* note typed before the item was tagged */
-	pid_t player;
+	pid_t player;          /* $FORMDESK_PLAYER running, 0 when none */
+	struct sink *sink;     /* the sound device, opened at the first p */
+	bool sink_busy;        /* an utterance is playing on it */
 	char player_file[512];
 	char player_cmd[256];
 	bool quit;
@@ -498,33 +502,8 @@ static void skip(struct ui *u)
 	u->cur = advance(u, u->cur);
 }
 
-/* find_player: the command that plays a file: $FORMDESK_PLAYER, else aplay or paplay on
- * PATH. Output: cmd (size n). Returns false when there is none. */
-static bool find_player(char *cmd, size_t n)
-{
-	const char *env = getenv("FORMDESK_PLAYER");
-	const char *path = getenv("PATH");
-	static const char *const players[] = {"aplay", "paplay"};
-
-	if (env && env[0]) {
-		snprintf(cmd, n, "%s", env);
-		return true;
-	}
-	for (size_t i = 0; path && i < sizeof players / sizeof players[0]; i++) {
-		const char *p = path;
-		while (*p) {
-			size_t len = strcspn(p, ":");
-			char full[1024];
-			snprintf(full, sizeof full, "%.*s/%s", (int)len, p, players[i]);
-			if (access(full, X_OK) == 0) {
-				bounded(cmd, n, "%s", full);
-				return true;
-			}
-			p += len + (p[len] == ':');
-		}
-	}
-	return false;
-}
+/* Recordings are played at the rate the pipeline works at. */
+#define PLAY_RATE 16000
 
 static void stop_player(struct ui *u)
 {
@@ -533,13 +512,65 @@ static void stop_player(struct ui *u)
 		waitpid(u->player, NULL, 0);
 		u->player = 0;
 	}
+	if (u->sink && u->sink_busy)
+		sink_stop(u->sink, NULL);
+	u->sink_busy = false;
+}
+
+/* play_command: play file through the command in $FORMDESK_PLAYER, in the background. */
+static void play_command(struct ui *u, const char *cmd, const char *file)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		set_status(u, "cannot play: %s", strerror(errno), NULL);
+		return;
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execlp(cmd, cmd, file, (char *)NULL);
+		_exit(127);
+	}
+	u->player = pid;
+	bounded(u->player_cmd, sizeof u->player_cmd, "%s", cmd);
+	set_status(u, "playing %s (%s)", file, cmd);
+}
+
+/* play_sink: play file on the sound device (audio/sink.h), opened the first time. */
+static void play_sink(struct ui *u, const char *file)
+{
+	char *msg = NULL;
+	float *samples = NULL;
+	size_t n = 0;
+
+	if (!u->sink && sink_open_device(NULL, PLAY_RATE, &u->sink, &msg) != ERR_OK) {
+		set_status(u, "cannot play: no sound device (%s)", msg ? msg : "none found", NULL);
+		free(msg);
+		return;
+	}
+	if (audiofile_read(file, sink_rate(u->sink), &samples, &n, &msg) != ERR_OK) {
+		set_status(u, "cannot play: %s", msg ? msg : file, NULL);
+		free(msg);
+		return;
+	}
+	if (sink_play(u->sink, samples, n) != ERR_OK) {
+		set_status(u, "cannot play %s on %s", file, sink_device_name(u->sink));
+	} else {
+		u->sink_busy = true;
+		set_status(u, "playing %s on %s", file, sink_device_name(u->sink));
+	}
+	free(samples);
 }
 
 static void play(struct ui *u)
 {
 	const struct labels_item *it;
+	const char *cmd = getenv("FORMDESK_PLAYER");
 	struct stat sb;
-	pid_t pid;
 
 	if (u->cur >= u->n)
 		return;
@@ -552,36 +583,22 @@ static void play(struct ui *u)
 		set_status(u, "no audio: the file %s is missing", it->audio, NULL);
 		return;
 	}
-	if (!find_player(u->player_cmd, sizeof u->player_cmd)) {
-		set_status(u, "cannot play: no audio player found (install alsa-utils for aplay, "
-			      "or set FORMDESK_PLAYER)", NULL, NULL);
-		return;
-	}
 	stop_player(u);
-	pid = fork();
-	if (pid < 0) {
-		set_status(u, "cannot play: %s", strerror(errno), NULL);
-		return;
-	}
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execlp(u->player_cmd, u->player_cmd, it->audio, (char *)NULL);
-		_exit(127);
-	}
-	u->player = pid;
-	snprintf(u->player_file, sizeof u->player_file, "%s", it->audio);
-	set_status(u, "playing %s (%s)", it->audio, u->player_cmd);
+	bounded(u->player_file, sizeof u->player_file, "%s", it->audio);
+	if (cmd && cmd[0])
+		play_command(u, cmd, it->audio);
+	else
+		play_sink(u, it->audio);
 }
 
 /* reap: report how the player ended. */
 static void reap(struct ui *u)
 {
 	int st;
+	if (u->sink_busy && !sink_playing(u->sink)) {
+		u->sink_busy = false;
+		set_status(u, "played %s", u->player_file, NULL);
+	}
 	if (u->player <= 0 || waitpid(u->player, &st, WNOHANG) != u->player)
 		return;
 	u->player = 0;
@@ -590,8 +607,7 @@ static void reap(struct ui *u)
 	else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		set_status(u, "cannot play: %s could not be run", u->player_cmd, NULL);
 	else
-		set_status(u, "cannot play %s: %s failed (no sound device?)", u->player_file,
-			   u->player_cmd);
+		set_status(u, "cannot play %s: %s failed", u->player_file, u->player_cmd);
 }
 
 static enum err note_key(struct ui *u, wint_t ch, bool fkey)
@@ -791,14 +807,19 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
 				       {.fd = g_pipe[0], .events = POLLIN}};
 		bool dirty = false;
-		if (poll(pf, g_pipe[0] >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+		int wait_ms = -1;
+		if (u.sink_busy) { /* wake when the utterance ends, to say so */
+			wait_ms = sink_remaining_ms(u.sink);
+			wait_ms = wait_ms < 20 ? 20 : wait_ms;
+		}
+		if (poll(pf, g_pipe[0] >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
 			break;
 		if (pf[0].revents & (POLLHUP | POLLERR))
 			break;
 		char buf[32];
 		while (g_pipe[0] >= 0 && read(g_pipe[0], buf, sizeof buf) > 0)
 			;
-		if (g_child) {
+		if (g_child || u.sink_busy) {
 			g_child = 0;
 			reap(&u);
 			dirty = true;
@@ -824,6 +845,7 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 	e = ERR_OK;
 out:
 	stop_player(&u);
+	sink_free(u.sink);
 	endwin();
 	delscreen(term);
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)

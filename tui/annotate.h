@@ -7,10 +7,11 @@
  * The screen opens at the first item they have not labelled, so quitting and starting
  * again resumes where they stopped; items skipped come back then.
  *
- * Audio: p plays the turn's recording through the command in $FORMDESK_PLAYER (run with
- * the file as its one argument), else aplay, else paplay, found on PATH; the status line
- * says when the turn has no audio, the file is missing, no player is installed, or the
- * player failed (no sound device). */
+ * Audio: p plays the turn's recording on the default sound device through the project's
+ * audio sink (audio/sink.h), or through the command in $FORMDESK_PLAYER when it is set
+ * (run with the file as its one argument, e.g. aplay or paplay). The status line says
+ * when the turn has no audio, the file is missing or cannot be decoded, there is no
+ * sound device, or the player failed; and when the recording has played. */
 #ifndef FORMDESK_ANNOTATE_H
 #define FORMDESK_ANNOTATE_H
 
