@@ -517,6 +517,23 @@ static bool junk(struct ctx *c, int i, int to, int *len)
 	return false;
 }
 
+/* The longest answer (in words other than fillers and yes/no) that is taken as a bare
+ * name or place with no carrier phrase or place word around it. Longer utterances are
+ * sentences (real callers, and the RESPIN read speech, say "गाय" or "ना" inside them). */
+#define BARE_ANSWER_WORDS 6
+
+/* words in [from, to) that are not junk */
+static int content_words(struct ctx *c, int from, int to)
+{
+	int n = 0, l;
+	for (int i = from; i < to; i += l) {
+		l = 1;
+		if (!junk(c, i, to, &l))
+			n++;
+	}
+	return n;
+}
+
 static bool single_letter(const struct text *t, int i)
 {
 	return t->tok[i].latin && !t->tok[i].digits && t->tok[i].key_len == 1;
@@ -601,16 +618,19 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 	for (int i = to - 1, l; i >= from; i--) {
 		if (!match(c, i, to, LEX_NEG) || match(c, i, to, LEX_DONT_KNOW))
 			continue;
-		bool named = false, sentence = false;
+		bool sentence = false;
+		int named = 0;
 		for (int j = from; j < i; j++) {
 			if (junk(c, j, i, &l) || single_letter(t, j))
 				continue;
 			if (match(c, j, i, LEX_STOP) || match(c, j, i, LEX_NAME_BEFORE))
 				sentence = sentence || match(c, j, i, LEX_STOP);
 			else
-				named = true;
+				named++;
 		}
-		if (!named || sentence)
+		/* "Sunita nahi, Sumita" corrects a name of at most three words; more before the
+		 * "nahi"/"na" is a sentence that happens to contain one */
+		if (!named || named > 3 || sentence)
 			break; /* "samajh nahi aaya": a sentence, not a corrected name */
 		int after = i + match(c, i, to, LEX_NEG);
 		bool words = false;
@@ -708,7 +728,10 @@ static bool read_text_answer(struct ctx *c, int from, int to, bool person, struc
 	int end = from + 1;
 	while (end < to && !c->t->tok[end].pause)
 		end++;
-	if (end < to && read_name(c, from, end, person, false, nm))
+	/* "Sunita Devi, main pregnant hoon": a first clause is the answer only when what
+	 * follows it is short, not a long sentence after an abbreviation or a pause */
+	if (end < to && content_words(c, end, to) <= BARE_ANSWER_WORDS &&
+	    read_name(c, from, end, person, false, nm))
 		return true;
 	cs = find_carrier(c, from, to, "pronoun");
 	return cs >= 0 && read_name(c, cs, to, person, true, nm);
@@ -972,7 +995,9 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 	}
 	case K_SELECT: {
 		int mf, mt;
-		int o = match_option(c, q, from, to, false, &mf, &mt);
+		/* in a long sentence an option counts only with a place word around it */
+		bool need_cue = content_words(c, from, to) > BARE_ANSWER_WORDS;
+		int o = match_option(c, q, from, to, need_cue, &mf, &mt);
 		if (o >= 0) {
 			if (!(fd->value = cJSON_CreateNumber(o)))
 				return ERR_NOMEM;
