@@ -19,6 +19,7 @@
 #include "annotations/judges.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
+#include "tests/support/mockserver.h"
 
 #define CORPUS "tests/data/corpus_good"
 
@@ -289,6 +290,47 @@ static void judge_cache(void **state)
 	judges_list_free(js, n);
 }
 
+/* The LLM judge through the model backends, against a local server speaking the chat
+ * completions protocol: asked once per item and prompt version, at temperature 0. */
+static void llm_judge(void **state)
+{
+	struct labels *l = *state;
+	struct mockserver *ms = mockserver_start();
+	char *notes = NULL, *d = NULL, why[512] = "";
+	int asked = -1;
+
+	assert_non_null(ms);
+	setenv("LOCAL_BASE_URL", mockserver_url(ms), 1);
+	mockserver_set_default(ms, (struct mock_reply){200, NULL,
+		"{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
+		"\"{\\\"verdict\\\":\\\"different\\\"}\"},\"finish_reason\":\"stop\"}]}", NULL, 0});
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	if (judges_run_llm(l, "local:judge-model", &asked, why, sizeof why) != ERR_OK)
+		fail_msg("judges_run_llm: %s", why);
+	assert_int_equal(asked, 6);
+	assert_int_equal(mockserver_count(ms), 6);
+	const struct mock_request *q = mockserver_request(ms, 0);
+	assert_true(mock_body_has(q, "\"temperature\":0"));
+	assert_true(mock_body_has(q, "Expected: Sunita Devi"));
+	assert_int_equal(judges_get(l, item_id(l, LABELS_NAME_MATCH, "call 2 field name"),
+				    "llm:local:judge-model", JUDGES_LLM_PROMPT_VERSION, &d), ERR_OK);
+	assert_string_equal(d, "different");
+	free(d);
+	/* the cache: nothing is asked again at this prompt version */
+	assert_int_equal(judges_run_llm(l, "local:judge-model", &asked, why, sizeof why), ERR_OK);
+	assert_int_equal(asked, 0);
+	assert_int_equal(mockserver_count(ms), 6);
+	/* an answer that is not a verdict is an error naming the item */
+	mockserver_set_default(ms, (struct mock_reply){200, NULL,
+		"{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"maybe\"},"
+		"\"finish_reason\":\"stop\"}]}", NULL, 0});
+	assert_int_equal(judges_run_llm(l, "local:other-model", &asked, why, sizeof why), ERR_PARSE);
+	assert_non_null(strstr(why, "not a verdict"));
+	unsetenv("LOCAL_BASE_URL");
+	mockserver_stop(ms);
+}
+
 /* The split: FNV-1a 64 of "SEED:KEY", low bit (worked out for these keys). */
 static void split_fixed(void **state)
 {
@@ -439,6 +481,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(queue_stt, setup, teardown),
 		cmocka_unit_test_setup_teardown(put_get_undo, setup, teardown),
 		cmocka_unit_test_setup_teardown(judge_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(llm_judge, setup, teardown),
 		cmocka_unit_test(split_fixed),
 		cmocka_unit_test_setup_teardown(calibration, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_processes, setup, teardown),
