@@ -1,0 +1,145 @@
+/* corpus_build: formdesk corpus build --form FILE --profiles FILE --out DIR
+ *   [--unknown F,...] [--conditions ideal,noise,distance,pace] [--synthesize]
+ *
+ * Writes a benchmark corpus (corpus/README.md) from caller profiles along every branch
+ * path of the form, one acoustic condition per call (sessions/corpusgen.h; the profile
+ * format is in docs/evaluation.md). stderr: what was written, and any condition left out
+ * because its audio cannot be made. Exit status: 0 written, 2 bad usage or bad input. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "cli/commands.h"
+#include "agent/form.h"
+#include "sessions/corpusgen.h"
+
+static const char USAGE[] =
+	"usage: formdesk corpus build --form FILE --profiles FILE --out DIR [--unknown F,...]\n"
+	"       [--conditions ideal,noise,distance,pace] [--synthesize]\n";
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s = NULL;
+	long n;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (s = malloc((size_t)n + 1))) {
+		if (fread(s, 1, (size_t)n, f) == (size_t)n)
+			s[n] = '\0';
+		else {
+			free(s);
+			s = NULL;
+		}
+	}
+	fclose(f);
+	return s;
+}
+
+/* line_of: the 1-based line of offset off in text. */
+static int line_of(const char *text, const char *at)
+{
+	int line = 1;
+	for (const char *p = text; *p && p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static int corpus_build(int argc, char **argv)
+{
+	struct corpusgen_options o = {0};
+	struct corpusgen_result r;
+	struct form *form = NULL;
+	struct form_issues is = {0};
+	cJSON *profiles = NULL;
+	char *text = NULL, *msg = NULL, exe[PATH_MAX];
+	const char *form_path = NULL;
+	ssize_t n;
+	int rc = 2;
+	enum err e;
+
+	for (int i = 1; i < argc; i++) {
+		const char **slot = NULL;
+		if (!strcmp(argv[i], "--synthesize")) {
+			o.synthesize = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--form"))
+			slot = &form_path;
+		else if (!strcmp(argv[i], "--profiles"))
+			slot = &o.profiles_path;
+		else if (!strcmp(argv[i], "--out"))
+			slot = &o.out_dir;
+		else if (!strcmp(argv[i], "--unknown"))
+			slot = &o.unknown;
+		else if (!strcmp(argv[i], "--conditions"))
+			slot = &o.conditions;
+		if (!slot || i + 1 >= argc) {
+			fprintf(stderr, "formdesk corpus build: %s '%s'\n%s",
+				slot ? "missing value after" : "unexpected argument", argv[i], USAGE);
+			return 2;
+		}
+		*slot = argv[++i];
+	}
+	if (!form_path || !o.profiles_path || !o.out_dir) {
+		fputs(USAGE, stderr);
+		return 2;
+	}
+	o.form_path = form_path;
+	if ((e = form_load(form_path, &form, &is)) != ERR_OK) {
+		fprintf(stderr, "formdesk corpus build: %s: %s\n", form_path, err_str(e));
+		for (int i = 0; i < is.n; i++)
+			fprintf(stderr, "  %s%s%s\n", is.v[i].field, is.v[i].field[0] ? ": " : "",
+				is.v[i].message);
+		goto out;
+	}
+	if (!(text = slurp(o.profiles_path))) {
+		fprintf(stderr, "formdesk corpus build: %s: cannot read: %s\n", o.profiles_path,
+			strerror(errno));
+		goto out;
+	}
+	if (!(profiles = cJSON_Parse(text))) {
+		const char *at = cJSON_GetErrorPtr();
+		fprintf(stderr, "formdesk corpus build: %s:%d: bad JSON near '%.20s'\n",
+			o.profiles_path, at ? line_of(text, at) : 1, at ? at : "");
+		goto out;
+	}
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+		exe[n] = '\0';
+		o.variants_exe = exe;
+	}
+	if ((e = corpusgen_build(form, profiles, &o, &r, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk corpus build: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	fprintf(stderr,
+		"formdesk corpus build: %s: %d calls, %d utterances (%d recorded, %d synthesized, "
+		"%d acoustic variants)\n",
+		o.out_dir, r.calls, r.utterances, r.recorded, r.synthesized, r.variants);
+	if (r.dropped[0])
+		fprintf(stderr,
+			"formdesk corpus build: conditions left out: %s (no recording, and no "
+			"acoustic variant could be made: `formdesk audio-variants` is not available)\n",
+			r.dropped);
+	rc = 0;
+out:
+	form_free(form);
+	form_issues_free(&is);
+	cJSON_Delete(profiles);
+	free(text);
+	free(msg);
+	return rc;
+}
+
+int cmd_corpus(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "build") == 0)
+		return corpus_build(argc - 1, argv + 1);
+	fprintf(stderr, "formdesk corpus: expected 'build'\n%s", USAGE);
+	return 2;
+}
