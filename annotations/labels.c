@@ -436,7 +436,7 @@ out:
 	return e;
 }
 
-/* run1: run a one-statement write in its own IMMEDIATE transaction, so it waits for the
+/* write1: run a one-statement write in its own IMMEDIATE transaction, so it waits for the
  * write lock up front (busy timeout) instead of failing half way. */
 static enum err write1(struct labels *l, sqlite3_stmt *q, const char *what)
 {

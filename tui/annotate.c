@@ -794,14 +794,13 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
-	set_status(&u, u.done ? "resuming: %s items already have your label" : "%s",
-		   u.done ? "" : "a same · x different · u unsure · ? help", NULL);
 	if (u.done)
-		snprintf(u.status, sizeof u.status, "resuming: %d of %d already have your label",
-			 u.done, u.n);
-	if (t == LABELS_TURN_ERRORS && !u.done)
-		set_status(&u, "1-0, b, n: tag the stage that failed · e note · ? help", NULL,
-			   NULL);
+		bounded(u.status, sizeof u.status, "resuming: %d of %d already have your label",
+			u.done, u.n);
+	else if (t == LABELS_TURN_ERRORS)
+		set_status(&u, "1-0, b, n: tag the stage that failed · e note · ? help", NULL, NULL);
+	else
+		set_status(&u, "a same · x different · u unsure · ? help", NULL, NULL);
 	draw(&u);
 	while (!u.quit && !g_quit) {
 		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
