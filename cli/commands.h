@@ -17,6 +17,7 @@
 	X("select", cmd_select, "select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT] [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]: pick a model") \
 	X("corpus-demo", cmd_corpus_demo, "corpus-demo --profiles FILE --out DIR [--form FILE]: lay out the demo corpus from caller profiles") \
 	X("corpus", cmd_corpus, "corpus build --form FILE --profiles FILE --out DIR [--unknown F,...] [--conditions C,...] [--synthesize]: a benchmark corpus from caller profiles") \
+	X("bench", cmd_bench, "bench --form FILE --corpus DIR --out DIR [--stt P[:M]] [--extract P[:M]] [--reply P[:M]] [--db FILE] [--concurrency N]: unit tests, integration and report") \
 	X("corpus-respin", cmd_corpus_respin, "corpus-respin --clips DIR --out DIR [--form FILE]: lay out the real-speech corpus from the RESPIN clips") \
 	X("annotate", cmd_annotate, "annotate --db FILE --task name-match|turn-errors|stt --annotator NAME [--corpus DIR]: the labelling screen") \
 	X("calibrate", cmd_calibrate, "calibrate --db FILE [--task T] [--judge NAME] [--format table|markdown|csv] [--seed N] [--llm P[:M]]: judges against people") \

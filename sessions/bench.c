@@ -1,0 +1,1276 @@
+/* bench: unit tests and integration calls of the benchmark (bench.h). */
+#include "bench.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent/extract_llm.h"
+#include "agent/flow.h"
+#include "agent/http.h"
+#include "agent/namematch.h"
+#include "agent/parse.h"
+#include "agent/reply_llm.h"
+#include "agent/reply_script.h"
+#include "audio/audiofile.h"
+#include "sessions/benchdb.h"
+#include "sessions/corpus.h"
+#include "sessions/replycheck.h"
+#include "sessions/score.h"
+#include "sessions/wer.h"
+
+#define STT_RATE 16000
+
+/* ---- a set of strings (open addressing), for keys done and keys planned ---- */
+
+struct set {
+	char **slot;
+	size_t cap, n;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+/* set_find: the slot of s, or of the empty place it would go. */
+static size_t set_find(const struct set *st, const char *s)
+{
+	size_t i = hash(s) & (st->cap - 1);
+	while (st->slot[i] && strcmp(st->slot[i], s) != 0)
+		i = (i + 1) & (st->cap - 1);
+	return i;
+}
+
+static bool set_has(const struct set *st, const char *s)
+{
+	return st->cap && st->slot[set_find(st, s)];
+}
+
+/* set_add: add a copy of s; false on allocation failure. */
+static bool set_add(struct set *st, const char *s)
+{
+	if ((st->n + 1) * 2 > st->cap) {
+		struct set big = {calloc(st->cap ? st->cap * 2 : 256, sizeof(char *)),
+				  st->cap ? st->cap * 2 : 256, st->n};
+		if (!big.slot)
+			return false;
+		for (size_t i = 0; i < st->cap; i++)
+			if (st->slot[i])
+				big.slot[set_find(&big, st->slot[i])] = st->slot[i];
+		free(st->slot);
+		*st = big;
+	}
+	size_t i = set_find(st, s);
+	if (!st->slot[i]) {
+		if (!(st->slot[i] = strdup(s)))
+			return false;
+		st->n++;
+	}
+	return true;
+}
+
+static void set_free(struct set *st)
+{
+	for (size_t i = 0; i < st->cap; i++)
+		free(st->slot[i]);
+	free(st->slot);
+	*st = (struct set){0};
+}
+
+/* ---- the plan ---- */
+
+/* One prefix of an expected conversation: an EXTRACT and a REPLY unit test. */
+struct unit {
+	char *key;
+	const struct corpus_call *call;
+	int turn;                /* 1-based caller turn */
+	int asked;               /* question index */
+	const char *transcript;  /* the reference transcript of the turn */
+	cJSON *history_before;   /* what EXTRACT sees */
+	cJSON *want_value;       /* expected value (NULL when skipped) */
+	bool want_skip;
+	cJSON *decision;         /* the rule layer's decision from the expected answer */
+	cJSON *history_after;    /* what REPLY sees */
+	bool end;                /* the decision ends the call */
+	char *reference;         /* the script replier's words for the decision */
+	char *answer;            /* the expected answer as text, NULL when none */
+};
+
+struct utt {
+	const struct corpus_turn *turn;
+	const char *caller;
+};
+
+struct bench {
+	const struct bench_config *cfg;
+	struct benchdb *db;
+	char *scope, *call_spec;
+	struct unit *units;
+	long n_units, cap_units;
+	struct utt *utts;
+	long n_utts, cap_utts;
+	const struct corpus_call **calls;
+	long n_calls;
+	struct bench_counts counts;
+	/* network */
+	struct http_client *http;
+	int inflight;
+	bool extract_async, reply_async;
+	/* the STT results: utterance id -> transcript (NULL on failure) and cost */
+	struct set stt_keys;
+	char **stt_hyp;
+	double *stt_cost;
+	/* progress */
+	const char *stage;
+	long done, total;
+	enum err err;
+	char *msg;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void fail(struct bench *b, enum err e, const char *what)
+{
+	if (b->err != ERR_OK)
+		return;
+	b->err = e;
+	if (asprintf(&b->msg, "%s: %s%s%s", what, err_str(e), e == ERR_DB ? ": " : "",
+		     e == ERR_DB ? benchdb_error(b->db) : "") < 0)
+		b->msg = NULL;
+}
+
+static void progress(struct bench *b)
+{
+	b->done++;
+	if (b->cfg->progress)
+		b->cfg->progress(b->cfg->ud, b->stage, b->done, b->total);
+}
+
+static cJSON *history_push(cJSON *h, const char *role, const char *content)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddStringToObject(o, "role", role) ||
+	    !cJSON_AddStringToObject(o, "content", content ? content : "") ||
+	    !cJSON_AddItemToArray(h, o)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return h;
+}
+
+/* value_text: a stored value as the words a reply could echo; NULL for booleans and
+ * null. New string. */
+static char *value_text(const cJSON *v)
+{
+	char *s = NULL;
+	if (cJSON_IsString(v))
+		return strdup(v->valuestring);
+	if (cJSON_IsNumber(v)) {
+		if (fabs(v->valuedouble - round(v->valuedouble)) < 1e-9 && fabs(v->valuedouble) < 1e15)
+			return asprintf(&s, "%.0f", v->valuedouble) < 0 ? NULL : s;
+		return asprintf(&s, "%g", v->valuedouble) < 0 ? NULL : s;
+	}
+	return NULL;
+}
+
+static const char *tool_name(const cJSON *decision)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(decision, "tool_call"), "name");
+	return cJSON_IsString(n) ? n->valuestring : "";
+}
+
+static const char *tool_arg(const cJSON *decision, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(decision, "tool_call"),
+						 "arguments"),
+		key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static char *script_words(const struct form *f, const cJSON *decision, const cJSON *history)
+{
+	struct reply_request rq = {f, decision, history};
+	char *t = NULL;
+	if (reply_script_reply(NULL, &rq, &t) != ERR_OK)
+		return NULL;
+	return t;
+}
+
+static struct unit *unit_add(struct bench *b)
+{
+	if (b->n_units == b->cap_units) {
+		long cap = b->cap_units ? b->cap_units * 2 : 256;
+		struct unit *v = realloc(b->units, (size_t)cap * sizeof *v);
+		if (!v)
+			return NULL;
+		b->units = v;
+		b->cap_units = cap;
+	}
+	struct unit *u = &b->units[b->n_units++];
+	memset(u, 0, sizeof *u);
+	return u;
+}
+
+static void unit_free(struct unit *u)
+{
+	free(u->key);
+	cJSON_Delete(u->history_before);
+	cJSON_Delete(u->want_value);
+	cJSON_Delete(u->decision);
+	cJSON_Delete(u->history_after);
+	free(u->reference);
+	free(u->answer);
+}
+
+/* plan_call: walk call's expected conversation, adding the prefixes not seen yet. */
+static enum err plan_call(struct bench *b, const struct corpus_call *call, struct set *seen)
+{
+	const struct form *f = b->cfg->form;
+	struct flow *fl = NULL;
+	cJSON *d = NULL, *h = cJSON_CreateArray();
+	char *key = NULL, *words = NULL;
+	size_t key_len = 0;
+	FILE *kf = open_memstream(&key, &key_len);
+	struct extraction *ex = NULL;
+	enum err e = ERR_NOMEM;
+
+	if (!h || !kf)
+		goto out;
+	fprintf(kf, "%s|%s", call->caller ? call->caller : "",
+		call->n_turns && call->turns[0].condition ? call->turns[0].condition : "");
+	if ((e = flow_new(f, b->cfg->lex, b->cfg->today, &fl)) != ERR_OK ||
+	    (e = flow_start(fl, &d)) != ERR_OK)
+		goto out;
+	e = ERR_NOMEM;
+	if (!(words = script_words(f, d, h)) || !history_push(h, "agent", words))
+		goto out;
+	for (int t = 0; t < call->n_turns; t++) {
+		const struct corpus_turn *turn = &call->turns[t];
+		int asked = flow_current(fl);
+		if (flow_status(fl) != CALL_IN_PROGRESS || asked < 0) {
+			b->counts.plan_mismatches++; /* the rules ended before the turns ran out */
+			break;
+		}
+		const struct form_question *q = &f->questions[asked];
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(call->expected_status, q->name);
+		const cJSON *val = cJSON_GetObjectItemCaseSensitive(call->expected_data, q->name);
+		bool skip = cJSON_IsString(st) && strcmp(st->valuestring, "skipped") == 0;
+		if (!cJSON_IsString(st) || (!skip && strcmp(st->valuestring, "answered") != 0)) {
+			b->counts.plan_mismatches++; /* the rules ask what the expected form leaves empty */
+			break;
+		}
+		fprintf(kf, "|%s", turn->utterance_id);
+		fflush(kf);
+		if (!(ex = extraction_new()) ||
+		    extraction_add(ex, q->name, skip ? NULL : cJSON_Duplicate(val, 1), skip,
+				   skip ? "dont_know" : NULL, NULL) != ERR_OK)
+			goto out;
+		bool fresh = !set_has(seen, key);
+		struct unit *u = NULL;
+		if (fresh) {
+			if (!set_add(seen, key) || !(u = unit_add(b)) || !(u->key = strdup(key)) ||
+			    !(u->history_before = cJSON_Duplicate(h, 1)))
+				goto out;
+			u->call = call;
+			u->turn = t + 1;
+			u->asked = asked;
+			u->transcript = turn->transcript;
+			u->want_skip = skip;
+			if (!skip && !(u->want_value = cJSON_Duplicate(val, 1)))
+				goto out;
+			u->answer = skip ? NULL : value_text(val);
+		}
+		if (!history_push(h, "user", turn->transcript ? turn->transcript : ""))
+			goto out;
+		cJSON_Delete(d);
+		d = NULL;
+		if ((e = flow_turn(fl, ex, &d)) != ERR_OK)
+			goto out;
+		e = ERR_NOMEM;
+		extraction_free(ex);
+		ex = NULL;
+		free(words);
+		if (!(words = script_words(f, d, h)))
+			goto out;
+		if (fresh) {
+			u = &b->units[b->n_units - 1];
+			if (!(u->decision = cJSON_Duplicate(d, 1)) ||
+			    !(u->history_after = cJSON_Duplicate(h, 1)) || !(u->reference = strdup(words)))
+				goto out;
+			u->end = strcmp(tool_name(d), "end_call") == 0;
+			if (u->end)
+				b->counts.reply_end++;
+			else
+				b->counts.reply_ask++;
+		}
+		if (!history_push(h, "agent", words))
+			goto out;
+	}
+	if (flow_status(fl) == CALL_IN_PROGRESS)
+		b->counts.plan_mismatches++; /* the turns ran out before the rules ended the call */
+	e = ERR_OK;
+out:
+	if (kf)
+		fclose(kf);
+	free(key);
+	free(words);
+	extraction_free(ex);
+	cJSON_Delete(d);
+	cJSON_Delete(h);
+	flow_free(fl);
+	return e;
+}
+
+static enum err plan(struct bench *b)
+{
+	const struct corpus *c = b->cfg->corpus;
+	struct set seen = {0}, utt_seen = {0}, callers = {0}, conds = {0};
+	enum err e = ERR_NOMEM;
+
+	if (!(b->calls = calloc((size_t)c->n_calls + 1, sizeof *b->calls)))
+		goto out;
+	for (int i = 0; i < c->n_calls; i++) {
+		const struct corpus_call *call = &c->calls[i];
+		if (!call->expected_status || !call->expected_data)
+			continue;
+		b->calls[b->n_calls++] = call;
+		if (!set_add(&callers, call->caller ? call->caller : "") ||
+		    !set_add(&conds, call->n_turns && call->turns[0].condition
+					     ? call->turns[0].condition
+					     : ""))
+			goto out;
+		if ((e = plan_call(b, call, &seen)) != ERR_OK)
+			goto out;
+		e = ERR_NOMEM;
+		for (int t = 0; t < call->n_turns; t++) {
+			const struct corpus_turn *turn = &call->turns[t];
+			if (set_has(&utt_seen, turn->utterance_id))
+				continue;
+			if (!set_add(&utt_seen, turn->utterance_id))
+				goto out;
+			if (b->n_utts == b->cap_utts) {
+				long cap = b->cap_utts ? b->cap_utts * 2 : 256;
+				struct utt *v = realloc(b->utts, (size_t)cap * sizeof *v);
+				if (!v)
+					goto out;
+				b->utts = v;
+				b->cap_utts = cap;
+			}
+			b->utts[b->n_utts++] = (struct utt){turn, call->caller};
+		}
+	}
+	b->counts.utterances = b->n_utts;
+	b->counts.extract = b->n_units;
+	b->counts.calls = b->n_calls;
+	b->counts.callers = (long)callers.n;
+	b->counts.conditions = (long)conds.n;
+	e = b->n_calls ? ERR_OK : ERR_INVALID;
+	if (e != ERR_OK && asprintf(&b->msg, "corpus %s: no call has an expected form (expected.jsonl)",
+				    c->dir) < 0)
+		b->msg = NULL;
+out:
+	set_free(&seen);
+	set_free(&utt_seen);
+	set_free(&callers);
+	set_free(&conds);
+	return e;
+}
+
+/* ---- recording results ---- */
+
+static void put(struct bench *b, const char *stage, const char *spec, const char *key, cJSON *row)
+{
+	char *s = row ? cJSON_PrintUnformatted(row) : NULL;
+	enum err e;
+	if (!s)
+		fail(b, ERR_NOMEM, "result");
+	else if ((e = benchdb_put(b->db, stage, b->scope, spec, key, s)) != ERR_OK)
+		fail(b, e, "bench database");
+	free(s);
+	cJSON_Delete(row);
+	progress(b);
+}
+
+/* usage: the cost and latency of the backend call just made inline. */
+static void usage_of(const void *ctx, double wall_ms, double *ms, double *cost, char *error,
+		     size_t n)
+{
+	struct backend_usage u;
+	*ms = wall_ms;
+	*cost = 0;
+	if (backend_last_usage(ctx, &u)) {
+		if (u.total_ms > 0)
+			*ms = u.total_ms;
+		*cost = u.cost_usd > 0 ? u.cost_usd : 0;
+		if (error && u.error[0])
+			snprintf(error, n, "%s", u.error);
+	}
+}
+
+/* ---- STT ---- */
+
+enum err bench_judge_offline(void *ctx, const char *ref, const char *hyp, bool *equivalent)
+{
+	const struct lexicon *lex = ctx;
+	char *a = NULL, *c = NULL;
+	bool fa = false, fc = false;
+	double va = 0, vc = 0;
+	enum err e;
+	*equivalent = false;
+	if (!ref[0] || !hyp[0])
+		return ERR_OK;
+	if (namematch_judge(ref, hyp) == NAMEMATCH_SAME) {
+		*equivalent = true;
+		return ERR_OK;
+	}
+	if ((e = parse_digits(lex, ref, &a)) != ERR_OK || (e = parse_digits(lex, hyp, &c)) != ERR_OK)
+		goto out;
+	if (a && c && strcmp(a, c) == 0) {
+		*equivalent = true;
+		goto out;
+	}
+	if ((e = parse_number(lex, ref, &fa, &va)) != ERR_OK ||
+	    (e = parse_number(lex, hyp, &fc, &vc)) != ERR_OK)
+		goto out;
+	*equivalent = fa && fc && va == vc;
+out:
+	free(a);
+	free(c);
+	return e;
+}
+
+static void stt_one(struct bench *b, const struct utt *ut)
+{
+	const struct corpus_turn *turn = ut->turn;
+	struct stt_request rq = {.reference = turn->transcript, .language = "hi",
+				 .sample_rate = STT_RATE};
+	float *samples = NULL;
+	size_t n = 0;
+	char *hyp = NULL, *msg = NULL, error[256] = "";
+	struct wer *ww = NULL, *wc = NULL;
+	double t0 = now_ms(), ms, cost = 0;
+	cJSON *row = cJSON_CreateObject();
+	enum err e = ERR_OK;
+
+	/* The reference backend needs no audio; any other hears the whole recording. */
+	if (strcmp(b->cfg->stt.name ? b->cfg->stt.name : "", "reference") != 0 && turn->audio) {
+		if ((e = audiofile_read(turn->audio, STT_RATE, &samples, &n, &msg)) != ERR_OK)
+			snprintf(error, sizeof error, "audio: %s", msg ? msg : err_str(e));
+		rq.samples = samples;
+		rq.n_samples = n;
+	}
+	if (e == ERR_OK) {
+		e = b->cfg->stt.transcribe ? b->cfg->stt.transcribe(b->cfg->stt.ctx, &rq, &hyp)
+					   : ERR_UNSUPPORTED;
+		usage_of(b->cfg->stt.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+		if (e != ERR_OK) {
+			hyp = NULL;
+			if (!error[0])
+				snprintf(error, sizeof error, "%s", err_str(e));
+		}
+	} else {
+		ms = now_ms() - t0;
+	}
+	cJSON_AddStringToObject(row, "utterance", turn->utterance_id);
+	cJSON_AddStringToObject(row, "condition", turn->condition ? turn->condition : "");
+	cJSON_AddStringToObject(row, "ref", turn->transcript ? turn->transcript : "");
+	if (hyp)
+		cJSON_AddStringToObject(row, "hyp", hyp);
+	else
+		cJSON_AddNullToObject(row, "hyp");
+	if (wer_align(turn->transcript ? turn->transcript : "", hyp ? hyp : "", WER_WORDS, &ww) ==
+		    ERR_OK &&
+	    wer_align(turn->transcript ? turn->transcript : "", hyp ? hyp : "", WER_CHARS, &wc) ==
+		    ERR_OK) {
+		if (wer_judge(ww, bench_judge_offline, (void *)b->cfg->lex) != ERR_OK)
+			snprintf(error, sizeof error, "the judge failed");
+		cJSON_AddNumberToObject(row, "words", ww->n_ref);
+		cJSON_AddNumberToObject(row, "word_errors", wer_errors(ww));
+		cJSON_AddNumberToObject(row, "word_genuine", wer_genuine_errors(ww));
+		cJSON_AddNumberToObject(row, "chars", wc->n_ref);
+		cJSON_AddNumberToObject(row, "char_errors", wer_errors(wc));
+	} else if (!error[0]) {
+		snprintf(error, sizeof error, "not valid UTF-8");
+	}
+	cJSON_AddNumberToObject(row, "ms", ms);
+	cJSON_AddNumberToObject(row, "cost", cost);
+	cJSON_AddStringToObject(row, "error", error);
+	put(b, "stt", b->cfg->stt_spec, turn->utterance_id, row);
+	wer_free(ww);
+	wer_free(wc);
+	free(hyp);
+	free(msg);
+	free(samples);
+}
+
+/* stt_load: one STT row into the map the integration calls read. */
+static int stt_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct bench *b = ud;
+	cJSON *o = cJSON_Parse(data);
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "hyp");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "cost");
+	if (set_has(&b->stt_keys, key)) {
+		size_t i = set_find(&b->stt_keys, key);
+		free(b->stt_hyp[i]);
+		b->stt_hyp[i] = cJSON_IsString(h) ? strdup(h->valuestring) : NULL;
+		b->stt_cost[i] = cJSON_IsNumber(c) ? c->valuedouble : 0;
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+/* ---- EXTRACT ---- */
+
+static void add_check(cJSON *checks, const char *name, bool ok, const cJSON *want, const cJSON *got)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "check", name);
+	cJSON_AddBoolToObject(o, "ok", ok);
+	cJSON_AddItemToObject(o, "want", want ? cJSON_Duplicate(want, 1) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "got", got ? cJSON_Duplicate(got, 1) : cJSON_CreateNull());
+	cJSON_AddItemToArray(checks, o);
+}
+
+/* extract_grade: the checks of one EXTRACT unit test; true when all pass. */
+static bool extract_grade(struct bench *b, const struct unit *u, const struct extraction *ex,
+			  cJSON *checks)
+{
+	const struct form *f = b->cfg->form;
+	const struct form_question *q = &f->questions[u->asked];
+	cJSON *chk = NULL, *want_st = NULL;
+	bool pass = true;
+
+	if (!ex) {
+		add_check(checks, "extraction", false, NULL, NULL);
+		return false;
+	}
+	if (flow_check(f, b->cfg->lex, b->cfg->today, u->asked, ex, &chk) != ERR_OK) {
+		fail(b, ERR_NOMEM, "extract check");
+		return false;
+	}
+	const cJSON *got = cJSON_GetObjectItemCaseSensitive(chk, q->name);
+	const cJSON *got_st = cJSON_GetObjectItemCaseSensitive(got, "status");
+	const cJSON *got_v = cJSON_GetObjectItemCaseSensitive(got, "value");
+	bool got_skip = cJSON_IsString(got_st) && strcmp(got_st->valuestring, "skipped") == 0;
+	bool got_ans = cJSON_IsString(got_st) && strcmp(got_st->valuestring, "answered") == 0;
+	/* The skip flag, exactly. */
+	want_st = cJSON_CreateString(u->want_skip ? "skipped" : "answered");
+	bool ok = u->want_skip ? got_skip : got_ans;
+	add_check(checks, "status", ok, want_st, got_st);
+	pass &= ok;
+	if (!u->want_skip) {
+		ok = got_ans && score_same_value(q, u->want_value, got_v);
+		add_check(checks, "value", ok, u->want_value, got_v);
+		pass &= ok;
+	}
+	/* The paper's failure of type: a number field answered with a string. */
+	const struct extraction_item *it = extraction_find(ex, q->name);
+	if (q->type == FORM_NUMBER && it && it->value && !it->skip) {
+		ok = cJSON_IsNumber(it->value);
+		cJSON *num = cJSON_CreateString("number");
+		add_check(checks, "type", ok, num, it->value);
+		cJSON_Delete(num);
+		pass &= ok;
+	}
+	/* Every other field captured must be what the expected form holds. */
+	const cJSON *o;
+	cJSON_ArrayForEach(o, chk) {
+		int qi = form_find(f, o->string);
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+		if (qi == u->asked || qi < 0 || !cJSON_IsString(st) ||
+		    strcmp(st->valuestring, "answered") != 0)
+			continue;
+		const cJSON *ws = cJSON_GetObjectItemCaseSensitive(u->call->expected_status, o->string);
+		const cJSON *wv = cJSON_GetObjectItemCaseSensitive(u->call->expected_data, o->string);
+		const cJSON *gv = cJSON_GetObjectItemCaseSensitive(o, "value");
+		ok = cJSON_IsString(ws) && strcmp(ws->valuestring, "answered") == 0 &&
+		     score_same_value(&f->questions[qi], wv, gv);
+		char name[160];
+		snprintf(name, sizeof name, "other:%s", o->string);
+		add_check(checks, name, ok, wv, gv);
+		pass &= ok;
+	}
+	cJSON_Delete(want_st);
+	cJSON_Delete(chk);
+	return pass;
+}
+
+static void extract_done(struct bench *b, const struct unit *u, enum err e, struct extraction *ex,
+			 double ms, double cost, const char *error)
+{
+	cJSON *row = cJSON_CreateObject(), *checks = cJSON_CreateArray();
+	bool pass = e == ERR_OK && extract_grade(b, u, ex, checks);
+	cJSON_AddStringToObject(row, "call", u->call->id);
+	cJSON_AddNumberToObject(row, "turn", u->turn);
+	cJSON_AddStringToObject(row, "field", b->cfg->form->questions[u->asked].name);
+	cJSON_AddStringToObject(row, "condition",
+				u->call->turns[u->turn - 1].condition ? u->call->turns[u->turn - 1].condition
+								     : "");
+	cJSON_AddBoolToObject(row, "pass", pass);
+	cJSON_AddItemToObject(row, "checks", checks);
+	if (!pass && ex)
+		cJSON_AddItemToObject(row, "extraction", extraction_to_json(ex));
+	cJSON_AddNumberToObject(row, "ms", ms);
+	cJSON_AddNumberToObject(row, "cost", cost);
+	cJSON_AddStringToObject(row, "error", e == ERR_OK ? "" : error && error[0] ? error : err_str(e));
+	put(b, "extract", b->cfg->extract_spec, u->key, row);
+}
+
+/* An EXTRACT or REPLY request in flight. */
+struct flight {
+	struct bench *b;
+	const struct unit *u;
+	struct extract_request xrq;
+	struct reply_request rrq;
+	struct icall *ic;  /* integration call, or NULL for a unit test */
+};
+
+static void extract_http_done(void *ud, struct http_result *res)
+{
+	struct flight *fl = ud;
+	struct bench *b = fl->b;
+	struct extraction *ex = NULL;
+	struct backend_usage us = {0};
+	enum err e = extract_llm_response(b->cfg->extract.ctx, &fl->xrq, res, &ex, &us);
+	b->inflight--;
+	extract_done(b, fl->u, e, e == ERR_OK ? ex : NULL, us.total_ms > 0 ? us.total_ms : res->total_ms,
+		     us.cost_usd > 0 ? us.cost_usd : 0, us.error);
+	extraction_free(ex);
+	http_result_free(res);
+	free(fl);
+}
+
+static void extract_start(struct bench *b, const struct unit *u)
+{
+	struct extract_request rq = {b->cfg->form, b->cfg->lex, u->asked, u->transcript,
+				     u->history_before, b->cfg->today};
+	if (b->extract_async) {
+		struct flight *fl = calloc(1, sizeof *fl);
+		struct http_req *hr = NULL;
+		enum err e;
+		if (!fl) {
+			fail(b, ERR_NOMEM, "extract");
+			return;
+		}
+		*fl = (struct flight){.b = b, .u = u, .xrq = rq};
+		if ((e = extract_llm_request(b->cfg->extract.ctx, &fl->xrq, &hr)) != ERR_OK) {
+			extract_done(b, u, e, NULL, 0, 0, "could not build the request");
+			free(fl);
+			return;
+		}
+		if ((e = http_start(b->http, hr, extract_http_done, fl, NULL)) != ERR_OK) {
+			free(fl);
+			fail(b, e, "extract request");
+			return;
+		}
+		b->inflight++;
+		return;
+	}
+	struct extraction *ex = NULL;
+	char error[256] = "";
+	double t0 = now_ms(), ms, cost;
+	enum err e = b->cfg->extract.extract
+			     ? b->cfg->extract.extract(b->cfg->extract.ctx, &rq, &ex)
+			     : ERR_UNSUPPORTED;
+	usage_of(b->cfg->extract.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	extract_done(b, u, e, e == ERR_OK ? ex : NULL, ms, cost, error);
+	extraction_free(ex);
+}
+
+/* ---- REPLY ---- */
+
+static void reply_done(struct bench *b, const struct unit *u, enum err e, const char *text,
+		       double ms, double cost, const char *error)
+{
+	cJSON *row = cJSON_CreateObject();
+	struct replycheck rc = {0};
+	bool pass;
+	const char *why = "";
+	if (u->end) {
+		const char *status = tool_arg(u->decision, "status");
+		bool exact = strcmp(tool_name(u->decision), "end_call") == 0 && status &&
+			     u->call->expected_call_status &&
+			     strcmp(status, u->call->expected_call_status) == 0;
+		pass = exact && e == ERR_OK && text && text[0];
+		why = !exact ? "the tool call is not end_call with the expected status"
+		      : !pass ? "REPLY gave no closing words" : "";
+		cJSON_AddStringToObject(row, "kind", "end");
+	} else {
+		const cJSON *args = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(u->decision, "tool_call"), "arguments");
+		const cJSON *label = cJSON_GetObjectItemCaseSensitive(args, "label");
+		struct replycheck_input in = {text, u->reference,
+					      cJSON_IsString(label) ? label->valuestring : NULL,
+					      u->answer, u->transcript};
+		if (e == ERR_OK && text && replycheck_grade(&in, &rc) == ERR_OK) {
+			pass = rc.pass;
+			why = rc.why;
+		} else {
+			pass = false;
+			why = "REPLY failed";
+		}
+		cJSON_AddStringToObject(row, "kind", "ask");
+		cJSON_AddBoolToObject(row, "asks", rc.asks);
+		cJSON_AddBoolToObject(row, "hindi", rc.hindi);
+		cJSON_AddBoolToObject(row, "single_line", rc.single_line);
+		cJSON_AddBoolToObject(row, "no_ack", rc.no_ack);
+		cJSON_AddBoolToObject(row, "no_echo", rc.no_echo);
+	}
+	cJSON_AddStringToObject(row, "call", u->call->id);
+	cJSON_AddNumberToObject(row, "turn", u->turn);
+	cJSON_AddBoolToObject(row, "pass", pass);
+	cJSON_AddStringToObject(row, "why", why);
+	cJSON_AddStringToObject(row, "text", text ? text : "");
+	cJSON_AddNumberToObject(row, "ms", ms);
+	cJSON_AddNumberToObject(row, "cost", cost);
+	cJSON_AddStringToObject(row, "error", e == ERR_OK ? "" : error && error[0] ? error : err_str(e));
+	put(b, "reply", b->cfg->reply_spec, u->key, row);
+}
+
+static void reply_http_done(void *ud, struct http_result *res)
+{
+	struct flight *fl = ud;
+	struct bench *b = fl->b;
+	struct backend_usage us = {0};
+	char *text = NULL;
+	enum err e = reply_llm_response(b->cfg->reply.ctx, &fl->rrq, res, &text, &us);
+	b->inflight--;
+	reply_done(b, fl->u, e, e == ERR_OK ? text : NULL,
+		   us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0,
+		   us.error);
+	free(e == ERR_OK ? text : NULL);
+	http_result_free(res);
+	free(fl);
+}
+
+static void reply_start(struct bench *b, const struct unit *u)
+{
+	struct reply_request rq = {b->cfg->form, u->decision, u->history_after};
+	if (b->reply_async) {
+		struct flight *fl = calloc(1, sizeof *fl);
+		struct http_req *hr = NULL;
+		enum err e;
+		if (!fl) {
+			fail(b, ERR_NOMEM, "reply");
+			return;
+		}
+		*fl = (struct flight){.b = b, .u = u, .rrq = rq};
+		if ((e = reply_llm_request(b->cfg->reply.ctx, &fl->rrq, &hr)) != ERR_OK) {
+			reply_done(b, u, e, NULL, 0, 0, "could not build the request");
+			free(fl);
+			return;
+		}
+		if ((e = http_start(b->http, hr, reply_http_done, fl, NULL)) != ERR_OK) {
+			free(fl);
+			fail(b, e, "reply request");
+			return;
+		}
+		b->inflight++;
+		return;
+	}
+	char *text = NULL, error[256] = "";
+	double t0 = now_ms(), ms, cost;
+	enum err e = b->cfg->reply.reply ? b->cfg->reply.reply(b->cfg->reply.ctx, &rq, &text)
+					 : ERR_UNSUPPORTED;
+	usage_of(b->cfg->reply.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	reply_done(b, u, e, e == ERR_OK ? text : NULL, ms, cost, error);
+	free(e == ERR_OK ? text : NULL);
+}
+
+/* ---- integration: one call, a state machine so network stages can wait ---- */
+
+enum ic_state { IC_REPLY, IC_NEXT, IC_EXTRACT, IC_WAIT, IC_DONE };
+
+struct icall {
+	struct bench *b;
+	const struct corpus_call *call;
+	struct flow *fl;
+	cJSON *history;
+	cJSON *decision;
+	const char *transcript; /* the current turn's STT output, borrowed from the map */
+	char *answer;           /* the value captured in the current turn, as text */
+	enum ic_state state;
+	int t;                  /* caller turns played */
+	int replies, replies_ok;
+	double cost, turn_ms;
+	cJSON *turn_times;
+};
+
+static void icall_finish(struct icall *c)
+{
+	struct bench *b = c->b;
+	cJSON *row = cJSON_CreateObject(), *misses = cJSON_CreateArray();
+	struct score sc = {0};
+	const char *cond = c->call->n_turns && c->call->turns[0].condition ? c->call->turns[0].condition
+									    : "";
+	enum call_status st = flow_status(c->fl);
+	if (st == CALL_IN_PROGRESS)
+		st = CALL_FAILED; /* the caller's turns ran out: hung up */
+	if (score_call(b->cfg->form, c->call->expected_data, c->call->expected_status,
+		       flow_form_data(c->fl), flow_form_status(c->fl), &sc, misses) != ERR_OK)
+		fail(b, ERR_NOMEM, "score");
+	cJSON_AddStringToObject(row, "caller", c->call->caller ? c->call->caller : "");
+	cJSON_AddStringToObject(row, "condition", cond);
+	cJSON_AddNumberToObject(row, "fields", sc.fields);
+	cJSON_AddNumberToObject(row, "correct", sc.correct);
+	cJSON_AddStringToObject(row, "status_want",
+				c->call->expected_call_status ? c->call->expected_call_status : "");
+	cJSON_AddStringToObject(row, "status_got", call_status_name(st));
+	cJSON_AddNumberToObject(row, "turns", c->t);
+	cJSON_AddNumberToObject(row, "replies", c->replies);
+	cJSON_AddNumberToObject(row, "replies_ok", c->replies_ok);
+	cJSON_AddItemToObject(row, "turn_ms", c->turn_times);
+	c->turn_times = NULL;
+	cJSON_AddNumberToObject(row, "cost", c->cost);
+	cJSON_AddItemToObject(row, "misses", misses);
+	put(b, "call", b->call_spec, c->call->id, row);
+	c->state = IC_DONE;
+}
+
+static void icall_free(struct icall *c)
+{
+	flow_free(c->fl);
+	cJSON_Delete(c->history);
+	cJSON_Delete(c->decision);
+	cJSON_Delete(c->turn_times);
+	free(c->answer);
+	free(c);
+}
+
+/* icall_replied: REPLY's words for c->decision, graded like a unit test. */
+static void icall_replied(struct icall *c, enum err e, const char *text, double ms, double cost)
+{
+	struct bench *b = c->b;
+	c->cost += cost;
+	c->turn_ms += ms;
+	if (c->t > 0) {
+		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
+		c->turn_ms = 0;
+	}
+	if (strcmp(tool_name(c->decision), "end_call") != 0) {
+		char *ref = script_words(b->cfg->form, c->decision, c->history);
+		struct replycheck rc = {0};
+		struct replycheck_input in = {text, ref, tool_arg(c->decision, "label"), c->answer,
+					      c->t > 0 ? c->transcript : NULL};
+		c->replies++;
+		if (e == ERR_OK && text && replycheck_grade(&in, &rc) == ERR_OK && rc.pass)
+			c->replies_ok++;
+		free(ref);
+	}
+	if (e == ERR_OK && text && !history_push(c->history, "agent", text))
+		fail(b, ERR_NOMEM, "history");
+	c->state = IC_NEXT;
+}
+
+static void icall_extracted(struct icall *c, enum err e, struct extraction *ex, double ms,
+			    double cost)
+{
+	struct bench *b = c->b;
+	int asked = flow_current(c->fl);
+	c->cost += cost;
+	c->turn_ms += ms;
+	if (!history_push(c->history, "user", c->transcript)) {
+		fail(b, ERR_NOMEM, "history");
+		return;
+	}
+	cJSON_Delete(c->decision);
+	c->decision = NULL;
+	if (flow_turn(c->fl, e == ERR_OK ? ex : NULL, &c->decision) != ERR_OK) {
+		fail(b, ERR_NOMEM, "rules");
+		return;
+	}
+	/* The value the rules captured for the asked field, for the echo check. */
+	free(c->answer);
+	c->answer = NULL;
+	const cJSON *cap;
+	cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(c->decision, "captured")) {
+		const cJSON *fld = cJSON_GetObjectItemCaseSensitive(cap, "field");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(cap, "status");
+		if (asked >= 0 && cJSON_IsString(fld) && cJSON_IsString(st) &&
+		    strcmp(fld->valuestring, b->cfg->form->questions[asked].name) == 0 &&
+		    strcmp(st->valuestring, "answered") == 0)
+			c->answer = value_text(cJSON_GetObjectItemCaseSensitive(cap, "value"));
+	}
+	c->state = IC_REPLY;
+}
+
+static void icall_advance(struct icall *c);
+
+static void ic_extract_http_done(void *ud, struct http_result *res)
+{
+	struct flight *fl = ud;
+	struct icall *c = fl->ic;
+	struct extraction *ex = NULL;
+	struct backend_usage us = {0};
+	enum err e = extract_llm_response(c->b->cfg->extract.ctx, &fl->xrq, res, &ex, &us);
+	c->b->inflight--;
+	icall_extracted(c, e, ex, us.total_ms > 0 ? us.total_ms : res->total_ms,
+			us.cost_usd > 0 ? us.cost_usd : 0);
+	extraction_free(ex);
+	http_result_free(res);
+	free(fl);
+	icall_advance(c);
+}
+
+static void ic_reply_http_done(void *ud, struct http_result *res)
+{
+	struct flight *fl = ud;
+	struct icall *c = fl->ic;
+	struct backend_usage us = {0};
+	char *text = NULL;
+	enum err e = reply_llm_response(c->b->cfg->reply.ctx, &fl->rrq, res, &text, &us);
+	c->b->inflight--;
+	icall_replied(c, e, e == ERR_OK ? text : NULL,
+		      us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0);
+	free(e == ERR_OK ? text : NULL);
+	http_result_free(res);
+	free(fl);
+	icall_advance(c);
+}
+
+/* icall_send: start a network request for c; false (and a failure noted) when it cannot. */
+static bool icall_send(struct icall *c, bool extract)
+{
+	struct bench *b = c->b;
+	struct flight *fl = calloc(1, sizeof *fl);
+	struct http_req *hr = NULL;
+	enum err e;
+	if (!fl) {
+		fail(b, ERR_NOMEM, "request");
+		return false;
+	}
+	fl->b = b;
+	fl->ic = c;
+	if (extract) {
+		fl->xrq = (struct extract_request){b->cfg->form, b->cfg->lex, flow_current(c->fl),
+						   c->transcript, c->history, b->cfg->today};
+		e = extract_llm_request(b->cfg->extract.ctx, &fl->xrq, &hr);
+		if (e == ERR_OK)
+			e = http_start(b->http, hr, ic_extract_http_done, fl, NULL);
+	} else {
+		fl->rrq = (struct reply_request){b->cfg->form, c->decision, c->history};
+		e = reply_llm_request(b->cfg->reply.ctx, &fl->rrq, &hr);
+		if (e == ERR_OK)
+			e = http_start(b->http, hr, ic_reply_http_done, fl, NULL);
+	}
+	if (e != ERR_OK) {
+		free(fl);
+		/* A request that cannot be built is a failed stage: the call goes on. */
+		if (extract)
+			icall_extracted(c, e, NULL, 0, 0);
+		else
+			icall_replied(c, e, NULL, 0, 0);
+		return false;
+	}
+	b->inflight++;
+	c->state = IC_WAIT;
+	return true;
+}
+
+static void icall_advance(struct icall *c)
+{
+	struct bench *b = c->b;
+	while (b->err == ERR_OK) {
+		switch (c->state) {
+		case IC_REPLY:
+			if (b->reply_async) {
+				if (icall_send(c, false))
+					return;
+				continue;
+			} else {
+				struct reply_request rq = {b->cfg->form, c->decision, c->history};
+				char *text = NULL;
+				double t0 = now_ms(), ms, cost;
+				enum err e = b->cfg->reply.reply ? b->cfg->reply.reply(b->cfg->reply.ctx, &rq,
+										     &text)
+								 : ERR_UNSUPPORTED;
+				usage_of(b->cfg->reply.ctx, now_ms() - t0, &ms, &cost, NULL, 0);
+				icall_replied(c, e, e == ERR_OK ? text : NULL, ms, cost);
+				free(e == ERR_OK ? text : NULL);
+			}
+			continue;
+		case IC_NEXT: {
+			if (flow_status(c->fl) != CALL_IN_PROGRESS || c->t >= c->call->n_turns) {
+				icall_finish(c);
+				return;
+			}
+			const struct corpus_turn *turn = &c->call->turns[c->t++];
+			size_t i = set_find(&b->stt_keys, turn->utterance_id);
+			c->transcript = b->stt_keys.slot[i] ? b->stt_hyp[i] : NULL;
+			c->cost += b->stt_keys.slot[i] ? b->stt_cost[i] : 0;
+			if (!c->transcript || !c->transcript[0]) {
+				/* Nothing heard: the rules count a retry. */
+				cJSON_Delete(c->decision);
+				c->decision = NULL;
+				free(c->answer);
+				c->answer = NULL;
+				if (flow_turn(c->fl, NULL, &c->decision) != ERR_OK) {
+					fail(b, ERR_NOMEM, "rules");
+					return;
+				}
+				c->state = IC_REPLY;
+			} else {
+				c->state = IC_EXTRACT;
+			}
+			continue;
+		}
+		case IC_EXTRACT:
+			if (b->extract_async) {
+				if (icall_send(c, true))
+					return;
+			} else {
+				struct extract_request rq = {b->cfg->form, b->cfg->lex, flow_current(c->fl),
+							     c->transcript, c->history, b->cfg->today};
+				struct extraction *ex = NULL;
+				double t0 = now_ms(), ms, cost;
+				enum err e = b->cfg->extract.extract
+						     ? b->cfg->extract.extract(b->cfg->extract.ctx, &rq, &ex)
+						     : ERR_UNSUPPORTED;
+				usage_of(b->cfg->extract.ctx, now_ms() - t0, &ms, &cost, NULL, 0);
+				icall_extracted(c, e, e == ERR_OK ? ex : NULL, ms, cost);
+				extraction_free(ex);
+			}
+			continue;
+		case IC_WAIT:
+		case IC_DONE:
+			return;
+		}
+	}
+}
+
+/* icall_start: begin call (its opening decision and words); finished calls are freed by
+ * the loop. */
+static struct icall *icall_start(struct bench *b, const struct corpus_call *call)
+{
+	struct icall *c = calloc(1, sizeof *c);
+	if (!c || !(c->history = cJSON_CreateArray()) || !(c->turn_times = cJSON_CreateArray()) ||
+	    flow_new(b->cfg->form, b->cfg->lex, b->cfg->today, &c->fl) != ERR_OK ||
+	    flow_start(c->fl, &c->decision) != ERR_OK) {
+		if (c)
+			icall_free(c);
+		fail(b, ERR_NOMEM, "call");
+		return NULL;
+	}
+	c->b = b;
+	c->call = call;
+	c->state = IC_REPLY;
+	icall_advance(c);
+	return c;
+}
+
+/* ---- the loop ---- */
+
+static void wait_some(struct bench *b)
+{
+	enum err e;
+	if (b->inflight > 0 && (e = http_poll(b->http, 200, NULL, 0)) != ERR_OK)
+		fail(b, e, "HTTP");
+}
+
+/* done_keys: the keys of stage/spec already in the database. */
+static int key_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	return set_add(ud, key) ? 0 : 1;
+}
+
+static enum err done_keys(struct bench *b, const char *stage, const char *spec, struct set *out)
+{
+	enum err e = benchdb_each(b->db, stage, b->scope, spec, key_row, out);
+	if (e != ERR_OK)
+		fail(b, e == ERR_CANCELLED ? ERR_NOMEM : e, "bench database");
+	return b->err;
+}
+
+static void stage_begin(struct bench *b, const char *stage, long total)
+{
+	b->stage = stage;
+	b->done = 0;
+	b->total = total;
+	if (b->cfg->progress)
+		b->cfg->progress(b->cfg->ud, stage, 0, total);
+}
+
+char *bench_scope(const struct bench_config *cfg)
+{
+	char real[PATH_MAX], *s = NULL;
+	const char *form = cfg->form_path && realpath(cfg->form_path, real) ? real
+			   : cfg->form_path                                  ? cfg->form_path
+									     : "";
+	if (asprintf(&s, "corpus=%s;form=%s;today=%04d-%02d-%02d", cfg->corpus->dir, form,
+		     cfg->today.y, cfg->today.m, cfg->today.d) < 0)
+		return NULL;
+	return s;
+}
+
+enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct bench_counts *counts,
+		   char **errmsg)
+{
+	struct bench b = {.cfg = cfg, .db = db};
+	struct set done = {0};
+	struct icall **live = NULL;
+	int n_live = 0, limit = cfg->concurrency > 0 ? cfg->concurrency : 1;
+	enum err e;
+
+	b.extract_async = cfg->extract.extract == extract_llm_extract;
+	b.reply_async = cfg->reply.reply == reply_llm_reply;
+	if (!(b.scope = bench_scope(cfg)) ||
+	    asprintf(&b.call_spec, "%s+%s+%s", cfg->stt_spec, cfg->extract_spec, cfg->reply_spec) < 0) {
+		b.call_spec = NULL;
+		fail(&b, ERR_NOMEM, "bench");
+		goto out;
+	}
+	if ((e = plan(&b)) != ERR_OK) {
+		b.err = e;
+		goto out;
+	}
+	if ((b.extract_async || b.reply_async) && (e = http_client_new(&b.http)) != ERR_OK) {
+		fail(&b, e, "HTTP client");
+		goto out;
+	}
+	if ((e = benchdb_run_mark(db, b.scope, cfg->stt_spec, cfg->extract_spec, cfg->reply_spec,
+				  false)) != ERR_OK) {
+		fail(&b, e, "bench database");
+		goto out;
+	}
+
+	/* STT, one utterance at a time. */
+	if (done_keys(&b, "stt", cfg->stt_spec, &done) != ERR_OK)
+		goto out;
+	stage_begin(&b, "stt", b.n_utts - (long)done.n);
+	for (long i = 0; i < b.n_utts && b.err == ERR_OK; i++)
+		if (!set_has(&done, b.utts[i].turn->utterance_id)) {
+			stt_one(&b, &b.utts[i]);
+			b.counts.new_stt++;
+		}
+	set_free(&done);
+
+	/* EXTRACT and REPLY unit tests, up to `limit` requests in flight. */
+	for (int stage = 0; stage < 2 && b.err == ERR_OK; stage++) {
+		const char *name = stage == 0 ? "extract" : "reply";
+		const char *spec = stage == 0 ? cfg->extract_spec : cfg->reply_spec;
+		long todo = 0, next = 0;
+		if (done_keys(&b, name, spec, &done) != ERR_OK)
+			goto out;
+		for (long i = 0; i < b.n_units; i++)
+			todo += !set_has(&done, b.units[i].key);
+		stage_begin(&b, name, todo);
+		while (b.err == ERR_OK && (next < b.n_units || b.inflight > 0)) {
+			while (b.err == ERR_OK && next < b.n_units && b.inflight < limit) {
+				const struct unit *u = &b.units[next++];
+				if (set_has(&done, u->key))
+					continue;
+				if (stage == 0) {
+					extract_start(&b, u);
+					b.counts.new_extract++;
+				} else {
+					reply_start(&b, u);
+					b.counts.new_reply++;
+				}
+			}
+			wait_some(&b);
+		}
+		set_free(&done);
+	}
+
+	/* Integration: the STT results as the transcripts, calls side by side. */
+	if (b.err != ERR_OK)
+		goto out;
+	/* The map's slots are fixed once every key is in: add them all first. */
+	for (long i = 0; i < b.n_utts; i++)
+		if (!set_add(&b.stt_keys, b.utts[i].turn->utterance_id)) {
+			fail(&b, ERR_NOMEM, "bench");
+			goto out;
+		}
+	b.stt_hyp = calloc(b.stt_keys.cap, sizeof *b.stt_hyp);
+	b.stt_cost = calloc(b.stt_keys.cap, sizeof *b.stt_cost);
+	if (!b.stt_hyp || !b.stt_cost) {
+		fail(&b, ERR_NOMEM, "bench");
+		goto out;
+	}
+	if ((e = benchdb_each(db, "stt", b.scope, cfg->stt_spec, stt_row, &b)) != ERR_OK) {
+		fail(&b, e, "bench database");
+		goto out;
+	}
+	if (done_keys(&b, "call", b.call_spec, &done) != ERR_OK)
+		goto out;
+	{
+		long todo = 0, next = 0;
+		for (long i = 0; i < b.n_calls; i++)
+			todo += !set_has(&done, b.calls[i]->id);
+		stage_begin(&b, "calls", todo);
+		if (!(live = calloc((size_t)limit, sizeof *live))) {
+			fail(&b, ERR_NOMEM, "bench");
+			goto out;
+		}
+		while (b.err == ERR_OK && (next < b.n_calls || n_live > 0)) {
+			while (b.err == ERR_OK && next < b.n_calls && n_live < limit) {
+				const struct corpus_call *call = b.calls[next++];
+				struct icall *c;
+				if (set_has(&done, call->id))
+					continue;
+				b.counts.new_calls++;
+				if (!(c = icall_start(&b, call)))
+					break;
+				live[n_live++] = c;
+			}
+			for (int i = 0; i < n_live;)
+				if (live[i]->state == IC_DONE) {
+					icall_free(live[i]);
+					live[i] = live[--n_live];
+				} else {
+					i++;
+				}
+			wait_some(&b);
+		}
+	}
+	if (b.err == ERR_OK && (e = benchdb_flush(db)) != ERR_OK)
+		fail(&b, e, "bench database");
+	if (b.err == ERR_OK && (e = benchdb_run_mark(db, b.scope, cfg->stt_spec, cfg->extract_spec,
+						     cfg->reply_spec, true)) != ERR_OK)
+		fail(&b, e, "bench database");
+out:
+	/* Cancel what is still in flight before the requests' owners go. */
+	http_client_free(b.http);
+	b.http = NULL;
+	for (int i = 0; i < n_live; i++)
+		icall_free(live[i]);
+	free(live);
+	set_free(&done);
+	if (b.err == ERR_OK && counts)
+		*counts = b.counts;
+	if (b.err != ERR_OK && errmsg) {
+		*errmsg = b.msg;
+		b.msg = NULL;
+	}
+	benchdb_flush(db);
+	for (long i = 0; i < b.n_units; i++)
+		unit_free(&b.units[i]);
+	free(b.units);
+	free(b.utts);
+	free(b.calls);
+	if (b.stt_hyp)
+		for (size_t i = 0; i < b.stt_keys.cap; i++)
+			free(b.stt_hyp[i]);
+	free(b.stt_hyp);
+	free(b.stt_cost);
+	set_free(&b.stt_keys);
+	free(b.scope);
+	free(b.call_spec);
+	free(b.msg);
+	return b.err;
+}

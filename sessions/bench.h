@@ -1,0 +1,102 @@
+/* bench: the FormBharo paper's FormVoiceAgentBench on any form and corpus: STT, EXTRACT
+ * and REPLY tested in isolation (unit tests) and chained (integration), results kept in
+ * the bench database (sessions/benchdb.h) so a rerun does only what is missing.
+ * docs/evaluation.md ("The benchmark") says the same.
+ *
+ * The expected conversation of a call: the rule layer (agent/flow.c) is driven from
+ * empty with the expected answer of each caller turn (the corpus's expected form_data /
+ * form_status: the value of the question asked, or the skip flag when it is "skipped"),
+ * and the agent's words are the script replier's for each decision. Each distinct prefix
+ * of it (caller, condition, the utterances so far) is one unit test of each kind, so
+ * paths that share their first turns share those tests (the paper's count: 94 prefixes
+ * of the enrollment form's 48 paths, x 5 callers x 4 conditions = 1,880).
+ *
+ * - STT, one per distinct utterance: WER and CER after Indic normalization and LLM-WER
+ *   (sessions/wer.h) with the offline judge: a differing segment is forgiven when the
+ *   name judge says "same" or both sides say the same digits (parse_digits) or the same
+ *   number (parse_number). Row data: {"utterance","condition","ref","hyp","words",
+ *   "word_errors","word_genuine","chars","char_errors","ms","cost","error"}.
+ * - EXTRACT, one per prefix: the latest reference transcript, the expected history and
+ *   the question asked go to the EXTRACT backend; its output is normalized by the rule
+ *   layer (flow_check) and checked: the asked field's status (the skip flag) and value
+ *   (closed fields exactly, open string fields by the name judge: score_same_value);
+ *   a number field must come back as a JSON number (the paper's "numbers returned as
+ *   strings"); every other field captured must have its expected value. It passes only
+ *   when every check does. Row: {"call","turn","field","condition","pass","checks":
+ *   [{"check","ok","want","got"}],"extraction"?,"ms","cost","error"}.
+ * - REPLY, one per prefix: the decision built from the expected values goes to the REPLY
+ *   backend. A decision that ends the call is an end-call test: it passes when the tool
+ *   call is exactly end_call with the call's expected status and REPLY answered. Any
+ *   other is graded on five dimensions (sessions/replycheck.h). Row: {"kind":"ask"|"end",
+ *   "pass","asks","hindi","single_line","no_ack","no_echo","why","text","ms","cost",
+ *   "error"}.
+ * - Integration, one per call: STT's output for each turn (from the STT results) goes to
+ *   EXTRACT with the history as it happened, the extraction through the rule layer from
+ *   an empty form, the decision to REPLY; the final form is scored (sessions/score.h).
+ *   Row: {"caller","condition","fields","correct","status_want","status_got","turns",
+ *   "replies","replies_ok","turn_ms":[...],"cost","misses":[...]}.
+ *
+ * Network EXTRACT and REPLY backends run through the non-blocking request halves
+ * (extract_llm_request / reply_llm_request, http_start, http_poll) with up to
+ * `concurrency` requests in flight; offline backends and STT run inline. */
+#ifndef FORMDESK_BENCH_H
+#define FORMDESK_BENCH_H
+
+#include <stdbool.h>
+#include "agent/backend.h"
+#include "agent/err.h"
+#include "agent/form.h"
+#include "agent/ymd.h"
+
+struct corpus;
+struct lexicon;
+struct benchdb;
+
+/* Progress: stage ("stt", "extract", "reply", "calls"), units done and in all. */
+typedef void (*bench_progress_fn)(void *ud, const char *stage, long done, long total);
+
+struct bench_config {
+	const struct form *form;     /* borrowed */
+	const char *form_path;
+	const struct lexicon *lex;   /* borrowed */
+	const struct corpus *corpus; /* borrowed; calls without an expected form are skipped */
+	struct ymd today;
+	const char *stt_spec, *extract_spec, *reply_spec; /* recorded names ("rules") */
+	struct stt_backend stt;
+	struct extract_backend extract;
+	struct reply_backend reply;
+	int concurrency;             /* requests in flight for network backends, >= 1 */
+	bench_progress_fn progress;  /* may be NULL */
+	void *ud;
+};
+
+/* What the plan holds and what this run did. */
+struct bench_counts {
+	long utterances;   /* STT unit tests */
+	long extract;      /* EXTRACT unit tests (= prefixes) */
+	long reply_ask;    /* REPLY tests that need a reply */
+	long reply_end;    /* REPLY end-call tests */
+	long calls;        /* integration calls */
+	long callers, conditions; /* distinct, in the calls benchmarked */
+	long new_stt, new_extract, new_reply, new_calls; /* run now (the rest were in the db) */
+	long plan_mismatches; /* calls whose expected form the rules cannot reach */
+};
+
+/* bench_scope: the scope string results are kept under: "corpus=DIR;form=PATH;today=D".
+ * Output: new string (caller frees), NULL on allocation failure. */
+char *bench_scope(const struct bench_config *cfg);
+
+/* bench_run: run every unit test and integration call not yet in db. Inputs borrowed.
+ * Output: *counts (may be NULL); on failure *errmsg (caller frees; may be NULL) says
+ * what failed. Errors: ERR_DB, ERR_NOMEM, ERR_INVALID (no call with an expected form),
+ * ERR_BACKEND (the HTTP client could not run). A failing backend call is a failed test,
+ * not an error. */
+enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct bench_counts *counts,
+		   char **errmsg);
+
+/* bench_judge_offline: the offline LLM-WER judge (wer_judge_fn; ctx a struct lexicon or
+ * NULL): equivalent when the name judge says "same" or both segments say the same
+ * digits or the same number. */
+enum err bench_judge_offline(void *ctx, const char *ref, const char *hyp, bool *equivalent);
+
+#endif

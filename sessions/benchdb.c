@@ -1,0 +1,169 @@
+/* benchdb: benchmark results in SQLite (benchdb.h). */
+#include "benchdb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+struct benchdb {
+	sqlite3 *db;
+	sqlite3_stmt *put;
+	int pending;       /* rows written in the open transaction */
+};
+
+static const char SCHEMA[] =
+	"PRAGMA journal_mode=WAL;"
+	"PRAGMA synchronous=NORMAL;"
+	"CREATE TABLE IF NOT EXISTS bench_results("
+	" stage TEXT NOT NULL, scope TEXT NOT NULL, spec TEXT NOT NULL, key TEXT NOT NULL,"
+	" data TEXT NOT NULL, at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
+	" PRIMARY KEY(stage, scope, spec, key));"
+	"CREATE TABLE IF NOT EXISTS bench_runs("
+	" scope TEXT NOT NULL, stt TEXT NOT NULL, extract TEXT NOT NULL, reply TEXT NOT NULL,"
+	" started TEXT NOT NULL, finished TEXT, PRIMARY KEY(scope, stt, extract, reply));";
+
+enum err benchdb_open(const char *path, struct benchdb **out, char **errmsg)
+{
+	struct benchdb *b = calloc(1, sizeof *b);
+	enum err e = ERR_DB;
+	if (!b)
+		return ERR_NOMEM;
+	if (sqlite3_open(path, &b->db) != SQLITE_OK ||
+	    sqlite3_busy_timeout(b->db, 5000) != SQLITE_OK ||
+	    sqlite3_exec(b->db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(b->db,
+			       "INSERT OR REPLACE INTO bench_results(stage,scope,spec,key,data) "
+			       "VALUES(?,?,?,?,?)",
+			       -1, &b->put, NULL) != SQLITE_OK) {
+		if (errmsg && asprintf(errmsg, "%s: %s", path,
+				       b->db ? sqlite3_errmsg(b->db) : "cannot open") < 0)
+			*errmsg = NULL;
+		goto out;
+	}
+	*out = b;
+	b = NULL;
+	e = ERR_OK;
+out:
+	if (b) {
+		sqlite3_finalize(b->put);
+		sqlite3_close(b->db);
+		free(b);
+	}
+	return e;
+}
+
+enum err benchdb_flush(struct benchdb *db)
+{
+	if (db->pending == 0)
+		return ERR_OK;
+	db->pending = 0;
+	return sqlite3_exec(db->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? ERR_OK : ERR_DB;
+}
+
+void benchdb_close(struct benchdb *db)
+{
+	if (!db)
+		return;
+	benchdb_flush(db);
+	sqlite3_finalize(db->put);
+	sqlite3_close(db->db);
+	free(db);
+}
+
+const char *benchdb_error(const struct benchdb *db)
+{
+	return db ? sqlite3_errmsg(db->db) : "";
+}
+
+enum err benchdb_put(struct benchdb *db, const char *stage, const char *scope, const char *spec,
+		     const char *key, const char *data)
+{
+	if (db->pending == 0 && sqlite3_exec(db->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return ERR_DB;
+	db->pending++;
+	sqlite3_reset(db->put);
+	sqlite3_bind_text(db->put, 1, stage, -1, SQLITE_STATIC);
+	sqlite3_bind_text(db->put, 2, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_text(db->put, 3, spec, -1, SQLITE_STATIC);
+	sqlite3_bind_text(db->put, 4, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(db->put, 5, data, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(db->put);
+	sqlite3_clear_bindings(db->put);
+	if (rc != SQLITE_DONE)
+		return ERR_DB;
+	return db->pending >= BENCHDB_BATCH ? benchdb_flush(db) : ERR_OK;
+}
+
+enum err benchdb_each(struct benchdb *db, const char *stage, const char *scope, const char *spec,
+		      benchdb_row_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	enum err e = ERR_DB;
+	int rc;
+	if (benchdb_flush(db) != ERR_OK ||
+	    sqlite3_prepare_v2(db->db,
+			       "SELECT spec, key, data FROM bench_results WHERE stage=? AND scope=? "
+			       "AND (?3 IS NULL OR spec=?3) ORDER BY spec, key",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, stage, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, scope, -1, SQLITE_STATIC);
+	if (spec)
+		sqlite3_bind_text(st, 3, spec, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (fn(ud, (const char *)sqlite3_column_text(st, 0),
+		       (const char *)sqlite3_column_text(st, 1),
+		       (const char *)sqlite3_column_text(st, 2)) != 0) {
+			e = ERR_CANCELLED;
+			goto out;
+		}
+	e = rc == SQLITE_DONE ? ERR_OK : ERR_DB;
+out:
+	sqlite3_finalize(st);
+	return e;
+}
+
+enum err benchdb_specs(struct benchdb *db, const char *stage, const char *scope,
+		       benchdb_spec_fn fn, void *ud)
+{
+	sqlite3_stmt *st = NULL;
+	enum err e = ERR_DB;
+	int rc;
+	if (benchdb_flush(db) != ERR_OK ||
+	    sqlite3_prepare_v2(db->db,
+			       "SELECT spec FROM bench_results WHERE stage=? AND scope=? GROUP BY spec "
+			       "ORDER BY min(rowid)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, stage, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, scope, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(ud, (const char *)sqlite3_column_text(st, 0));
+	e = rc == SQLITE_DONE ? ERR_OK : ERR_DB;
+out:
+	sqlite3_finalize(st);
+	return e;
+}
+
+enum err benchdb_run_mark(struct benchdb *db, const char *scope, const char *stt,
+			  const char *extract, const char *reply, bool done)
+{
+	sqlite3_stmt *st = NULL;
+	enum err e = ERR_DB;
+	const char *sql =
+		done ? "UPDATE bench_runs SET finished=strftime('%Y-%m-%dT%H:%M:%SZ','now') "
+		       "WHERE scope=? AND stt=? AND extract=? AND reply=?"
+		     : "INSERT OR IGNORE INTO bench_runs(scope,stt,extract,reply,started) "
+		       "VALUES(?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'))";
+	if (benchdb_flush(db) != ERR_OK || sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, stt, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, extract, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, reply, -1, SQLITE_STATIC);
+	e = sqlite3_step(st) == SQLITE_DONE ? ERR_OK : ERR_DB;
+out:
+	sqlite3_finalize(st);
+	return e;
+}

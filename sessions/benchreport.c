@@ -1,0 +1,628 @@
+/* benchreport: Markdown, CSV and SVG report of the benchmark (benchreport.h). */
+#include "benchreport.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cjson/cJSON.h>
+
+#include "sessions/benchdb.h"
+#include "sessions/chart.h"
+#include "sessions/corpus.h"
+#include "sessions/csv.h"
+#include "sessions/select.h"
+#include "sessions/stats.h"
+
+#define MAX_FAILS 20
+#define MAX_CONDS 16
+
+static const char *const STAGES[] = {"stt", "extract", "reply", "call"};
+#define N_STAGES 4
+
+struct vec {
+	double *v;
+	size_t n, cap;
+};
+
+static bool vec_push(struct vec *x, double d)
+{
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 256;
+		double *v = realloc(x->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		x->v = v;
+		x->cap = cap;
+	}
+	x->v[x->n++] = d;
+	return true;
+}
+
+/* Everything the report says about one stage and spec. */
+struct agg {
+	char *spec;
+	const char *stage;
+	long n, pass;
+	struct vec ms, cost;
+	long words, werr, wgen, chars, cerr;
+	struct vec utt_wer;
+	long ask, ask_pass, end, end_pass, dims[5];
+	long fields, correct, calls_all, status_ok, replies, replies_ok;
+	long cond_fields[MAX_CONDS], cond_correct[MAX_CONDS];
+	char *cond_name[MAX_CONDS];
+	int n_cond;
+	cJSON *fails;
+	bool nomem;
+	/* summary */
+	double acc, ci_lo, ci_hi, p50, p95, cost_mean, cost_call;
+};
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static bool flag(const cJSON *o, const char *k)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int on_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct agg *a = ud;
+	cJSON *o = cJSON_Parse(data);
+	if (!o)
+		return 0;
+	a->n++;
+	if (strcmp(a->stage, "stt") == 0) {
+		a->words += (long)num(o, "words");
+		a->werr += (long)num(o, "word_errors");
+		a->wgen += (long)num(o, "word_genuine");
+		a->chars += (long)num(o, "chars");
+		a->cerr += (long)num(o, "char_errors");
+		double w = num(o, "words");
+		a->nomem |= !vec_push(&a->utt_wer, w > 0 ? num(o, "word_errors") / w
+						       : num(o, "word_errors") > 0);
+		a->nomem |= !vec_push(&a->ms, num(o, "ms")) || !vec_push(&a->cost, num(o, "cost"));
+		a->pass += num(o, "word_genuine") == 0;
+	} else if (strcmp(a->stage, "call") == 0) {
+		a->fields += (long)num(o, "fields");
+		a->correct += (long)num(o, "correct");
+		a->calls_all += num(o, "fields") == num(o, "correct");
+		a->status_ok += strcmp(str(o, "status_want"), str(o, "status_got")) == 0;
+		a->replies += (long)num(o, "replies");
+		a->replies_ok += (long)num(o, "replies_ok");
+		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
+		const cJSON *t;
+		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
+			a->nomem |= !vec_push(&a->ms, t->valuedouble);
+		const char *cond = str(o, "condition");
+		int c = 0;
+		while (c < a->n_cond && strcmp(a->cond_name[c], cond) != 0)
+			c++;
+		if (c == a->n_cond && c < MAX_CONDS && (a->cond_name[c] = strdup(cond)))
+			a->n_cond++;
+		if (c < a->n_cond) {
+			a->cond_fields[c] += (long)num(o, "fields");
+			a->cond_correct[c] += (long)num(o, "correct");
+		}
+		if (num(o, "fields") != num(o, "correct") && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
+			cJSON *m = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, "misses"), 1);
+			cJSON *f = cJSON_CreateObject();
+			cJSON_AddStringToObject(f, "key", key);
+			cJSON_AddItemToObject(f, "misses", m);
+			cJSON_AddItemToArray(a->fails, f);
+		}
+	} else {
+		bool pass = flag(o, "pass");
+		a->pass += pass;
+		a->nomem |= !vec_push(&a->ms, num(o, "ms")) || !vec_push(&a->cost, num(o, "cost"));
+		if (strcmp(a->stage, "reply") == 0) {
+			bool end = strcmp(str(o, "kind"), "end") == 0;
+			a->end += end;
+			a->end_pass += end && pass;
+			a->ask += !end;
+			a->ask_pass += !end && pass;
+			if (!end) {
+				a->dims[0] += flag(o, "asks");
+				a->dims[1] += flag(o, "hindi");
+				a->dims[2] += flag(o, "single_line");
+				a->dims[3] += flag(o, "no_ack");
+				a->dims[4] += flag(o, "no_echo");
+			}
+		}
+		if (!pass && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
+			cJSON *f = cJSON_Duplicate(o, 1);
+			cJSON_AddStringToObject(f, "key", key);
+			cJSON_AddItemToArray(a->fails, f);
+		}
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+static void summarize(struct agg *a)
+{
+	struct stats_summary s;
+	long n = a->n, k = a->pass;
+	if (strcmp(a->stage, "stt") == 0) {
+		a->acc = a->words ? 1.0 - (double)a->wgen / a->words : 1.0;
+		if (a->acc < 0)
+			a->acc = 0;
+		n = a->words;
+		k = a->words - a->wgen;
+		if (k < 0)
+			k = 0;
+	} else if (strcmp(a->stage, "call") == 0) {
+		a->acc = a->fields ? (double)a->correct / a->fields : 0;
+		n = a->fields;
+		k = a->correct;
+	} else {
+		a->acc = n ? (double)k / n : 0;
+	}
+	a->ci_lo = a->ci_hi = a->acc;
+	if (n > 0)
+		stats_wilson(k, n, &a->ci_lo, &a->ci_hi);
+	a->p50 = a->p95 = 0;
+	if (a->ms.n && stats_summarize(a->ms.v, a->ms.n, &s) == ERR_OK) {
+		a->p50 = s.p50;
+		a->p95 = s.p95;
+	}
+	a->cost_mean = 0;
+	if (a->cost.n)
+		stats_mean(a->cost.v, a->cost.n, &a->cost_mean, NULL);
+	a->cost_call = strcmp(a->stage, "call") == 0 ? a->cost_mean : 0;
+}
+
+static void agg_free(struct agg *a)
+{
+	free(a->spec);
+	free(a->ms.v);
+	free(a->cost.v);
+	free(a->utt_wer.v);
+	for (int c = 0; c < a->n_cond; c++)
+		free(a->cond_name[c]);
+	cJSON_Delete(a->fails);
+}
+
+/* The report's state. */
+struct rep {
+	struct benchdb *db;
+	const char *scope, *out;
+	struct agg *aggs;
+	int n_aggs;
+	const char *stage; /* for the spec callback */
+	enum err err;
+	char *msg;
+};
+
+static void on_spec(void *ud, const char *spec)
+{
+	struct rep *r = ud;
+	struct agg *v = realloc(r->aggs, (size_t)(r->n_aggs + 1) * sizeof *v);
+	if (!v) {
+		r->err = ERR_NOMEM;
+		return;
+	}
+	r->aggs = v;
+	struct agg *a = &r->aggs[r->n_aggs++];
+	memset(a, 0, sizeof *a);
+	a->stage = r->stage;
+	a->spec = strdup(spec);
+	a->fails = cJSON_CreateArray();
+	if (!a->spec || !a->fails)
+		r->err = ERR_NOMEM;
+}
+
+static struct agg *find(struct rep *r, const char *stage, const char *spec)
+{
+	for (int i = 0; i < r->n_aggs; i++)
+		if (strcmp(r->aggs[i].stage, stage) == 0 && strcmp(r->aggs[i].spec, spec) == 0)
+			return &r->aggs[i];
+	return NULL;
+}
+
+static void set_msg(struct rep *r, enum err e, const char *path)
+{
+	if (r->err == ERR_OK || !r->msg) {
+		r->err = e;
+		free(r->msg);
+		if (asprintf(&r->msg, "%s: %s%s%s", path, err_str(e), e == ERR_IO ? ": " : "",
+			     e == ERR_IO ? strerror(errno) : "") < 0)
+			r->msg = NULL;
+	}
+}
+
+static FILE *open_out(struct rep *r, const char *name, char *path, size_t n)
+{
+	FILE *f;
+	snprintf(path, n, "%s/%s", r->out, name);
+	if (!(f = fopen(path, "w")))
+		set_msg(r, ERR_IO, path);
+	return f;
+}
+
+static void close_out(struct rep *r, FILE *f, const char *path)
+{
+	if (f && fclose(f) != 0)
+		set_msg(r, ERR_IO, path);
+}
+
+static void csv_rows(FILE *f, struct rep *r, const char *stage, bool full)
+{
+	fputs(full ? "stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,cost_per_call_usd\n"
+		   : "model,accuracy,p95_ms,cost_usd\n",
+	      f);
+	for (int i = 0; i < r->n_aggs; i++) {
+		struct agg *a = &r->aggs[i];
+		char model[512];
+		if (stage && strcmp(a->stage, stage) != 0)
+			continue;
+		snprintf(model, sizeof model, "%s:%s", a->stage, a->spec);
+		if (full) {
+			csv_write_field(f, a->stage);
+			fputc(',', f);
+		}
+		csv_write_field(f, model);
+		fprintf(f, ",%.6f,%.3f,%.8f", a->acc, a->p95, a->cost_mean);
+		if (full)
+			fprintf(f, ",%ld,%.6f,%.6f,%.3f,%.8f", a->n, a->ci_lo, a->ci_hi, a->p50,
+				a->cost_call);
+		fputc('\n', f);
+	}
+}
+
+/* charts: trade-off and sweep per stage, STT x EXTRACT when there are several pairs. */
+static void charts(struct rep *r)
+{
+	char path[4096];
+	for (int s = 0; s < N_STAGES && r->err == ERR_OK; s++) {
+		struct chart_point p[64];
+		int n = 0;
+		for (int i = 0; i < r->n_aggs && n < 64; i++)
+			if (strcmp(r->aggs[i].stage, STAGES[s]) == 0)
+				p[n++] = (struct chart_point){r->aggs[i].spec, r->aggs[i].acc,
+							      r->aggs[i].p95, r->aggs[i].cost_mean, true};
+		if (!n)
+			continue;
+		char title[96], name[64];
+		snprintf(title, sizeof title, "%s: accuracy, p95 latency and cost", STAGES[s]);
+		snprintf(path, sizeof path, "%s/tradeoff-%s.svg", r->out, STAGES[s]);
+		enum err e = chart_tradeoff(path, title, p, n, 0, 0);
+		if (e != ERR_OK) {
+			set_msg(r, e, path);
+			return;
+		}
+		/* The weight sweep, through the selection module on the stage's CSV. */
+		struct select *sel = NULL;
+		struct select_sweep *sw = NULL;
+		struct select_limits lim = {0};
+		snprintf(name, sizeof name, "results-%s.csv", STAGES[s]);
+		snprintf(path, sizeof path, "%s/%s", r->out, name);
+		if (select_load(path, &sel, NULL) != ERR_OK ||
+		    select_sweep_run(sel, &lim, 0.5, 0.9, 0.1, 0.1, &sw, NULL) != ERR_OK) {
+			select_free(sel);
+			continue;
+		}
+		double wa[16], u[16 * 64];
+		int leader[16];
+		const char *names[64];
+		int k_n = sw->n_steps < 16 ? sw->n_steps : 16, c_n = sel->n < 64 ? sel->n : 64;
+		for (int i = 0; i < c_n; i++)
+			names[i] = sel->v[i].model;
+		for (int k = 0; k < k_n; k++) {
+			wa[k] = sw->steps[k].w.a;
+			leader[k] = sw->steps[k].leader < c_n ? sw->steps[k].leader : -1;
+			for (int i = 0; i < c_n; i++)
+				u[k * c_n + i] = sw->steps[k].u[i];
+		}
+		snprintf(path, sizeof path, "%s/sweep-%s.svg", r->out, STAGES[s]);
+		snprintf(title, sizeof title, "%s: leader by accuracy weight (w_l = 0.1)", STAGES[s]);
+		e = chart_sweep(path, title, wa, k_n, names, c_n, u, leader);
+		select_sweep_free(sw);
+		select_free(sel);
+		if (e != ERR_OK) {
+			set_msg(r, e, path);
+			return;
+		}
+	}
+	/* STT x EXTRACT from the integration specs "STT+EXTRACT+REPLY". */
+	const char *groups[32], *series[32];
+	char *gs[32] = {0}, *ss[32] = {0};
+	int ng = 0, ns = 0, calls = 0;
+	double values[32 * 32];
+	for (int i = 0; i < 32 * 32; i++)
+		values[i] = NAN;
+	for (int i = 0; i < r->n_aggs; i++) {
+		struct agg *a = &r->aggs[i];
+		char *plus1, *plus2, *copy;
+		if (strcmp(a->stage, "call") != 0 || !(copy = strdup(a->spec)))
+			continue;
+		calls++;
+		if (!(plus1 = strchr(copy, '+')) || !(plus2 = strchr(plus1 + 1, '+'))) {
+			free(copy);
+			continue;
+		}
+		*plus1 = *plus2 = '\0';
+		int g = 0, s = 0;
+		while (g < ng && strcmp(gs[g], copy) != 0)
+			g++;
+		if (g == ng && ng < 32 && (gs[ng] = strdup(copy)))
+			ng++;
+		while (s < ns && strcmp(ss[s], plus1 + 1) != 0)
+			s++;
+		if (s == ns && ns < 32 && (ss[ns] = strdup(plus1 + 1)))
+			ns++;
+		if (g < ng && s < ns)
+			values[g * 32 + s] = a->acc;
+		free(copy);
+	}
+	if (calls >= 2 && r->err == ERR_OK) {
+		double packed[32 * 32];
+		for (int g = 0; g < ng; g++) {
+			groups[g] = gs[g];
+			for (int s = 0; s < ns; s++)
+				packed[g * ns + s] = values[g * 32 + s];
+		}
+		for (int s = 0; s < ns; s++)
+			series[s] = ss[s];
+		snprintf(path, sizeof path, "%s/stt-x-extract.svg", r->out);
+		enum err e = chart_grouped(path, "Form-completion accuracy by STT x EXTRACT", "STT",
+					   "form completion (%)", groups, ng, series, ns, packed);
+		if (e != ERR_OK)
+			set_msg(r, e, path);
+	}
+	for (int i = 0; i < ng; i++)
+		free(gs[i]);
+	for (int i = 0; i < ns; i++)
+		free(ss[i]);
+}
+
+static void pct_ci(FILE *f, const struct agg *a)
+{
+	fprintf(f, "%.2f%% (95%% CI %.2f–%.2f%%)", 100 * a->acc, 100 * a->ci_lo, 100 * a->ci_hi);
+}
+
+static void latency_cost(FILE *f, const struct agg *a, const char *per, const char *cost_per)
+{
+	double m = 0, lo = 0, hi = 0;
+	fprintf(f, "- latency per %s: p50 %.1f ms, p95 %.1f ms", per, a->p50, a->p95);
+	if (a->ms.n >= 2 && stats_mean_ci(a->ms.v, a->ms.n, &m, &lo, &hi) == ERR_OK)
+		fprintf(f, "; mean %.1f ms (95%% CI %.1f–%.1f)", m, lo, hi);
+	fputc('\n', f);
+	fprintf(f, "- cost per %s: $%.6f", cost_per, a->cost_mean);
+	if (a->cost.n >= 2 && stats_mean_ci(a->cost.v, a->cost.n, &m, &lo, &hi) == ERR_OK)
+		fprintf(f, " (95%% CI $%.6f–$%.6f)", lo, hi);
+	fputc('\n', f);
+}
+
+static void fails_md(FILE *f, const struct agg *a)
+{
+	const cJSON *x;
+	if (!cJSON_GetArraySize(a->fails))
+		return;
+	fprintf(f, "\nFirst failures (at most %d):\n\n", MAX_FAILS);
+	cJSON_ArrayForEach(x, a->fails) {
+		const char *key = str(x, "key");
+		if (strcmp(a->stage, "extract") == 0) {
+			fprintf(f, "- `%s` field `%s`:", key, str(x, "field"));
+			const cJSON *c;
+			cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(x, "checks")) {
+				if (flag(c, "ok"))
+					continue;
+				char *w = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "want"));
+				char *g = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "got"));
+				fprintf(f, " %s wanted `%s`, got `%s`;", str(c, "check"), w ? w : "?",
+					g ? g : "?");
+				free(w);
+				free(g);
+			}
+			if (str(x, "error")[0])
+				fprintf(f, " error: %s", str(x, "error"));
+			fputc('\n', f);
+		} else if (strcmp(a->stage, "reply") == 0) {
+			fprintf(f, "- `%s` (%s): %s%s%s — \"%s\"\n", key, str(x, "kind"), str(x, "why"),
+				str(x, "error")[0] ? "; error: " : "", str(x, "error"), str(x, "text"));
+		} else {
+			char *m = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(x, "misses"));
+			fprintf(f, "- `%s`: %s\n", key, m ? m : "?");
+			free(m);
+		}
+	}
+}
+
+/* counts_md: the unit-test counts and how they relate to the paper's. */
+static void counts_md(FILE *f, const struct bench_counts *c)
+{
+	long per = c->callers * c->conditions;
+	fprintf(f, "## Unit tests\n\n"
+		   "| kind | tests |\n|---|---|\n"
+		   "| STT (distinct utterances) | %ld |\n| EXTRACT | %ld |\n"
+		   "| REPLY, needing a reply | %ld |\n| REPLY, end-call | %ld |\n"
+		   "| REPLY, all | %ld |\n| integration calls | %ld |\n\n",
+		c->utterances, c->extract, c->reply_ask, c->reply_end, c->reply_ask + c->reply_end,
+		c->calls);
+	fprintf(f,
+		"One EXTRACT and one REPLY unit test per distinct prefix of an expected "
+		"conversation (caller, condition, the caller's turns so far): paths that begin "
+		"alike share their first tests. %ld callers x %ld conditions; %ld prefixes per "
+		"caller and condition, of which %ld end a call.\n\n",
+		c->callers, c->conditions, per ? c->extract / per : 0, per ? c->reply_end / per : 0);
+	fprintf(f,
+		"The FormBharo paper counts the same way for its enrollment form: 48 paths per "
+		"caller share 94 prefixes (3 opening questions, 5 for the pregnancy branch, 8 for "
+		"the linked number, 30 for WhatsApp, 48 for Aadhaar), 48 of them the last turn of a "
+		"path; x 5 callers x 4 conditions gives 1,880 EXTRACT and 1,880 REPLY tests, 960 "
+		"of them end-call (one per call: 240 paths x 4 conditions) and 920 needing a "
+		"reply. ");
+	if (c->extract == 1880 && c->reply_end == 960 && c->reply_ask == 920)
+		fprintf(f, "This run has exactly those counts: %ld + %ld = %ld unit tests.\n\n",
+			c->extract, c->reply_ask + c->reply_end, c->extract + c->reply_ask + c->reply_end);
+	else
+		fprintf(f,
+			"This run has %ld + %ld = %ld unit tests: %ld EXTRACT for 1,880 (x %.3f, as "
+			"its callers, conditions and paths differ) and %ld end-call for 960.\n\n",
+			c->extract, c->reply_ask + c->reply_end, c->extract + c->reply_ask + c->reply_end,
+			c->extract, c->extract / 1880.0, c->reply_end);
+	if (c->plan_mismatches)
+		fprintf(f, "**Warning:** %ld calls' expected forms cannot be reached by the rules "
+			   "from their turns (see docs/evaluation.md).\n\n",
+			c->plan_mismatches);
+}
+
+enum err benchreport_write(struct benchdb *db, const char *scope, const struct bench_config *cfg,
+			   const struct bench_counts *counts, const char *out_dir, char **errmsg)
+{
+	struct rep r = {.db = db, .scope = scope, .out = out_dir};
+	char path[4096], call_spec[1024];
+	FILE *f = NULL;
+	enum err e;
+
+	if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+		set_msg(&r, ERR_IO, out_dir);
+		goto out;
+	}
+	for (int s = 0; s < N_STAGES && r.err == ERR_OK; s++) {
+		r.stage = STAGES[s];
+		if ((e = benchdb_specs(db, STAGES[s], scope, on_spec, &r)) != ERR_OK)
+			set_msg(&r, e, "bench database");
+	}
+	for (int i = 0; i < r.n_aggs && r.err == ERR_OK; i++) {
+		if ((e = benchdb_each(db, r.aggs[i].stage, scope, r.aggs[i].spec, on_row, &r.aggs[i])) !=
+		    ERR_OK)
+			set_msg(&r, e, "bench database");
+		if (r.aggs[i].nomem)
+			set_msg(&r, ERR_NOMEM, "report");
+		summarize(&r.aggs[i]);
+	}
+	if (r.err != ERR_OK)
+		goto out;
+	if (!(f = open_out(&r, "results.csv", path, sizeof path)))
+		goto out;
+	csv_rows(f, &r, NULL, true);
+	close_out(&r, f, path);
+	for (int s = 0; s < N_STAGES && r.err == ERR_OK; s++) {
+		char name[64];
+		snprintf(name, sizeof name, "results-%s.csv", STAGES[s]);
+		if (!(f = open_out(&r, name, path, sizeof path)))
+			goto out;
+		csv_rows(f, &r, STAGES[s], false);
+		close_out(&r, f, path);
+	}
+	charts(&r);
+	if (r.err != ERR_OK)
+		goto out;
+
+	/* report.md, about the run just made. */
+	snprintf(call_spec, sizeof call_spec, "%s+%s+%s", cfg->stt_spec, cfg->extract_spec,
+		 cfg->reply_spec);
+	struct agg *stt = find(&r, "stt", cfg->stt_spec), *ext = find(&r, "extract", cfg->extract_spec);
+	struct agg *rep = find(&r, "reply", cfg->reply_spec), *call = find(&r, "call", call_spec);
+	if (!(f = open_out(&r, "report.md", path, sizeof path)))
+		goto out;
+	fprintf(f, "# Benchmark report\n\n"
+		   "- form: `%s` (%s)\n- corpus: `%s` (%s, %d calls)\n- today: %04d-%02d-%02d\n"
+		   "- backends: STT `%s`, EXTRACT `%s`, REPLY `%s`\n\n",
+		cfg->form_path ? cfg->form_path : "", cfg->form->title ? cfg->form->title : "",
+		cfg->corpus->dir, cfg->corpus->name ? cfg->corpus->name : "", cfg->corpus->n_calls,
+		cfg->today.y, cfg->today.m, cfg->today.d, cfg->stt_spec, cfg->extract_spec,
+		cfg->reply_spec);
+	counts_md(f, counts);
+	if (stt) {
+		struct stats_summary s = {0};
+		fprintf(f, "## STT (`%s`)\n\n", stt->spec);
+		fprintf(f, "- utterances: %ld, reference words %ld, characters %ld\n", stt->n,
+			stt->words, stt->chars);
+		fprintf(f, "- WER %.2f%%, CER %.2f%%, LLM-WER %.2f%% (differences forgiven by the "
+			   "offline judge: %ld of %ld word errors)\n",
+			stt->words ? 100.0 * stt->werr / stt->words : 0,
+			stt->chars ? 100.0 * stt->cerr / stt->chars : 0,
+			stt->words ? 100.0 * stt->wgen / stt->words : 0, stt->werr - stt->wgen,
+			stt->werr);
+		if (stt->utt_wer.n >= 2 && stats_summarize(stt->utt_wer.v, stt->utt_wer.n, &s) == ERR_OK)
+			fprintf(f, "- mean WER per utterance %.2f%% (95%% CI %.2f–%.2f%%)\n", 100 * s.mean,
+				100 * s.ci_lo, 100 * s.ci_hi);
+		fprintf(f, "- accuracy (1 - LLM-WER): ");
+		pct_ci(f, stt);
+		fputc('\n', f);
+		latency_cost(f, stt, "utterance", "utterance");
+		fputc('\n', f);
+	}
+	if (ext) {
+		fprintf(f, "## EXTRACT unit tests (`%s`)\n\n- passed %ld of %ld: ", ext->spec, ext->pass,
+			ext->n);
+		pct_ci(f, ext);
+		fputc('\n', f);
+		latency_cost(f, ext, "turn", "turn");
+		fails_md(f, ext);
+		fputc('\n', f);
+	}
+	if (rep) {
+		static const char *const dims[] = {"asks the decided question", "Hindi", "a single line",
+						   "no acknowledgement", "no echo"};
+		fprintf(f, "## REPLY unit tests (`%s`)\n\n- passed %ld of %ld: ", rep->spec, rep->pass,
+			rep->n);
+		pct_ci(f, rep);
+		fprintf(f, "\n- needing a reply: %ld of %ld passed; end-call: %ld of %ld passed\n",
+			rep->ask_pass, rep->ask, rep->end_pass, rep->end);
+		for (int d = 0; d < 5; d++)
+			fprintf(f, "  - %s: %ld of %ld\n", dims[d], rep->dims[d], rep->ask);
+		latency_cost(f, rep, "turn", "turn");
+		fails_md(f, rep);
+		fputc('\n', f);
+	}
+	if (call) {
+		fprintf(f, "## Integration (`%s`)\n\n- form-completion accuracy: %ld of %ld fields, ",
+			call->spec, call->correct, call->fields);
+		pct_ci(f, call);
+		fprintf(f, "\n- calls with every field right: %ld of %ld; call status as expected: %ld "
+			   "of %ld\n- replies passing the five checks: %ld of %ld\n",
+			call->calls_all, call->n, call->status_ok, call->n, call->replies_ok,
+			call->replies);
+		for (int c = 0; c < call->n_cond; c++)
+			fprintf(f, "  - condition `%s`: %.2f%% of %ld fields\n", call->cond_name[c],
+				call->cond_fields[c] ? 100.0 * call->cond_correct[c] / call->cond_fields[c]
+						     : 0,
+				call->cond_fields[c]);
+		latency_cost(f, call, "caller turn", "call");
+		fails_md(f, call);
+		fputc('\n', f);
+	}
+	fprintf(f, "## All runs in this database (results.csv)\n\n"
+		   "| stage | model | accuracy | 95%% CI | p50 ms | p95 ms | cost/turn $ | n |\n"
+		   "|---|---|---|---|---|---|---|---|\n");
+	for (int i = 0; i < r.n_aggs; i++) {
+		struct agg *a = &r.aggs[i];
+		fprintf(f, "| %s | `%s` | %.2f%% | %.2f–%.2f%% | %.1f | %.1f | %.6f | %ld |\n", a->stage,
+			a->spec, 100 * a->acc, 100 * a->ci_lo, 100 * a->ci_hi, a->p50, a->p95,
+			a->cost_mean, a->n);
+	}
+	fprintf(f, "\nCharts: `tradeoff-STAGE.svg` (accuracy against p95 latency, cost as marker "
+		   "size), `sweep-STAGE.svg` (leader as w_a goes 0.5–0.9, w_l = 0.1)%s. Choose a "
+		   "model with `formdesk select --results %s/results-extract.csv --max-p95-ms 5000 "
+		   "--min-accuracy 90`.\n",
+		find(&r, "call", call_spec) && r.n_aggs > N_STAGES ? ", `stt-x-extract.svg`" : "",
+		out_dir);
+	close_out(&r, f, path);
+	f = NULL;
+out:
+	for (int i = 0; i < r.n_aggs; i++)
+		agg_free(&r.aggs[i]);
+	free(r.aggs);
+	if (r.err != ERR_OK && errmsg) {
+		*errmsg = r.msg;
+		r.msg = NULL;
+	}
+	free(r.msg);
+	return r.err;
+}
