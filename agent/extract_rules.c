@@ -436,8 +436,10 @@ static double in_field_unit(double v, double u, unsigned hints)
 	if (u <= 0)
 		return v;
 	double days = u == 30 ? v * DAYS_PER_MONTH : u == 365 ? v * 365.25 : v * u;
+	/* weeks to months as obstetrics counts them: 52 weeks make 12 months, so 26 weeks
+	 * is 6 months (by days, 182 / 30.44 = 5.98 would floor to 5) */
 	if (hints & H_MONTHS)
-		return u == 30 ? v : days / DAYS_PER_MONTH;
+		return u == 30 ? v : u == 7 ? v * 12.0 / 52.0 : days / DAYS_PER_MONTH;
 	if (hints & H_WEEKS)
 		return u == 7 ? v : days / 7;
 	return v;
