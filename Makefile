@@ -37,29 +37,37 @@ deps:
 	@scripts/deps.sh
 
 formdesk: build/rel/formdesk.o $(OBJ)
-	$(CXX) -o $@ $^ $(LDLIBS)
+	@echo '  LINK    $@'
+	@$(CXX) -o $@ $^ $(LDLIBS)
 
 build/san/formdesk: build/san/formdesk.o $(SAN_OBJ)
-	$(CXX) $(SAN) -o $@ $^ $(LDLIBS)
+	@echo '  LINK    $@'
+	@$(CXX) $(SAN) -o $@ $^ $(LDLIBS)
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo '  CC      $<'
+	@$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
 build/rel/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(BASE_CXXFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo '  CXX     $<'
+	@$(CXX) $(BASE_CXXFLAGS) $(CFLAGS) -c -o $@ $<
 build/san/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) $(shell pkg-config --cflags $(TEST_PKGS)) -c -o $@ $<
+	@echo '  CC san  $<'
+	@$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) $(shell pkg-config --cflags $(TEST_PKGS)) -c -o $@ $<
 build/san/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(BASE_CXXFLAGS) -O1 -g $(SAN) -c -o $@ $<
+	@echo '  CXX san $<'
+	@$(CXX) $(BASE_CXXFLAGS) -O1 -g $(SAN) -c -o $@ $<
 
 build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(SAN_SUPPORT)
-	$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+	@echo '  LINK    $@'
+	@$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
 build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
-	$(CXX) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+	@echo '  LINK    $@'
+	@$(CXX) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
 # The bundled corpora: the demo corpus's audio is synthesized by espeak-ng at build time
 # (marked synthetic, never committed); the real-speech corpus is laid out from the RESPIN
