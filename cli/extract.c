@@ -1,21 +1,30 @@
-/* extract: run the offline EXTRACT backend and the rule layer's check on one caller
+/* extract: run an EXTRACT backend (the offline "rules" by default, or a language model
+ * named by --extract PROVIDER[:MODEL]) and the rule layer's check on one caller
  * utterance, as if question NAME had just been asked, and print flow_check's JSON object.
- * Exit status: 0 printed, 2 bad usage, unreadable form, history or word lists, unknown
- * field (the reason on stderr). */
+ * For a network backend the object gains "usage": the request's provider, model, time to
+ * first byte and total time (ms), attempts, tokens in and out, and cost in USD (-1 when no
+ * price is configured); never a key.
+ * Exit status: 0 printed, 1 the backend failed (the reason on stderr), 2 bad usage,
+ * unreadable form, history, config or word lists, unknown field or provider, missing key
+ * (the reason on stderr, naming the environment variable). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "agent/backend.h"
 #include "agent/extract_rules.h"
 #include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
+#include "agent/provider.h"
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: formdesk extract --form FILE --field NAME [--today YYYY-MM-DD] "
-			"[--history FILE] TEXT\n");
+			"[--history FILE] [--extract P[:M]] [--config FILE] TEXT\n"
+			"  --extract defaults to rules (offline); a model provider needs its key in "
+			"the environment\n");
 }
 
 static char *read_all(const char *path)
@@ -92,6 +101,7 @@ static cJSON *load_history(const char *path)
 int cmd_extract(int argc, char **argv)
 {
 	const char *form_path = NULL, *field = NULL, *today_s = NULL, *hist_path = NULL, *text = NULL;
+	const char *spec = "rules", *config = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char **slot = NULL;
 		if (strcmp(argv[i], "--form") == 0)
@@ -102,6 +112,10 @@ int cmd_extract(int argc, char **argv)
 			slot = &today_s;
 		else if (strcmp(argv[i], "--history") == 0)
 			slot = &hist_path;
+		else if (strcmp(argv[i], "--extract") == 0)
+			slot = &spec;
+		else if (strcmp(argv[i], "--config") == 0)
+			slot = &config;
 		if (slot) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "formdesk extract: %s needs a value\n", argv[i]);
@@ -169,14 +183,52 @@ int cmd_extract(int argc, char **argv)
 		fprintf(stderr, "formdesk extract: word lists: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
+	if (config) {
+		char why[300];
+		if (provider_config_load(config, why, sizeof(why)) != ERR_OK) {
+			fprintf(stderr, "formdesk extract: --config %s\n", why);
+			goto out;
+		}
+	}
+	struct extract_backend be;
+	const char *why = NULL;
+	if ((e = backend_extract(spec, &be, &why)) != ERR_OK) {
+		fprintf(stderr, "formdesk extract: --extract %s: %s\n", spec, why ? why : err_str(e));
+		goto out;
+	}
 	struct extract_request req = {
 		.form = f, .lex = lex, .asked = asked, .transcript = text, .history = hist,
 		.today = today,
 	};
-	if ((e = extract_rules_extract(NULL, &req, &ex)) != ERR_OK ||
-	    (e = flow_check(f, lex, today, asked, ex, &res)) != ERR_OK) {
+	struct backend_usage u;
+	bool net = false;
+	e = be.extract(be.ctx, &req, &ex);
+	net = backend_last_usage(be.ctx, &u);
+	if (e != ERR_OK) {
+		fprintf(stderr, "formdesk extract: %s: %s\n", be.name,
+			net && u.error[0] ? u.error : err_str(e));
+		rc = e == ERR_NOMEM ? 2 : 1;
+		goto out;
+	}
+	if ((e = flow_check(f, lex, today, asked, ex, &res)) != ERR_OK) {
 		fprintf(stderr, "formdesk extract: %s\n", err_str(e));
 		goto out;
+	}
+	if (net) {
+		cJSON *uj = cJSON_AddObjectToObject(res, "usage");
+		if (!uj || !cJSON_AddStringToObject(uj, "provider", u.provider) ||
+		    !cJSON_AddStringToObject(uj, "model", u.model) ||
+		    !cJSON_AddNumberToObject(uj, "ttfb_ms", u.ttfb_ms) ||
+		    !cJSON_AddNumberToObject(uj, "total_ms", u.total_ms) ||
+		    !cJSON_AddNumberToObject(uj, "attempts", u.attempts) ||
+		    !cJSON_AddNumberToObject(uj, "tokens_in", (double)u.tokens_in) ||
+		    !cJSON_AddNumberToObject(uj, "tokens_out", (double)u.tokens_out) ||
+		    !cJSON_AddNumberToObject(uj, "cost_usd", u.cost_usd)) {
+			fprintf(stderr, "formdesk extract: %s\n", err_str(ERR_NOMEM));
+			goto out;
+		}
+		if (ex && ex->fault && ex->fault[0])
+			fprintf(stderr, "formdesk extract: %s: fault: %s\n", be.name, ex->fault);
 	}
 	char *js = cJSON_PrintUnformatted(res);
 	if (!js) {
@@ -194,5 +246,6 @@ out:
 	lexicon_free(lex);
 	form_free(f);
 	form_issues_free(&is);
+	backend_cleanup();
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include "agent/backend.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
+#include "agent/provider.h"
 #include "agent/ymd.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
@@ -28,16 +29,18 @@
 #define DEFAULT_DB "formdesk.db"
 
 struct run_opts {
-	const char *form, *corpus, *db, *today, *stt, *extract, *reply;
+	const char *form, *corpus, *db, *today, *stt, *extract, *reply, *config;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: formdesk run --headless [--form FILE] [--corpus DIR|demo|respin] "
 		   "[--db FILE] [--today YYYY-MM-DD] [--stt P[:M]] [--extract P[:M]] "
-		   "[--reply P[:M]]\n"
+		   "[--reply P[:M]] [--config FILE]\n"
 		   "  defaults: --form %s --corpus demo --db ./%s, backends reference, rules, "
-		   "script;\n  --today defaults to the date the corpus was made for, else the real "
+		   "script;\n  a model provider's key comes from its environment variable "
+		   "(formdesk providers lists them);\n  --config FILE names base URLs, models, "
+		   "timeouts, retries and prices;\n  --today defaults to the date the corpus was made for, else the real "
 		   "date\n",
 		DEFAULT_FORM, DEFAULT_DB);
 }
@@ -86,6 +89,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			slot = &o->extract;
 		else if (strcmp(a, "--reply") == 0)
 			slot = &o->reply;
+		else if (strcmp(a, "--config") == 0)
+			slot = &o->config;
 		if (!slot) {
 			fprintf(stderr, "formdesk run: unknown option '%s'\n", a);
 			usage(stderr);
@@ -213,6 +218,13 @@ int cmd_run(int argc, char **argv)
 	} else {
 		cfg.today = corpus->has_today ? corpus->today : ymd_today();
 	}
+	if (o.config) {
+		char cwhy[300];
+		if (provider_config_load(o.config, cwhy, sizeof(cwhy)) != ERR_OK) {
+			fprintf(stderr, "formdesk run: --config %s\n", cwhy);
+			goto out;
+		}
+	}
 	if ((e = backend_stt(o.stt, &cfg.stt, &why)) != ERR_OK ||
 	    (e = backend_extract(o.extract, &cfg.extract, &why)) != ERR_OK ||
 	    (e = backend_reply(o.reply, &cfg.reply, &why)) != ERR_OK) {
@@ -293,5 +305,6 @@ out:
 	free(form_path);
 	free(corpus_dir);
 	free(msg);
+	backend_cleanup();
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "agent/backend.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
+#include "agent/provider.h"
 #include "agent/ymd.h"
 #include "audio/endpoint.h"
 #include "cli/commands.h"
@@ -31,7 +32,7 @@
 #define DEFAULT_FORM "forms/armman_enrollment.json"
 
 struct options {
-	const char *form, *corpus, *db, *today, *stt, *extract, *reply;
+	const char *form, *corpus, *db, *today, *stt, *extract, *reply, *config;
 	double speed;
 };
 
@@ -46,11 +47,13 @@ static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"usage: %s [--form FILE] [--corpus DIR|demo|respin] [--db FILE] [--today YYYY-MM-DD]\n"
-		"       [--stt P[:M]] [--extract P[:M]] [--reply P[:M]] [--speed X]\n"
+		"       [--stt P[:M]] [--extract P[:M]] [--reply P[:M]] [--config FILE] [--speed X]\n"
 		"Plays the corpus's calls through the agent on screen and records them in the\n"
 		"database. Defaults: --form %s (beside the program or here), --corpus demo,\n"
 		"--db ./formdesk.db, --today the real date, --stt reference, --extract rules,\n"
 		"--reply script, --speed 1 (one caller turn in about %.1f s).\n"
+		"A model provider's key comes from its environment variable (formdesk providers\n"
+		"lists them); --config FILE names base URLs, models, timeouts, retries and prices.\n"
 		"Keys:\n", prog, DEFAULT_FORM, PLAYBACK_TURN_MS / 1000);
 #define X(action, key, label, help) fprintf(f, "  %-6s %s\n", label, help);
 	KEYS(X)
@@ -72,6 +75,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{"--stt", offsetof(struct options, stt)},
 		{"--extract", offsetof(struct options, extract)},
 		{"--reply", offsetof(struct options, reply)},
+		{"--config", offsetof(struct options, config)},
 	};
 	const char *speed = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -278,6 +282,13 @@ int cmd_simulate(int argc, char **argv)
 	} else {
 		cfg.today = ymd_today();
 	}
+	if (o.config) {
+		char cwhy[300];
+		if (provider_config_load(o.config, cwhy, sizeof(cwhy)) != ERR_OK) {
+			fprintf(stderr, "formdesk: --config %s\n", cwhy);
+			goto out;
+		}
+	}
 	if (backend_stt(o.stt, &cfg.stt, &why) || backend_extract(o.extract, &cfg.extract, &why) ||
 	    backend_reply(o.reply, &cfg.reply, &why)) {
 		fprintf(stderr, "formdesk: %s\n", why ? why : "unknown backend");
@@ -364,5 +375,6 @@ out:
 	free(corpus_dir);
 	free(errmsg);
 	free(log_path);
+	backend_cleanup();
 	return rc;
 }
