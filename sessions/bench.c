@@ -466,24 +466,26 @@ static void stt_one(struct bench *b, const struct utt *ut)
 	cJSON *row = cJSON_CreateObject();
 	enum err e = ERR_OK;
 
-	/* The reference backend needs no audio; any other hears the whole recording. */
+	/* The reference backend needs no audio; any other hears the whole recording. An
+	 * unreadable recording goes as no audio: the backend says whether it can do without. */
 	if (strcmp(b->cfg->stt.name ? b->cfg->stt.name : "", "reference") != 0 && turn->audio) {
-		if ((e = audiofile_read(turn->audio, STT_RATE, &samples, &n, &msg)) != ERR_OK)
+		if ((e = audiofile_read(turn->audio, STT_RATE, &samples, &n, &msg)) != ERR_OK) {
 			snprintf(error, sizeof error, "audio: %s", msg ? msg : err_str(e));
+			samples = NULL;
+			n = 0;
+		}
 		rq.samples = samples;
 		rq.n_samples = n;
 	}
-	if (e == ERR_OK) {
-		e = b->cfg->stt.transcribe ? b->cfg->stt.transcribe(b->cfg->stt.ctx, &rq, &hyp)
-					   : ERR_UNSUPPORTED;
-		usage_of(b->cfg->stt.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
-		if (e != ERR_OK) {
-			hyp = NULL;
-			if (!error[0])
-				snprintf(error, sizeof error, "%s", err_str(e));
-		}
+	e = b->cfg->stt.transcribe ? b->cfg->stt.transcribe(b->cfg->stt.ctx, &rq, &hyp)
+				   : ERR_UNSUPPORTED;
+	usage_of(b->cfg->stt.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	if (e != ERR_OK) {
+		hyp = NULL;
+		if (!error[0])
+			snprintf(error, sizeof error, "%s", err_str(e));
 	} else {
-		ms = now_ms() - t0;
+		error[0] = '\0';
 	}
 	cJSON_AddStringToObject(row, "utterance", turn->utterance_id);
 	cJSON_AddStringToObject(row, "condition", turn->condition ? turn->condition : "");

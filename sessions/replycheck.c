@@ -57,26 +57,40 @@ static bool starts_with_words(const char *text, const char *w)
 	return strncmp(text, w, n) == 0 && (text[n] == '\0' || text[n] == ' ');
 }
 
-/* hindi_share: Devanagari letters over all letters of s; -1 without letters or on bad
- * UTF-8. */
+/* hindi_share: of the words of s (split at white space) that have letters (Unicode
+ * categories L*), the share written mostly in Devanagari (U+0900..U+097F); -1 without such
+ * words or on bad UTF-8. Vowel signs are marks, not letters: they belong to theirs. */
 static double hindi_share(const char *s)
 {
 	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
-	long letters = 0, deva = 0;
+	long words = 0, deva_words = 0, letters = 0, deva = 0;
 	utf8proc_int32_t cp;
 	utf8proc_ssize_t n;
-	while (*p) {
-		if ((n = utf8proc_iterate(p, -1, &cp)) <= 0)
-			return -1;
-		p += n;
+	for (;;) {
+		bool end = !*p;
+		if (!end) {
+			if ((n = utf8proc_iterate(p, -1, &cp)) <= 0)
+				return -1;
+			p += n;
+		}
+		if (end || utf8proc_category(cp) == UTF8PROC_CATEGORY_ZS || cp == '\t' ||
+		    cp == '\n' || cp == '\r') {
+			if (letters) {
+				words++;
+				deva_words += deva * 2 > letters;
+			}
+			letters = deva = 0;
+			if (end)
+				break;
+			continue;
+		}
 		utf8proc_category_t c = utf8proc_category(cp);
-		/* Devanagari vowel signs are marks (Mc, Mn); they belong to their letter. */
 		if (c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) {
 			letters++;
 			deva += cp >= 0x0900 && cp <= 0x097F;
 		}
 	}
-	return letters ? (double)deva / letters : -1;
+	return words ? (double)deva_words / words : -1;
 }
 
 static bool multi_line(const char *s)
@@ -118,9 +132,9 @@ enum err replycheck_grade(const struct replycheck_input *in, struct replycheck *
 		why(&r, "asks: the reply shares under half the words of the decided question%s", "");
 
 	share = hindi_share(in->text ? in->text : "");
-	r.hindi = share >= 0.8;
+	r.hindi = share >= 0.75;
 	if (!r.hindi)
-		why(&r, "hindi: %s", share < 0 ? "no letters" : "under 80% of the letters are Devanagari");
+		why(&r, "hindi: %s", share < 0 ? "no letters" : "under 75% of the words are Devanagari");
 
 	r.single_line = !multi_line(in->text ? in->text : "");
 	if (!r.single_line)

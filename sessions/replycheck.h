@@ -9,8 +9,9 @@
  *   form's own line for the decision, as the script replier says it) appear in the reply,
  *   or at least half of the words of the question's label do. A reworded question that
  *   shares fewer words fails here; a language-model judge would decide those.
- * - hindi: at least 80% of the reply's letters (Unicode categories L*) are Devanagari
- *   (U+0900..U+097F); a reply without letters fails.
+ * - hindi: at least 75% of the reply's words that have letters (Unicode categories L*)
+ *   are written mostly in Devanagari (U+0900..U+097F), so one English word such as
+ *   "WhatsApp" in a Hindi question is fine; a reply without letters fails.
  * - single_line: no line break (CR, LF, U+2028, U+2029) inside the trimmed reply.
  * - no_ack: the reply does not open with an acknowledgement phrase (REPLYCHECK_ACKS:
  *   "ठीक है", "धन्यवाद", "शुक्रिया", "अच्छा", "बहुत बढ़िया", "समझ गई", "जी हाँ", "okay",

@@ -1,0 +1,345 @@
+/* The benchmark (sessions/bench.c, benchdb.c, benchreport.c, replycheck.c) on a small
+ * fixture: tests/data/bench_form.json and tests/data/bench_corpus, with fake STT and
+ * EXTRACT backends from tests/data/bench_fake.tsv (one deliberately wrong extraction),
+ * the script replier, and the figures worked by hand in tests/data/bench_expected.tsv;
+ * a second run on the same database does no new work. The five reply checks, one case per
+ * row of tests/data/replycheck.tsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "agent/lexicon.h"
+#include "agent/reply_script.h"
+#include "sessions/bench.h"
+#include "sessions/benchdb.h"
+#include "sessions/benchreport.h"
+#include "sessions/corpus.h"
+#include "sessions/replycheck.h"
+
+#define MAX_ROWS 64
+
+struct pair {
+	char *a, *field, *value;
+};
+
+static struct pair stt_rows[MAX_ROWS], ex_rows[MAX_ROWS];
+static int n_stt, n_ex, extract_calls, reply_calls;
+
+/* split: the tab-separated fields of line (changed in place) into f; their count. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max;) {
+		f[n++] = p;
+		char *t = strchr(p, '\t');
+		if (!t)
+			break;
+		*t = '\0';
+		p = t + 1;
+	}
+	return n;
+}
+
+static void load_fakes(void)
+{
+	FILE *f = fopen("tests/data/bench_fake.tsv", "r");
+	char line[1024];
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char *c[4];
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		int n = split(line, c, 4);
+		if (n == 3 && !strcmp(c[0], "stt"))
+			stt_rows[n_stt++] = (struct pair){strdup(c[1]), NULL, strdup(c[2])};
+		else if (n == 4 && !strcmp(c[0], "extract"))
+			ex_rows[n_ex++] = (struct pair){strdup(c[1]), strdup(c[2]), strdup(c[3])};
+		else
+			fail_msg("bench_fake.tsv: bad row starting '%s'", c[0]);
+	}
+	fclose(f);
+}
+
+static enum err fake_stt(void *ctx, const struct stt_request *req, char **text)
+{
+	for (int i = 0; i < n_stt; i++)
+		if (req->reference && !strcmp(stt_rows[i].a, req->reference))
+			return (*text = strdup(stt_rows[i].value)) ? ERR_OK : ERR_NOMEM;
+	return ERR_BACKEND;
+}
+
+static enum err fake_extract(void *ctx, const struct extract_request *req, struct extraction **out)
+{
+	struct extraction *ex = extraction_new();
+	extract_calls++;
+	for (int i = 0; i < n_ex; i++)
+		if (!strcmp(ex_rows[i].a, req->transcript))
+			extraction_add(ex, ex_rows[i].field, cJSON_Parse(ex_rows[i].value), false, NULL,
+				       req->transcript);
+	*out = ex;
+	return ERR_OK;
+}
+
+static enum err counting_reply(void *ctx, const struct reply_request *req, char **text)
+{
+	reply_calls++;
+	return reply_script_reply(ctx, req, text);
+}
+
+/* expected: the hand-computed figure called name. */
+static long expected(const char *name)
+{
+	FILE *f = fopen("tests/data/bench_expected.tsv", "r");
+	char line[512];
+	long v = -1;
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char *c[2];
+		if (line[0] != '#' && split(line, c, 2) == 2 && !strcmp(c[0], name))
+			v = atol(c[1]);
+	}
+	fclose(f);
+	if (v < 0)
+		fail_msg("bench_expected.tsv: no figure '%s'", name);
+	return v;
+}
+
+/* Sums over the stored rows. */
+struct sums {
+	long rows, pass, words, word_errors, word_genuine, chars, char_errors, fields, correct,
+		status_ok;
+	bool name_failed_on_value;
+};
+
+static long num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
+}
+
+static int sum_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct sums *s = ud;
+	cJSON *o = cJSON_Parse(data);
+	assert_non_null(o);
+	s->rows++;
+	s->pass += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "pass"));
+	s->words += num(o, "words");
+	s->word_errors += num(o, "word_errors");
+	s->word_genuine += num(o, "word_genuine");
+	s->chars += num(o, "chars");
+	s->char_errors += num(o, "char_errors");
+	s->fields += num(o, "fields");
+	s->correct += num(o, "correct");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "status_want");
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "status_got");
+	s->status_ok += cJSON_IsString(w) && cJSON_IsString(g) && !strcmp(w->valuestring, g->valuestring);
+	const cJSON *field = cJSON_GetObjectItemCaseSensitive(o, "field"), *c;
+	if (cJSON_IsString(field) && !strcmp(field->valuestring, "name")) {
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, "checks")) {
+			const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "check");
+			if (!strcmp(n->valuestring, "value") &&
+			    cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "ok")))
+				s->name_failed_on_value = true;
+		}
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+static struct sums sums(struct benchdb *db, const char *scope, const char *stage, const char *spec)
+{
+	struct sums s = {0};
+	assert_int_equal(benchdb_each(db, stage, scope, spec, sum_row, &s), ERR_OK);
+	return s;
+}
+
+struct fixture {
+	struct form *form;
+	struct corpus *corpus;
+	struct lexicon *lex;
+	struct bench_config cfg;
+	char db[64], out[64];
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof *fx);
+	char *msg = NULL;
+	assert_int_equal(form_load("tests/data/bench_form.json", &fx->form, NULL), ERR_OK);
+	assert_int_equal(corpus_load("tests/data/bench_corpus", &fx->corpus, &msg), ERR_OK);
+	assert_int_equal(lexicon_load(lexicon_default_dir(), &fx->lex, NULL), ERR_OK);
+	if (!n_stt)
+		load_fakes();
+	fx->cfg = (struct bench_config){
+		.form = fx->form, .form_path = "tests/data/bench_form.json", .lex = fx->lex,
+		.corpus = fx->corpus, .today = fx->corpus->today, .stt_spec = "fake",
+		.extract_spec = "fake", .reply_spec = "script",
+		.stt = {"fake", fake_stt, NULL}, .extract = {"fake", fake_extract, NULL},
+		.reply = {"script", counting_reply, NULL}, .concurrency = 4};
+	snprintf(fx->db, sizeof fx->db, "/tmp/test_bench_%d.db", (int)getpid());
+	snprintf(fx->out, sizeof fx->out, "/tmp/test_bench_%d", (int)getpid());
+	unlink(fx->db);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s-wal %s-shm", fx->out, fx->db, fx->db, fx->db);
+	if (system(cmd) != 0)
+		return 1;
+	form_free(fx->form);
+	corpus_free(fx->corpus);
+	lexicon_free(fx->lex);
+	free(fx);
+	return 0;
+}
+
+static void counts_scores_and_resume(void **state)
+{
+	struct fixture *fx = *state;
+	struct benchdb *db = NULL;
+	struct bench_counts c = {0};
+	char *msg = NULL, *scope;
+
+	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
+	extract_calls = reply_calls = 0;
+	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(c.utterances, expected("utterances"));
+	assert_int_equal(c.extract, expected("extract"));
+	assert_int_equal(c.reply_ask, expected("reply_ask"));
+	assert_int_equal(c.reply_end, expected("reply_end"));
+	assert_int_equal(c.calls, expected("calls"));
+	assert_int_equal(c.plan_mismatches, 0);
+	assert_int_equal(c.new_extract, c.extract);
+
+	scope = bench_scope(&fx->cfg);
+	struct sums x = sums(db, scope, "extract", "fake");
+	assert_int_equal(x.rows, expected("extract"));
+	assert_int_equal(x.pass, expected("extract_pass"));
+	assert_true(x.name_failed_on_value); /* the deliberately wrong extraction */
+	struct sums r = sums(db, scope, "reply", "script");
+	assert_int_equal(r.pass, expected("reply_pass"));
+	struct sums s = sums(db, scope, "stt", "fake");
+	assert_int_equal(s.words, expected("words"));
+	assert_int_equal(s.word_errors, expected("word_errors"));
+	assert_int_equal(s.word_genuine, expected("word_genuine"));
+	assert_int_equal(s.chars, expected("chars"));
+	assert_int_equal(s.char_errors, expected("char_errors"));
+	struct sums k = sums(db, scope, "call", "fake+fake+script");
+	assert_int_equal(k.rows, expected("calls"));
+	assert_int_equal(k.fields, expected("fields"));
+	assert_int_equal(k.correct, expected("correct"));
+	assert_int_equal(k.status_ok, expected("status_ok"));
+
+	/* The report: results.csv has the EXTRACT pass rate 3/4. */
+	assert_int_equal(benchreport_write(db, scope, &fx->cfg, &c, fx->out, &msg), ERR_OK);
+	char path[128], line[512];
+	bool found = false;
+	snprintf(path, sizeof path, "%s/results.csv", fx->out);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f))
+		found |= strncmp(line, "extract,extract:fake,0.750000,", 30) == 0;
+	fclose(f);
+	assert_true(found);
+	snprintf(path, sizeof path, "%s/report.md", fx->out);
+	assert_int_equal(access(path, R_OK), 0);
+
+	/* Resume: a second run does no new work. */
+	int before = extract_calls, replies = reply_calls;
+	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(c.new_stt + c.new_extract + c.new_reply + c.new_calls, 0);
+	assert_int_equal(extract_calls, before);
+	assert_int_equal(reply_calls, replies);
+	free(scope);
+	benchdb_close(db);
+}
+
+/* A different EXTRACT on the same database runs its own tests and leaves the others'. */
+static void second_model_side_by_side(void **state)
+{
+	struct fixture *fx = *state;
+	struct benchdb *db = NULL;
+	struct bench_counts c = {0};
+	char *msg = NULL;
+	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	fx->cfg.extract_spec = "fake2";
+	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(c.new_stt, 0);
+	assert_int_equal(c.new_reply, 0);
+	assert_int_equal(c.new_extract, expected("extract"));
+	assert_int_equal(c.new_calls, expected("calls"));
+	char *scope = bench_scope(&fx->cfg);
+	assert_int_equal(benchreport_write(db, scope, &fx->cfg, &c, fx->out, &msg), ERR_OK);
+	char path[128];
+	snprintf(path, sizeof path, "%s/stt-x-extract.svg", fx->out);
+	assert_int_equal(access(path, R_OK), 0);
+	free(scope);
+	benchdb_close(db);
+}
+
+static void reply_checks(void **state)
+{
+	FILE *f = fopen("tests/data/replycheck.tsv", "r");
+	char line[2048];
+	int rows = 0;
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char *c[7], text[1024];
+		int want[5];
+		struct replycheck rc;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		assert_int_equal(split(line, c, 7), 7);
+		for (int i = 1; i < 6; i++)
+			if (!strcmp(c[i], "-"))
+				c[i] = NULL;
+		/* "\n" written as two characters stands for a line break. */
+		size_t n = 0;
+		for (const char *p = c[1]; *p && n + 1 < sizeof text; p++)
+			if (p[0] == '\\' && p[1] == 'n') {
+				text[n++] = '\n';
+				p++;
+			} else {
+				text[n++] = *p;
+			}
+		text[n] = '\0';
+		assert_int_equal(sscanf(c[6], "%d %d %d %d %d", &want[0], &want[1], &want[2], &want[3],
+					&want[4]),
+				 5);
+		struct replycheck_input in = {text, c[2], c[3], c[4], c[5]};
+		assert_int_equal(replycheck_grade(&in, &rc), ERR_OK);
+		bool got[5] = {rc.asks, rc.hindi, rc.single_line, rc.no_ack, rc.no_echo};
+		for (int d = 0; d < 5; d++)
+			if (got[d] != (want[d] == 1))
+				fail_msg("replycheck.tsv %s: dimension %d is %d, want %d (%s)", c[0], d,
+					 got[d], want[d], rc.why);
+		assert_int_equal(rc.pass, want[0] && want[1] && want[2] && want[3] && want[4]);
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= 10);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(counts_scores_and_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(second_model_side_by_side, setup, teardown),
+		cmocka_unit_test(reply_checks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
