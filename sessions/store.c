@@ -56,8 +56,22 @@ static const char schema_v1[] =
 	"CREATE INDEX verdicts_field ON verdicts(field, ok);"
 	"CREATE INDEX calls_corpus ON calls(corpus, corpus_call_id);";
 
+/* Version 2: per-request measurements of the network stages, and cancelled turns. */
+static const char schema_v2[] =
+	"ALTER TABLE turns ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE stage_usage ("
+	" id INTEGER PRIMARY KEY,"
+	" call_id INTEGER NOT NULL REFERENCES calls(id) ON DELETE CASCADE,"
+	" turn_id INTEGER REFERENCES turns(id) ON DELETE CASCADE,"
+	" stage TEXT NOT NULL, provider TEXT, model TEXT,"
+	" ttfb_ms REAL, total_ms REAL, attempts INTEGER,"
+	" tokens_in INTEGER, tokens_out INTEGER, audio_s REAL, cost_usd REAL,"
+	" error TEXT);"
+	"CREATE INDEX stage_usage_turn ON stage_usage(turn_id);"
+	"CREATE INDEX stage_usage_call ON stage_usage(call_id, stage);";
+
 /* Migrations, in order: migrations[i] brings version i to version i + 1. */
-static const char *const migrations[] = {schema_v1};
+static const char *const migrations[] = {schema_v1, schema_v2};
 
 static void set_err(struct store *st, const char *what)
 {
@@ -167,6 +181,60 @@ static int bind_text(sqlite3_stmt *q, int i, const char *s)
 	return s ? sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(q, i);
 }
 
+/* add_usage: n stage_usage rows of call (turn 0: the opening). Errors: ERR_DB. */
+static enum err add_usage(struct store *st, long long call, long long turn,
+			  const struct store_usage *u, int n)
+{
+	static const char sql[] =
+		"INSERT INTO stage_usage (call_id, turn_id, stage, provider, model, ttfb_ms,"
+		" total_ms, attempts, tokens_in, tokens_out, audio_s, cost_usd, error)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *q = NULL;
+	enum err e = ERR_OK;
+
+	if (n <= 0)
+		return ERR_OK;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
+		set_err(st, "recording stage usage");
+		return ERR_DB;
+	}
+	for (int i = 0; i < n; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, call);
+		if (turn > 0)
+			sqlite3_bind_int64(q, 2, turn);
+		else
+			sqlite3_bind_null(q, 2);
+		bind_text(q, 3, u[i].stage);
+		bind_text(q, 4, u[i].provider);
+		bind_text(q, 5, u[i].model);
+		sqlite3_bind_double(q, 6, u[i].ttfb_ms);
+		sqlite3_bind_double(q, 7, u[i].total_ms);
+		sqlite3_bind_int(q, 8, u[i].attempts);
+		if (u[i].tokens_in >= 0)
+			sqlite3_bind_int64(q, 9, u[i].tokens_in);
+		else
+			sqlite3_bind_null(q, 9);
+		if (u[i].tokens_out >= 0)
+			sqlite3_bind_int64(q, 10, u[i].tokens_out);
+		else
+			sqlite3_bind_null(q, 10);
+		sqlite3_bind_double(q, 11, u[i].audio_s);
+		if (u[i].cost_usd >= 0)
+			sqlite3_bind_double(q, 12, u[i].cost_usd);
+		else
+			sqlite3_bind_null(q, 12);
+		bind_text(q, 13, u[i].error && u[i].error[0] ? u[i].error : NULL);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			set_err(st, "recording stage usage");
+			e = ERR_DB;
+			break;
+		}
+	}
+	sqlite3_finalize(q);
+	return e;
+}
+
 enum err store_call_begin(struct store *st, const struct store_call_info *c, long long *id)
 {
 	static const char sql[] =
@@ -175,10 +243,15 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *q = NULL;
 	enum err e = ERR_DB;
+	long long row;
+	bool open = false;
 	const char *v[] = {c->corpus, c->corpus_call_id, c->caller, c->path, c->form_path,
 			   c->form_title, c->stt, c->extract, c->reply, c->today, c->opening,
 			   c->opening_decision};
 
+	if (exec(st, "BEGIN IMMEDIATE", "starting a call") != SQLITE_OK)
+		goto out;
+	open = true;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
 		set_err(st, "recording a call");
 		goto out;
@@ -189,9 +262,18 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 		set_err(st, "recording a call");
 		goto out;
 	}
-	*id = sqlite3_last_insert_rowid(st->db);
+	row = sqlite3_last_insert_rowid(st->db);
+	if ((e = add_usage(st, row, 0, c->usage, c->n_usage)) != ERR_OK)
+		goto out;
+	e = ERR_DB;
+	if (exec(st, "COMMIT", "committing a call") != SQLITE_OK)
+		goto out;
+	open = false;
+	*id = row;
 	e = ERR_OK;
 out:
+	if (open)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(q);
 	return e;
 }
@@ -295,8 +377,8 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	static const char sql[] =
 		"INSERT INTO turns (call_id, idx, utterance_id, audio, condition, seg_start_ms,"
 		" seg_end_ms, segments, transcript, extraction, decision, reply, audio_ms, vad_ms,"
-		" stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms, error)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms, error, cancelled)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *q = NULL;
 	cJSON *decision = NULL;
 	long long turn;
@@ -336,13 +418,15 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	sqlite3_bind_double(q, 19, t->total_ms);
 	sqlite3_bind_double(q, 20, t->speech_ms);
 	bind_text(q, 21, t->error);
+	sqlite3_bind_int(q, 22, t->cancelled ? 1 : 0);
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		set_err(st, "recording a turn");
 		goto out;
 	}
 	turn = sqlite3_last_insert_rowid(st->db);
 	if ((e = add_captures(st, turn, decision)) != ERR_OK ||
-	    (e = add_verdicts(st, turn, decision)) != ERR_OK)
+	    (e = add_verdicts(st, turn, decision)) != ERR_OK ||
+	    (e = add_usage(st, call, turn, t->usage, t->n_usage)) != ERR_OK)
 		goto out;
 	e = ERR_DB;
 	{

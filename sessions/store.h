@@ -11,16 +11,25 @@
  *             speech segments (first start, last end, and all as JSON), condition,
  *             utterance id, transcript, extraction JSON, decision JSON, the agent's reply,
  *             per-stage timings in ms, error text.
+ *             cancelled = 1 when the turn was abandoned while a stage was in flight
+ *             (barge-in, the next call, quit): what was done before is kept.
  *   captures  one row per item the rule layer saw in a turn (decision "captured").
  *   verdicts  one row per validator that ran in a turn (decision "verdicts").
- * Rows of captures and verdicts belong to their turn (foreign keys, ON DELETE CASCADE). */
+ *   stage_usage one row per network request a stage made (STT, EXTRACT, REPLY) in a turn,
+ *             or in the call's opening (turn_id NULL): provider, model, time to first
+ *             byte and total time in ms, attempts, tokens in and out (NULL unknown),
+ *             seconds of audio sent, cost in USD from the configured prices (NULL when
+ *             none is configured), error text. Never a key.
+ * Rows of captures, verdicts and stage_usage belong to their turn (foreign keys, ON
+ * DELETE CASCADE); stage_usage rows also name their call.
+ * Version 2 added stage_usage and turns.cancelled; a version 1 file is migrated in place. */
 #ifndef FORMDESK_STORE_H
 #define FORMDESK_STORE_H
 
 #include <stdbool.h>
 #include "agent/err.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 
@@ -36,6 +45,19 @@ void store_close(struct store *st);
  * the next call on it); "" when none. */
 const char *store_error(const struct store *st);
 
+/* One network request of a stage (see struct backend_usage, agent/backend.h). Strings are
+ * borrowed; provider, model and error may be NULL. */
+struct store_usage {
+	const char *stage;          /* "stt", "extract", "reply" */
+	const char *provider, *model;
+	double ttfb_ms, total_ms;   /* milliseconds */
+	int attempts;               /* 1 + retries; 0 when nothing was sent */
+	long tokens_in, tokens_out; /* -1 unknown (stored NULL) */
+	double audio_s;             /* seconds of audio sent */
+	double cost_usd;            /* -1 when no price is configured (stored NULL) */
+	const char *error;          /* "" or NULL when the request succeeded */
+};
+
 /* What is known when a call opens. Every string is borrowed and may be NULL. */
 struct store_call_info {
 	const char *corpus;          /* corpus name */
@@ -48,10 +70,12 @@ struct store_call_info {
 	const char *today;           /* "YYYY-MM-DD" given to the rule layer */
 	const char *opening;         /* the agent's first words */
 	const char *opening_decision; /* JSON text of the opening decision */
+	const struct store_usage *usage; /* the opening REPLY's requests, n_usage of them */
+	int n_usage;
 };
 
-/* store_call_begin: record a new call (status in_progress, started now). Output: *id the
- * call's row id. Errors: ERR_DB. */
+/* store_call_begin: record a new call (status in_progress, started now) and its opening's
+ * stage_usage rows, in one transaction. Output: *id the call's row id. Errors: ERR_DB. */
 enum err store_call_begin(struct store *st, const struct store_call_info *info, long long *id);
 
 /* One caller turn. Strings are borrowed and may be NULL; JSON fields are JSON text. */
@@ -68,10 +92,13 @@ struct store_turn {
 	const char *reply;         /* the agent's words after the turn */
 	double audio_ms, vad_ms, stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms;
 	const char *error;         /* what failed in the turn, NULL when nothing did */
+	bool cancelled;            /* abandoned while a stage was in flight */
+	const struct store_usage *usage; /* the turn's network requests, n_usage of them */
+	int n_usage;
 };
 
 /* store_turn_add: record one turn of call id, with its captures and verdicts (read from
- * t->decision), in one transaction: after it returns ERR_OK the turn survives a crash.
+ * t->decision) and its stage_usage rows, in one transaction: after it returns ERR_OK the turn survives a crash.
  * Errors: ERR_DB (nothing of the turn is kept), ERR_PARSE (t->decision is not JSON),
  * ERR_NOMEM. */
 enum err store_turn_add(struct store *st, long long call, const struct store_turn *t);

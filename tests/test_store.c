@@ -1,5 +1,6 @@
 /* test_store: the SQLite session store: schema, WAL, a call with turns read back, and a
- * turn that survives a crash right after its transaction. */
+ * turn that survives a crash right after its transaction; the migration of a version 1
+ * file; per-request stage usage and cancelled turns. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,7 +119,96 @@ static void test_schema(void **state)
 	assert_query(f->path,
 		     "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master "
 		     "WHERE type = 'table' ORDER BY name)",
-		     "calls,captures,turns,verdicts");
+		     "calls,captures,stage_usage,turns,verdicts");
+}
+
+/* A file written at schema version 1 is brought to the current version in place: its
+ * rows stay, old turns are not cancelled, and new turns can carry stage usage. */
+static void test_migrate_v1(void **state)
+{
+	struct fixture *f = *state;
+	FILE *in = fopen("tests/data/store_v1.sql", "r");
+	char sql[8192];
+	size_t n;
+	sqlite3 *db;
+	struct store *st = NULL;
+	char want[16];
+
+	if (!in)
+		fail_msg("cannot open tests/data/store_v1.sql (run from the source tree)");
+	n = fread(sql, 1, sizeof sql - 1, in);
+	fclose(in);
+	sql[n] = '\0';
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_query(f->path, "PRAGMA user_version", "1");
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+	assert_query(f->path, "PRAGMA user_version", want);
+	assert_query(f->path, "SELECT transcript||'|'||cancelled FROM turns WHERE call_id = 1", "haan ji|0");
+	{
+		struct store_usage u = {.stage = "extract", .provider = "openai", .model = "m",
+					.ttfb_ms = 10, .total_ms = 20, .attempts = 1,
+					.tokens_in = 100, .tokens_out = 7, .cost_usd = -1};
+		struct store_turn t = turn(2, "nahi", decision1);
+		t.usage = &u;
+		t.n_usage = 1;
+		assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
+	}
+	store_close(st);
+	assert_query(f->path, "SELECT stage||'|'||tokens_in||'|'||coalesce(cost_usd,'NULL') FROM stage_usage",
+		     "extract|100|NULL");
+}
+
+/* Stage usage of the opening (no turn) and of a turn; a cancelled turn. */
+static void test_usage_and_cancelled(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	long long id = 0;
+	struct store_usage open_u = {.stage = "reply", .provider = "openai", .model = "gpt-x",
+				     .ttfb_ms = 40, .total_ms = 55.5, .attempts = 1,
+				     .tokens_in = 300, .tokens_out = 20, .cost_usd = 0.00042};
+	struct store_usage turn_u[2] = {
+		{.stage = "stt", .provider = "deepgram", .model = "nova-3", .ttfb_ms = 80,
+		 .total_ms = 90, .attempts = 1, .tokens_in = -1, .tokens_out = -1, .audio_s = 1.5,
+		 .cost_usd = 0.0001},
+		{.stage = "extract", .provider = "openai", .model = "gpt-x", .ttfb_ms = 0,
+		 .total_ms = 1200, .attempts = 3, .tokens_in = -1, .tokens_out = -1,
+		 .cost_usd = -1, .error = "openai: HTTP 500"},
+	};
+	struct store_call_info info = {.corpus = "u", .corpus_call_id = "c", .opening = "नमस्ते",
+				       .usage = &open_u, .n_usage = 1};
+	struct store_turn t1 = turn(1, "haan", decision1);
+	struct store_turn t2 = turn(2, NULL, NULL);
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	t1.usage = turn_u;
+	t1.n_usage = 2;
+	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
+	t2.cancelled = true;
+	t2.error = "cancelled while waiting for EXTRACT";
+	assert_int_equal(store_turn_add(st, id, &t2), ERR_OK);
+	store_close(st);
+
+	assert_query(f->path,
+		     "SELECT stage||'|'||provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
+		     "cost_usd FROM stage_usage WHERE turn_id IS NULL",
+		     "reply|openai|gpt-x|300|20|0.00042");
+	assert_query(f->path, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id"
+			      " WHERE t.idx = 1 AND s.call_id = t.call_id", "2");
+	assert_query(f->path,
+		     "SELECT attempts||'|'||coalesce(tokens_in,'NULL')||'|'||coalesce(cost_usd,'NULL')||'|'||error"
+		     " FROM stage_usage WHERE stage = 'extract'",
+		     "3|NULL|NULL|openai: HTTP 500");
+	assert_query(f->path, "SELECT audio_s||'|'||(error IS NULL) FROM stage_usage WHERE stage = 'stt'",
+		     "1.5|1");
+	assert_query(f->path, "SELECT cancelled||'|'||error FROM turns WHERE idx = 2",
+		     "1|cancelled while waiting for EXTRACT");
+	assert_query(f->path, "SELECT cancelled FROM turns WHERE idx = 1", "0");
 }
 
 static void test_newer_schema_refused(void **state)
@@ -258,6 +348,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unopenable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
