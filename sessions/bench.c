@@ -1126,6 +1126,7 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	struct set done = {0};
 	struct icall **live = NULL;
 	int n_live = 0, limit = cfg->concurrency > 0 ? cfg->concurrency : 1;
+	unsigned want = cfg->stages ? cfg->stages : BENCH_STT | BENCH_EXTRACT | BENCH_REPLY | BENCH_CALLS;
 	enum err e;
 
 	b.extract_async = cfg->extract.extract == extract_llm_extract;
@@ -1153,8 +1154,9 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	/* STT, one utterance at a time. */
 	if (done_keys(&b, "stt", cfg->stt_spec, &done) != ERR_OK)
 		goto out;
-	stage_begin(&b, "stt", b.n_utts - (long)done.n);
-	for (long i = 0; i < b.n_utts && b.err == ERR_OK; i++)
+	if (want & BENCH_STT)
+		stage_begin(&b, "stt", b.n_utts - (long)done.n);
+	for (long i = 0; i < b.n_utts && b.err == ERR_OK && (want & BENCH_STT); i++)
 		if (!set_has(&done, b.utts[i].turn->utterance_id)) {
 			stt_one(&b, &b.utts[i]);
 			b.counts.new_stt++;
@@ -1166,6 +1168,8 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 		const char *name = stage == 0 ? "extract" : "reply";
 		const char *spec = stage == 0 ? cfg->extract_spec : cfg->reply_spec;
 		long todo = 0, next = 0;
+		if (!(want & (stage == 0 ? BENCH_EXTRACT : BENCH_REPLY)))
+			continue;
 		if (done_keys(&b, name, spec, &done) != ERR_OK)
 			goto out;
 		for (long i = 0; i < b.n_units; i++)
@@ -1190,7 +1194,7 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	}
 
 	/* Integration: the STT results as the transcripts, calls side by side. */
-	if (b.err != ERR_OK)
+	if (b.err != ERR_OK || !(want & BENCH_CALLS))
 		goto out;
 	/* The map's slots are fixed once every key is in: add them all first. */
 	for (long i = 0; i < b.n_utts; i++)

@@ -52,6 +52,14 @@ struct corpus;
 struct lexicon;
 struct benchdb;
 
+/* The parts of a run (bench_config.stages); 0 means all. */
+enum bench_stage {
+	BENCH_STT = 1,
+	BENCH_EXTRACT = 2,
+	BENCH_REPLY = 4,
+	BENCH_CALLS = 8,
+};
+
 /* Progress: stage ("stt", "extract", "reply", "calls"), units done and in all. */
 typedef void (*bench_progress_fn)(void *ud, const char *stage, long done, long total);
 
@@ -66,6 +74,7 @@ struct bench_config {
 	struct extract_backend extract;
 	struct reply_backend reply;
 	int concurrency;             /* requests in flight for network backends, >= 1 */
+	unsigned stages;             /* enum bench_stage bits to run; 0: all */
 	bench_progress_fn progress;  /* may be NULL */
 	void *ud;
 };
