@@ -403,7 +403,13 @@ static cJSON *read_digits(struct ctx *c, const struct form_question *q, enum kin
 		else if (n == (size_t)expect + 3 && strncmp(d, "091", 3) == 0)
 			s = d + 3;
 	}
-	cJSON *v = cJSON_CreateString(s);
+	/* a number field gets a JSON number, as FormBharo stores it; a leading zero (which a
+	 * number would lose) or more digits than a double holds exactly stay text for the
+	 * rule layer to judge */
+	size_t sn = strlen(s);
+	cJSON *v = q->type == FORM_NUMBER && sn > 0 && sn <= 15 && s[0] != '0'
+			   ? cJSON_CreateNumber(strtod(s, NULL))
+			   : cJSON_CreateString(s);
 	free(d);
 	if (!v)
 		*e = ERR_NOMEM;
