@@ -7,6 +7,7 @@
 #include "extract_llm.h"
 #include "extract_rules.h"
 #include "http.h"
+#include "llm.h"
 #include "provider.h"
 #include "reply_llm.h"
 #include "reply_script.h"
@@ -167,6 +168,80 @@ bool backend_last_usage(const void *ctx, struct backend_usage *out)
 		return true;
 	}
 	return false;
+}
+
+/* The kind of network backend ctx is, or -1 when it is none of ours. */
+static int net_kind_of(const void *ctx)
+{
+	if (!ctx)
+		return -1;
+	for (struct net *n = nets; n; n = n->next)
+		if (n->ctx == ctx)
+			return (int)n->kind;
+	return -1;
+}
+
+enum err backend_stt_request(const struct stt_backend *b, const struct stt_request *req,
+			     struct http_req **out, struct backend_usage *u)
+{
+	if (net_kind_of(b->ctx) != NET_STT)
+		return ERR_UNSUPPORTED;
+	stt_cloud_usage_begin(b->ctx, req, u);
+	return stt_cloud_request(b->ctx, req, out, u);
+}
+
+enum err backend_stt_response(const struct stt_backend *b, const struct http_result *res,
+			      char **text, struct backend_usage *u)
+{
+	if (net_kind_of(b->ctx) != NET_STT)
+		return ERR_UNSUPPORTED;
+	return stt_cloud_response(b->ctx, res, text, u);
+}
+
+enum err backend_extract_request(const struct extract_backend *b, const struct extract_request *req,
+				 struct http_req **out, struct backend_usage *u)
+{
+	if (net_kind_of(b->ctx) != NET_EXTRACT)
+		return ERR_UNSUPPORTED;
+	const struct provider *p = extract_llm_provider(b->ctx);
+	llm_usage_begin(u, p);
+	enum err e = extract_llm_request(b->ctx, req, out);
+	if (e)
+		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
+			 p->info->name, err_str(e));
+	return e;
+}
+
+enum err backend_extract_response(const struct extract_backend *b,
+				  const struct extract_request *req, const struct http_result *res,
+				  struct extraction **out, struct backend_usage *u)
+{
+	if (net_kind_of(b->ctx) != NET_EXTRACT)
+		return ERR_UNSUPPORTED;
+	return extract_llm_response(b->ctx, req, res, out, u);
+}
+
+enum err backend_reply_request(const struct reply_backend *b, const struct reply_request *req,
+			       struct http_req **out, struct backend_usage *u)
+{
+	if (net_kind_of(b->ctx) != NET_REPLY)
+		return ERR_UNSUPPORTED;
+	const struct provider *p = reply_llm_provider(b->ctx);
+	llm_usage_begin(u, p);
+	enum err e = reply_llm_request(b->ctx, req, out);
+	if (e)
+		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
+			 p->info->name, err_str(e));
+	return e;
+}
+
+enum err backend_reply_response(const struct reply_backend *b, const struct reply_request *req,
+				const struct http_result *res, char **text,
+				struct backend_usage *u)
+{
+	if (net_kind_of(b->ctx) != NET_REPLY)
+		return ERR_UNSUPPORTED;
+	return reply_llm_response(b->ctx, req, res, text, u);
 }
 
 void backend_cleanup(void)

@@ -13,6 +13,8 @@
 #include "extraction.h"
 
 struct lexicon;
+struct http_req;
+struct http_result;
 
 /* One caller utterance for STT. */
 struct stt_request {
@@ -95,6 +97,33 @@ enum err backend_reply(const char *spec, struct reply_backend *out, const char *
  * ctx is given (the ctx member of a table filled above). Output: *out. Returns false for
  * an offline backend or one that has made no call (then *out is untouched). */
 bool backend_last_usage(const void *ctx, struct backend_usage *out);
+
+/* The two halves of one call to a network backend, for a loop that runs requests itself
+ * without blocking (http_start / http_poll, agent/http.h); offline backends have none:
+ * call the table's function, which completes at once.
+ * backend_*_request: the HTTP request for req (caller owns *out, or hands it to
+ * http_start); u is reset for the call (provider, model, tokens unknown, cost -1 when
+ * unpriced; for STT the seconds of audio and their cost) and says why when building
+ * fails. backend_*_response: the stage's output from res, the finished request (caller
+ * frees *text / *out; an extraction's faults in its fault); u gains the timings,
+ * attempts, tokens, cost and error text (never a key). The request (req) must be the
+ * same for both halves.
+ * Errors: ERR_UNSUPPORTED (b is not a network backend: nothing done), else as the
+ * backend's blocking function (ERR_BACKEND with u->error, ERR_INVALID, ERR_NOMEM). */
+enum err backend_stt_request(const struct stt_backend *b, const struct stt_request *req,
+			     struct http_req **out, struct backend_usage *u);
+enum err backend_stt_response(const struct stt_backend *b, const struct http_result *res,
+			      char **text, struct backend_usage *u);
+enum err backend_extract_request(const struct extract_backend *b, const struct extract_request *req,
+				 struct http_req **out, struct backend_usage *u);
+enum err backend_extract_response(const struct extract_backend *b,
+				  const struct extract_request *req, const struct http_result *res,
+				  struct extraction **out, struct backend_usage *u);
+enum err backend_reply_request(const struct reply_backend *b, const struct reply_request *req,
+			       struct http_req **out, struct backend_usage *u);
+enum err backend_reply_response(const struct reply_backend *b, const struct reply_request *req,
+				const struct http_result *res, char **text,
+				struct backend_usage *u);
 
 /* backend_cleanup: free every network backend's ctx and the shared HTTP client (at
  * exit). Tables filled before are no longer usable. */

@@ -36,6 +36,11 @@ void extract_llm_free(struct extract_llm *x)
 	free(x);
 }
 
+const struct provider *extract_llm_provider(const struct extract_llm *x)
+{
+	return x->p;
+}
+
 const struct backend_usage *extract_llm_usage(const struct extract_llm *x)
 {
 	return x->used ? &x->last : NULL;

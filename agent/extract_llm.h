@@ -36,6 +36,9 @@ enum err extract_llm_extract(void *ctx, const struct extract_request *req, struc
 /* extract_llm_usage: the last call's measurements, NULL before the first call. */
 const struct backend_usage *extract_llm_usage(const struct extract_llm *x);
 
+/* extract_llm_provider: the provider x calls (owned by x). */
+const struct provider *extract_llm_provider(const struct extract_llm *x);
+
 /* The two halves of one call, for a loop that runs requests itself (http_start):
  * extract_llm_request builds the HTTP request (caller owns *out), extract_llm_response
  * turns its result into an extraction (caller frees *out) and fills u (may be NULL).

@@ -32,6 +32,11 @@ void reply_llm_free(struct reply_llm *x)
 	free(x);
 }
 
+const struct provider *reply_llm_provider(const struct reply_llm *x)
+{
+	return x->p;
+}
+
 const struct backend_usage *reply_llm_usage(const struct reply_llm *x)
 {
 	return x->used ? &x->last : NULL;

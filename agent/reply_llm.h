@@ -32,6 +32,9 @@ enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text
 /* reply_llm_usage: the last call's measurements, NULL before the first call. */
 const struct backend_usage *reply_llm_usage(const struct reply_llm *x);
 
+/* reply_llm_provider: the provider x calls (owned by x). */
+const struct provider *reply_llm_provider(const struct reply_llm *x);
+
 /* The two halves of one call (see extract_llm.h). */
 enum err reply_llm_request(const struct reply_llm *x, const struct reply_request *req,
 			   struct http_req **out);

@@ -289,16 +289,44 @@ done:
 	return e;
 }
 
+const struct provider *stt_cloud_provider(const struct stt_cloud *x)
+{
+	return x->p;
+}
+
+void stt_cloud_usage_begin(const struct stt_cloud *x, const struct stt_request *req,
+			   struct backend_usage *u)
+{
+	const struct provider *p = x->p;
+	llm_usage_begin(u, p);
+	u->audio_s = req->sample_rate > 0 ? (double)req->n_samples / req->sample_rate : 0;
+	if (p->usd_audio_min > 0)
+		u->cost_usd = u->audio_s / 60.0 * p->usd_audio_min;
+}
+
+enum err stt_cloud_response(const struct stt_cloud *x, const struct http_result *res, char **text,
+			    struct backend_usage *u)
+{
+	const struct provider *p = x->p;
+	enum err e;
+	llm_usage_http(u, res);
+	if (llm_http_error(p, res, u->error, sizeof(u->error)))
+		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
+	e = stt_cloud_parse(p, res->body, res->body_len, text);
+	if (e == ERR_PARSE) {
+		snprintf(u->error, sizeof(u->error), "%s: the answer has no transcript", p->info->name);
+		e = ERR_BACKEND;
+	}
+	return e;
+}
+
 enum err stt_cloud_transcribe(void *ctx, const struct stt_request *req, char **text)
 {
 	struct stt_cloud *x = ctx;
 	const struct provider *p = x->p;
 	struct backend_usage *u = &x->last;
 	x->used = true;
-	llm_usage_begin(u, p);
-	u->audio_s = req->sample_rate > 0 ? (double)req->n_samples / req->sample_rate : 0;
-	if (p->usd_audio_min > 0)
-		u->cost_usd = u->audio_s / 60.0 * p->usd_audio_min;
+	stt_cloud_usage_begin(x, req, u);
 	struct http_req *hr = NULL;
 	struct http_result *res = NULL;
 	enum err e = stt_cloud_request(x, req, &hr, u);
@@ -309,17 +337,7 @@ enum err stt_cloud_transcribe(void *ctx, const struct stt_request *req, char **t
 		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, err_str(e));
 		return e;
 	}
-	llm_usage_http(u, res);
-	if (llm_http_error(p, res, u->error, sizeof(u->error))) {
-		e = res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
-		goto out;
-	}
-	e = stt_cloud_parse(p, res->body, res->body_len, text);
-	if (e == ERR_PARSE) {
-		snprintf(u->error, sizeof(u->error), "%s: the answer has no transcript", p->info->name);
-		e = ERR_BACKEND;
-	}
-out:
+	e = stt_cloud_response(x, res, text, u);
 	http_result_free(res);
 	return e;
 }

@@ -51,6 +51,21 @@ const struct backend_usage *stt_cloud_usage(const struct stt_cloud *x);
 enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, struct http_req **out,
 			   struct backend_usage *u);
 
+/* stt_cloud_usage_begin: reset u for a request on req (provider, model, seconds of audio
+ * and their cost at the configured price per audio minute, else -1). */
+void stt_cloud_usage_begin(const struct stt_cloud *x, const struct stt_request *req,
+			   struct backend_usage *u);
+
+/* stt_cloud_response: the transcript in res, the finished request built by
+ * stt_cloud_request (u reset by stt_cloud_usage_begin gains timings, attempts, error).
+ * Output: *text (caller frees). Errors: ERR_BACKEND (transport, HTTP status, no
+ * transcript: u->error says which), ERR_NOMEM. */
+enum err stt_cloud_response(const struct stt_cloud *x, const struct http_result *res, char **text,
+			    struct backend_usage *u);
+
+/* stt_cloud_provider: the provider x calls (owned by x). */
+const struct provider *stt_cloud_provider(const struct stt_cloud *x);
+
 /* stt_cloud_parse: the transcript in a successful answer body (len bytes) of p's
  * protocol. Output: *text (caller frees). Errors: ERR_PARSE, ERR_NOMEM. */
 enum err stt_cloud_parse(const struct provider *p, const char *body, size_t len, char **text);

@@ -3,8 +3,12 @@
  * formdesk run --headless [--form FILE] [--corpus DIR|demo|respin] [--db FILE]
  *              [--today YYYY-MM-DD] [--stt P[:M]] [--extract P[:M]] [--reply P[:M]]
  *
- * stdout: one JSON line per call {"call_id","status","form_data","form_status","turns"}
- * (turns = caller turns played), then, when the corpus has expected forms, one line
+ * stdout: one JSON line per call {"call_id","status","form_data","form_status","turns",
+ * "cost_usd","latency_ms","requests","failed_requests"} (turns = caller turns played;
+ * cost_usd = the priced network requests' cost in USD, 0 when none; latency_ms = the
+ * call's wall time in milliseconds per stage, {"stt","extract","reply"} with the
+ * opening's REPLY, and of its caller turns, {"turns" (sum), "turn_max"}; requests =
+ * network requests made, failed_requests = those that failed), then, when the corpus has expected forms, one line
  * {"form_completion_accuracy":X,"fields":N,"correct":M} (sessions/score.h).
  * stderr: the corpus's attribution, stage errors, fields scored wrong.
  * Exit status: 0 done; 2 bad usage, a file that cannot be loaded, or a store failure. */
@@ -119,22 +123,35 @@ static int print_call(const struct engine *e, const struct corpus_call *call, in
 		      enum call_status status)
 {
 	const struct flow *fl = engine_flow(e);
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *u = engine_usage_json(e), *lat = NULL;
 	char *s = NULL;
 	int rc = -1;
 
-	if (!o || !cJSON_AddStringToObject(o, "call_id", call->id) ||
+#define NUM(key) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(u, key))
+	if (!o || !u || !cJSON_AddStringToObject(o, "call_id", call->id) ||
 	    !cJSON_AddStringToObject(o, "status", call_status_name(status)) ||
 	    !cJSON_AddItemToObject(o, "form_data", cJSON_Duplicate(flow_form_data(fl), 1)) ||
 	    !cJSON_AddItemToObject(o, "form_status", cJSON_Duplicate(flow_form_status(fl), 1)) ||
-	    !cJSON_AddNumberToObject(o, "turns", turns) || !(s = cJSON_PrintUnformatted(o)))
+	    !cJSON_AddNumberToObject(o, "turns", turns) ||
+	    !cJSON_AddNumberToObject(o, "cost_usd", NUM("cost_usd")) ||
+	    !(lat = cJSON_AddObjectToObject(o, "latency_ms")) ||
+	    !cJSON_AddNumberToObject(lat, "stt", NUM("stt_ms")) ||
+	    !cJSON_AddNumberToObject(lat, "extract", NUM("extract_ms")) ||
+	    !cJSON_AddNumberToObject(lat, "reply", NUM("reply_ms")) ||
+	    !cJSON_AddNumberToObject(lat, "turns", NUM("turn_ms_total")) ||
+	    !cJSON_AddNumberToObject(lat, "turn_max", NUM("turn_ms_max")) ||
+	    !cJSON_AddNumberToObject(o, "requests", NUM("requests")) ||
+	    !cJSON_AddNumberToObject(o, "failed_requests", NUM("failed_requests")) ||
+	    !(s = cJSON_PrintUnformatted(o)))
 		goto out;
+#undef NUM
 	puts(s);
 	fflush(stdout);
 	rc = 0;
 out:
 	free(s);
 	cJSON_Delete(o);
+	cJSON_Delete(u);
 	return rc;
 }
 

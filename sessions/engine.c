@@ -1,6 +1,8 @@
-/* engine: runs a corpus call turn by turn through the agent into the store (engine.h).
+/* engine: runs a call turn by turn through the agent into the store (engine.h).
  * One caller turn: audio (16 kHz mono) -> endpointer -> STT -> EXTRACT -> rule layer ->
- * REPLY -> one store transaction, with an event to the listener after each stage. */
+ * REPLY -> one store transaction, with an event to the listener after each stage. The
+ * network stages run on the engine's HTTP client; the turn in progress is a small state
+ * machine that drive() moves on as far as it can, until a request is in flight. */
 #include "engine.h"
 
 #include <stdarg.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/reply_script.h"
 #include "audio/audiofile.h"
 #include "sessions/corpus.h"
 #include "sessions/store.h"
@@ -17,20 +20,67 @@
  * and the STT services take 16 kHz. */
 #define ENGINE_RATE 16000
 
+/* Where a turn is: each state runs its stage (at once, or by starting a request and
+ * waiting for it), then moves to the next. */
+enum turn_state { T_STT, T_EXTRACT, T_RULES, T_REPLY, T_DONE };
+
+struct turn {
+	int index;              /* caller turn number; 0 for the call's opening */
+	enum turn_state state;
+	bool started;           /* the state's stage has begun */
+	struct http_xfer *xfer; /* the request in flight, NULL when none */
+	struct http_result *res; /* its answer, delivered and not yet read */
+	enum engine_stage stage; /* of xfer */
+	double stage_t0, t_start;
+	struct engine_timings tm;
+
+	/* what the caller said: owned copies */
+	char *audio, *condition, *utterance_id, *reference;
+	float *samples;
+	size_t n_samples;
+	struct endpoint_segment *segs;
+	int n_segs;
+	bool speech;
+	struct stt_request sreq;
+
+	char *transcript, *said, *errs;
+	bool heard;             /* the transcript went into the history */
+	struct extraction *ex;
+	struct extract_request xreq;
+	cJSON *caller, *ex_json, *decision;
+	struct reply_request rreq;
+};
+
 struct engine {
 	struct engine_config cfg;
 	engine_listener listener;
 	void *ud;
+	struct http_client *http;
 
-	const struct corpus_call *call;
+	const struct corpus_call *call; /* NULL for a live call */
 	struct flow *flow;
 	cJSON *history;       /* [{"role","content"}], the agent's and the caller's words */
 	long long row;        /* the call's row in the store */
 	bool recording;       /* row is valid */
 	bool open;            /* the call has begun and not ended */
-	int next;             /* the corpus turn to play next */
+	bool begun;           /* engine_start_call succeeded for the current call */
+	int next;             /* the caller turns started so far */
 	enum call_status status;
+	struct turn *t;       /* the opening or turn in progress, NULL when none */
+	enum err fatal;       /* a failure while moving a turn on, for the next return */
+
+	/* the current call's totals */
+	double cost_usd, stage_ms[ENGINE_STAGES], turn_total, turn_max;
+	int requests, failed_requests;
 };
+
+static const char *const stage_names[ENGINE_STAGES] = {"STT", "EXTRACT", "REPLY"};
+static const char *const stage_keys[ENGINE_STAGES] = {"stt", "extract", "reply"};
+
+const char *engine_stage_name(enum engine_stage s)
+{
+	return s >= 0 && s < ENGINE_STAGES ? stage_names[s] : "?";
+}
 
 static double now_ms(void)
 {
@@ -39,12 +89,17 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 static void emit(struct engine *e, enum engine_event_kind kind, int turn, const char *text,
 		 const cJSON *json, const struct engine_timings *t)
 {
 	struct engine_event ev = {
 		.kind = kind,
-		.call_id = e->call ? e->call->id : NULL,
+		.call_id = e->call ? e->call->id : e->begun ? "live" : NULL,
 		.turn = turn,
 		.text = text,
 		.json = json,
@@ -95,13 +150,58 @@ enum err engine_new(const struct engine_config *cfg, engine_listener listener, v
 		    struct engine **out)
 {
 	struct engine *e = calloc(1, sizeof *e);
+	enum err err;
 	if (!e)
 		return ERR_NOMEM;
+	if ((err = http_client_new(&e->http)) != ERR_OK) {
+		free(e);
+		return err;
+	}
 	e->cfg = *cfg;
 	e->listener = listener;
 	e->ud = ud;
 	*out = e;
 	return ERR_OK;
+}
+
+static void turn_free(struct engine *e, struct turn *t)
+{
+	if (!t)
+		return;
+	if (t->xfer)
+		http_cancel(e->http, t->xfer);
+	http_result_free(t->res);
+	free(t->audio);
+	free(t->condition);
+	free(t->utterance_id);
+	free(t->reference);
+	free(t->samples);
+	free(t->segs);
+	free(t->transcript);
+	free(t->said);
+	free(t->errs);
+	extraction_free(t->ex);
+	cJSON_Delete(t->caller);
+	cJSON_Delete(t->ex_json);
+	cJSON_Delete(t->decision);
+	free(t);
+}
+
+cJSON *engine_usage_json(const struct engine *e)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddNumberToObject(o, "cost_usd", e->cost_usd) ||
+	    !cJSON_AddNumberToObject(o, "requests", e->requests) ||
+	    !cJSON_AddNumberToObject(o, "failed_requests", e->failed_requests) ||
+	    !cJSON_AddNumberToObject(o, "stt_ms", e->stage_ms[ENGINE_STAGE_STT]) ||
+	    !cJSON_AddNumberToObject(o, "extract_ms", e->stage_ms[ENGINE_STAGE_EXTRACT]) ||
+	    !cJSON_AddNumberToObject(o, "reply_ms", e->stage_ms[ENGINE_STAGE_REPLY]) ||
+	    !cJSON_AddNumberToObject(o, "turn_ms_total", e->turn_total) ||
+	    !cJSON_AddNumberToObject(o, "turn_ms_max", e->turn_max)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* finish: end the open call with status and reason: record it, tell the listener. */
@@ -130,7 +230,8 @@ static enum err finish(struct engine *e, enum call_status status, const char *re
 	    !cJSON_AddItemToObject(both, "form_data", cJSON_Duplicate(flow_form_data(e->flow), 1)) ||
 	    !cJSON_AddItemToObject(both, "form_status",
 				   cJSON_Duplicate(flow_form_status(e->flow), 1)) ||
-	    !cJSON_AddStringToObject(both, "reason", reason ? reason : ""))
+	    !cJSON_AddStringToObject(both, "reason", reason ? reason : "") ||
+	    !cJSON_AddItemToObject(both, "usage", engine_usage_json(e)))
 		goto out;
 	emit(e, ENGINE_CALL_END, turns, reason, both, NULL);
 	err = ERR_OK;
@@ -143,6 +244,8 @@ out:
 
 static void drop_call(struct engine *e)
 {
+	turn_free(e, e->t);
+	e->t = NULL;
 	flow_free(e->flow);
 	e->flow = NULL;
 	cJSON_Delete(e->history);
@@ -150,38 +253,25 @@ static void drop_call(struct engine *e)
 	e->call = NULL;
 	e->recording = false;
 	e->open = false;
+	e->begun = false;
 	e->next = 0;
 	e->status = CALL_IN_PROGRESS;
+	e->cost_usd = e->turn_total = e->turn_max = 0;
+	memset(e->stage_ms, 0, sizeof e->stage_ms);
+	e->requests = e->failed_requests = 0;
 }
 
 void engine_free(struct engine *e)
 {
 	if (!e)
 		return;
+	if (e->t)
+		engine_cancel(e, "the session ended");
 	if (e->open)
 		finish(e, CALL_FAILED, "abandoned: the session ended during the call");
 	drop_call(e);
+	http_client_free(e->http);
 	free(e);
-}
-
-/* reply: the agent's words for decision. Output: *text (caller frees), NULL when REPLY
- * failed (noted in *errs). */
-static void reply(struct engine *e, int turn, const cJSON *decision, char **text, char **errs,
-		  double *ms)
-{
-	struct reply_request req = {e->cfg.form, decision, e->history};
-	double t0 = now_ms();
-	enum err err;
-
-	*text = NULL;
-	err = e->cfg.reply.reply ? e->cfg.reply.reply(e->cfg.reply.ctx, &req, text)
-				 : ERR_UNSUPPORTED;
-	*ms = now_ms() - t0;
-	if (err != ERR_OK) {
-		*text = NULL;
-		note(e, turn, errs, "reply (%s): %s", e->cfg.reply.name ? e->cfg.reply.name : "?",
-		     err_str(err));
-	}
 }
 
 /* end_reason: the decision's "reason", for the calls table. */
@@ -191,74 +281,112 @@ static const char *end_reason(const cJSON *decision)
 	return cJSON_IsString(r) ? r->valuestring : NULL;
 }
 
-enum err engine_begin(struct engine *e, const struct corpus_call *call)
+/* ---- one stage, at once or over the network ---- */
+
+static void on_done(void *ud, struct http_result *res)
 {
-	cJSON *decision = NULL;
-	char *opening = NULL, *dtext = NULL, *errs = NULL;
-	char today[16];
-	double ms;
+	struct engine *e = ud;
+	if (e->t && e->t->xfer) {
+		e->t->xfer = NULL;
+		e->t->res = res;
+	} else {
+		http_result_free(res);
+	}
+}
+
+/* account: the stage's request measurements into the turn and the call's totals. */
+static void account(struct engine *e, struct turn *t, enum engine_stage s,
+		    const struct backend_usage *u)
+{
+	t->tm.has_usage[s] = true;
+	t->tm.usage[s] = *u;
+	e->requests++;
+	if (u->error[0])
+		e->failed_requests++;
+	if (u->cost_usd > 0) {
+		t->tm.cost_usd += u->cost_usd;
+		e->cost_usd += u->cost_usd;
+	}
+}
+
+/* begin_request: start req (taken over) for stage s of t. Output: true when it is in
+ * flight; false when it could not start (recorded in u->error). */
+static bool begin_request(struct engine *e, struct turn *t, enum engine_stage s,
+			  struct http_req *req, struct backend_usage *u)
+{
+	enum err err = http_start(e->http, req, on_done, e, &t->xfer);
+	if (err != ERR_OK) {
+		t->xfer = NULL;
+		snprintf(u->error, sizeof u->error, "%s: cannot start the request: %s", u->provider,
+			 err_str(err));
+		return false;
+	}
+	t->stage = s;
+	t->tm.usage[s] = *u; /* provider and model, for a cancel */
+	return true;
+}
+
+/* ---- the turn's states ---- */
+
+static void stt_run(struct engine *e, struct turn *t)
+{
+	struct backend_usage u;
+	struct http_req *req = NULL;
 	enum err err;
 
-	if (e->open)
-		finish(e, CALL_FAILED, "abandoned: the next call was started");
-	drop_call(e);
-	e->call = call;
-	if (!(e->history = cJSON_CreateArray())) {
-		err = ERR_NOMEM;
-		goto out;
-	}
-	if ((err = flow_new(e->cfg.form, e->cfg.lex, e->cfg.today, &e->flow)) != ERR_OK ||
-	    (err = flow_start(e->flow, &decision)) != ERR_OK)
-		goto out;
-	e->open = true;
-	emit(e, ENGINE_CALL_START, 0, call->id, NULL, NULL);
-	emit(e, ENGINE_DECISION, 0, NULL, decision, NULL);
-	reply(e, 0, decision, &opening, &errs, &ms);
-	if (opening && (err = history_add(e, "agent", opening)) != ERR_OK)
-		goto out;
-	err = ERR_NOMEM;
-	if (!(dtext = cJSON_PrintUnformatted(decision)))
-		goto out;
-	if (e->cfg.store) {
-		snprintf(today, sizeof today, "%04d-%02d-%02d", e->cfg.today.y, e->cfg.today.m,
-			 e->cfg.today.d);
-		struct store_call_info info = {
-			.corpus = e->cfg.corpus_name,
-			.corpus_call_id = call->id,
-			.caller = call->caller,
-			.path = call->path,
-			.form_path = e->cfg.form_path,
-			.form_title = e->cfg.form->title,
-			.stt = e->cfg.stt.name,
-			.extract = e->cfg.extract.name,
-			.reply = e->cfg.reply.name,
-			.today = today,
-			.opening = opening,
-			.opening_decision = dtext,
-		};
-		if ((err = store_call_begin(e->cfg.store, &info, &e->row)) != ERR_OK) {
-			emit(e, ENGINE_ERROR, 0, store_error(e->cfg.store), NULL, NULL);
-			e->open = false;
-			goto out;
+	if (!t->started) {
+		t->started = true;
+		t->stage_t0 = now_ms();
+		if (!t->speech) {
+			t->state = T_EXTRACT;
+			t->started = false;
+			return;
 		}
-		e->recording = true;
+		t->sreq = (struct stt_request){.reference = t->reference, .language = "hi",
+					       .sample_rate = ENGINE_RATE};
+		if (t->samples && t->n_segs > 0) {
+			size_t a = (size_t)t->segs[0].start_ms * (ENGINE_RATE / 1000);
+			size_t b = (size_t)t->segs[t->n_segs - 1].end_ms * (ENGINE_RATE / 1000);
+			if (b > t->n_samples)
+				b = t->n_samples;
+			if (a < b) {
+				t->sreq.samples = t->samples + a;
+				t->sreq.n_samples = b - a;
+			}
+		}
+		err = backend_stt_request(&e->cfg.stt, &t->sreq, &req, &u);
+		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_STT, req, &u))
+			return;
+		if (err == ERR_UNSUPPORTED) {
+			err = e->cfg.stt.transcribe
+				      ? e->cfg.stt.transcribe(e->cfg.stt.ctx, &t->sreq, &t->transcript)
+				      : ERR_UNSUPPORTED;
+		} else {
+			if (err == ERR_OK)
+				err = ERR_BACKEND;
+			account(e, t, ENGINE_STAGE_STT, &u);
+		}
+	} else {
+		u = t->tm.usage[ENGINE_STAGE_STT];
+		err = backend_stt_response(&e->cfg.stt, t->res, &t->transcript, &u);
+		http_result_free(t->res);
+		t->res = NULL;
+		account(e, t, ENGINE_STAGE_STT, &u);
 	}
-	if (opening)
-		emit(e, ENGINE_AGENT_SAYS, 0, opening, NULL, NULL);
-	err = ERR_OK;
-	/* A form with nothing to ask ends at once. */
-	if (flow_status(e->flow) != CALL_IN_PROGRESS)
-		err = finish(e, flow_status(e->flow), end_reason(decision));
-	else if (call->n_turns == 0)
-		err = finish(e, CALL_FAILED, "the caller hung up: the call has no caller turns");
-out:
-	if (err != ERR_OK && e->open && !e->recording)
-		e->open = false;
-	cJSON_Delete(decision);
-	free(opening);
-	free(dtext);
-	free(errs);
-	return err;
+	t->tm.stt_ms = now_ms() - t->stage_t0;
+	e->stage_ms[ENGINE_STAGE_STT] += t->tm.stt_ms;
+	if (err != ERR_OK) {
+		free(t->transcript);
+		t->transcript = NULL;
+		if (t->tm.has_usage[ENGINE_STAGE_STT] && t->tm.usage[ENGINE_STAGE_STT].error[0])
+			note(e, t->index, &t->errs, "stt (%s): %s", e->cfg.stt.name,
+			     t->tm.usage[ENGINE_STAGE_STT].error);
+		else
+			note(e, t->index, &t->errs, "stt (%s): %s",
+			     e->cfg.stt.name ? e->cfg.stt.name : "?", err_str(err));
+	}
+	t->state = T_EXTRACT;
+	t->started = false;
 }
 
 /* segments_json: the endpointer's segments as [{"start_ms","end_ms"}]. */
@@ -278,196 +406,617 @@ static cJSON *segments_json(const struct endpoint_segment *segs, int n)
 	return a;
 }
 
+/* The caller's words are known (or are silence): show them, then EXTRACT. */
+static enum err caller_says(struct engine *e, struct turn *t)
+{
+	if (!(t->caller = cJSON_CreateObject()) ||
+	    !cJSON_AddItemToObject(t->caller, "audio",
+				   t->audio ? cJSON_CreateString(t->audio) : cJSON_CreateNull()) ||
+	    !cJSON_AddItemToObject(t->caller, "segments", segments_json(t->segs, t->n_segs)) ||
+	    !cJSON_AddItemToObject(t->caller, "condition",
+				   t->condition ? cJSON_CreateString(t->condition)
+						: cJSON_CreateNull()) ||
+	    !cJSON_AddItemToObject(t->caller, "utterance_id",
+				   t->utterance_id ? cJSON_CreateString(t->utterance_id)
+						   : cJSON_CreateNull()))
+		return ERR_NOMEM;
+	emit(e, ENGINE_CALLER_SAYS, t->index, t->transcript, t->caller, NULL);
+	return ERR_OK;
+}
+
+static enum err extract_run(struct engine *e, struct turn *t)
+{
+	struct backend_usage u;
+	struct http_req *req = NULL;
+	enum err err;
+
+	if (!t->started) {
+		t->started = true;
+		if (!t->transcript || !t->transcript[0]) {
+			t->state = T_RULES;
+			t->started = false;
+			return ERR_OK;
+		}
+		t->stage_t0 = now_ms();
+		t->xreq = (struct extract_request){
+			.form = e->cfg.form,
+			.lex = e->cfg.lex,
+			.asked = flow_current(e->flow),
+			.transcript = t->transcript,
+			.history = e->history,
+			.today = e->cfg.today,
+		};
+		err = backend_extract_request(&e->cfg.extract, &t->xreq, &req, &u);
+		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_EXTRACT, req, &u))
+			return ERR_OK;
+		if (err == ERR_UNSUPPORTED) {
+			err = e->cfg.extract.extract
+				      ? e->cfg.extract.extract(e->cfg.extract.ctx, &t->xreq, &t->ex)
+				      : ERR_UNSUPPORTED;
+		} else {
+			if (err == ERR_OK)
+				err = ERR_BACKEND;
+			account(e, t, ENGINE_STAGE_EXTRACT, &u);
+		}
+	} else {
+		u = t->tm.usage[ENGINE_STAGE_EXTRACT];
+		err = backend_extract_response(&e->cfg.extract, &t->xreq, t->res, &t->ex, &u);
+		http_result_free(t->res);
+		t->res = NULL;
+		account(e, t, ENGINE_STAGE_EXTRACT, &u);
+	}
+	t->tm.extract_ms = now_ms() - t->stage_t0;
+	e->stage_ms[ENGINE_STAGE_EXTRACT] += t->tm.extract_ms;
+	t->state = T_RULES;
+	t->started = false;
+	if (err != ERR_OK) {
+		extraction_free(t->ex);
+		t->ex = NULL;
+		if (t->tm.has_usage[ENGINE_STAGE_EXTRACT] && t->tm.usage[ENGINE_STAGE_EXTRACT].error[0])
+			note(e, t->index, &t->errs, "extract (%s): %s", e->cfg.extract.name,
+			     t->tm.usage[ENGINE_STAGE_EXTRACT].error);
+		else
+			note(e, t->index, &t->errs, "extract (%s): %s",
+			     e->cfg.extract.name ? e->cfg.extract.name : "?", err_str(err));
+	} else {
+		if (!(t->ex_json = extraction_to_json(t->ex)))
+			return ERR_NOMEM;
+		emit(e, ENGINE_EXTRACTED, t->index, NULL, t->ex_json, NULL);
+	}
+	if ((err = history_add(e, "user", t->transcript)) != ERR_OK)
+		return err;
+	t->heard = true;
+	return ERR_OK;
+}
+
+static enum err rules_run(struct engine *e, struct turn *t)
+{
+	double t0 = now_ms();
+	enum err err = flow_turn(e->flow, t->ex, &t->decision);
+	t->tm.rules_ms = now_ms() - t0;
+	if (err != ERR_OK)
+		return err;
+	emit(e, ENGINE_DECISION, t->index, NULL, t->decision, NULL);
+	t->state = T_REPLY;
+	t->started = false;
+	return ERR_OK;
+}
+
+static void reply_run(struct engine *e, struct turn *t)
+{
+	struct backend_usage u;
+	struct http_req *req = NULL;
+	enum err err;
+
+	if (!t->started) {
+		t->started = true;
+		t->stage_t0 = now_ms();
+		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history};
+		err = backend_reply_request(&e->cfg.reply, &t->rreq, &req, &u);
+		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_REPLY, req, &u))
+			return;
+		if (err == ERR_UNSUPPORTED) {
+			err = e->cfg.reply.reply
+				      ? e->cfg.reply.reply(e->cfg.reply.ctx, &t->rreq, &t->said)
+				      : ERR_UNSUPPORTED;
+		} else {
+			if (err == ERR_OK)
+				err = ERR_BACKEND;
+			account(e, t, ENGINE_STAGE_REPLY, &u);
+		}
+	} else {
+		u = t->tm.usage[ENGINE_STAGE_REPLY];
+		err = backend_reply_response(&e->cfg.reply, &t->rreq, t->res, &t->said, &u);
+		http_result_free(t->res);
+		t->res = NULL;
+		account(e, t, ENGINE_STAGE_REPLY, &u);
+	}
+	t->tm.reply_ms = now_ms() - t->stage_t0;
+	e->stage_ms[ENGINE_STAGE_REPLY] += t->tm.reply_ms;
+	if (err != ERR_OK) {
+		const char *why = t->tm.has_usage[ENGINE_STAGE_REPLY] &&
+					  t->tm.usage[ENGINE_STAGE_REPLY].error[0]
+				  ? t->tm.usage[ENGINE_STAGE_REPLY].error
+				  : err_str(err);
+		free(t->said);
+		t->said = NULL;
+		/* The decision stands; the form's own words say it (FormBharo: REPLY only
+		 * phrases, it never decides). */
+		if (reply_script_reply(NULL, &t->rreq, &t->said) != ERR_OK)
+			t->said = NULL;
+		note(e, t->index, &t->errs, "reply (%s): %s%s",
+		     e->cfg.reply.name ? e->cfg.reply.name : "?", why,
+		     t->said ? "; the script's words were said instead" : "");
+	}
+	t->state = T_DONE;
+	t->started = false;
+}
+
+/* ---- recording ---- */
+
+/* usage_rows: the stages' requests of t as store rows (in rows, *n of them). */
+static void usage_rows(const struct turn *t, struct store_usage rows[ENGINE_STAGES], int *n)
+{
+	*n = 0;
+	for (int s = 0; s < ENGINE_STAGES; s++) {
+		const struct backend_usage *u = &t->tm.usage[s];
+		if (!t->tm.has_usage[s])
+			continue;
+		rows[(*n)++] = (struct store_usage){
+			.stage = stage_keys[s],
+			.provider = u->provider,
+			.model = u->model,
+			.ttfb_ms = u->ttfb_ms,
+			.total_ms = u->total_ms,
+			.attempts = u->attempts,
+			.tokens_in = u->tokens_in,
+			.tokens_out = u->tokens_out,
+			.audio_s = u->audio_s,
+			.cost_usd = u->cost_usd,
+			.error = u->error,
+		};
+	}
+}
+
+/* opening_done: the opening's words are known (or were cancelled): record the call,
+ * say them, end the call if there is nothing to ask. */
+static enum err opening_done(struct engine *e, struct turn *t)
+{
+	char *dtext = NULL;
+	char today[16];
+	struct store_usage rows[ENGINE_STAGES];
+	int n_rows;
+	enum err err = ERR_NOMEM;
+
+	if (t->said && (err = history_add(e, "agent", t->said)) != ERR_OK)
+		goto out;
+	err = ERR_NOMEM;
+	if (!(dtext = cJSON_PrintUnformatted(t->decision)))
+		goto out;
+	if (e->cfg.store) {
+		snprintf(today, sizeof today, "%04d-%02d-%02d", e->cfg.today.y, e->cfg.today.m,
+			 e->cfg.today.d);
+		usage_rows(t, rows, &n_rows);
+		struct store_call_info info = {
+			.corpus = e->call ? e->cfg.corpus_name : NULL,
+			.corpus_call_id = e->call ? e->call->id : "live",
+			.caller = e->call ? e->call->caller : NULL,
+			.path = e->call ? e->call->path : NULL,
+			.form_path = e->cfg.form_path,
+			.form_title = e->cfg.form->title,
+			.stt = e->cfg.stt.name,
+			.extract = e->cfg.extract.name,
+			.reply = e->cfg.reply.name,
+			.today = today,
+			.opening = t->said,
+			.opening_decision = dtext,
+			.usage = rows,
+			.n_usage = n_rows,
+		};
+		if ((err = store_call_begin(e->cfg.store, &info, &e->row)) != ERR_OK) {
+			emit(e, ENGINE_ERROR, 0, store_error(e->cfg.store), NULL, NULL);
+			e->open = false;
+			goto out;
+		}
+		e->recording = true;
+	}
+	if (t->said)
+		emit(e, ENGINE_AGENT_SAYS, 0, t->said, NULL, NULL);
+	err = ERR_OK;
+	/* A form with nothing to ask ends at once. */
+	if (flow_status(e->flow) != CALL_IN_PROGRESS)
+		err = finish(e, flow_status(e->flow), end_reason(t->decision));
+	else if (e->call && e->call->n_turns == 0)
+		err = finish(e, CALL_FAILED, "the caller hung up: the call has no caller turns");
+out:
+	free(dtext);
+	return err;
+}
+
+/* turn_done: record the finished (or cancelled) turn t in one transaction, tell the
+ * listener, end the call when the rules or the caller's turns say so. */
+static enum err turn_done(struct engine *e, struct turn *t)
+{
+	char *seg_text = NULL, *ex_text = NULL, *dec_text = NULL;
+	struct store_usage rows[ENGINE_STAGES];
+	int n_rows;
+	enum err err;
+
+	if (t->said) {
+		if ((err = history_add(e, "agent", t->said)) != ERR_OK)
+			return err;
+		emit(e, ENGINE_AGENT_SAYS, t->index, t->said, NULL, NULL);
+	}
+	t->tm.total_ms = now_ms() - t->t_start;
+	e->turn_total += t->tm.total_ms;
+	if (t->tm.total_ms > e->turn_max)
+		e->turn_max = t->tm.total_ms;
+
+	err = ERR_NOMEM;
+	if (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
+	    (t->decision && !(dec_text = cJSON_PrintUnformatted(t->decision))) ||
+	    (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))))
+		goto out;
+	if (e->recording) {
+		usage_rows(t, rows, &n_rows);
+		struct store_turn st = {
+			.index = t->index,
+			.utterance_id = t->utterance_id,
+			.audio = t->audio,
+			.condition = t->condition,
+			.seg_start_ms = t->n_segs ? t->segs[0].start_ms : -1,
+			.seg_end_ms = t->n_segs ? t->segs[t->n_segs - 1].end_ms : -1,
+			.segments = seg_text,
+			.transcript = t->transcript,
+			.extraction = ex_text,
+			.decision = dec_text,
+			.reply = t->said,
+			.audio_ms = t->tm.audio_ms,
+			.vad_ms = t->tm.vad_ms,
+			.stt_ms = t->tm.stt_ms,
+			.extract_ms = t->tm.extract_ms,
+			.rules_ms = t->tm.rules_ms,
+			.reply_ms = t->tm.reply_ms,
+			.total_ms = t->tm.total_ms,
+			.speech_ms = t->tm.speech_ms,
+			.error = t->errs,
+			.cancelled = t->tm.cancelled,
+			.usage = rows,
+			.n_usage = n_rows,
+		};
+		if ((err = store_turn_add(e->cfg.store, e->row, &st)) != ERR_OK) {
+			emit(e, ENGINE_ERROR, t->index, store_error(e->cfg.store), NULL, NULL);
+			goto out;
+		}
+	}
+	emit(e, ENGINE_TURN_DONE, t->index, NULL, NULL, &t->tm);
+
+	err = ERR_OK;
+	if (flow_status(e->flow) != CALL_IN_PROGRESS)
+		err = finish(e, flow_status(e->flow), end_reason(t->decision));
+	else if (e->call && e->next >= e->call->n_turns)
+		err = finish(e, CALL_FAILED, "the caller hung up: the call's recorded turns ran out");
+out:
+	free(seg_text);
+	free(ex_text);
+	free(dec_text);
+	return err;
+}
+
+/* drive: move the turn in progress on as far as it goes without waiting. A failure
+ * (ERR_NOMEM, ERR_DB) drops the turn and is kept in e->fatal. */
+static void drive(struct engine *e)
+{
+	struct turn *t;
+	enum err err = ERR_OK;
+
+	while ((t = e->t) && !t->xfer && err == ERR_OK) {
+		switch (t->state) {
+		case T_STT:
+			stt_run(e, t);
+			if (t->state == T_EXTRACT && t->index > 0)
+				err = caller_says(e, t);
+			break;
+		case T_EXTRACT:
+			err = extract_run(e, t);
+			break;
+		case T_RULES:
+			err = rules_run(e, t);
+			break;
+		case T_REPLY:
+			reply_run(e, t);
+			break;
+		case T_DONE:
+			e->t = NULL;
+			err = t->index == 0 ? opening_done(e, t) : turn_done(e, t);
+			turn_free(e, t);
+			t = NULL;
+			break;
+		}
+	}
+	if (err != ERR_OK) {
+		if (e->t) {
+			turn_free(e, e->t);
+			e->t = NULL;
+		}
+		if (!e->fatal)
+			e->fatal = err;
+	}
+}
+
+static enum err take_fatal(struct engine *e)
+{
+	enum err err = e->fatal;
+	e->fatal = ERR_OK;
+	return err;
+}
+
+/* ---- the public driving calls ---- */
+
+enum err engine_start_call(struct engine *e, const struct corpus_call *call)
+{
+	struct turn *t = NULL;
+	enum err err;
+
+	if (e->t)
+		engine_cancel(e, "the next call was started");
+	if (e->open)
+		finish(e, CALL_FAILED, "abandoned: the next call was started");
+	drop_call(e);
+	e->fatal = ERR_OK;
+	e->call = call;
+	e->begun = true;
+	if (!(e->history = cJSON_CreateArray()) || !(t = calloc(1, sizeof *t))) {
+		err = ERR_NOMEM;
+		goto out;
+	}
+	t->index = 0;
+	t->t_start = now_ms();
+	if ((err = flow_new(e->cfg.form, e->cfg.lex, e->cfg.today, &e->flow)) != ERR_OK ||
+	    (err = flow_start(e->flow, &t->decision)) != ERR_OK)
+		goto out;
+	e->open = true;
+	emit(e, ENGINE_CALL_START, 0, call ? call->id : "live", NULL, NULL);
+	emit(e, ENGINE_DECISION, 0, NULL, t->decision, NULL);
+	t->state = T_REPLY;
+	e->t = t;
+	t = NULL;
+	drive(e);
+	err = take_fatal(e);
+out:
+	turn_free(e, t);
+	if (err != ERR_OK && !e->recording)
+		e->open = false;
+	return err;
+}
+
+/* read_audio: decode and endpoint the turn's audio file (when it has one). */
+static void read_audio(struct engine *e, struct turn *t)
+{
+	char *msg = NULL;
+	enum err err;
+	double t0 = now_ms();
+
+	err = audiofile_read(t->audio, ENGINE_RATE, &t->samples, &t->n_samples, &msg);
+	t->tm.audio_ms = now_ms() - t0;
+	if (err != ERR_OK) {
+		note(e, t->index, &t->errs, "audio: %s", msg ? msg : err_str(err));
+		t->samples = NULL;
+		t->n_samples = 0;
+	}
+	free(msg);
+}
+
+static void find_speech(struct engine *e, struct turn *t)
+{
+	double t0 = now_ms();
+	enum err err;
+
+	if (!t->samples)
+		return;
+	err = endpoint_find(t->samples, t->n_samples, ENGINE_RATE, &e->cfg.endpoint, &t->segs,
+			    &t->n_segs);
+	t->tm.vad_ms = now_ms() - t0;
+	if (err != ERR_OK) {
+		note(e, t->index, &t->errs, "endpointer: %s (%s)", err_str(err),
+		     t->audio ? t->audio : "live audio");
+		t->segs = NULL;
+		t->n_segs = 0;
+	}
+	for (int i = 0; i < t->n_segs; i++)
+		t->tm.speech_ms += (double)(t->segs[i].end_ms - t->segs[i].start_ms);
+}
+
+enum err engine_start_turn(struct engine *e, const struct engine_input *in)
+{
+	struct turn *t;
+	bool from_audio;
+	enum err err = ERR_NOMEM;
+
+	if (!e->flow || e->t)
+		return ERR_INVALID;
+	if (!e->open)
+		return ERR_OK;
+	if (!in && (!e->call || e->next >= e->call->n_turns))
+		return ERR_INVALID;
+	if (!(t = calloc(1, sizeof *t)))
+		return ERR_NOMEM;
+	t->t_start = now_ms();
+	if (in) {
+		if ((in->audio && !(t->audio = strdup(in->audio))) ||
+		    (in->condition && !(t->condition = strdup(in->condition))) ||
+		    (in->utterance_id && !(t->utterance_id = strdup(in->utterance_id))) ||
+		    (in->transcript && !(t->reference = strdup(in->transcript))))
+			goto fail;
+		if (in->samples && in->n_samples) {
+			if (!(t->samples = malloc(in->n_samples * sizeof *t->samples)))
+				goto fail;
+			memcpy(t->samples, in->samples, in->n_samples * sizeof *t->samples);
+			t->n_samples = in->n_samples;
+		}
+		from_audio = t->samples != NULL;
+	} else {
+		const struct corpus_turn *ct = &e->call->turns[e->next];
+		if (!(t->audio = dup_or_null(ct->audio)) != !ct->audio ||
+		    !(t->condition = dup_or_null(ct->condition)) != !ct->condition ||
+		    !(t->utterance_id = dup_or_null(ct->utterance_id)) != !ct->utterance_id ||
+		    !(t->reference = dup_or_null(ct->transcript)) != !ct->transcript)
+			goto fail;
+		from_audio = ct->audio != NULL;
+	}
+	t->index = ++e->next;
+	if (from_audio && !in)
+		read_audio(e, t);
+	/* Audio and endpointing. A turn without audio is typed text: its transcript is what
+	 * the caller said. */
+	if (from_audio) {
+		find_speech(e, t);
+		t->speech = t->n_segs > 0;
+	} else {
+		t->speech = t->reference != NULL;
+	}
+	t->state = T_STT;
+	e->t = t;
+	drive(e);
+	return take_fatal(e);
+fail:
+	turn_free(e, t);
+	return err;
+}
+
+enum err engine_poll(struct engine *e, int timeout_ms, struct curl_waitfd *extra,
+		     unsigned n_extra)
+{
+	enum err err = http_poll(e->http, timeout_ms, extra, n_extra);
+	drive(e);
+	if (err != ERR_OK)
+		return err;
+	return take_fatal(e);
+}
+
+bool engine_busy(const struct engine *e)
+{
+	return e->t != NULL;
+}
+
+bool engine_waiting(const struct engine *e, enum engine_stage *stage, const char **backend,
+		    double *waited_ms)
+{
+	const struct turn *t = e->t;
+	if (!t || !t->xfer)
+		return false;
+	if (stage)
+		*stage = t->stage;
+	if (backend)
+		*backend = t->stage == ENGINE_STAGE_STT ? e->cfg.stt.name
+			   : t->stage == ENGINE_STAGE_EXTRACT ? e->cfg.extract.name
+							      : e->cfg.reply.name;
+	if (waited_ms)
+		*waited_ms = now_ms() - t->stage_t0;
+	return true;
+}
+
+enum err engine_cancel(struct engine *e, const char *reason)
+{
+	struct turn *t = e->t;
+	const char *where;
+	enum err err;
+
+	if (!t)
+		return ERR_OK;
+	e->t = NULL;
+	if (t->xfer)
+		where = engine_stage_name(t->stage);
+	else
+		where = t->state == T_STT ? "STT" : t->state == T_EXTRACT ? "EXTRACT"
+			: t->state == T_RULES ? "the rules" : t->state == T_REPLY ? "REPLY"
+			: "the record";
+	if (t->xfer) {
+		struct backend_usage u = t->tm.usage[t->stage];
+		double ms = now_ms() - t->stage_t0;
+		http_cancel(e->http, t->xfer);
+		t->xfer = NULL;
+		u.total_ms = ms;
+		snprintf(u.error, sizeof u.error, "cancelled after %.0f ms: %s", ms,
+			 reason ? reason : "cancelled");
+		account(e, t, t->stage, &u);
+		if (t->stage == ENGINE_STAGE_STT)
+			t->tm.stt_ms = ms;
+		else if (t->stage == ENGINE_STAGE_EXTRACT)
+			t->tm.extract_ms = ms;
+		else
+			t->tm.reply_ms = ms;
+		e->stage_ms[t->stage] += ms;
+	}
+	http_result_free(t->res);
+	t->res = NULL;
+	t->tm.cancelled = true;
+	note(e, t->index, &t->errs, "%s cancelled while waiting for %s: %s",
+	     t->index ? "turn" : "the opening", where, reason ? reason : "cancelled");
+	err = ERR_OK;
+	if (t->index == 0) {
+		free(t->said);
+		t->said = NULL;
+		err = opening_done(e, t);
+	} else {
+		if (t->transcript && !t->heard && t->transcript[0] &&
+		    history_add(e, "user", t->transcript) != ERR_OK)
+			err = ERR_NOMEM;
+		if (err == ERR_OK && !t->caller)
+			err = caller_says(e, t);
+		if (err == ERR_OK) {
+			free(t->said);
+			t->said = NULL;
+			err = turn_done(e, t);
+		}
+	}
+	turn_free(e, t);
+	return err;
+}
+
+bool engine_call_open(const struct engine *e)
+{
+	return e->open;
+}
+
+/* wait_idle: poll until the opening or turn in progress is done. */
+static enum err wait_idle(struct engine *e)
+{
+	while (e->t) {
+		enum err err = engine_poll(e, 1000, NULL, 0);
+		if (err != ERR_OK) {
+			engine_cancel(e, err_str(err));
+			return err;
+		}
+	}
+	return take_fatal(e);
+}
+
+enum err engine_begin(struct engine *e, const struct corpus_call *call)
+{
+	enum err err = engine_start_call(e, call);
+	if (err != ERR_OK)
+		return err;
+	return wait_idle(e);
+}
+
 enum err engine_step(struct engine *e, bool *ended)
 {
-	const struct corpus_turn *turn;
-	struct engine_timings tm = {0};
-	float *samples = NULL;
-	size_t n_samples = 0;
-	struct endpoint_segment *segs = NULL;
-	int n_segs = 0, index;
-	bool speech;
-	char *transcript = NULL, *said = NULL, *errs = NULL, *msg = NULL;
-	char *seg_text = NULL, *ex_text = NULL, *dec_text = NULL;
-	struct extraction *ex = NULL;
-	cJSON *caller = NULL, *ex_json = NULL, *decision = NULL;
-	double t0, t_start = now_ms();
-	enum err err = ERR_OK;
+	enum err err;
 
 	*ended = true;
 	if (!e->flow)
 		return ERR_INVALID;
 	if (!e->open)
 		return ERR_OK;
-	turn = &e->call->turns[e->next];
-	index = ++e->next;
-
-	/* Audio and endpointing. A turn without audio is typed text: its transcript is what
-	 * the caller said. */
-	if (turn->audio) {
-		t0 = now_ms();
-		err = audiofile_read(turn->audio, ENGINE_RATE, &samples, &n_samples, &msg);
-		tm.audio_ms = now_ms() - t0;
-		if (err != ERR_OK) {
-			note(e, index, &errs, "audio: %s", msg ? msg : err_str(err));
-			samples = NULL;
-			n_samples = 0;
-		} else {
-			t0 = now_ms();
-			err = endpoint_find(samples, n_samples, ENGINE_RATE, &e->cfg.endpoint, &segs,
-					    &n_segs);
-			tm.vad_ms = now_ms() - t0;
-			if (err != ERR_OK) {
-				note(e, index, &errs, "endpointer: %s (%s)", err_str(err), turn->audio);
-				segs = NULL;
-				n_segs = 0;
-			}
-		}
-		free(msg);
-		msg = NULL;
-		for (int i = 0; i < n_segs; i++)
-			tm.speech_ms += (double)(segs[i].end_ms - segs[i].start_ms);
-		speech = n_segs > 0;
-	} else {
-		speech = turn->transcript != NULL;
-	}
-
-	/* STT on the span from the first speech to the last. */
-	if (speech) {
-		struct stt_request req = {.reference = turn->transcript, .language = "hi",
-					  .sample_rate = ENGINE_RATE};
-		if (samples && n_segs > 0) {
-			size_t a = (size_t)segs[0].start_ms * (ENGINE_RATE / 1000);
-			size_t b = (size_t)segs[n_segs - 1].end_ms * (ENGINE_RATE / 1000);
-			if (b > n_samples)
-				b = n_samples;
-			if (a < b) {
-				req.samples = samples + a;
-				req.n_samples = b - a;
-			}
-		}
-		t0 = now_ms();
-		err = e->cfg.stt.transcribe ? e->cfg.stt.transcribe(e->cfg.stt.ctx, &req, &transcript)
-					    : ERR_UNSUPPORTED;
-		tm.stt_ms = now_ms() - t0;
-		if (err != ERR_OK) {
-			transcript = NULL;
-			note(e, index, &errs, "stt (%s): %s", e->cfg.stt.name ? e->cfg.stt.name : "?",
-			     err_str(err));
-		}
-	}
-	err = ERR_NOMEM;
-	if (!(caller = cJSON_CreateObject()) ||
-	    !cJSON_AddItemToObject(caller, "audio", turn->audio ? cJSON_CreateString(turn->audio)
-								: cJSON_CreateNull()) ||
-	    !cJSON_AddItemToObject(caller, "segments", segments_json(segs, n_segs)) ||
-	    !cJSON_AddItemToObject(caller, "condition",
-				   turn->condition ? cJSON_CreateString(turn->condition)
-						   : cJSON_CreateNull()) ||
-	    !cJSON_AddItemToObject(caller, "utterance_id",
-				   turn->utterance_id ? cJSON_CreateString(turn->utterance_id)
-						      : cJSON_CreateNull()))
-		goto out;
-	emit(e, ENGINE_CALLER_SAYS, index, transcript, caller, NULL);
-
-	/* EXTRACT, with the question just asked and the history before this answer. */
-	if (transcript && transcript[0]) {
-		struct extract_request req = {
-			.form = e->cfg.form,
-			.lex = e->cfg.lex,
-			.asked = flow_current(e->flow),
-			.transcript = transcript,
-			.history = e->history,
-			.today = e->cfg.today,
-		};
-		t0 = now_ms();
-		err = e->cfg.extract.extract ? e->cfg.extract.extract(e->cfg.extract.ctx, &req, &ex)
-					     : ERR_UNSUPPORTED;
-		tm.extract_ms = now_ms() - t0;
-		if (err != ERR_OK) {
-			ex = NULL;
-			note(e, index, &errs, "extract (%s): %s",
-			     e->cfg.extract.name ? e->cfg.extract.name : "?", err_str(err));
-		} else {
-			err = ERR_NOMEM;
-			if (!(ex_json = extraction_to_json(ex)))
-				goto out;
-			emit(e, ENGINE_EXTRACTED, index, NULL, ex_json, NULL);
-		}
-		if ((err = history_add(e, "user", transcript)) != ERR_OK)
-			goto out;
-	}
-
-	/* The rule layer decides; nothing captured (silence, a failed stage) uses a retry. */
-	t0 = now_ms();
-	err = flow_turn(e->flow, ex, &decision);
-	tm.rules_ms = now_ms() - t0;
-	if (err != ERR_OK)
-		goto out;
-	emit(e, ENGINE_DECISION, index, NULL, decision, NULL);
-
-	reply(e, index, decision, &said, &errs, &tm.reply_ms);
-	if (said) {
-		if ((err = history_add(e, "agent", said)) != ERR_OK)
-			goto out;
-		emit(e, ENGINE_AGENT_SAYS, index, said, NULL, NULL);
-	}
-	tm.total_ms = now_ms() - t_start;
-
-	err = ERR_NOMEM;
-	if (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(caller, "segments"))) ||
-	    !(dec_text = cJSON_PrintUnformatted(decision)) ||
-	    (ex_json && !(ex_text = cJSON_PrintUnformatted(ex_json))))
-		goto out;
-	if (e->recording) {
-		struct store_turn st = {
-			.index = index,
-			.utterance_id = turn->utterance_id,
-			.audio = turn->audio,
-			.condition = turn->condition,
-			.seg_start_ms = n_segs ? segs[0].start_ms : -1,
-			.seg_end_ms = n_segs ? segs[n_segs - 1].end_ms : -1,
-			.segments = seg_text,
-			.transcript = transcript,
-			.extraction = ex_text,
-			.decision = dec_text,
-			.reply = said,
-			.audio_ms = tm.audio_ms,
-			.vad_ms = tm.vad_ms,
-			.stt_ms = tm.stt_ms,
-			.extract_ms = tm.extract_ms,
-			.rules_ms = tm.rules_ms,
-			.reply_ms = tm.reply_ms,
-			.total_ms = tm.total_ms,
-			.speech_ms = tm.speech_ms,
-			.error = errs,
-		};
-		if ((err = store_turn_add(e->cfg.store, e->row, &st)) != ERR_OK) {
-			emit(e, ENGINE_ERROR, index, store_error(e->cfg.store), NULL, NULL);
-			goto out;
-		}
-	}
-	emit(e, ENGINE_TURN_DONE, index, NULL, NULL, &tm);
-
-	err = ERR_OK;
-	if (flow_status(e->flow) != CALL_IN_PROGRESS)
-		err = finish(e, flow_status(e->flow), end_reason(decision));
-	else if (e->next >= e->call->n_turns)
-		err = finish(e, CALL_FAILED, "the caller hung up: the call's recorded turns ran out");
-out:
+	if (e->t && (err = wait_idle(e)) != ERR_OK)
+		return err;
+	if (!e->open)
+		return ERR_OK;
+	err = engine_start_turn(e, NULL);
+	if (err == ERR_OK)
+		err = wait_idle(e);
 	*ended = !e->open;
-	free(samples);
-	free(segs);
-	free(transcript);
-	free(said);
-	free(errs);
-	free(seg_text);
-	free(ex_text);
-	free(dec_text);
-	extraction_free(ex);
-	cJSON_Delete(caller);
-	cJSON_Delete(ex_json);
-	cJSON_Delete(decision);
 	return err;
 }
 

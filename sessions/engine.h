@@ -1,10 +1,19 @@
 /* engine: the call engine. Runs one call from a source (a corpus call's recorded caller
- * turns) through the agent (endpointing, STT, EXTRACT, the rule layer, REPLY) into the
- * store, and tells a listener every stage's result as it happens (the panes use it).
+ * turns, or turns fed from outside: typed text, live audio) through the agent
+ * (endpointing, STT, EXTRACT, the rule layer, REPLY) into the store, and tells a listener
+ * every stage's result as it happens (the panes use it).
  *
- * The caller of the engine drives it: engine_begin() opens a call and produces the
- * agent's first words; each engine_step() consumes one caller turn. So the simulator can
- * pace a call on screen, and the headless run can loop. */
+ * A turn is a small state machine: audio and endpointing (local, at once) -> STT ->
+ * EXTRACT -> rules -> REPLY -> one store transaction. A network stage starts its request
+ * on the engine's HTTP client (agent/http.h) and the turn waits; engine_poll(), called
+ * from the one place the program's loop waits, moves it on when the answer arrives.
+ * Offline backends (and any backend without non-blocking halves, agent/backend.h)
+ * complete at once in the same machinery, so with them a turn is done when
+ * engine_start_turn returns. engine_cancel() abandons what is in flight at once.
+ *
+ * Two ways to drive it: non-blocking (engine_start_call, engine_start_turn, engine_poll,
+ * engine_cancel: the simulator), or blocking (engine_begin, engine_step: the headless
+ * run), which are the same calls waiting until the turn is done. */
 #ifndef FORMDESK_ENGINE_H
 #define FORMDESK_ENGINE_H
 
@@ -13,6 +22,7 @@
 #include "agent/err.h"
 #include "agent/backend.h"
 #include "agent/flow.h"
+#include "agent/http.h"
 #include "audio/endpoint.h"
 
 struct store;
@@ -32,7 +42,19 @@ struct engine_config {
 	struct endpoint_options endpoint;
 };
 
-/* Per-turn stage timings, in milliseconds of wall time. */
+/* The network stages of a turn. */
+enum engine_stage {
+	ENGINE_STAGE_STT,
+	ENGINE_STAGE_EXTRACT,
+	ENGINE_STAGE_REPLY,
+	ENGINE_STAGES,
+};
+
+/* engine_stage_name: "STT", "EXTRACT", "REPLY" (static). */
+const char *engine_stage_name(enum engine_stage s);
+
+/* Per-turn stage timings, in milliseconds of wall time, and what the network requests
+ * cost. */
 struct engine_timings {
 	double audio_ms;   /* decode + resample */
 	double vad_ms;     /* endpointing */
@@ -42,6 +64,10 @@ struct engine_timings {
 	double reply_ms;
 	double total_ms;
 	double speech_ms;  /* length of the caller's speech the endpointer found */
+	bool cancelled;    /* the turn was abandoned while a stage was in flight */
+	bool has_usage[ENGINE_STAGES];            /* the stage made a network request */
+	struct backend_usage usage[ENGINE_STAGES]; /* its measurements (agent/backend.h) */
+	double cost_usd;   /* sum of the priced requests' costs, USD (0 when none priced) */
 };
 
 enum engine_event_kind {
@@ -50,8 +76,9 @@ enum engine_event_kind {
 	ENGINE_CALLER_SAYS, /* text: the transcript; json: {"audio","segments":[{start_ms,end_ms}],"condition"} */
 	ENGINE_EXTRACTED,   /* json: extraction_to_json() */
 	ENGINE_DECISION,    /* json: the decision record (flow.h) */
-	ENGINE_TURN_DONE,   /* timings set */
-	ENGINE_CALL_END,    /* status set; json: {"form_data","form_status"} */
+	ENGINE_TURN_DONE,   /* timings set (cancelled turns too) */
+	ENGINE_CALL_END,    /* status set; json: {"form_data","form_status","reason","usage"},
+	                       usage as engine_usage_json() */
 	ENGINE_ERROR,       /* text: what failed, with file names */
 };
 
@@ -71,24 +98,89 @@ typedef void (*engine_listener)(void *ud, const struct engine_event *ev);
 struct engine;
 
 /* engine_new: Output: *out (caller frees with engine_free). cfg is copied; what it points
- * to is borrowed. listener may be NULL. Errors: ERR_NOMEM. */
+ * to is borrowed. listener may be NULL. The engine makes its own HTTP client for the
+ * network stages. Errors: ERR_NOMEM, ERR_BACKEND (libcurl could not start). */
 enum err engine_new(const struct engine_config *cfg, engine_listener listener, void *ud,
 		    struct engine **out);
 void engine_free(struct engine *e);
 
-/* engine_begin: open a call for call (borrowed until the call ends), record it, emit
- * CALL_START, the opening decision and the agent's first words. A call still open from
- * an earlier engine_begin is recorded as failed ("abandoned") first; so is an open call at
- * engine_free. A failing REPLY is an ENGINE_ERROR event and is recorded, not an error.
- * Errors: ERR_DB, ERR_NOMEM, ERR_INVALID (the rule layer refused to start). */
+/* engine_start_call: open a call for call (borrowed until the call ends; NULL for a live
+ * call, whose turns come from engine_start_turn's input and which never runs out of
+ * them), emit CALL_START and the opening decision, and start the opening REPLY. A call
+ * still open (or a turn in flight) is cancelled and recorded as failed ("abandoned")
+ * first; so is an open call at engine_free. The call is recorded when the opening words
+ * are known, then AGENT_SAYS follows. A failing REPLY falls back to the script replier's
+ * words (agent/reply_script.h) and is an ENGINE_ERROR event, recorded with the call, not
+ * an error. Errors: ERR_DB, ERR_NOMEM, ERR_INVALID (the rule layer refused to start). */
+enum err engine_start_call(struct engine *e, const struct corpus_call *call);
+
+/* A caller turn fed from outside a corpus (typed text or live audio). Strings and samples
+ * are copied; all may be NULL/0. No samples: transcript is what the caller said (typed),
+ * or, with neither, silence. */
+struct engine_input {
+	const char *transcript;   /* typed words, or the reference for the STT backend */
+	const float *samples;     /* mono, 16 kHz, n_samples of them: endpointed, then STT */
+	size_t n_samples;
+	const char *audio;        /* where the audio is kept, recorded with the turn */
+	const char *condition;    /* recorded with the turn */
+	const char *utterance_id; /* recorded with the turn */
+};
+
+/* engine_start_turn: start the next caller turn: in, or (in NULL) the corpus call's next
+ * recorded turn. With offline backends it is done (recorded, events emitted) on return;
+ * otherwise engine_poll finishes it. Errors: ERR_INVALID (no call begun, or a turn is
+ * still in flight: cancel or finish it first), ERR_DB, ERR_NOMEM; a failing backend is
+ * recorded in the turn, not an error. Starting a turn when the call has ended does
+ * nothing (ERR_OK). */
+enum err engine_start_turn(struct engine *e, const struct engine_input *in);
+
+/* engine_poll: wait at most timeout_ms (milliseconds; 0 returns at once) for network
+ * activity, a due retry, or one of the extra descriptors (may be NULL; their revents are
+ * set, as curl_multi_poll does), then move the turn in flight on, emitting its events and
+ * recording it when it is done. This is meant to be the one place a loop waits.
+ * Errors: ERR_DB, ERR_NOMEM (the turn is dropped, an ENGINE_ERROR says why),
+ * ERR_BACKEND (libcurl failed). */
+enum err engine_poll(struct engine *e, int timeout_ms, struct curl_waitfd *extra,
+		     unsigned n_extra);
+
+/* engine_busy: the opening or a turn is in progress (not yet recorded). */
+bool engine_busy(const struct engine *e);
+
+/* engine_waiting: whether a network request is in flight; if so *stage, *backend (the
+ * stage's backend name, borrowed from the config) and *waited_ms (milliseconds since it
+ * started) are set; each pointer may be NULL. */
+bool engine_waiting(const struct engine *e, enum engine_stage *stage, const char **backend,
+		    double *waited_ms);
+
+/* engine_cancel: abandon the opening or turn in progress at once (its request is closed,
+ * no answer is awaited) and record it: a turn as cancelled, with what was done before
+ * (the transcript, the extraction, the decision if the rules had run) and why (the
+ * stage in flight and reason, e.g. "barge-in"); the opening with no words. Then, as after
+ * any turn, the call ends if the rules ended it or a corpus call's turns ran out.
+ * Nothing in progress: nothing happens. Errors: ERR_DB, ERR_NOMEM. */
+enum err engine_cancel(struct engine *e, const char *reason);
+
+/* engine_call_open: a call has begun and not ended. */
+bool engine_call_open(const struct engine *e);
+
+/* engine_begin: engine_start_call, then wait (engine_poll) until the opening is done.
+ * Errors: as engine_start_call and engine_poll. */
 enum err engine_begin(struct engine *e, const struct corpus_call *call);
 
-/* engine_step: run the next caller turn (audio, VAD, STT, EXTRACT, rules, REPLY), record
- * it in one transaction, emit its events. *ended becomes true once the call has ended
- * (by the rules, or because the caller's turns ran out: the caller hung up, and the call
- * is failed). Errors: ERR_DB, ERR_NOMEM; a failing backend is recorded as a turn with
- * nothing captured, not an error. */
+/* engine_step: run the next caller turn (audio, VAD, STT, EXTRACT, rules, REPLY) to its
+ * end, blocking, record it in one transaction, emit its events. *ended becomes true once
+ * the call has ended (by the rules, or because the caller's turns ran out: the caller
+ * hung up, and the call is failed). Errors: ERR_DB, ERR_NOMEM, ERR_BACKEND (libcurl); a
+ * failing backend is recorded as a turn (a failed STT is silence, a failed EXTRACT
+ * captures nothing, a failed REPLY says the script's words), not an error. */
 enum err engine_step(struct engine *e, bool *ended);
+
+/* engine_usage_json: the current call's totals so far: {"cost_usd": USD of priced
+ * requests, "requests": network requests, "failed_requests", "stt_ms", "extract_ms",
+ * "reply_ms" (sums of the stages' wall time, opening included), "turn_ms_total",
+ * "turn_ms_max" (caller turns' wall time)}. Output: new object (caller frees), NULL when
+ * out of memory. */
+cJSON *engine_usage_json(const struct engine *e);
 
 /* engine_flow: the current call's rule-layer state (read-only), NULL before a call. */
 const struct flow *engine_flow(const struct engine *e);
