@@ -1,5 +1,5 @@
-/* case_rows: reading case files (tab-separated rows, '#' comments) and checking one
- * extraction row: the utterance through the offline extractor and flow_check, as
+/* case_rows: checking one extraction row of a case file (the rows read with
+ * tests/support/table.h): the utterance through the offline extractor and flow_check, as
  * `formdesk extract` does, against the expected column. Included by the case tests.
  *
  * Expected column (the conventions of the shared extract.tsv):
@@ -25,64 +25,7 @@
 #include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
-
-#define ROW_COLS 5
-
-struct row {
-	char *col[ROW_COLS];
-	int ncol;
-	int line;
-	char name[200];
-};
-
-/* Rows of path with at least min_cols columns; exits the program with a message when
- * the file cannot be read (a test must be able to fail). */
-static inline struct row *rows_load(const char *path, int min_cols, int *n)
-{
-	FILE *f = fopen(path, "r");
-	struct row *v = NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
-	*n = 0;
-	if (!f) {
-		fprintf(stderr, "cannot read case file %s\n", path);
-		exit(1);
-	}
-	while (getline(&line, &cap, f) > 0) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = 0;
-		if (line[0] == '#' || line[0] == 0)
-			continue;
-		struct row r = {.line = lineno};
-		char *p = line;
-		while (p && r.ncol < ROW_COLS) {
-			char *tab = strchr(p, '\t');
-			if (tab)
-				*tab = 0;
-			r.col[r.ncol++] = strdup(p);
-			p = tab ? tab + 1 : NULL;
-		}
-		if (r.ncol < min_cols) {
-			fprintf(stderr, "%s line %d: expected %d tab-separated columns, got %d\n", path,
-				lineno, min_cols, r.ncol);
-			exit(1);
-		}
-		v = realloc(v, (size_t)(*n + 1) * sizeof(*v));
-		v[(*n)++] = r;
-	}
-	free(line);
-	fclose(f);
-	return v;
-}
-
-static inline void rows_free(struct row *v, int n)
-{
-	for (int i = 0; i < n; i++)
-		for (int c = 0; c < v[i].ncol; c++)
-			free(v[i].col[c]);
-	free(v);
-}
+#include "tests/support/table.h"
 
 /* text of a stored value: strings as they are, numbers as %.15g, booleans true/false */
 static inline void value_text(const cJSON *v, char *buf, size_t n)

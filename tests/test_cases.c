@@ -15,7 +15,7 @@ static const struct ymd today = {2025, 3, 15};
 
 static void extract_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	char why[4096];
 	if (!row_check(form, lex, today, r->col[1], r->col[2], r->col[3], NULL, why, sizeof(why)))
 		fail_msg("%s (line %d) %s: \"%s\": %s", r->col[0], r->line, r->col[1], r->col[2], why);
@@ -23,7 +23,7 @@ static void extract_row(void **state)
 
 static void name_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	const char *got = namematch_verdict_name(namematch_judge(r->col[0], r->col[1]));
 	if (strcmp(got, r->col[2]) != 0)
 		fail_msg("line %d: %s / %s: want %s, got %s", r->line, r->col[0], r->col[1], r->col[2], got);
@@ -50,27 +50,25 @@ int main(void)
 	}
 
 	int ne, nn;
+	struct table_row *ext, *names;
 	snprintf(path, sizeof(path), "%s/extract.tsv", dir);
-	struct row *ext = rows_load(path, 4, &ne);
+	table_load(path, 4, 0, 0, &ext, &ne);
 	snprintf(path, sizeof(path), "%s/name_pairs.tsv", dir);
-	struct row *names = rows_load(path, 3, &nn);
-	struct CMUnitTest *tests = calloc((size_t)(ne + nn), sizeof(*tests));
-	for (int i = 0; i < ne; i++) {
+	table_load(path, 3, 0, 0, &names, &nn);
+	for (int i = 0; i < ne; i++)
 		snprintf(ext[i].name, sizeof(ext[i].name), "%s %s: %.120s", ext[i].col[0], ext[i].col[1],
 			 ext[i].col[2]);
-		tests[i] = (struct CMUnitTest){.name = ext[i].name, .test_func = extract_row,
-					       .initial_state = &ext[i]};
-	}
-	for (int i = 0; i < nn; i++) {
+	for (int i = 0; i < nn; i++)
 		snprintf(names[i].name, sizeof(names[i].name), "name %s / %s", names[i].col[0],
 			 names[i].col[1]);
-		tests[ne + i] = (struct CMUnitTest){.name = names[i].name, .test_func = name_row,
-						    .initial_state = &names[i]};
-	}
-	int failed = _cmocka_run_group_tests("case files", tests, (size_t)(ne + nn), NULL, NULL);
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_tests(&tests, &n, ext, ne, extract_row);
+	table_tests(&tests, &n, names, nn, name_row);
+	int failed = _cmocka_run_group_tests("case files", tests, n, NULL, NULL);
 	free(tests);
-	rows_free(ext, ne);
-	rows_free(names, nn);
+	table_free(ext, ne);
+	table_free(names, nn);
 	lexicon_free(lex);
 	form_free(form);
 	return failed;

@@ -14,6 +14,7 @@
 #include "audio/endpoint.h"
 #include "audio/vad.h"
 #include "tests/endpoint_clips.h"
+#include "tests/support/table.h"
 
 #define MAX_FIELDS 11
 #define MAX_CLIPS 16
@@ -60,11 +61,13 @@ static int parse_int(const char *s, int *out)
 	return 0;
 }
 
-/* Parses one data line into r. Returns 0, or -1 after printing file:line: field: why. */
-static int parse_row(char *line, const char *file, int lineno, struct row *r)
+/* Parses one table row into r, which points into t's columns (some split in place).
+ * Returns 0, or -1 after printing file:line: field: why. */
+static int parse_row(const struct table_row *t, struct row *r)
 {
-	char *f[MAX_FIELDS], *parts[MAX_CLIPS + 2];
-	int n = split(line, '\t', f, MAX_FIELDS), k;
+	char **f = t->col, *parts[MAX_CLIPS + 2];
+	const char *file = t->file;
+	int n = t->ncol, lineno = t->line, k;
 	static const char *const opt_names[] = {"start_ms", "stop_ms", "turn_wait_ms"};
 	int *opts[3];
 
@@ -234,24 +237,19 @@ static void test_tables(void **state)
 	}
 	assert_int_equal(glob("tests/data/endpoint_*.tsv", 0, NULL, &g), 0);
 	for (size_t f = 0; f < g.gl_pathc; f++) {
-		FILE *fp = fopen(g.gl_pathv[f], "r");
-		char line[8192];
-		int lineno = 0;
-		assert_non_null(fp);
-		while (fgets(line, sizeof(line), fp)) {
+		struct table_row *v;
+		int nv;
+		table_load(g.gl_pathv[f], 0, 0, 0, &v, &nv);
+		for (int i = 0; i < nv; i++) {
 			struct row r;
-			lineno++;
-			line[strcspn(line, "\r\n")] = '\0';
-			if (line[0] == '#' || line[0] == '\0')
-				continue;
 			rows++;
-			if (parse_row(line, g.gl_pathv[f], lineno, &r) != 0) {
+			if (parse_row(&v[i], &r) != 0) {
 				failed++;
 				continue;
 			}
 			failed += run_row(&r, dir);
 		}
-		fclose(fp);
+		table_free(v, nv);
 	}
 	globfree(&g);
 	assert_true(rows > 0);

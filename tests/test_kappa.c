@@ -12,62 +12,10 @@
 #include <cmocka.h>
 
 #include "annotations/kappa.h"
+#include "tests/support/table.h"
 
-#define MAX_ROWS 64
-#define MAX_COLS 10
 #define MAX_CELLS 128
 #define TOL 1e-9
-
-struct row {
-	char where[128];
-	char *col[MAX_COLS];
-	int n;
-};
-
-static struct row rows[MAX_ROWS];
-static int n_rows;
-
-static void load(const char *file, int want_cols)
-{
-	FILE *fp = fopen(file, "r");
-	char buf[4096];
-	int line = 0;
-
-	if (!fp) {
-		fprintf(stderr, "cannot open %s (run from the source tree)\n", file);
-		exit(1);
-	}
-	while (fgets(buf, sizeof buf, fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0] || buf[0] == '#')
-			continue;
-		if (n_rows == MAX_ROWS) {
-			fprintf(stderr, "%s:%d: too many rows\n", file, line);
-			exit(1);
-		}
-		struct row *r = &rows[n_rows++];
-		char *p = buf;
-		snprintf(r->where, sizeof r->where, "%s:%d", file, line);
-		r->n = 0;
-		for (;;) {
-			char *t = strchr(p, '\t');
-			if (t)
-				*t = '\0';
-			if (r->n == MAX_COLS)
-				break;
-			r->col[r->n++] = strdup(p);
-			if (!t)
-				break;
-			p = t + 1;
-		}
-		if (r->n != want_cols) {
-			fprintf(stderr, "%s: %d columns, want %d\n", r->where, r->n, want_cols);
-			exit(1);
-		}
-	}
-	fclose(fp);
-}
 
 /* cells: the numbers of s split at ',' and ';'. Returns how many. */
 static int cells(const char *s, long *v)
@@ -81,12 +29,12 @@ static int cells(const char *s, long *v)
 	return n;
 }
 
-static void near(const struct row *r, const char *what, double want, double got)
+static void near(const struct table_row *r, const char *what, double want, double got)
 {
 	if (isnan(want) && isnan(got))
 		return;
 	if (isnan(want) || isnan(got) || fabs(want - got) > TOL) {
-		print_error("%s (%s): %s want %.10f got %.10f\n", r->where, r->col[0], what, want,
+		print_error("%s (%s): %s want %.10f got %.10f\n", r->name, r->col[0], what, want,
 			    got);
 		fail();
 	}
@@ -99,7 +47,7 @@ static double num(const char *s)
 
 static void cohen_case(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	long t[MAX_CELLS];
 	int k = atoi(r->col[1]);
 	struct kappa_result res;
@@ -108,7 +56,7 @@ static void cohen_case(void **state)
 	enum err e = kappa_cohen(t, k, &res);
 	if (strcmp(r->col[3], "error") == 0) {
 		if (e != ERR_INVALID) {
-			print_error("%s (%s): want ERR_INVALID, got %d\n", r->where, r->col[0], e);
+			print_error("%s (%s): want ERR_INVALID, got %d\n", r->name, r->col[0], e);
 			fail();
 		}
 		return;
@@ -122,7 +70,7 @@ static void cohen_case(void **state)
 
 static void fleiss_case(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	long t[MAX_CELLS];
 	int items = atoi(r->col[1]), k = atoi(r->col[2]);
 	struct kappa_result res;
@@ -131,7 +79,7 @@ static void fleiss_case(void **state)
 	enum err e = kappa_fleiss(t, items, k, &res);
 	if (strcmp(r->col[4], "error") == 0) {
 		if (e != ERR_INVALID) {
-			print_error("%s (%s): want ERR_INVALID, got %d\n", r->where, r->col[0], e);
+			print_error("%s (%s): want ERR_INVALID, got %d\n", r->name, r->col[0], e);
 			fail();
 		}
 		return;
@@ -145,7 +93,7 @@ static void fleiss_case(void **state)
 
 static void rates_case(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	long t[MAX_CELLS];
 	int k = atoi(r->col[1]);
 
@@ -182,26 +130,25 @@ static void bad_class_count(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[MAX_ROWS + 2];
-	int n = 0, first;
+	static const char *const files[3] = {"tests/data/kappa_cohen.tsv",
+					     "tests/data/kappa_fleiss.tsv",
+					     "tests/data/kappa_rates.tsv"};
+	static const int cols[3] = {7, 8, 6};
+	void (*fn[3])(void **) = {cohen_case, fleiss_case, rates_case};
+	struct table_row *rows[3];
+	int n_rows[3];
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
 
-	first = n_rows;
-	load("tests/data/kappa_cohen.tsv", 7);
-	for (int i = first; i < n_rows; i++)
-		tests[n++] = (struct CMUnitTest){rows[i].where, cohen_case, NULL, NULL, &rows[i]};
-	first = n_rows;
-	load("tests/data/kappa_fleiss.tsv", 8);
-	for (int i = first; i < n_rows; i++)
-		tests[n++] = (struct CMUnitTest){rows[i].where, fleiss_case, NULL, NULL, &rows[i]};
-	first = n_rows;
-	load("tests/data/kappa_rates.tsv", 6);
-	for (int i = first; i < n_rows; i++)
-		tests[n++] = (struct CMUnitTest){rows[i].where, rates_case, NULL, NULL, &rows[i]};
-	tests[n++] = (struct CMUnitTest){"cohen symmetric", cohen_symmetric, NULL, NULL, NULL};
-	tests[n++] = (struct CMUnitTest){"bad class count", bad_class_count, NULL, NULL, NULL};
-	int rc = _cmocka_run_group_tests("kappa", tests, (size_t)n, NULL, NULL);
-	for (int i = 0; i < n_rows; i++)
-		for (int j = 0; j < rows[i].n; j++)
-			free(rows[i].col[j]);
+	for (int k = 0; k < 3; k++) {
+		table_load(files[k], cols[k], cols[k], 0, &rows[k], &n_rows[k]);
+		table_tests(&tests, &n, rows[k], n_rows[k], fn[k]);
+	}
+	table_add(&tests, &n, (struct CMUnitTest){"cohen symmetric", cohen_symmetric, NULL, NULL, NULL});
+	table_add(&tests, &n, (struct CMUnitTest){"bad class count", bad_class_count, NULL, NULL, NULL});
+	int rc = _cmocka_run_group_tests("kappa", tests, n, NULL, NULL);
+	free(tests);
+	for (int k = 0; k < 3; k++)
+		table_free(rows[k], n_rows[k]);
 	return rc;
 }

@@ -10,7 +10,7 @@
 
 static void pair_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	const char *a = r->col[0], *b = r->ncol > 1 ? r->col[1] : "", *want = r->ncol > 2 ? r->col[2] : "";
 	const char *ab = namematch_verdict_name(namematch_judge(a, b));
 	const char *ba = namematch_verdict_name(namematch_judge(b, a));
@@ -41,18 +41,18 @@ static void keys(void **state)
 
 int main(void)
 {
-	int n;
-	struct row *rows = rows_load("tests/data/parse_namepairs.tsv", 1, &n);
-	struct CMUnitTest *tests = calloc((size_t)n + 1, sizeof(*tests));
-	tests[0] = (struct CMUnitTest){.name = "keys", .test_func = keys};
-	for (int i = 0; i < n; i++) {
+	int nrows;
+	struct table_row *rows;
+	table_load("tests/data/parse_namepairs.tsv", 1, 0, 0, &rows, &nrows);
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_add(&tests, &n, (struct CMUnitTest){.name = "keys", .test_func = keys});
+	for (int i = 0; i < nrows; i++)
 		snprintf(rows[i].name, sizeof(rows[i].name), "%s / %s", rows[i].col[0],
 			 rows[i].ncol > 1 ? rows[i].col[1] : "");
-		tests[i + 1] = (struct CMUnitTest){.name = rows[i].name, .test_func = pair_row,
-						   .initial_state = &rows[i]};
-	}
-	int failed = _cmocka_run_group_tests("name judge", tests, (size_t)n + 1, NULL, NULL);
+	table_tests(&tests, &n, rows, nrows, pair_row);
+	int failed = _cmocka_run_group_tests("name judge", tests, n, NULL, NULL);
 	free(tests);
-	rows_free(rows, n);
+	table_free(rows, nrows);
 	return failed;
 }

@@ -24,7 +24,7 @@ static const char *const case_files[] = {
 
 static void extract_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	char why[4096];
 	if (!row_check(form, lex, today, r->col[1], r->col[2], r->col[3], r->ncol > 4 ? r->col[4] : NULL,
 		       why, sizeof(why)))
@@ -33,7 +33,7 @@ static void extract_row(void **state)
 
 static void function_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	const char *fn = r->col[1], *in = r->ncol > 2 ? r->col[2] : "", *want = r->ncol > 3 ? r->col[3] : "";
 	char got[128] = "none";
 	if (strcmp(fn, "digits") == 0) {
@@ -172,37 +172,34 @@ int main(void)
 		return 1;
 	}
 	const size_t nfiles = sizeof(case_files) / sizeof(case_files[0]);
-	struct row *rows[8];
-	int nrows[8], total = 0;
+	struct table_row *rows[8];
+	int nrows[8];
 	int nf;
-	struct row *fns = rows_load("tests/data/parse_functions.tsv", 3, &nf);
-	for (size_t i = 0; i < nfiles; i++) {
-		rows[i] = rows_load(case_files[i], 4, &nrows[i]);
-		total += nrows[i];
-	}
-	struct CMUnitTest *tests = calloc((size_t)(total + nf + 3), sizeof(*tests));
-	int k = 0;
-	tests[k++] = (struct CMUnitTest){.name = "folding", .test_func = folding};
-	tests[k++] = (struct CMUnitTest){.name = "any text", .test_func = any_text};
-	tests[k++] = (struct CMUnitTest){.name = "bad word list", .test_func = bad_word_list};
-	for (int i = 0; i < nf; i++) {
+	struct table_row *fns;
+	table_load("tests/data/parse_functions.tsv", 3, 0, 0, &fns, &nf);
+	for (size_t i = 0; i < nfiles; i++)
+		table_load(case_files[i], 4, 0, 0, &rows[i], &nrows[i]);
+	struct CMUnitTest *tests = NULL;
+	size_t k = 0;
+	table_add(&tests, &k, (struct CMUnitTest){.name = "folding", .test_func = folding});
+	table_add(&tests, &k, (struct CMUnitTest){.name = "any text", .test_func = any_text});
+	table_add(&tests, &k, (struct CMUnitTest){.name = "bad word list", .test_func = bad_word_list});
+	for (int i = 0; i < nf; i++)
 		snprintf(fns[i].name, sizeof(fns[i].name), "%s %s: %.100s", fns[i].col[0], fns[i].col[1],
 			 fns[i].ncol > 2 ? fns[i].col[2] : "");
-		tests[k++] = (struct CMUnitTest){.name = fns[i].name, .test_func = function_row,
-						 .initial_state = &fns[i]};
-	}
-	for (size_t f = 0; f < nfiles; f++)
+	table_tests(&tests, &k, fns, nf, function_row);
+	for (size_t f = 0; f < nfiles; f++) {
 		for (int i = 0; i < nrows[f]; i++) {
-			struct row *r = &rows[f][i];
+			struct table_row *r = &rows[f][i];
 			snprintf(r->name, sizeof(r->name), "%s %s: %.120s", r->col[0], r->col[1], r->col[2]);
-			tests[k++] = (struct CMUnitTest){.name = r->name, .test_func = extract_row,
-							 .initial_state = r};
 		}
-	int failed = _cmocka_run_group_tests("understanding", tests, (size_t)k, NULL, NULL);
+		table_tests(&tests, &k, rows[f], nrows[f], extract_row);
+	}
+	int failed = _cmocka_run_group_tests("understanding", tests, k, NULL, NULL);
 	free(tests);
-	rows_free(fns, nf);
+	table_free(fns, nf);
 	for (size_t i = 0; i < nfiles; i++)
-		rows_free(rows[i], nrows[i]);
+		table_free(rows[i], nrows[i]);
 	lexicon_free(lex);
 	form_free(form);
 	return failed;

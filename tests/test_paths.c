@@ -10,18 +10,15 @@
 
 #include "agent/form.h"
 #include "sessions/paths.h"
+#include "tests/support/table.h"
 
 #define DATA "tests/data/paths_cases.tsv"
-#define MAX_ROWS 64
 
+/* One row's columns by name. */
 struct row {
 	int line;
-	char name[64];
-	char *form, *unknown, *result, *path, *json;
+	const char *form, *unknown, *result, *path, *json;
 };
-
-static struct row rows[MAX_ROWS];
-static int n_rows;
 
 struct seen {
 	long want;      /* path number to capture */
@@ -50,7 +47,9 @@ static int capture_json(void *ctx, long number, const enum paths_answer *answers
 
 static void run_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *t = *state;
+	const struct row row = {t->line, t->col[0], t->col[1], t->col[2], t->col[3], t->col[4]};
+	const struct row *r = &row;
 	struct form *f = NULL;
 	struct form_issues is = {0};
 	enum err e = form_load(r->form, &f, &is);
@@ -125,65 +124,24 @@ static void one_path(void **state)
 	free(c.s.json);
 }
 
-static char *field(char **p)
-{
-	char *s = *p;
-	char *t = strchr(s, '\t');
-	if (t) {
-		*t = '\0';
-		*p = t + 1;
-	} else {
-		*p = s + strlen(s);
-	}
-	return s;
-}
-
-static void load_rows(void)
-{
-	FILE *fp = fopen(DATA, "r");
-	if (!fp) {
-		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
-		exit(1);
-	}
-	char buf[4096];
-	int line = 0;
-	while (fgets(buf, sizeof buf, fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0] || buf[0] == '#')
-			continue;
-		if (n_rows == MAX_ROWS) {
-			fprintf(stderr, "%s:%d: more than %d rows\n", DATA, line, MAX_ROWS);
-			exit(1);
-		}
-		struct row *r = &rows[n_rows++];
-		char *copy = strdup(buf), *p = copy;
-		r->line = line;
-		r->form = field(&p);
-		r->unknown = field(&p);
-		r->result = field(&p);
-		r->path = field(&p);
-		r->json = field(&p);
-		if (!*r->form || !*r->unknown || !*r->result || !*r->path || !*r->json) {
-			fprintf(stderr, "%s:%d: want 5 tab-separated columns\n", DATA, line);
-			exit(1);
-		}
-		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
-	}
-	fclose(fp);
-}
-
 int main(void)
 {
-	load_rows();
-	struct CMUnitTest tests[MAX_ROWS + 2];
-	int n = 0;
+	struct table_row *rows;
+	int n_rows;
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_load(DATA, 5, 0, 0, &rows, &n_rows);
 	for (int i = 0; i < n_rows; i++)
-		tests[n++] = (struct CMUnitTest){rows[i].name, run_row, NULL, NULL, &rows[i]};
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(stop_early);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(one_path);
-	int rc = _cmocka_run_group_tests("paths", tests, (size_t)n, NULL, NULL);
-	for (int i = 0; i < n_rows; i++)
-		free(rows[i].form);
+		for (int c = 0; c < 5; c++)
+			if (!*rows[i].col[c]) {
+				fprintf(stderr, "%s: want 5 tab-separated columns\n", rows[i].name);
+				exit(1);
+			}
+	table_tests(&tests, &n, rows, n_rows, run_row);
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(stop_early));
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(one_path));
+	int rc = _cmocka_run_group_tests("paths", tests, n, NULL, NULL);
+	free(tests);
+	table_free(rows, n_rows);
 	return rc;
 }

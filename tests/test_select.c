@@ -13,20 +13,9 @@
 #include <cmocka.h>
 
 #include "sessions/select.h"
+#include "tests/support/table.h"
 
 #define DATA "tests/data/select_cases.tsv"
-#define MAX_ROWS 64
-#define MAX_COLS 8
-
-struct row {
-	int line;
-	char name[64];
-	char *col[MAX_COLS];
-	int n;
-};
-
-static struct row rows[MAX_ROWS];
-static int n_rows;
 
 static struct select_limits limits(const char *max_p95, const char *min_acc)
 {
@@ -42,7 +31,7 @@ static struct select_limits limits(const char *max_p95, const char *min_acc)
 	return lim;
 }
 
-static struct select *load(const struct row *r, const char *csv)
+static struct select *load(const struct table_row *r, const char *csv)
 {
 	char path[256], *error = NULL;
 	snprintf(path, sizeof path, "tests/data/%s", csv);
@@ -70,7 +59,7 @@ static char *expected_for(const char *list, const char *model)
 
 static void rank_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	struct select *s = load(r, r->col[1]);
 	struct select_limits lim = limits(r->col[2], r->col[3]);
 	struct select_weights w;
@@ -115,7 +104,7 @@ static void rank_row(void **state)
 
 static void sweep_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	struct select *s = load(r, r->col[1]);
 	struct select_limits lim = limits(r->col[2], r->col[3]);
 	double from, to, step;
@@ -141,7 +130,7 @@ static void sweep_row(void **state)
 
 static void error_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	char path[256], *error = NULL;
 	snprintf(path, sizeof path, "tests/data/%s", r->col[1]);
 	struct select *s = NULL;
@@ -210,60 +199,29 @@ static void weights(void **state)
 	select_sweep_free(NULL);
 }
 
-static void load_rows(void)
-{
-	FILE *fp = fopen(DATA, "r");
-	if (!fp) {
-		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
-		exit(1);
-	}
-	char buf[4096];
-	int line = 0;
-	while (fgets(buf, sizeof buf, fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0] || buf[0] == '#')
-			continue;
-		struct row *r = &rows[n_rows++];
-		r->line = line;
-		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
-		char *p = buf;
-		for (;;) {
-			char *t = strchr(p, '\t');
-			if (t)
-				*t = '\0';
-			if (r->n < MAX_COLS)
-				r->col[r->n] = strdup(p);
-			r->n++;
-			if (!t)
-				break;
-			p = t + 1;
-		}
-		int want = !strcmp(r->col[0], "rank") ? 6 : !strcmp(r->col[0], "sweep") ? 7 : 4;
-		if (r->n != want || n_rows == MAX_ROWS) {
-			fprintf(stderr, "%s:%d: %d columns, want %d\n", DATA, line, r->n, want);
-			exit(1);
-		}
-	}
-	fclose(fp);
-}
-
 int main(void)
 {
-	load_rows();
-	struct CMUnitTest tests[MAX_ROWS + 2];
-	int n = 0;
+	struct table_row *rows;
+	int n_rows;
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_load(DATA, 1, 0, 0, &rows, &n_rows);
 	for (int i = 0; i < n_rows; i++) {
-		const char *k = rows[i].col[0];
+		const struct table_row *r = &rows[i];
+		const char *k = r->col[0];
+		int want = !strcmp(k, "rank") ? 6 : !strcmp(k, "sweep") ? 7 : 4;
+		if (r->ncol != want) {
+			fprintf(stderr, "%s: %d columns, want %d\n", r->name, r->ncol, want);
+			exit(1);
+		}
 		void (*fn)(void **) = !strcmp(k, "rank") ? rank_row
 				      : !strcmp(k, "sweep") ? sweep_row : error_row;
-		tests[n++] = (struct CMUnitTest){rows[i].name, fn, NULL, NULL, &rows[i]};
+		table_tests(&tests, &n, &rows[i], 1, fn);
 	}
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(folder);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(weights);
-	int rc = _cmocka_run_group_tests("select", tests, (size_t)n, NULL, NULL);
-	for (int i = 0; i < n_rows; i++)
-		for (int c = 0; c < rows[i].n && c < MAX_COLS; c++)
-			free(rows[i].col[c]);
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(folder));
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(weights));
+	int rc = _cmocka_run_group_tests("select", tests, n, NULL, NULL);
+	free(tests);
+	table_free(rows, n_rows);
 	return rc;
 }

@@ -12,21 +12,10 @@
 #include <cmocka.h>
 
 #include "sessions/stats.h"
+#include "tests/support/table.h"
 
 #define DATA "tests/data/stats_cases.tsv"
-#define MAX_ROWS 96
-#define MAX_COLS 8
 #define MAX_VALUES 64
-
-struct row {
-	int line;
-	char name[64];
-	char *col[MAX_COLS];
-	int n;
-};
-
-static struct row rows[MAX_ROWS];
-static int n_rows;
 
 /* "1,2,3" into v; "-" is no values. Returns the count. */
 static size_t values(const char *s, double *v)
@@ -47,7 +36,7 @@ static bool is_error(const char *s)
 	return !strcmp(s, "ERR_INVALID");
 }
 
-static void near(const struct row *r, const char *what, double got, const char *want,
+static void near(const struct table_row *r, const char *what, double got, const char *want,
 		 const char *tol)
 {
 	double w = atof(want), t = atof(tol);
@@ -57,11 +46,11 @@ static void near(const struct row *r, const char *what, double got, const char *
 
 static void run_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	const char *kind = r->col[0];
 	double v[MAX_VALUES];
 	enum err e;
-	if (!strcmp(kind, "pct") && r->n == 6) {
+	if (!strcmp(kind, "pct") && r->ncol == 6) {
 		size_t n = values(r->col[3], v);
 		enum stats_method m = !strcmp(r->col[1], "nearest") ? STATS_NEAREST_RANK : STATS_LINEAR;
 		double out = -12345;
@@ -73,7 +62,7 @@ static void run_row(void **state)
 			assert_int_equal(e, ERR_OK);
 			near(r, "percentile", out, r->col[4], r->col[5]);
 		}
-	} else if (!strcmp(kind, "mean") && r->n == 5) {
+	} else if (!strcmp(kind, "mean") && r->ncol == 5) {
 		size_t n = values(r->col[1], v);
 		double mean, sd;
 		e = stats_mean(v, n, &mean, &sd);
@@ -84,7 +73,7 @@ static void run_row(void **state)
 			near(r, "mean", mean, r->col[2], r->col[4]);
 			near(r, "sd", sd, r->col[3], r->col[4]);
 		}
-	} else if (!strcmp(kind, "wilson") && r->n == 6) {
+	} else if (!strcmp(kind, "wilson") && r->ncol == 6) {
 		double lo, hi;
 		e = stats_wilson(atol(r->col[1]), atol(r->col[2]), &lo, &hi);
 		if (is_error(r->col[3])) {
@@ -95,7 +84,7 @@ static void run_row(void **state)
 			near(r, "hi", hi, r->col[4], r->col[5]);
 			assert_true(lo >= 0 && hi <= 1);
 		}
-	} else if (!strcmp(kind, "tcrit") && r->n == 5) {
+	} else if (!strcmp(kind, "tcrit") && r->ncol == 5) {
 		double t;
 		e = stats_t_critical(atol(r->col[1]), atof(r->col[2]), &t);
 		if (is_error(r->col[3])) {
@@ -104,7 +93,7 @@ static void run_row(void **state)
 			assert_int_equal(e, ERR_OK);
 			near(r, "t", t, r->col[3], r->col[4]);
 		}
-	} else if (!strcmp(kind, "meanci") && r->n == 5) {
+	} else if (!strcmp(kind, "meanci") && r->ncol == 5) {
 		size_t n = values(r->col[1], v);
 		double mean, lo, hi;
 		e = stats_mean_ci(v, n, &mean, &lo, &hi);
@@ -116,7 +105,7 @@ static void run_row(void **state)
 			near(r, "hi", hi, r->col[3], r->col[4]);
 		}
 	} else {
-		fail_msg("%s: unknown kind '%s' or wrong column count %d", r->name, kind, r->n);
+		fail_msg("%s: unknown kind '%s' or wrong column count %d", r->name, kind, r->ncol);
 	}
 }
 
@@ -139,54 +128,17 @@ static void summarize(void **state)
 	assert_int_equal(stats_summarize(bad, 2, &s), ERR_INVALID);
 }
 
-static void load(void)
-{
-	FILE *fp = fopen(DATA, "r");
-	if (!fp) {
-		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
-		exit(1);
-	}
-	char buf[4096];
-	int line = 0;
-	while (fgets(buf, sizeof buf, fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0] || buf[0] == '#')
-			continue;
-		if (n_rows == MAX_ROWS) {
-			fprintf(stderr, "%s:%d: too many rows\n", DATA, line);
-			exit(1);
-		}
-		struct row *r = &rows[n_rows++];
-		r->line = line;
-		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
-		char *p = buf;
-		for (;;) {
-			char *t = strchr(p, '\t');
-			if (t)
-				*t = '\0';
-			if (r->n < MAX_COLS)
-				r->col[r->n] = strdup(p);
-			r->n++;
-			if (!t)
-				break;
-			p = t + 1;
-		}
-	}
-	fclose(fp);
-}
-
 int main(void)
 {
-	load();
-	struct CMUnitTest tests[MAX_ROWS + 1];
-	int n = 0;
-	for (int i = 0; i < n_rows; i++)
-		tests[n++] = (struct CMUnitTest){rows[i].name, run_row, NULL, NULL, &rows[i]};
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(summarize);
-	int rc = _cmocka_run_group_tests("stats", tests, (size_t)n, NULL, NULL);
-	for (int i = 0; i < n_rows; i++)
-		for (int c = 0; c < rows[i].n && c < MAX_COLS; c++)
-			free(rows[i].col[c]);
+	struct table_row *rows;
+	int n_rows;
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_load(DATA, 1, 0, 0, &rows, &n_rows);
+	table_tests(&tests, &n, rows, n_rows, run_row);
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(summarize));
+	int rc = _cmocka_run_group_tests("stats", tests, n, NULL, NULL);
+	free(tests);
+	table_free(rows, n_rows);
 	return rc;
 }

@@ -12,21 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include <utf8proc.h>
 
 #include "sessions/chart.h"
 #include "sessions/svg.h"
+#include "tests/support/table.h"
 
 #define DATA "tests/data/svg_escape.tsv"
-#define MAX_ROWS 32
-
-struct row {
-	char name[64];
-	char *in, *want;
-};
-
-static struct row rows[MAX_ROWS];
-static int n_rows;
 
 /* Labels that must survive escaping and parsing unchanged. */
 static const char *const nasty[] = {
@@ -35,38 +26,13 @@ static const char *const nasty[] = {
 	"सुनीता <देवी> & \"x\"",
 };
 
-/* \xHH, \uXXXX, \t decoded; <empty> is "". New string. */
-static char *unescape(const char *s)
-{
-	if (!strcmp(s, "<empty>"))
-		return strdup("");
-	char *out = malloc(strlen(s) * 4 + 1), *o = out;
-	for (; *s; s++) {
-		unsigned v;
-		if (s[0] == '\\' && s[1] == 'u' && sscanf(s + 2, "%4x", &v) == 1) {
-			o += utf8proc_encode_char((utf8proc_int32_t)v, (utf8proc_uint8_t *)o);
-			s += 5;
-		} else if (s[0] == '\\' && s[1] == 'x' && sscanf(s + 2, "%2x", &v) == 1) {
-			*o++ = (char)v;
-			s += 3;
-		} else if (s[0] == '\\' && s[1] == 't') {
-			*o++ = '\t';
-			s++;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 static void escape_row(void **state)
 {
-	const struct row *r = *state;
-	char *got = svg_escape(r->in);
+	const struct table_row *r = *state;
+	char *got = svg_escape(r->col[0]);
 	assert_non_null(got);
-	if (strcmp(got, r->want))
-		fail_msg("%s: got \"%s\", want \"%s\"", r->name, got, r->want);
+	if (strcmp(got, r->col[1]))
+		fail_msg("%s: got \"%s\", want \"%s\"", r->name, got, r->col[1]);
 	free(got);
 }
 
@@ -223,48 +189,19 @@ static void document(void **state)
 	assert_int_equal(chart_tradeoff("/nonexistent-dir/x.svg", "t", &p, 1, 0, 0), ERR_IO);
 }
 
-static void load(void)
-{
-	FILE *fp = fopen(DATA, "r");
-	if (!fp) {
-		fprintf(stderr, "cannot open %s (run from the source tree)\n", DATA);
-		exit(1);
-	}
-	char buf[1024];
-	int line = 0;
-	while (fgets(buf, sizeof buf, fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0] || buf[0] == '#')
-			continue;
-		char *tab = strchr(buf, '\t');
-		if (!tab || n_rows == MAX_ROWS) {
-			fprintf(stderr, "%s:%d: want INPUT<tab>EXPECTED\n", DATA, line);
-			exit(1);
-		}
-		*tab = '\0';
-		struct row *r = &rows[n_rows++];
-		snprintf(r->name, sizeof r->name, "%s:%d", DATA, line);
-		r->in = unescape(buf);
-		r->want = unescape(tab + 1);
-	}
-	fclose(fp);
-}
-
 int main(void)
 {
-	load();
-	struct CMUnitTest tests[MAX_ROWS + 3];
-	int n = 0;
-	for (int i = 0; i < n_rows; i++)
-		tests[n++] = (struct CMUnitTest){rows[i].name, escape_row, NULL, NULL, &rows[i]};
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(document);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(charts_parse);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(parser_rejects);
-	int rc = _cmocka_run_group_tests("svg", tests, (size_t)n, NULL, NULL);
-	for (int i = 0; i < n_rows; i++) {
-		free(rows[i].in);
-		free(rows[i].want);
-	}
+	struct table_row *rows;
+	int n_rows;
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_load(DATA, 2, 2, TABLE_UNESCAPE, &rows, &n_rows);
+	table_tests(&tests, &n, rows, n_rows, escape_row);
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(document));
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(charts_parse));
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(parser_rejects));
+	int rc = _cmocka_run_group_tests("svg", tests, n, NULL, NULL);
+	free(tests);
+	table_free(rows, n_rows);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "agent/lexicon.h"
 #include "agent/parse.h"
 #include "agent/validate.h"
+#include "tests/support/table.h"
 
 static struct lexicon *words_lexicon(void)
 {
@@ -123,29 +124,21 @@ out:
 static void test_table(void **state)
 {
 	(void)state;
-	FILE *fp = fopen("tests/data/validate.tsv", "r");
-	assert_non_null(fp);
+	struct table_row *v;
+	int nv;
+	table_load("tests/data/validate.tsv", 0, 0, 0, &v, &nv);
 	struct lexicon *lex = words_lexicon();
-	char buf[4096];
-	int line = 0, rows = 0, failures = 0, skipped = 0;
-	while (fgets(buf, sizeof(buf), fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = 0;
-		if (!*buf || *buf == '#')
-			continue;
-		char *col[5] = {0};
-		int n = 0;
-		for (char *p = buf; p && n < 5; n++) {
-			col[n] = p;
-			p = strchr(p, '\t');
-			if (p)
-				*p++ = 0;
-		}
-		if (n != 5) {
-			print_error("validate.tsv:%d: expected 5 tab-separated columns, got %d\n", line, n);
+	int rows = 0, failures = 0, skipped = 0;
+	for (int i = 0; i < nv; i++) {
+		int line = v[i].line;
+		if (v[i].ncol < 5) {
+			print_error("validate.tsv:%d: expected 5 tab-separated columns, got %d\n", line,
+				    v[i].ncol);
 			failures++;
 			continue;
 		}
+		char *col[5];
+		memcpy(col, v[i].col, sizeof(col));
 		if (strncmp(col[3], "words ", 6) == 0) {
 			col[3] += 6;
 			if (!lex) {
@@ -156,7 +149,7 @@ static void test_table(void **state)
 		rows++;
 		failures += run_row(line, col, lex);
 	}
-	fclose(fp);
+	table_free(v, nv);
 	lexicon_free(lex);
 	if (skipped)
 		print_message("validate.tsv: %d rows need number words, not available yet: skipped\n", skipped);

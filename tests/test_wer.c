@@ -9,91 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <utf8proc.h>
 
 #include "sessions/wer.h"
-
-#define MAX_ROWS 128
-#define MAX_COLS 10
-
-struct row {
-	const char *file;
-	int line;
-	char name[96];
-	char *col[MAX_COLS];
-	int n;
-};
-
-static struct row rows[MAX_ROWS];
-static int n_rows;
-
-/* Field text with \uXXXX, \t, \n, \\ decoded; "<empty>" is "". New string. */
-static char *unescape(const char *s)
-{
-	if (!strcmp(s, "<empty>"))
-		return strdup("");
-	char *out = malloc(strlen(s) * 4 + 1), *o = out;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] == 'u') {
-			unsigned cp = 0;
-			sscanf(s + 2, "%4x", &cp);
-			o += utf8proc_encode_char((utf8proc_int32_t)cp, (utf8proc_uint8_t *)o);
-			s += 5;
-		} else if (s[0] == '\\' && s[1] == 't') {
-			*o++ = '\t', s++;
-		} else if (s[0] == '\\' && s[1] == 'n') {
-			*o++ = '\n', s++;
-		} else if (s[0] == '\\' && s[1] == '\\') {
-			*o++ = '\\', s++;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-static void load(const char *file, int want_cols)
-{
-	FILE *fp = fopen(file, "r");
-	if (!fp) {
-		fprintf(stderr, "cannot open %s (run from the source tree)\n", file);
-		exit(1);
-	}
-	char buf[4096];
-	int line = 0;
-	while (fgets(buf, sizeof buf, fp)) {
-		line++;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!buf[0] || buf[0] == '#')
-			continue;
-		if (n_rows == MAX_ROWS) {
-			fprintf(stderr, "%s:%d: too many rows\n", file, line);
-			exit(1);
-		}
-		struct row *r = &rows[n_rows++];
-		r->file = file;
-		r->line = line;
-		snprintf(r->name, sizeof r->name, "%s:%d", file, line);
-		char *p = buf;
-		for (;;) {
-			char *t = strchr(p, '\t');
-			if (t)
-				*t = '\0';
-			if (r->n < MAX_COLS)
-				r->col[r->n] = unescape(p);
-			r->n++;
-			if (!t)
-				break;
-			p = t + 1;
-		}
-		if (r->n != want_cols) {
-			fprintf(stderr, "%s:%d: %d columns, want %d\n", file, line, r->n, want_cols);
-			exit(1);
-		}
-	}
-	fclose(fp);
-}
+#include "tests/support/table.h"
 
 /* "2/5" or "0.4". */
 static double ratio(const char *s)
@@ -106,7 +24,7 @@ static double ratio(const char *s)
 
 static void norm_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	char *got = NULL;
 	assert_int_equal(wer_normalize(r->col[0], &got), ERR_OK);
 	if (strcmp(got, r->col[1]))
@@ -134,7 +52,7 @@ static char *segments(const struct wer *w)
 
 static void align_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	enum wer_unit unit = !strcmp(r->col[0], "chars") ? WER_CHARS : WER_WORDS;
 	struct wer *w = NULL;
 	assert_int_equal(wer_align(r->col[1], r->col[2], unit, &w), ERR_OK);
@@ -176,7 +94,7 @@ static enum err table_judge(void *ctx, const char *ref, const char *hyp, bool *e
 
 static void llm_row(void **state)
 {
-	const struct row *r = *state;
+	const struct table_row *r = *state;
 	struct wer *w = NULL;
 	assert_int_equal(wer_align(r->col[0], r->col[1], WER_WORDS, &w), ERR_OK);
 	const char *list = strcmp(r->col[2], "-") ? r->col[2] : "";
@@ -247,29 +165,24 @@ static void sum(void **state)
 
 int main(void)
 {
-	int first[3], count[3];
-	first[0] = n_rows;
-	load("tests/data/wer_norm.tsv", 2);
-	count[0] = n_rows - first[0];
-	first[1] = n_rows;
-	load("tests/data/wer_align.tsv", 9);
-	count[1] = n_rows - first[1];
-	first[2] = n_rows;
-	load("tests/data/wer_llm.tsv", 6);
-	count[2] = n_rows - first[2];
+	static const char *const files[3] = {"tests/data/wer_norm.tsv", "tests/data/wer_align.tsv",
+					     "tests/data/wer_llm.tsv"};
+	static const int cols[3] = {2, 9, 6};
 	void (*fn[3])(void **) = {norm_row, align_row, llm_row};
-
-	struct CMUnitTest tests[MAX_ROWS + 3];
-	int n = 0;
+	struct table_row *rows[3];
+	int n_rows[3];
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	for (int k = 0; k < 3; k++) {
+		table_load(files[k], cols[k], cols[k], TABLE_UNESCAPE, &rows[k], &n_rows[k]);
+		table_tests(&tests, &n, rows[k], n_rows[k], fn[k]);
+	}
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(judge_error));
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(invalid_utf8));
+	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(sum));
+	int rc = _cmocka_run_group_tests("wer", tests, n, NULL, NULL);
+	free(tests);
 	for (int k = 0; k < 3; k++)
-		for (int i = first[k]; i < first[k] + count[k]; i++)
-			tests[n++] = (struct CMUnitTest){rows[i].name, fn[k], NULL, NULL, &rows[i]};
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(judge_error);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(invalid_utf8);
-	tests[n++] = (struct CMUnitTest)cmocka_unit_test(sum);
-	int rc = _cmocka_run_group_tests("wer", tests, (size_t)n, NULL, NULL);
-	for (int i = 0; i < n_rows; i++)
-		for (int c = 0; c < rows[i].n && c < MAX_COLS; c++)
-			free(rows[i].col[c]);
+		table_free(rows[k], n_rows[k]);
 	return rc;
 }

@@ -11,56 +11,9 @@
 #include <cmocka.h>
 
 #include "tui/width.h"
+#include "tests/support/table.h"
 
 #define DATA "tests/data/width.tsv"
-
-/* Decode the table's escapes in place: \uXXXX, \n, \\ and <empty>. */
-static void unescape(char *s)
-{
-	if (strcmp(s, "<empty>") == 0) {
-		*s = '\0';
-		return;
-	}
-	char *o = s;
-	for (char *p = s; *p;) {
-		if (p[0] == '\\' && p[1] == 'u') {
-			unsigned cp = (unsigned)strtoul((char[]){p[2], p[3], p[4], p[5], 0}, NULL, 16);
-			if (cp < 0x80) {
-				*o++ = (char)cp;
-			} else if (cp < 0x800) {
-				*o++ = (char)(0xC0 | (cp >> 6));
-				*o++ = (char)(0x80 | (cp & 0x3F));
-			} else {
-				*o++ = (char)(0xE0 | (cp >> 12));
-				*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-				*o++ = (char)(0x80 | (cp & 0x3F));
-			}
-			p += 6;
-		} else if (p[0] == '\\' && p[1] == 'n') {
-			*o++ = '\n';
-			p += 2;
-		} else if (p[0] == '\\' && p[1] == '\\') {
-			*o++ = '\\';
-			p += 2;
-		} else {
-			*o++ = *p++;
-		}
-	}
-	*o = '\0';
-}
-
-/* Split line at tabs into at most max fields, unescaped. Returns the count. */
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(line, "\t\n", &save); t && n < max; t = strtok_r(NULL, "\t\n", &save)) {
-		f[n++] = t;
-	}
-	for (int i = 0; i < n; i++)
-		unescape(f[i]);
-	return n;
-}
 
 static void check_wrap(int lineno, const char *text, int cols, const char *want)
 {
@@ -88,17 +41,12 @@ static void check_wrap(int lineno, const char *text, int cols, const char *want)
 static void test_table(void **state)
 {
 	(void)state;
-	FILE *f = fopen(DATA, "r");
-	if (!f)
-		fail_msg("cannot open %s (run from the source tree)", DATA);
-	char line[2048];
-	int lineno = 0, cases = 0;
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		char *fld[5];
-		int n = split(line, fld, 5);
+	struct table_row *v;
+	int nv, cases = 0;
+	table_load(DATA, 0, 0, TABLE_UNESCAPE, &v, &nv);
+	for (int i = 0; i < nv; i++) {
+		int lineno = v[i].line, n = v[i].ncol;
+		char **fld = v[i].col;
 		if (n >= 3 && strcmp(fld[0], "cols") == 0) {
 			int want = atoi(fld[2]);
 			int got = width_cols(fld[1]);
@@ -117,7 +65,7 @@ static void test_table(void **state)
 		}
 		cases++;
 	}
-	fclose(f);
+	table_free(v, nv);
 	assert_true(cases >= 30);
 }
 

@@ -1,0 +1,47 @@
+/* table: the tests' case tables. A table is a text file of rows, one a line, columns
+ * separated by tabs; lines starting with '#' and blank lines are skipped. Each row keeps
+ * its file, its line number and a name "FILE:LINE" for the cmocka test made from it.
+ * The reader exits the program with a message when a table cannot be read or a row has
+ * the wrong number of columns, so a broken table fails the test program. */
+#ifndef FORMDESK_TESTS_TABLE_H
+#define FORMDESK_TESTS_TABLE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+/* table_load flag: decode escapes in every column: \uXXXX (a code point, written as
+ * UTF-8), \xHH (a raw byte), \t, \n and \\; a column that is exactly "<empty>" is "". */
+#define TABLE_UNESCAPE 1u
+
+struct table_row {
+	char *file;     /* the table's path */
+	int line;       /* line number in file, from 1 */
+	char name[200]; /* "FILE:LINE"; a test may write a name of its own here */
+	int ncol;       /* tab-separated columns on the line (at least 1) */
+	char **col;     /* the ncol columns */
+};
+
+/* table_load: reads the rows of the table at path into a new array *rows of *n rows
+ * (free it with table_free). Every row must have at least min_cols columns and, when
+ * max_cols > 0, at most max_cols. flags: 0 or TABLE_UNESCAPE. Lines end at '\n' (a '\r'
+ * before it is dropped) and may be of any length. Errors: an unreadable file, a row
+ * with a wrong column count or no memory print a message and exit(1). */
+void table_load(const char *path, int min_cols, int max_cols, unsigned flags,
+		struct table_row **rows, int *n);
+
+/* table_free: frees rows (n of them) and everything in them; NULL does nothing. */
+void table_free(struct table_row *rows, int n);
+
+/* table_tests: appends to the array *tests (n entries, grown with realloc; the caller
+ * frees it) one test per row, named by the row's name, running fn with the row as its
+ * state. The rows must outlive the tests. Exits when memory runs out. */
+void table_tests(struct CMUnitTest **tests, size_t *n, struct table_row *rows, int nrows,
+		 CMUnitTestFunction fn);
+
+/* table_add: appends the test t to the array *tests as table_tests does. */
+void table_add(struct CMUnitTest **tests, size_t *n, struct CMUnitTest t);
+
+#endif
