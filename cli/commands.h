@@ -22,6 +22,7 @@
 	X("annotate", cmd_annotate, "annotate --db FILE --task name-match|turn-errors|stt --annotator NAME [--corpus DIR]: the labelling screen") \
 	X("calibrate", cmd_calibrate, "calibrate --db FILE [--task T] [--judge NAME] [--format table|markdown|csv] [--seed N] [--llm P[:M]]: judges against people") \
 	X("export", cmd_export, "export --db FILE --format jsonl|csv [--task T] [--all] [--out FILE]: labels and their items") \
+	X("audio-variants", cmd_audio_variants, "audio-variants IN --out DIR [--snr DB] [--noise FILE|KIND] [--telephone]: ideal, noise, distance and pace variants of a recording") \
 	X("devices", cmd_devices, "devices (or --list-devices): the audio devices for live calls, or why there are none") \
 	X("simulate", cmd_simulate, "simulate [--form FILE] [--corpus DIR|demo|respin] [--db FILE]: the simulator (default)")
 
