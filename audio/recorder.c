@@ -1,0 +1,235 @@
+/* recorder: a call's caller and agent audio, crash-safe per turn (see recorder.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sndfile.h>
+
+#include "audio/recorder.h"
+
+struct side {
+	SNDFILE *f;
+	char path[4096];
+	size_t written;     /* samples */
+	size_t turn_start;  /* samples, at the last turn end */
+};
+
+struct recorder {
+	int rate;
+	int turns;
+	struct side s[2];
+};
+
+static void set_msg(char **errmsg, const char *what, const char *path, const char *why)
+{
+	char buf[4400];
+
+	if (!errmsg)
+		return;
+	snprintf(buf, sizeof(buf), "%s %s: %s", what, path, why);
+	*errmsg = strdup(buf);
+}
+
+int recorder_dir(const char *db_path, long long call_id, char *buf, size_t size)
+{
+	size_t len = strlen(db_path);
+	int k;
+
+	if (len > 3 && strcmp(db_path + len - 3, ".db") == 0)
+		len -= 3;
+	k = snprintf(buf, size, "%.*s.audio/call-%lld", (int)len, db_path, call_id);
+	return k < 0 || (size_t)k >= size ? -1 : 0;
+}
+
+/* mkdir -p. Returns 0 or -1 (errno set). */
+static int make_dirs(const char *dir)
+{
+	char p[4096];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(p, dir, len + 1);
+	for (char *c = p + 1; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = 0;
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*c = '/';
+	}
+	if (mkdir(p, 0777) != 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void close_sides(struct recorder *r)
+{
+	for (int i = 0; i < 2; i++) {
+		if (r->s[i].f)
+			sf_close(r->s[i].f);
+		r->s[i].f = NULL;
+	}
+}
+
+enum err recorder_open(const char *dir, int rate, struct recorder **out, char **errmsg)
+{
+	static const char *names[2] = {"caller.wav", "agent.wav"};
+	struct recorder *r;
+
+	if (rate < 8000 || rate > 48000) {
+		set_msg(errmsg, "recorder: rate must be 8000..48000 Hz for", dir, "");
+		return ERR_INVALID;
+	}
+	if (make_dirs(dir) != 0) {
+		set_msg(errmsg, "cannot create folder", dir, strerror(errno));
+		return ERR_IO;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return ERR_NOMEM;
+	r->rate = rate;
+	for (int i = 0; i < 2; i++) {
+		SF_INFO info = {.samplerate = rate, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+		int k = snprintf(r->s[i].path, sizeof(r->s[i].path), "%s/%s", dir, names[i]);
+		if (k < 0 || (size_t)k >= sizeof(r->s[i].path)) {
+			set_msg(errmsg, "path too long:", dir, names[i]);
+			close_sides(r);
+			free(r);
+			return ERR_IO;
+		}
+		r->s[i].f = sf_open(r->s[i].path, SFM_WRITE, &info);
+		if (!r->s[i].f) {
+			set_msg(errmsg, "cannot create", r->s[i].path, sf_strerror(NULL));
+			close_sides(r);
+			free(r);
+			return ERR_IO;
+		}
+		/* Values outside [-1, 1] are clipped, not wrapped. */
+		sf_command(r->s[i].f, SFC_SET_CLIPPING, NULL, SF_TRUE);
+	}
+	*out = r;
+	return ERR_OK;
+}
+
+enum err recorder_write(struct recorder *r, enum recorder_side side, const float *samples, size_t n)
+{
+	struct side *s = &r->s[side];
+
+	if (n && sf_write_float(s->f, samples, (sf_count_t)n) != (sf_count_t)n)
+		return ERR_IO;
+	s->written += n;
+	return ERR_OK;
+}
+
+enum err recorder_align(struct recorder *r)
+{
+	static const float zeros[1024];
+	struct side *a = &r->s[RECORDER_AGENT];
+	size_t want = r->s[RECORDER_CALLER].written;
+
+	while (a->written < want) {
+		size_t k = want - a->written < 1024 ? want - a->written : 1024;
+		if (recorder_write(r, RECORDER_AGENT, zeros, k))
+			return ERR_IO;
+	}
+	return ERR_OK;
+}
+
+/* Makes what side holds durable: header covering every sample, data on disk. */
+static enum err commit(struct side *s)
+{
+	sf_command(s->f, SFC_UPDATE_HEADER_NOW, NULL, 0);
+	sf_write_sync(s->f); /* "force the writing of all file cache buffers to disk" */
+	return sf_error(s->f) == SF_ERR_NO_ERROR ? ERR_OK : ERR_IO;
+}
+
+static long to_ms(const struct recorder *r, size_t samples)
+{
+	return (long)((double)samples * 1000.0 / r->rate + 0.5);
+}
+
+enum err recorder_turn_end(struct recorder *r, struct recorder_turn *t)
+{
+	enum err e = ERR_OK;
+
+	for (int i = 0; i < 2; i++)
+		if (commit(&r->s[i]))
+			e = ERR_IO;
+	r->turns++;
+	if (t) {
+		t->index = r->turns;
+		t->caller_start_ms = to_ms(r, r->s[RECORDER_CALLER].turn_start);
+		t->caller_end_ms = to_ms(r, r->s[RECORDER_CALLER].written);
+		t->agent_start_ms = to_ms(r, r->s[RECORDER_AGENT].turn_start);
+		t->agent_end_ms = to_ms(r, r->s[RECORDER_AGENT].written);
+	}
+	for (int i = 0; i < 2; i++)
+		r->s[i].turn_start = r->s[i].written;
+	return e;
+}
+
+const char *recorder_path(const struct recorder *r, enum recorder_side side)
+{
+	return r->s[side].path;
+}
+
+/* Re-encodes the WAV at s->path as FLAC beside it, removes the WAV, updates s->path. */
+static enum err to_flac(struct side *s, char **errmsg)
+{
+	char flac[4096];
+	SF_INFO in_info = {0}, out_info;
+	SNDFILE *in, *out;
+	float buf[4096];
+	sf_count_t k;
+	size_t len = strlen(s->path);
+	enum err e = ERR_OK;
+
+	snprintf(flac, sizeof(flac), "%.*s.flac", (int)(len - 4), s->path);
+	in = sf_open(s->path, SFM_READ, &in_info);
+	if (!in) {
+		set_msg(errmsg, "cannot read", s->path, sf_strerror(NULL));
+		return ERR_IO;
+	}
+	out_info = in_info;
+	out_info.format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16;
+	out = sf_open(flac, SFM_WRITE, &out_info);
+	if (!out) {
+		set_msg(errmsg, "cannot create", flac, sf_strerror(NULL));
+		sf_close(in);
+		return ERR_IO;
+	}
+	while ((k = sf_read_float(in, buf, 4096)) > 0)
+		if (sf_write_float(out, buf, k) != k) {
+			set_msg(errmsg, "cannot write", flac, sf_strerror(out));
+			e = ERR_IO;
+			break;
+		}
+	sf_close(in);
+	sf_close(out);
+	if (e) {
+		unlink(flac);
+		return e;
+	}
+	unlink(s->path);
+	snprintf(s->path, sizeof(s->path), "%s", flac);
+	return ERR_OK;
+}
+
+enum err recorder_close(struct recorder *r, bool flac, char **errmsg)
+{
+	enum err e = ERR_OK;
+
+	if (!r)
+		return ERR_OK;
+	close_sides(r);
+	for (int i = 0; flac && i < 2 && !e; i++)
+		e = to_flac(&r->s[i], errmsg);
+	free(r);
+	return e;
+}
