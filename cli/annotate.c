@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
 #include "tui/annotate.h"
@@ -44,31 +45,16 @@ int cmd_annotate(int argc, char **argv)
 	int added = 0, rc = 2;
 	enum err e;
 
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--db") == 0)
-			slot = &db;
-		else if (strcmp(argv[i], "--task") == 0)
-			slot = &task;
-		else if (strcmp(argv[i], "--annotator") == 0)
-			slot = &who;
-		else if (strcmp(argv[i], "--corpus") == 0)
-			slot = &corpus;
-		if (!slot) {
-			fprintf(stderr, "formdesk annotate: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "formdesk annotate: %s needs a value\n", argv[i]);
-			return 2;
-		}
-		*slot = argv[++i];
-	}
+	const struct opts_spec spec[] = {
+		{"--db", &db, NULL},
+		{"--task", &task, NULL},
+		{"--annotator", &who, NULL},
+		{"--corpus", &corpus, NULL},
+	};
+	enum opts_result parsed = opts_parse("annotate", argc, argv, spec,
+						(int)(sizeof spec / sizeof spec[0]), usage);
+	if (parsed != OPTS_OK)
+		return parsed == OPTS_HELP ? 0 : 2;
 	if (!db || !task || !who) {
 		fprintf(stderr, "formdesk annotate: %s is required\n",
 			!db ? "--db FILE" : !task ? "--task" : "--annotator NAME");

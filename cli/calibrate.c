@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
 #include "annotations/labels.h"
@@ -264,37 +265,19 @@ int cmd_calibrate(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--db") == 0)
-			slot = &db;
-		else if (strcmp(argv[i], "--task") == 0)
-			slot = &task;
-		else if (strcmp(argv[i], "--judge") == 0)
-			slot = &judge;
-		else if (strcmp(argv[i], "--format") == 0)
-			slot = &format;
-		else if (strcmp(argv[i], "--seed") == 0)
-			slot = &seed_s;
-		else if (strcmp(argv[i], "--llm") == 0)
-			slot = &llm;
-		else if (strcmp(argv[i], "--corpus") == 0)
-			slot = &corpus;
-		if (!slot) {
-			fprintf(stderr, "formdesk calibrate: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "formdesk calibrate: %s needs a value\n", argv[i]);
-			return 2;
-		}
-		*slot = argv[++i];
-	}
+	const struct opts_spec spec[] = {
+		{"--db", &db, NULL},
+		{"--task", &task, NULL},
+		{"--judge", &judge, NULL},
+		{"--format", &format, NULL},
+		{"--seed", &seed_s, NULL},
+		{"--llm", &llm, NULL},
+		{"--corpus", &corpus, NULL},
+	};
+	enum opts_result parsed = opts_parse("calibrate", argc, argv, spec,
+						(int)(sizeof spec / sizeof spec[0]), usage);
+	if (parsed != OPTS_OK)
+		return parsed == OPTS_HELP ? 0 : 2;
 	if (!db) {
 		fprintf(stderr, "formdesk calibrate: --db FILE is required\n");
 		usage(stderr);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "annotations/export.h"
 #include "annotations/labels.h"
 
@@ -31,35 +32,17 @@ int cmd_export(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--all") == 0) {
-			all = true;
-			continue;
-		}
-		if (strcmp(argv[i], "--db") == 0)
-			slot = &db;
-		else if (strcmp(argv[i], "--format") == 0)
-			slot = &format;
-		else if (strcmp(argv[i], "--task") == 0)
-			slot = &task;
-		else if (strcmp(argv[i], "--out") == 0)
-			slot = &outp;
-		if (!slot) {
-			fprintf(stderr, "formdesk export: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "formdesk export: %s needs a value\n", argv[i]);
-			return 2;
-		}
-		*slot = argv[++i];
-	}
+	const struct opts_spec spec[] = {
+		{"--all", NULL, &all},
+		{"--db", &db, NULL},
+		{"--format", &format, NULL},
+		{"--task", &task, NULL},
+		{"--out", &outp, NULL},
+	};
+	enum opts_result parsed = opts_parse("export", argc, argv, spec,
+						(int)(sizeof spec / sizeof spec[0]), usage);
+	if (parsed != OPTS_OK)
+		return parsed == OPTS_HELP ? 0 : 2;
 	if (!db || !format) {
 		fprintf(stderr, "formdesk export: %s is required\n", !db ? "--db FILE" : "--format");
 		usage(stderr);
