@@ -181,6 +181,11 @@ static int net_kind_of(const void *ctx)
 	return -1;
 }
 
+bool backend_is_network(const void *ctx)
+{
+	return net_kind_of(ctx) >= 0;
+}
+
 enum err backend_stt_request(const struct stt_backend *b, const struct stt_request *req,
 			     struct http_req **out, struct backend_usage *u)
 {

@@ -98,6 +98,10 @@ enum err backend_reply(const char *spec, struct reply_backend *out, const char *
  * an offline backend or one that has made no call (then *out is untouched). */
 bool backend_last_usage(const void *ctx, struct backend_usage *out);
 
+/* backend_is_network: whether ctx (the ctx member of a table filled above) belongs to a
+ * network backend, whose calls go over HTTP and take their time. */
+bool backend_is_network(const void *ctx);
+
 /* The two halves of one call to a network backend, for a loop that runs requests itself
  * without blocking (http_start / http_poll, agent/http.h); offline backends have none:
  * call the table's function, which completes at once.

@@ -974,6 +974,19 @@ enum err engine_cancel(struct engine *e, const char *reason)
 	return err;
 }
 
+enum err engine_hang_up(struct engine *e, const char *reason)
+{
+	enum err err = ERR_OK;
+	if (e->t)
+		err = engine_cancel(e, reason);
+	if (e->open) {
+		enum err err2 = finish(e, CALL_FAILED, reason);
+		if (err == ERR_OK)
+			err = err2;
+	}
+	return err;
+}
+
 bool engine_call_open(const struct engine *e)
 {
 	return e->open;

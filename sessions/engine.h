@@ -160,6 +160,11 @@ bool engine_waiting(const struct engine *e, enum engine_stage *stage, const char
  * Nothing in progress: nothing happens. Errors: ERR_DB, ERR_NOMEM. */
 enum err engine_cancel(struct engine *e, const char *reason);
 
+/* engine_hang_up: end the open call now, as failed with reason (e.g. "abandoned: ..."):
+ * what is in progress is cancelled first (engine_cancel). No open call: nothing happens.
+ * Errors: ERR_DB, ERR_NOMEM. */
+enum err engine_hang_up(struct engine *e, const char *reason);
+
 /* engine_call_open: a call has begun and not ended. */
 bool engine_call_open(const struct engine *e);
 

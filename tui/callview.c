@@ -24,7 +24,9 @@ struct callview {
 	struct callview_snap *snap;
 	cJSON *extraction;  /* the last turn's EXTRACT output */
 	char title[640];
-	char timings[256];
+	char timings[256];   /* the last turn's */
+	char waiting[128];   /* what is being waited for, "" when nothing */
+	char status[400];    /* waiting, then timings: what the status bar shows */
 	enum callview_mode mode;
 	unsigned dirty;
 	int ended[4];       /* calls ended, by enum call_status */
@@ -406,10 +408,19 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 	case ENGINE_TURN_DONE:
 		if (ev->timings) {
 			const struct engine_timings *t = ev->timings;
-			snprintf(v->timings, sizeof(v->timings),
-				 "turn %d ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  rules %.1f  "
-				 "REPLY %.1f  total %.1f", ev->turn, t->audio_ms, t->vad_ms, t->stt_ms,
-				 t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
+			bool net = false;
+			for (int i = 0; i < ENGINE_STAGES; i++)
+				net |= t->has_usage[i];
+			int n = snprintf(v->timings, sizeof(v->timings),
+					 "turn %d ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  "
+					 "rules %.1f  REPLY %.1f  total %.1f", ev->turn, t->audio_ms,
+					 t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms,
+					 t->total_ms);
+			if (net && n >= 0 && (size_t)n < sizeof(v->timings))
+				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
+					      "  cost $%.6f", t->cost_usd);
+			if (t->cancelled && n >= 0 && (size_t)n < sizeof(v->timings))
+				snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  (cancelled)");
 			v->dirty |= CALLVIEW_STATUS;
 		}
 		break;
@@ -520,7 +531,25 @@ const struct callview_lines *callview_decision(const struct callview *v) { retur
 const struct callview_snap *callview_form(const struct callview *v) { return v->snap; }
 const struct callview_lines *callview_summary(const struct callview *v) { return &v->summary; }
 const char *callview_title(const struct callview *v) { return v->title; }
-const char *callview_timings(const struct callview *v) { return v->timings; }
+const char *callview_timings(const struct callview *v)
+{
+	struct callview *w = (struct callview *)v; /* the joined text is a cache */
+	if (!v->waiting[0])
+		return v->timings;
+	snprintf(w->status, sizeof(w->status), "%s%s%s", v->waiting, v->timings[0] ? "  ·  " : "",
+		 v->timings);
+	return w->status;
+}
+
+void callview_set_waiting(struct callview *v, const char *text)
+{
+	const char *t = text ? text : "";
+	if (strcmp(v->waiting, t) == 0)
+		return;
+	snprintf(v->waiting, sizeof(v->waiting), "%s", t);
+	clean(v->waiting);
+	v->dirty |= CALLVIEW_STATUS;
+}
 enum callview_mode callview_mode(const struct callview *v) { return v->mode; }
 
 unsigned callview_take_dirty(struct callview *v)

@@ -101,6 +101,10 @@ void callview_set_form(struct callview *v, struct callview_snap *s);
 
 /* callview_error: add an error line to the conversation (text copied). */
 void callview_error(struct callview *v, const char *text);
+/* callview_set_waiting: what the agent is waiting for now (text copied, e.g. "waiting
+ * for EXTRACT (openai) 1.2 s"), NULL or "" for nothing. Marks the status bar dirty only
+ * when the text changes. */
+void callview_set_waiting(struct callview *v, const char *text);
 /* callview_set_mode: playing, paused or finished (title and summary). */
 void callview_set_mode(struct callview *v, enum callview_mode m);
 
@@ -111,8 +115,9 @@ const struct callview_lines *callview_verdicts(const struct callview *v);
 const struct callview_lines *callview_decision(const struct callview *v);
 const struct callview_snap *callview_form(const struct callview *v);
 const struct callview_lines *callview_summary(const struct callview *v);
-/* callview_title: the title line's text; callview_timings: the last turn's stage timings
- * in ms ("" before the first turn). */
+/* callview_title: the title line's text; callview_timings: the status bar's text: what
+ * is being waited for (callview_set_waiting), then the last turn's stage timings in ms
+ * and, when a network request was made, its cost in USD ("" before the first turn). */
 const char *callview_title(const struct callview *v);
 const char *callview_timings(const struct callview *v);
 enum callview_mode callview_mode(const struct callview *v);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/backend.h"
 #include "sessions/corpus.h"
 #include "tui/callview.h"
 
@@ -49,6 +50,9 @@ struct playback {
 	double paused_at;
 	bool clock_set;
 	double due;         /* when the next item is released or the engine next runs */
+	double last;        /* when the last item was released */
+	bool stalled;       /* everything released; waiting for the engine's next events */
+	bool network;       /* a backend calls a network service (turns take their time) */
 	bool in_begin;      /* the listener is receiving engine_begin's events */
 	int phase;          /* in a turn's events: 1 after the caller's words, 2 after the
 	                       extraction or decision, 3 after the reply */
@@ -97,6 +101,22 @@ static void listener(void *ud, const struct engine_event *ev)
 		it->has_timings = true;
 		it->timings = *ev->timings;
 	}
+	if (ev->kind == ENGINE_CALL_START)
+		p->open = true;
+	else if (ev->kind == ENGINE_CALL_END)
+		p->open = false;
+	/* The form as the rules left it, right after their decision. */
+	if (ev->kind == ENGINE_DECISION) {
+		struct callview_snap *snap = callview_snap_new(p->form, engine_flow(p->eng));
+		struct item *si = snap ? push(p) : NULL;
+		if (si) {
+			si->kind = ENGINE_DECISION;
+			si->snap = snap;
+		} else {
+			callview_snap_free(snap);
+		}
+		it = &p->q[p->n - (si ? 2 : 1)]; /* push may have moved the array */
+	}
 	/* A beat after the caller's words for the first of the extraction and the decision
 	 * (a failed EXTRACT sends no extraction), and a beat before the reply. */
 	if (p->in_begin)
@@ -112,28 +132,6 @@ static void listener(void *ud, const struct engine_event *ev)
 	}
 }
 
-/* After engine_begin or engine_step queued a batch starting at index from: queue the form
- * as the rules left it, right after the batch's decision (or at its end). */
-static void queue_form(struct playback *p, int from)
-{
-	struct callview_snap *s = callview_snap_new(p->form, engine_flow(p->eng));
-	if (!s)
-		return;
-	int at = p->n;
-	for (int i = from; i < p->n; i++)
-		if (p->q[i].kind == ENGINE_DECISION && !p->q[i].snap)
-			at = i + 1;
-	struct item *it = push(p);
-	if (!it) {
-		callview_snap_free(s);
-		return;
-	}
-	/* push may have moved the array; shift [at, n-1) up by one. */
-	struct item tmp = {.kind = ENGINE_DECISION, .snap = s};
-	memmove(&p->q[at + 1], &p->q[at], (size_t)(p->n - 1 - at) * sizeof(*p->q));
-	p->q[at] = tmp;
-}
-
 enum err playback_new(const struct engine_config *cfg, const struct corpus *c,
 		      struct callview *view, double speed, struct playback **out)
 {
@@ -147,6 +145,8 @@ enum err playback_new(const struct engine_config *cfg, const struct corpus *c,
 	p->view = view;
 	p->turn_ms = PLAYBACK_TURN_MS / speed;
 	p->call = -1;
+	p->network = backend_is_network(cfg->stt.ctx) || backend_is_network(cfg->extract.ctx) ||
+		     backend_is_network(cfg->reply.ctx);
 	enum err e = engine_new(cfg, listener, p, &p->eng);
 	if (e) {
 		free(p);
@@ -210,35 +210,36 @@ static void begin_next(struct playback *p)
 	}
 	p->call++;
 	callview_call(p->view, p->call, &p->c->calls[p->call]);
-	int from = batch_start(p);
+	batch_start(p);
 	p->in_begin = true;
-	enum err e = engine_begin(p->eng, &p->c->calls[p->call]);
+	p->phase = 0;
+	enum err e = engine_start_call(p->eng, &p->c->calls[p->call]);
 	p->in_begin = false;
 	p->opening = true;
 	if (e) {
 		say_error(p, "cannot begin", e);
 		p->open = false;
-		return;
 	}
-	p->open = true;
-	queue_form(p, from);
 }
 
-/* Run the current call's next caller turn. */
+/* Start the current call's next caller turn; its events come now (offline backends) or
+ * as playback_poll delivers them. */
 static void step(struct playback *p)
 {
-	bool ended = false;
-	int from = batch_start(p);
+	batch_start(p);
 	p->phase = 0;
-	enum err e = engine_step(p->eng, &ended);
+	enum err e = engine_start_turn(p->eng, NULL);
 	p->opening = false;
 	if (e) {
 		say_error(p, "engine failed in", e);
-		ended = true;
-	}
-	queue_form(p, from);
-	if (ended)
+		engine_hang_up(p->eng, "abandoned: the engine failed");
 		p->open = false;
+	}
+}
+
+static double gap(const struct playback *p)
+{
+	return (!p->open ? ENDED : p->opening ? OPENING : REST) * p->turn_ms;
 }
 
 int playback_tick(struct playback *p, double now_ms)
@@ -247,24 +248,42 @@ int playback_tick(struct playback *p, double now_ms)
 		return -1;
 	if (!p->clock_set) {
 		p->clock_set = true;
-		p->due = now_ms;
+		p->due = p->last = now_ms;
 	}
-	while (now_ms >= p->due) {
+	for (;;) {
+		if (p->stalled) {
+			/* Events that came while the engine worked are due a beat after the last
+			 * release, or at once when the engine took longer than that. */
+			if (p->head < p->n)
+				p->due = p->last + p->q[p->head].delay;
+			else if (!engine_busy(p->eng))
+				p->due = p->last + gap(p);
+			else
+				return -1;
+			p->stalled = false;
+		}
+		if (now_ms < p->due)
+			break;
 		if (p->head < p->n) {
 			release(p, &p->q[p->head++]);
-			if (p->head < p->n) {
+			p->last = now_ms;
+			if (p->head < p->n)
 				p->due = now_ms + p->q[p->head].delay;
-			} else {
-				double gap = !p->open ? ENDED : p->opening ? OPENING : REST;
-				p->due = now_ms + gap * p->turn_ms;
-			}
+			else if (engine_busy(p->eng))
+				p->stalled = true;
+			else
+				p->due = now_ms + gap(p);
+			continue;
+		}
+		if (engine_busy(p->eng)) {
+			p->stalled = true;
 			continue;
 		}
 		if (!p->open) {
 			begin_next(p);
 			if (p->finished)
 				return -1;
-			if (p->head == p->n) /* it failed to begin: show that, then move on */
+			if (p->head == p->n && !engine_busy(p->eng)) /* it failed to begin: show that, then move on */
 				p->due = now_ms + ENDED * p->turn_ms;
 		} else {
 			step(p);
@@ -281,10 +300,12 @@ void playback_pause(struct playback *p, bool paused, double now_ms)
 	if (p->finished || p->paused == paused)
 		return;
 	p->paused = paused;
-	if (paused)
+	if (paused) {
 		p->paused_at = now_ms;
-	else if (p->clock_set)
+	} else if (p->clock_set) {
 		p->due += now_ms - p->paused_at;
+		p->last += now_ms - p->paused_at;
+	}
 	callview_set_mode(p->view, paused ? CALLVIEW_PAUSED : CALLVIEW_PLAYING);
 }
 
@@ -304,6 +325,14 @@ void playback_next(struct playback *p, double now_ms)
 	if (p->finished)
 		return;
 	flush(p);
+	if (p->network || engine_busy(p->eng)) {
+		/* Turns on a network backend take their time: leave the call as it stands,
+		 * abandoning what is in flight at once. */
+		if (engine_call_open(p->eng) &&
+		    engine_hang_up(p->eng, "abandoned: the next call was asked for") != ERR_OK)
+			callview_error(p->view, "could not record the end of the call");
+		p->open = false;
+	}
 	for (int i = 0; p->open && i < MAX_RUSH_STEPS; i++) {
 		step(p);
 		flush(p);
@@ -312,12 +341,44 @@ void playback_next(struct playback *p, double now_ms)
 		callview_error(p->view, "the call did not end; left as it stands");
 		p->open = false;
 	}
+	flush(p);
 	begin_next(p);
 	flush(p);
+	p->stalled = false;
 	p->clock_set = true;
+	p->last = now_ms;
 	p->due = now_ms + OPENING * p->turn_ms;
+	if (engine_busy(p->eng))
+		p->stalled = true;
 	if (p->paused)
 		p->paused_at = now_ms;
+}
+
+enum err playback_poll(struct playback *p, int timeout_ms, struct curl_waitfd *extra,
+		       unsigned n_extra)
+{
+	enum err e = engine_poll(p->eng, timeout_ms, extra, n_extra);
+	if (e != ERR_OK && e != ERR_BACKEND)
+		say_error(p, "engine failed in", e);
+	return e;
+}
+
+bool playback_busy(const struct playback *p)
+{
+	return engine_busy(p->eng);
+}
+
+bool playback_waiting(const struct playback *p, char *buf, size_t n)
+{
+	enum engine_stage st;
+	const char *name = NULL;
+	double ms = 0;
+	if (!engine_waiting(p->eng, &st, &name, &ms))
+		return false;
+	/* Tenths of a second: the status bar changes ten times a second, not more. */
+	snprintf(buf, n, "waiting for %s (%s) %.1f s", engine_stage_name(st), name ? name : "?",
+		 (double)(long)(ms / 100) / 10.0);
+	return true;
 }
 
 bool playback_finished(const struct playback *p)

@@ -1,15 +1,19 @@
 /* playback: plays a corpus's calls through the call engine at a pace a person can
- * follow. The engine runs a whole caller turn at once; its events are queued and released
- * on a clock into a callview: the caller's words, then (after a beat) the extraction,
- * verdicts and decision with the form as the rules left it, then (after another) the
- * agent's reply. When a call ends its status stays up for a while, then the next call
- * begins. Time is an input (milliseconds on any monotonic clock), so the pacing is
- * deterministic given the times passed in. */
+ * follow. The engine's events are queued and released on a clock into a callview: the
+ * caller's words, then (after a beat) the extraction, verdicts and decision with the form
+ * as the rules left it, then (after another) the agent's reply. With offline backends a
+ * turn's events all come at once; with network backends they come as playback_poll
+ * delivers them, and each is shown a beat after the one before or at once when the model
+ * took longer than that. When a call ends its status stays up for a while, then the next
+ * call begins. Time is an input (milliseconds on any monotonic clock), so the pacing is
+ * deterministic given the times passed in and the engine's answers. */
 #ifndef FORMDESK_PLAYBACK_H
 #define FORMDESK_PLAYBACK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "agent/err.h"
+#include "agent/http.h"
 #include "sessions/engine.h"
 
 struct corpus;
@@ -27,19 +31,37 @@ enum err playback_new(const struct engine_config *cfg, const struct corpus *c,
 		      struct callview *view, double speed, struct playback **out);
 void playback_free(struct playback *p);
 
-/* playback_tick: release into the view everything due at now_ms, running the engine
- * when the queue is empty and it is time. Output: ms until something is next due (0 or
- * more), or -1 when every call has been played (the view is then in its finished mode)
- * or the playback is paused. */
+/* playback_tick: release into the view everything due at now_ms, starting the engine's
+ * next turn when the queue is empty and it is time. Output: ms until something is next
+ * due (0 or more), or -1 when every call has been played (the view is then in its
+ * finished mode), the playback is paused, or it waits for the engine (then
+ * playback_poll wakes the loop when the engine moves on). */
 int playback_tick(struct playback *p, double now_ms);
 
 /* playback_pause: pause (the clock stops; nothing is released) or resume at now_ms. */
 void playback_pause(struct playback *p, bool paused, double now_ms);
 bool playback_paused(const struct playback *p);
 
-/* playback_next: finish the current call at once, without pacing (every remaining turn
- * still runs and is recorded), show it, and begin the next call (if any) at now_ms. */
+/* playback_next: finish the current call at once, show it, and begin the next call (if
+ * any) at now_ms. With offline backends every remaining turn still runs, unpaced, and is
+ * recorded; with a network backend the call is left as it stands: a request in flight is
+ * abandoned at once (the turn recorded as cancelled) and the call recorded as failed
+ * ("abandoned: the next call was asked for"). */
 void playback_next(struct playback *p, double now_ms);
+
+/* playback_poll: the loop's one wait: engine_poll (sessions/engine.h) for at most
+ * timeout_ms on the engine's requests and the extra descriptors (their revents set).
+ * An engine failure is also shown in the view. Errors: as engine_poll. */
+enum err playback_poll(struct playback *p, int timeout_ms, struct curl_waitfd *extra,
+		       unsigned n_extra);
+
+/* playback_busy: the engine is working on the opening or a turn. */
+bool playback_busy(const struct playback *p);
+
+/* playback_waiting: whether a model or speech service is being waited for; if so buf
+ * (size n) says which stage, its backend and for how long, in tenths of a second
+ * ("waiting for EXTRACT (openai) 1.2 s"). */
+bool playback_waiting(const struct playback *p, char *buf, size_t n);
 
 /* playback_finished: every call has been played. */
 bool playback_finished(const struct playback *p);

@@ -276,13 +276,24 @@ static void apply_resize(struct screen *s)
 	s->relayout = true;
 }
 
+static int plain_poll(void *ud, struct pollfd *fds, int n, int timeout_ms)
+{
+	(void)ud;
+	return poll(fds, (nfds_t)n, timeout_ms);
+}
+
 unsigned screen_wait(struct screen *s, int timeout_ms)
+{
+	return screen_wait_in(s, timeout_ms, plain_poll, NULL);
+}
+
+unsigned screen_wait_in(struct screen *s, int timeout_ms, screen_waiter wait, void *ud)
 {
 	struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
 			       {.fd = g_pipe[0], .events = POLLIN}};
 	unsigned r = 0;
 	if (!g_quit && !g_winch) {
-		int n = poll(pf, 2, timeout_ms);
+		int n = wait(ud, pf, 2, timeout_ms);
 		if (n > 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			r |= SCREEN_INPUT;
 		if (pf[0].revents & (POLLHUP | POLLERR))

@@ -10,6 +10,7 @@
 #ifndef FORMDESK_SCREEN_H
 #define FORMDESK_SCREEN_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include "agent/err.h"
 
@@ -42,6 +43,15 @@ enum screen_wake {
  * A resize is applied here (the layout is rebuilt, everything marked for redraw).
  * Output: SCREEN_* bits, 0 on timeout. */
 unsigned screen_wait(struct screen *s, int timeout_ms);
+
+/* A way of waiting: like poll(2) on fds (n of them, revents to be set), at most
+ * timeout_ms (-1 for ever); returns how many have events, or -1. */
+typedef int (*screen_waiter)(void *ud, struct pollfd *fds, int n, int timeout_ms);
+
+/* screen_wait_in: screen_wait, waiting in wait(ud, ...) instead of poll(): so the loop's
+ * one place of waiting can also serve other descriptors (curl's, through
+ * curl_multi_poll with the screen's as extra ones). */
+unsigned screen_wait_in(struct screen *s, int timeout_ms, screen_waiter wait, void *ud);
 
 /* screen_signal: the signal that asked to quit (SIGINT, SIGTERM, SIGHUP), 0 if none. */
 int screen_signal(const struct screen *s);

@@ -4,6 +4,7 @@
  * before the screen takes the terminal; then one loop waits in one place
  * (screen_wait), advances the playback on its timer and dispatches keys. */
 #include <langinfo.h>
+#include <poll.h>
 #include <limits.h>
 #include <locale.h>
 #include <stddef.h>
@@ -210,13 +211,47 @@ static void dispatch(struct sim *s, int key)
 		}
 }
 
-/* The loop: the playback's timer, the screen, keys and signals, until q. */
+/* The one wait: the engine's requests (curl) with the screen's keyboard and signal pipe
+ * as extra descriptors. */
+static int wait_all(void *ud, struct pollfd *fds, int n, int timeout_ms)
+{
+	struct sim *s = ud;
+	struct curl_waitfd w[4];
+	int ready = 0;
+	if (n > 4)
+		n = 4;
+	for (int i = 0; i < n; i++)
+		w[i] = (struct curl_waitfd){.fd = fds[i].fd, .events = CURL_WAIT_POLLIN};
+	/* curl_multi_poll has no "for ever": an hour stands for it. */
+	if (playback_poll(s->pb, timeout_ms < 0 ? 3600000 : timeout_ms, w, (unsigned)n) == ERR_BACKEND)
+		return poll(fds, (nfds_t)n, timeout_ms < 0 || timeout_ms > 100 ? 100 : timeout_ms);
+	for (int i = 0; i < n; i++) {
+		fds[i].revents = (w[i].revents & CURL_WAIT_POLLIN) ? POLLIN : 0;
+		ready += fds[i].revents != 0;
+	}
+	return ready;
+}
+
+/* While a model or speech service is waited for, the status bar says which and for how
+ * long, changing every tenth of a second. */
+#define WAIT_REFRESH_MS 100
+
+/* The loop: the playback's timer, the engine's requests, the screen, keys and signals,
+ * until q. */
 static void run_loop(struct sim *s)
 {
 	while (!s->quit) {
 		int wait = playback_tick(s->pb, now_ms());
+		char what[128];
+		if (playback_waiting(s->pb, what, sizeof(what))) {
+			callview_set_waiting(s->view, what);
+			if (wait < 0 || wait > WAIT_REFRESH_MS)
+				wait = WAIT_REFRESH_MS;
+		} else {
+			callview_set_waiting(s->view, NULL);
+		}
 		screen_draw(s->scr, s->view);
-		unsigned w = screen_wait(s->scr, wait);
+		unsigned w = screen_wait_in(s->scr, wait, wait_all, s);
 		if (w & SCREEN_QUIT)
 			break;
 		int k;

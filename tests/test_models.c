@@ -1,0 +1,416 @@
+/* test_models: the call engine and the headless run on language models over HTTP, against
+ * the local test server answering documented chat-completions bodies
+ * (platform.openai.com/docs/api-reference/chat/object): a run of a small corpus with
+ * --extract openai and --reply openai stores the fields, one stage_usage row per request
+ * with tokens and cost from the configured prices, and never the key; a server failing
+ * with 500s gives turns with nothing captured, recorded errors and the script's words,
+ * and the call follows the rules; engine_cancel during a slow request returns without
+ * waiting for it and records the turn as cancelled. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include <cjson/cJSON.h>
+
+#include "agent/backend.h"
+#include "agent/form.h"
+#include "agent/lexicon.h"
+#include "agent/provider.h"
+#include "cli/commands.h"
+#include "sessions/corpus.h"
+#include "sessions/engine.h"
+#include "sessions/store.h"
+#include "tests/support/mockserver.h"
+
+#define FORM "forms/armman_enrollment.json"
+#define DEMO "corpus/demo"
+#define KEY "sk-test-KEY-must-never-be-stored-0123456789"
+
+/* Documented chat-completion bodies: an EXTRACT answer (the structured JSON as the
+ * message content) and a REPLY line; usage 120 tokens in, 15 out. */
+#define COMPLETION(content) \
+	"{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"gpt-test\"," \
+	"\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" content "}," \
+	"\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":15," \
+	"\"total_tokens\":135}}"
+static const char ans_name[] = COMPLETION(
+	"\"{\\\"ack\\\":\\\"ji\\\",\\\"fields\\\":[{\\\"field\\\":\\\"name\\\",\\\"value\\\":\\\"Jhanvi Ghatak\\\","
+	"\\\"skip\\\":false,\\\"reason\\\":\\\"none\\\"}]}\"");
+static const char ans_district[] = COMPLETION(
+	"\"{\\\"ack\\\":\\\"ji\\\",\\\"fields\\\":[{\\\"field\\\":\\\"district\\\",\\\"value\\\":3,"
+	"\\\"skip\\\":false,\\\"reason\\\":\\\"none\\\"}]}\"");
+static const char ans_nothing[] = COMPLETION(
+	"\"{\\\"ack\\\":\\\"ji\\\",\\\"fields\\\":[]}\"");
+static const char ans_reply[] = COMPLETION("\"अगला सवाल बताइए?\"");
+static const char fail_body[] = "{\"error\":{\"message\":\"the server broke\",\"type\":\"server_error\"}}";
+
+/* The model: EXTRACT requests (they carry response_format) answer from the caller's
+ * latest words, the last message; REPLY requests get a line. */
+static void model(void *ud, const struct mock_request *req, struct mock_reply *out)
+{
+	(void)ud;
+	cJSON *b = cJSON_Parse(req->body);
+	const cJSON *msgs = cJSON_GetObjectItem(b, "messages");
+	const cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+	const char *text = cJSON_GetStringValue(cJSON_GetObjectItem(last, "content"));
+	out->status = 200;
+	if (!cJSON_GetObjectItem(b, "response_format"))
+		out->body = ans_reply;
+	else if (text && strstr(text, "Jhanvi"))
+		out->body = ans_name;
+	else if (text && strstr(text, "Mayurbhanj"))
+		out->body = ans_district;
+	else
+		out->body = ans_nothing;
+	cJSON_Delete(b);
+}
+
+struct fixture {
+	char dir[64], db[128], corpus[128], config[128], out[128];
+	struct mockserver *ms;
+};
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	strcpy(f->dir, "/tmp/test_models.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->db, sizeof f->db, "%s/m.db", f->dir);
+	snprintf(f->corpus, sizeof f->corpus, "%s/corpus", f->dir);
+	snprintf(f->config, sizeof f->config, "%s/formdesk.json", f->dir);
+	snprintf(f->out, sizeof f->out, "%s/out.jsonl", f->dir);
+	/* Prices: $1 per million tokens in, $2 out; no retries, so a 500 fails at once. */
+	write_file(f->config, "{\"providers\":{\"openai\":{\"usd_per_million_input_tokens\":1.0,"
+			      "\"usd_per_million_output_tokens\":2.0,\"retries\":0,"
+			      "\"timeout_ms\":20000}}}");
+	f->ms = mockserver_start();
+	assert_non_null(f->ms);
+	setenv("OPENAI_BASE_URL", mockserver_url(f->ms), 1);
+	setenv("OPENAI_API_KEY", KEY, 1);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[160];
+	mockserver_stop(f->ms);
+	backend_cleanup();
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", f->dir);
+	free(f);
+	return 0;
+}
+
+static char *query(const char *db, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *q;
+	char *s;
+	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(h));
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		s = strdup((const char *)sqlite3_column_text(q, 0));
+	else
+		s = strdup("(none)");
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	return s;
+}
+
+static void assert_query(const char *db, const char *sql, const char *want)
+{
+	char *got = query(db, sql);
+	if (strcmp(got, want) != 0)
+		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
+	free(got);
+}
+
+/* file_has: whether the file's bytes contain s. */
+static bool file_has(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	bool found;
+	if (!f)
+		return false;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	found = memmem(buf, (size_t)n, s, strlen(s)) != NULL;
+	free(buf);
+	return found;
+}
+
+/* make_corpus: a one-call corpus from the demo corpus's first call (its audio linked). */
+static void make_corpus(struct fixture *f)
+{
+	struct corpus *demo = NULL;
+	char *msg = NULL, path[512];
+	FILE *calls, *texts;
+
+	if (corpus_load(DEMO, &demo, &msg) != ERR_OK)
+		fail_msg("the demo corpus is built by `make corpora`: %s", msg ? msg : "?");
+	const struct corpus_call *c = &demo->calls[0];
+	snprintf(path, sizeof path, "%s/audios", f->corpus);
+	assert_int_equal(mkdir(f->corpus, 0755), 0);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/corpus.json", f->corpus);
+	write_file(path, "{\"name\":\"models\",\"form\":\"" FORM "\",\"synthetic\":true,"
+			 "\"today\":\"2025-03-15\"}");
+	snprintf(path, sizeof path, "%s/calls.csv", f->corpus);
+	assert_non_null(calls = fopen(path, "w"));
+	snprintf(path, sizeof path, "%s/transcripts.csv", f->corpus);
+	assert_non_null(texts = fopen(path, "w"));
+	fputs("call_id,turn,utterance_id,condition,caller,path\n", calls);
+	fputs("id,text\n", texts);
+	for (int i = 0; i < c->n_turns; i++) {
+		const struct corpus_turn *t = &c->turns[i];
+		const char *ext = strrchr(t->audio, '.');
+		fprintf(calls, "m1,%d,%s,%s,%s,\n", i + 1, t->utterance_id, t->condition,
+			c->caller ? c->caller : "");
+		fprintf(texts, "%s,\"%s\"\n", t->utterance_id, t->transcript);
+		snprintf(path, sizeof path, "%s/audios/%s%s", f->corpus, t->utterance_id, ext);
+		assert_int_equal(symlink(t->audio, path), 0);
+	}
+	fclose(calls);
+	fclose(texts);
+	corpus_free(demo);
+	free(msg);
+}
+
+/* run: formdesk run in this process, stdout to f->out. Returns its exit status. */
+static int run(struct fixture *f, const char *extract, const char *reply)
+{
+	char *argv[] = {"run", "--headless", "--form", FORM, "--corpus", f->corpus, "--db", f->db,
+			"--config", f->config, "--extract", (char *)extract, "--reply", (char *)reply};
+	int saved, fd, rc;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	fd = open(f->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+	rc = cmd_run((int)(sizeof argv / sizeof argv[0]), argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return rc;
+}
+
+/* The JSON line of the run's one call. */
+static cJSON *call_line(struct fixture *f)
+{
+	FILE *in = fopen(f->out, "r");
+	char line[16384];
+	cJSON *o = NULL;
+	assert_non_null(in);
+	while (!o && fgets(line, sizeof line, in))
+		if (strstr(line, "\"call_id\""))
+			o = cJSON_Parse(line);
+	fclose(in);
+	assert_non_null(o);
+	return o;
+}
+
+static void test_run_on_models(void **state)
+{
+	struct fixture *f = *state;
+	make_corpus(f);
+	mockserver_set_handler(f->ms, model, NULL);
+	assert_int_equal(run(f, "openai:gpt-test", "openai:gpt-test"), 0);
+
+	/* The fields the model found went through the rules into the store. */
+	assert_query(f->db, "SELECT json_extract(form_data, '$.name') FROM calls", "Jhanvi Ghatak");
+	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Mayurbhanj");
+	assert_query(f->db, "SELECT extract||'|'||reply FROM calls", "openai|openai");
+	/* One row per request: the opening's REPLY, then EXTRACT and REPLY per turn. */
+	char *turns = query(f->db, "SELECT count(*) FROM turns WHERE transcript <> ''");
+	char want[64];
+	snprintf(want, sizeof want, "%d", 1 + 2 * atoi(turns));
+	assert_query(f->db, "SELECT count(*) FROM stage_usage", want);
+	snprintf(want, sizeof want, "%d", mockserver_count(f->ms));
+	assert_query(f->db, "SELECT count(*) FROM stage_usage", want);
+	free(turns);
+	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE turn_id IS NULL AND stage = 'reply'", "1");
+	assert_query(f->db,
+		     "SELECT DISTINCT provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
+		     "printf('%.8f', cost_usd)||'|'||attempts||'|'||(error IS NULL)||'|'||"
+		     "(ttfb_ms > 0 AND total_ms >= ttfb_ms) FROM stage_usage",
+		     "openai|gpt-test|120|15|0.00015000|1|1|1");
+	assert_query(f->db, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id "
+			    "WHERE s.stage = 'extract' AND NOT t.extract_ms >= s.total_ms", "0");
+	/* The call's line has the cost and latency totals. */
+	cJSON *line = call_line(f);
+	double cost = cJSON_GetNumberValue(cJSON_GetObjectItem(line, "cost_usd"));
+	assert_true(cost > 0.00015 * mockserver_count(f->ms) - 1e-9 &&
+		    cost < 0.00015 * mockserver_count(f->ms) + 1e-9);
+	assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(line, "requests")),
+			 mockserver_count(f->ms));
+	assert_true(cJSON_GetNumberValue(cJSON_GetObjectItem(
+			    cJSON_GetObjectItem(line, "latency_ms"), "extract")) > 0);
+	cJSON_Delete(line);
+	/* The key went to the server, and nowhere else. */
+	assert_string_equal(mock_header(mockserver_request(f->ms, 0), "authorization"),
+			    "Bearer " KEY);
+	assert_false(file_has(f->db, KEY));
+	assert_false(file_has(f->out, KEY));
+	char wal[160];
+	snprintf(wal, sizeof wal, "%s-wal", f->db);
+	assert_false(file_has(wal, KEY));
+}
+
+static void test_run_on_failing_models(void **state)
+{
+	struct fixture *f = *state;
+	make_corpus(f);
+	mockserver_set_default(f->ms, (struct mock_reply){.status = 500, .body = fail_body});
+	assert_int_equal(run(f, "openai:gpt-test", "openai:gpt-test"), 0);
+
+	/* Nothing captured; every turn says why; the agent still spoke the script's words;
+	 * the rules ended the call (district is required and ran out of retries). */
+	assert_query(f->db, "SELECT count(*) FROM captures", "0");
+	assert_query(f->db, "SELECT count(*) FROM turns WHERE error IS NULL OR reply IS NULL", "0");
+	assert_query(f->db, "SELECT count(*) > 0 FROM turns WHERE error LIKE 'extract (openai): %500%'"
+			    " AND error LIKE '%reply (openai): %the script''s words were said instead%'",
+		     "1");
+	assert_query(f->db, "SELECT status||'|'||(reason LIKE 'district%') FROM calls", "failed|1");
+	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
+	char *all = query(f->db, "SELECT count(*) FROM stage_usage");
+	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE error LIKE '%500%'", all);
+	free(all);
+	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE cost_usd IS NOT NULL OR tokens_in IS NOT NULL", "0");
+	cJSON *line = call_line(f);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(line, "status")), "failed");
+	assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(line, "failed_requests")),
+			 mockserver_count(f->ms));
+	cJSON_Delete(line);
+	assert_false(file_has(f->db, KEY));
+	assert_false(file_has(f->out, KEY));
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A typed caller turn while EXTRACT waits on a model that takes 20 s: the engine says what
+ * it waits for; engine_cancel ends the wait at once and records the turn as cancelled. */
+static void test_cancel_in_flight(void **state)
+{
+	struct fixture *f = *state;
+	struct form *form = NULL;
+	struct lexicon *lex = NULL;
+	struct store *store = NULL;
+	struct engine *e = NULL;
+	char *msg = NULL;
+	const char *why = NULL;
+	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
+
+	char cwhy[200];
+	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
+	mockserver_set_default(f->ms, (struct mock_reply){.status = 200, .body = ans_name,
+							  .delay_ms = 20000});
+	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
+	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
+	assert_int_equal(store_open(f->db, &store, NULL), ERR_OK);
+	cfg.form = form;
+	cfg.lex = lex;
+	cfg.store = store;
+	cfg.endpoint = endpoint_defaults();
+	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("openai:gpt-test", &cfg.extract, &why), ERR_OK);
+	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+
+	/* A live call: turns come from outside. The opening is offline, so done at once. */
+	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
+	assert_false(engine_busy(e));
+	struct engine_input in = {.transcript = "mera naam Jhanvi hai", .utterance_id = "typed-1"};
+	assert_int_equal(engine_start_turn(e, &in), ERR_OK);
+	assert_true(engine_busy(e));
+	/* Poll until the server has the request; the model is still thinking. */
+	for (int i = 0; i < 200 && mockserver_count(f->ms) == 0; i++)
+		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
+	assert_int_equal(mockserver_count(f->ms), 1);
+	enum engine_stage st;
+	const char *name = NULL;
+	double waited = -1;
+	assert_true(engine_waiting(e, &st, &name, &waited));
+	assert_int_equal(st, ENGINE_STAGE_EXTRACT);
+	assert_string_equal(name, "openai");
+	assert_true(waited >= 0);
+	/* A second turn cannot start while one is in flight. */
+	assert_int_equal(engine_start_turn(e, &in), ERR_INVALID);
+
+	double t0 = mono_ms();
+	assert_int_equal(engine_cancel(e, "barge-in"), ERR_OK);
+	double took = mono_ms() - t0;
+	assert_false(engine_busy(e));
+	assert_false(engine_waiting(e, NULL, NULL, NULL));
+	/* It did not wait for the answer (20 s away): far less than that. */
+	assert_true(took < 10000);
+	assert_true(engine_call_open(e));
+
+	assert_query(f->db, "SELECT cancelled||'|'||transcript||'|'||(decision IS NULL)||'|'||"
+			    "(error LIKE '%cancelled while waiting for EXTRACT: barge-in%') FROM turns",
+		     "1|mera naam Jhanvi hai|1|1");
+	assert_query(f->db, "SELECT stage||'|'||(error LIKE 'cancelled after % ms: barge-in')"
+			    " FROM stage_usage WHERE turn_id IS NOT NULL",
+		     "extract|1");
+	/* The rules saw nothing: no retry was used, the name is still asked. */
+	assert_int_equal(flow_retries_used(engine_flow(e), form_find(form, "name")), 0);
+	assert_string_equal(call_status_name(flow_status(engine_flow(e))), "in_progress");
+	/* Nothing in flight: cancelling again does nothing. */
+	assert_int_equal(engine_cancel(e, "again"), ERR_OK);
+	assert_query(f->db, "SELECT count(*) FROM turns", "1");
+
+	/* The operator hangs up: the call is recorded as failed with the reason. */
+	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
+	assert_false(engine_call_open(e));
+	assert_query(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
+		     "failed|abandoned: test over|live");
+	engine_free(e);
+	store_close(store);
+	lexicon_free(lex);
+	form_free(form);
+	free(msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_run_on_models, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_on_failing_models, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cancel_in_flight, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
