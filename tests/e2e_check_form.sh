@@ -2,6 +2,8 @@
 # check-form end to end: exit codes and stdout of the real binary on good and bad configs.
 set -u
 cd "$(dirname "$0")/.."
+TMPD=$(mktemp -d)
+trap 'rm -rf "$TMPD"' EXIT
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
@@ -27,10 +29,10 @@ out=$("$BIN" check-form tests/data/forms/malformed_unquoted.json)
 case "$out" in *'"field":""'*'"message":"line 1, column 11:'*) r=0 ;; *) r=1 ;; esac
 ok $r "malformed JSON: field \"\" and line/column"
 
-out=$("$BIN" check-form /nonexistent/form.json 2>/tmp/e2e_check_form.err); rc=$?
-[ "$rc" = 2 ] && [ -z "$out" ] && grep -q /nonexistent/form.json /tmp/e2e_check_form.err
+out=$("$BIN" check-form /nonexistent/form.json 2>$TMPD/err); rc=$?
+[ "$rc" = 2 ] && [ -z "$out" ] && grep -q /nonexistent/form.json $TMPD/err
 ok $? "unreadable file: exit 2, stderr names it"
-rm -f /tmp/e2e_check_form.err
+rm -f $TMPD/err
 
 "$BIN" check-form >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ]; ok $? "no file: usage, exit 2"

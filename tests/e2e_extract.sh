@@ -3,6 +3,8 @@
 # and of the test form, its JSON on stdout, and its errors (stderr, exit 2).
 set -u
 cd "$(dirname "$0")/.."
+TMPD=$(mktemp -d)
+trap 'rm -rf "$TMPD"' EXIT
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
 FORM=tests/data/parse_form.json
@@ -13,7 +15,7 @@ ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok 
 # expect FIELD TEXT JSON: stdout equals JSON, exit 0
 expect() {
 	local out rc
-	out=$("$BIN" extract --form "$FORM" --field "$1" $T "$2" 2>/tmp/e2e_extract.err); rc=$?
+	out=$("$BIN" extract --form "$FORM" --field "$1" $T "$2" 2>$TMPD/err); rc=$?
 	[ "$rc" = 0 ] && [ "$out" = "$3" ]
 	ok $? "extract $1 \"$2\" -> $3${out:+ (got $out)}"
 }
@@ -39,17 +41,17 @@ if [ -f "$ENROL" ]; then
 fi
 
 # history is accepted as FormBharo's transcript shape
-printf '[{"role":"agent","content":"आपका नाम क्या है?"},{"role":"user","content":"Sunita"}]' >/tmp/e2e_extract_hist.json
-out=$("$BIN" extract --form "$FORM" --field name $T --history /tmp/e2e_extract_hist.json "Sunita Devi"); rc=$?
+printf '[{"role":"agent","content":"आपका नाम क्या है?"},{"role":"user","content":"Sunita"}]' >$TMPD/hist.json
+out=$("$BIN" extract --form "$FORM" --field name $T --history $TMPD/hist.json "Sunita Devi"); rc=$?
 [ "$rc" = 0 ] && [ "$out" = '{"name":{"status":"answered","value":"Sunita Devi"}}' ]
 ok $? "--history file accepted"
 
 # errors: stderr names what is wrong, exit 2, nothing on stdout
 err() {
 	local out rc
-	out=$("$BIN" "$@" 2>/tmp/e2e_extract.err); rc=$?
-	[ "$rc" = 2 ] && [ -z "$out" ] && grep -q -- "$ERRWORD" /tmp/e2e_extract.err
-	ok $? "error: $* -> exit 2, stderr mentions '$ERRWORD' ($(head -c 200 /tmp/e2e_extract.err))"
+	out=$("$BIN" "$@" 2>$TMPD/err); rc=$?
+	[ "$rc" = 2 ] && [ -z "$out" ] && grep -q -- "$ERRWORD" $TMPD/err
+	ok $? "error: $* -> exit 2, stderr mentions '$ERRWORD' ($(head -c 200 $TMPD/err))"
 }
 ERRWORD="no such question" err extract --form "$FORM" --field nosuch "haan"
 ERRWORD="/nonexistent/form.json" err extract --form /nonexistent/form.json --field name "haan"
@@ -57,16 +59,16 @@ ERRWORD="--today" err extract --form "$FORM" --field name --today 2025-02-31 "ha
 ERRWORD="unknown option" err extract --form "$FORM" --field name --bogus "haan"
 ERRWORD="TEXT" err extract --form "$FORM" --field name
 ERRWORD="--form" err extract --field name "haan"
-printf '[{"role":"user"}]' >/tmp/e2e_extract_badhist.json
-ERRWORD="element 0" err extract --form "$FORM" --field name --history /tmp/e2e_extract_badhist.json "haan"
-printf '[{"role":' >/tmp/e2e_extract_badhist.json
-ERRWORD="line 1" err extract --form "$FORM" --field name --history /tmp/e2e_extract_badhist.json "haan"
-mkdir -p /tmp/e2e_extract_words && cp agent/words/*.tsv /tmp/e2e_extract_words/ &&
-	printf 'saat\tbogus\n' >>/tmp/e2e_extract_words/numbers.tsv
-out=$(FORMDESK_WORDS=/tmp/e2e_extract_words "$BIN" extract --form "$FORM" --field name "haan" 2>/tmp/e2e_extract.err); rc=$?
-[ "$rc" = 2 ] && grep -q "numbers.tsv line [0-9]*: unknown tag 'bogus'" /tmp/e2e_extract.err
-ok $? "a bad word list names its file and line ($(cat /tmp/e2e_extract.err))"
-rm -rf /tmp/e2e_extract_words /tmp/e2e_extract_hist.json /tmp/e2e_extract_badhist.json
+printf '[{"role":"user"}]' >$TMPD/badhist.json
+ERRWORD="element 0" err extract --form "$FORM" --field name --history $TMPD/badhist.json "haan"
+printf '[{"role":' >$TMPD/badhist.json
+ERRWORD="line 1" err extract --form "$FORM" --field name --history $TMPD/badhist.json "haan"
+mkdir -p $TMPD/words && cp agent/words/*.tsv $TMPD/words/ &&
+	printf 'saat\tbogus\n' >>$TMPD/words/numbers.tsv
+out=$(FORMDESK_WORDS=$TMPD/words "$BIN" extract --form "$FORM" --field name "haan" 2>$TMPD/err); rc=$?
+[ "$rc" = 2 ] && grep -q "numbers.tsv line [0-9]*: unknown tag 'bogus'" $TMPD/err
+ok $? "a bad word list names its file and line ($(cat $TMPD/err))"
+rm -rf $TMPD/words $TMPD/hist.json $TMPD/badhist.json
 
 # name-match
 nm() {
