@@ -205,8 +205,10 @@ int cmd_extract(int argc, char **argv)
 	e = be.extract(be.ctx, &req, &ex);
 	net = backend_last_usage(be.ctx, &u);
 	if (e != ERR_OK) {
-		fprintf(stderr, "formdesk extract: %s: %s\n", be.name,
-			net && u.error[0] ? u.error : err_str(e));
+		if (net && u.error[0]) /* it names the provider already */
+			fprintf(stderr, "formdesk extract: %s\n", u.error);
+		else
+			fprintf(stderr, "formdesk extract: %s: %s\n", be.name, err_str(e));
 		rc = e == ERR_NOMEM ? 2 : 1;
 		goto out;
 	}

@@ -1,0 +1,146 @@
+#!/bin/bash
+# tui_models: the simulator on slow language models, driven in tmux. A local
+# chat-completions server (127.0.0.1, python3's standard library) answers EXTRACT and
+# REPLY after a delay read from a file for each request. While a model thinks the screen
+# keeps drawing: the status bar names the stage waited for and its timer moves; turns
+# still arrive; q quits at once with a request in flight, and the turn is recorded as
+# cancelled. The key is never on the screen or in the database. TAP-style output;
+# deadlines are generous and only bound waits for what is checked.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+FORM=forms/armman_enrollment.json
+KEY=sk-tui-KEY-never-shown-0123456789
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+for tool in tmux python3 sqlite3; do
+	if ! command -v $tool >/dev/null; then
+		echo "not ok 1 - $tool is not installed"
+		exit 1
+	fi
+done
+if [ ! -x "$BIN" ]; then
+	echo "not ok 1 - no binary at $BIN"
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+T=(tmux -L "formdesk-models-$$" -f /dev/null)
+server_pid=
+cleanup() {
+	"${T[@]}" kill-server 2>/dev/null
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The model server: documented chat.completion objects; EXTRACT requests carry
+# response_format and get an empty extraction, REPLY requests a Hindi question.
+cat >"$tmp/server.py" <<'PY'
+import json, sys, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+delay_file = sys.argv[1]
+class Model(BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        with open(delay_file) as f:
+            delay = float(f.read().strip())
+        end = time.monotonic() + delay
+        while time.monotonic() < end:
+            time.sleep(0.05)
+        if "response_format" in body:
+            content = json.dumps({"ack": "ji", "fields": []})
+        else:
+            content = "कृपया दोबारा बताइए?"
+        out = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
+                          "model": body.get("model", "m"),
+                          "choices": [{"index": 0, "finish_reason": "stop",
+                                       "message": {"role": "assistant", "content": content}}],
+                          "usage": {"prompt_tokens": 50, "completion_tokens": 5,
+                                    "total_tokens": 55}}).encode()
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(out)))
+            self.end_headers()
+            self.wfile.write(out)
+        except OSError:
+            pass
+server = ThreadingHTTPServer(("127.0.0.1", 0), Model)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+echo 2 >"$tmp/delay"
+python3 "$tmp/server.py" "$tmp/delay" >"$tmp/port" 2>"$tmp/server.err" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+if [ -z "$port" ]; then
+	echo "not ok 1 - the model server did not start: $(cat "$tmp/server.err")"
+	exit 1
+fi
+
+if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+echo "# corpus $corpus, binary $BIN, model server on port $port"
+
+capture() { "${T[@]}" capture-pane -p -t sim; }
+wait_for() {
+	local deadline=$((SECONDS + ${2:-60}))
+	while [ $SECONDS -lt $deadline ]; do
+		capture >"$tmp/screen" 2>/dev/null
+		cat "$tmp/screen" >>"$tmp/seen"
+		grep -qE -- "$1" "$tmp/screen" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# timer: the waiting time the status bar shows now ("" when none)
+timer() { capture | grep -oE 'waiting for (EXTRACT|REPLY) \(openai\) [0-9]+\.[0-9] s' | tail -1; }
+
+db=$tmp/sim.db
+"${T[@]}" new-session -d -s sim -x 160 -y 40 "bash --norc --noprofile"
+"${T[@]}" send-keys -t sim "export PS1='fdtest\$ ' OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=$KEY FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+"${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --extract openai:gpt-test --reply openai:gpt-test; echo \"exit=\$?\"" Enter
+
+check "the status bar says the opening waits for REPLY" wait_for 'waiting for REPLY \(openai\) [0-9]+\.[0-9] s' 30
+first=$(timer)
+moved=1
+for _ in $(seq 50); do
+	sleep 0.1
+	now=$(timer)
+	if [ -n "$now" ] && [ "$now" != "$first" ]; then moved=0; break; fi
+done
+check "the timer moves while the model thinks ($first -> ${now:-nothing})" test $moved = 0
+check "the opening arrives" wait_for 'agent: कृपया दोबारा बताइए' 30
+check "a caller turn appears" wait_for 'caller 1: ' 60
+check "EXTRACT is waited for, on screen" wait_for 'waiting for EXTRACT \(openai\)' 30
+check "a turn completes with its cost in the status bar" wait_for 'turn [0-9]+ ms: .*cost \$' 60
+check "the key is never on the screen" bash -c "! grep -qF '$KEY' '$tmp/seen'"
+
+# q while a request is in flight: the answer is a minute away; the program leaves now.
+echo 60 >"$tmp/delay"
+check "a slow request is in flight (waited 3 s and more)" \
+	wait_for 'waiting for (EXTRACT|REPLY) \(openai\) ([3-9]|[1-9][0-9])\.[0-9] s' 60
+"${T[@]}" send-keys -t sim 'q'
+check "q exits with status 0 without waiting for the model" wait_for '^exit=0' 20
+check "  ... and the shell prompt is back" wait_for '^fdtest\$ ?$' 10
+
+got=$(sqlite3 -batch -noheader "$db" "SELECT count(*) FROM turns WHERE cancelled = 1 AND error LIKE '%cancelled while waiting for%'" 2>&1)
+check "the turn in flight is recorded as cancelled ($got)" test "$got" = 1
+got=$(sqlite3 -batch -noheader "$db" "SELECT count(*) FROM stage_usage WHERE tokens_in = 50 AND tokens_out = 5" 2>&1)
+check "finished requests are recorded with their tokens ($got)" test "${got:-0}" -gt 0 2>/dev/null
+check "the key is not in the database" bash -c "! grep -qaF '$KEY' '$db' '$db-wal' 2>/dev/null"
+
+echo "1..$n"
