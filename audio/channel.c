@@ -525,3 +525,42 @@ double channel_snr_db(const float *clean, const float *mixed, size_t n)
 		return INFINITY;
 	return 10.0 * log10(ps / pn);
 }
+
+enum err channel_condition(const float *in, size_t n, int rate, const char *cond, float **out,
+			   size_t *m, char **errmsg)
+{
+	enum err e;
+	float *noise = NULL;
+	if (errmsg)
+		*errmsg = NULL;
+	if (strcmp(cond, "ideal") == 0) {
+		float *c = malloc((n ? n : 1) * sizeof(float));
+		if (!c)
+			return ERR_NOMEM;
+		memcpy(c, in, n * sizeof(float));
+		*out = c;
+		*m = n;
+		return ERR_OK;
+	}
+	if (strcmp(cond, "noise") == 0) {
+		e = channel_noise(n, rate, "pinknoise", &noise, errmsg);
+		if (e == ERR_OK)
+			e = channel_mix(in, n, noise, n, 10.0, out, NULL);
+		free(noise);
+		if (e == ERR_OK)
+			*m = n;
+		return e;
+	}
+	if (strcmp(cond, "distance") == 0) {
+		e = channel_far(in, n, rate, out, errmsg);
+		if (e == ERR_OK)
+			*m = n;
+		return e;
+	}
+	if (strcmp(cond, "pace-fast") == 0 || strcmp(cond, "pace-slow") == 0)
+		return channel_tempo(in, n, rate, cond[5] == 'f' ? 1.25 : 0.8, out, m, errmsg);
+	if (errmsg && asprintf(errmsg, "unknown acoustic condition '%s' (ideal, noise, distance, "
+				       "pace-fast, pace-slow)", cond) < 0)
+		*errmsg = NULL;
+	return ERR_INVALID;
+}

@@ -59,4 +59,13 @@ enum err channel_tempo(const float *in, size_t n, int rate, double factor, float
  * 10 log10(sum clean^2 / sum (mixed - clean)^2), dB; +inf when they are equal. */
 double channel_snr_db(const float *clean, const float *mixed, size_t n);
 
+/* channel_condition: in (n samples at rate Hz) in one FormVoiceAgentBench acoustic
+ * condition, with the defaults of `formdesk audio-variants`: "ideal" (a copy), "noise"
+ * (generated pink noise at 10 dB SNR), "distance" (channel_far), "pace-fast" (1.25 times
+ * as fast) or "pace-slow" (0.8). Output: *out (caller frees), *m samples. On failure
+ * *errmsg (caller frees; may be NULL) says why. Errors: ERR_INVALID (unknown condition,
+ * silent input for "noise"), ERR_AUDIO, ERR_NOMEM. */
+enum err channel_condition(const float *in, size_t n, int rate, const char *cond, float **out,
+			   size_t *m, char **errmsg);
+
 #endif

@@ -57,9 +57,8 @@ static int corpus_build(int argc, char **argv)
 	struct form *form = NULL;
 	struct form_issues is = {0};
 	cJSON *profiles = NULL;
-	char *text = NULL, *msg = NULL, exe[PATH_MAX];
+	char *text = NULL, *msg = NULL;
 	const char *form_path = NULL;
-	ssize_t n;
 	int rc = 2;
 	enum err e;
 
@@ -109,10 +108,6 @@ static int corpus_build(int argc, char **argv)
 			o.profiles_path, at ? line_of(text, at) : 1, at ? at : "");
 		goto out;
 	}
-	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
-		exe[n] = '\0';
-		o.variants_exe = exe;
-	}
 	if ((e = corpusgen_build(form, profiles, &o, &r, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk corpus build: %s\n", msg ? msg : err_str(e));
 		goto out;
@@ -124,7 +119,7 @@ static int corpus_build(int argc, char **argv)
 	if (r.dropped[0])
 		fprintf(stderr,
 			"formdesk corpus build: conditions left out: %s (no recording, and no "
-			"acoustic variant could be made: `formdesk audio-variants` is not available)\n",
+			"ideal audio to make their variants from)\n",
 			r.dropped);
 	rc = 0;
 out:

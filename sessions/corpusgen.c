@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "agent/ymd.h"
+#include "audio/audiofile.h"
+#include "audio/channel.h"
 #include "sessions/csv.h"
 #include "sessions/paths.h"
 
@@ -42,7 +44,6 @@ struct gen {
 	char *cond[MAX_CONDITIONS];
 	int n_cond;
 	bool dropped[MAX_CONDITIONS];
-	int variants_tool;  /* -1 not checked, 0 absent, 1 present */
 	bool writing;       /* second pass: write the calls */
 	FILE *calls, *expected;
 	struct utt *utts;
@@ -139,17 +140,13 @@ static void synthesize(struct gen *g, const char *id, const char *text)
 		fail(g, ERR_IO, "%s: cannot write: %s", txt, strerror(errno));
 }
 
-/* variant: the acoustic variant of src for condition into dir/audios/id.wav, by the audio
- * tool; false when the tool is missing or fails. */
+/* variant: the acoustic variant of src for condition cond into dir/audios/id.wav, made
+ * with audio/channel.h (the conditions of `formdesk audio-variants`); "pace" is faster
+ * for half the utterances and slower for the other half, by a hash of id. False after
+ * saying why (a condition the channel does not know, or audio that cannot be made). */
 static bool variant(struct gen *g, const char *src, int cond, const char *id)
 {
 	char dst[PATH_MAX], srcp[PATH_MAX];
-	if (g->variants_tool < 0) {
-		char *argv[] = {(char *)g->o->variants_exe, "audio-variants", "--help", NULL};
-		g->variants_tool = g->o->variants_exe && run(argv) ? 1 : 0;
-	}
-	if (!g->variants_tool)
-		return false;
 	snprintf(dst, sizeof dst, "%s/audios/%s.wav", g->o->out_dir, id);
 	if (file_exists(dst))
 		return true;
@@ -157,9 +154,26 @@ static bool variant(struct gen *g, const char *src, int cond, const char *id)
 		snprintf(srcp, sizeof srcp, "%s", src);
 	else
 		snprintf(srcp, sizeof srcp, "%s/%s", g->o->out_dir, src);
-	char *argv[] = {(char *)g->o->variants_exe, "audio-variants", "--in", srcp, "--condition",
-			g->cond[cond], "--out", dst, NULL};
-	return run(argv) && file_exists(dst);
+	const char *name = g->cond[cond];
+	if (strcmp(name, "pace") == 0) {
+		unsigned h = 0;
+		for (const char *p = id; *p; p++)
+			h = h * 31u + (unsigned char)*p;
+		name = h % 2 ? "pace-slow" : "pace-fast";
+	}
+	float *in = NULL, *out = NULL;
+	size_t n = 0, m = 0;
+	char *msg = NULL;
+	bool ok = audiofile_read(srcp, 16000, &in, &n, &msg) == ERR_OK &&
+		  channel_condition(in, n, 16000, name, &out, &m, &msg) == ERR_OK &&
+		  audiofile_write(dst, out, m, 16000, &msg) == ERR_OK;
+	if (!ok)
+		fail(g, ERR_AUDIO, "condition '%s' of %s: %s", g->cond[cond], srcp,
+		     msg ? msg : "cannot be made");
+	free(in);
+	free(out);
+	free(msg);
+	return ok;
 }
 
 /* recording: the profile's recording of answer key in condition cond, as an absolute
@@ -566,7 +580,7 @@ enum err corpusgen_build(const struct form *form, const cJSON *profiles,
 			 const struct corpusgen_options *o, struct corpusgen_result *res,
 			 char **errmsg)
 {
-	struct gen g = {.form = form, .o = o, .variants_tool = -1};
+	struct gen g = {.form = form, .o = o};
 	char *unknown_list = NULL, *cond_list = NULL, *why = NULL, *pcopy = NULL;
 	char *calls_s = NULL, *exp_s = NULL, *tr_s = NULL, *man_s = NULL;
 	size_t calls_n = 0, exp_n = 0, tr_n = 0;

@@ -23,9 +23,9 @@
  * Audio of an utterance in a condition, in this order: its recording for that condition;
  * for the ideal condition, espeak-ng's Hindi voice (`espeak-ng -v hi -w`) when synthesis is
  * on (marked synthetic in transcripts.csv); for another condition, the acoustic variant of
- * the ideal audio made by the `formdesk audio-variants` tool when that tool exists. A
- * condition whose audio cannot be had is left out with a notice (its calls are not
- * written). */
+ * the ideal audio (audio/channel.h's channel_condition: noise at 10 dB SNR, far microphone,
+ * pace faster or slower by turns). A condition whose audio cannot be had (no ideal audio to
+ * start from) is left out with a notice (its calls are not written). */
 #ifndef FORMDESK_CORPUSGEN_H
 #define FORMDESK_CORPUSGEN_H
 
@@ -41,7 +41,6 @@ struct corpusgen_options {
 	const char *unknown;       /* comma list overriding the profile's "unknown"; NULL keeps it */
 	const char *conditions;    /* comma list overriding the profile's "conditions"; NULL keeps */
 	bool synthesize;           /* speak missing ideal recordings with espeak-ng */
-	const char *variants_exe;  /* the formdesk binary that may have `audio-variants`; NULL: none */
 };
 
 struct corpusgen_result {
