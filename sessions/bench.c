@@ -1167,14 +1167,14 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	for (int stage = 0; stage < 2 && b.err == ERR_OK; stage++) {
 		const char *name = stage == 0 ? "extract" : "reply";
 		const char *spec = stage == 0 ? cfg->extract_spec : cfg->reply_spec;
-		long todo = 0, next = 0;
+		long pending = 0, next = 0;
 		if (!(want & (stage == 0 ? BENCH_EXTRACT : BENCH_REPLY)))
 			continue;
 		if (done_keys(&b, name, spec, &done) != ERR_OK)
 			goto out;
 		for (long i = 0; i < b.n_units; i++)
-			todo += !set_has(&done, b.units[i].key);
-		stage_begin(&b, name, todo);
+			pending += !set_has(&done, b.units[i].key);
+		stage_begin(&b, name, pending);
 		while (b.err == ERR_OK && (next < b.n_units || b.inflight > 0)) {
 			while (b.err == ERR_OK && next < b.n_units && b.inflight < limit) {
 				const struct unit *u = &b.units[next++];
@@ -1215,10 +1215,10 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	if (done_keys(&b, "call", b.call_spec, &done) != ERR_OK)
 		goto out;
 	{
-		long todo = 0, next = 0;
+		long pending = 0, next = 0;
 		for (long i = 0; i < b.n_calls; i++)
-			todo += !set_has(&done, b.calls[i]->id);
-		stage_begin(&b, "calls", todo);
+			pending += !set_has(&done, b.calls[i]->id);
+		stage_begin(&b, "calls", pending);
 		if (!(live = calloc((size_t)limit, sizeof *live))) {
 			fail(&b, ERR_NOMEM, "bench");
 			goto out;
