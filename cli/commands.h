@@ -15,7 +15,6 @@
 	X("providers", cmd_providers, "providers [--config FILE]: the model and speech providers, which are configured, which keys are missing") \
 	X("paths", cmd_paths, "paths --form FILE [--unknown FIELD,...]: every path through a form, JSON lines") \
 	X("select", cmd_select, "select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT] [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]: pick a model") \
-	X("corpus-demo", cmd_corpus_demo, "corpus-demo --profiles FILE --out DIR [--form FILE]: lay out the demo corpus from caller profiles") \
 	X("corpus", cmd_corpus, "corpus build --form FILE --profiles FILE --out DIR [--unknown F,...] [--conditions C,...] [--synthesize]: a benchmark corpus from caller profiles") \
 	X("bench", cmd_bench, "bench --form FILE --corpus DIR --out DIR [--stt P[:M]] [--extract P[:M]] [--reply P[:M]] [--db FILE] [--concurrency N]: unit tests, integration and report") \
 	X("corpus-respin", cmd_corpus_respin, "corpus-respin --clips DIR --out DIR [--form FILE]: lay out the real-speech corpus from the RESPIN clips") \

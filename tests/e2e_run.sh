@@ -191,14 +191,14 @@ p = json.load(open(sys.argv[1]))
 del p["callers"][1]["answers"]["aadhaar_last4"]["dont_know"]
 json.dump(p, open(sys.argv[2], "w"), ensure_ascii=False)
 EOF
-"$BIN" corpus-demo --profiles "$tmp/p.json" --out "$tmp/demo" >/dev/null 2>"$tmp/g1"
+"$BIN" corpus build --form forms/armman_enrollment.json --profiles "$tmp/p.json" --out "$tmp/demo" --synthesize >/dev/null 2>"$tmp/g1"
 rc=$?
 [ $rc = 2 ] && grep -q "$tmp/p.json: callers\[1\] ('jhumri'): field 'aadhaar_last4': 'dont_know' must be the caller's words" "$tmp/g1"
-ok $? "corpus-demo: a profile without a 'don't know' answer is named"
-"$BIN" corpus-demo --profiles corpus/demo/profiles.json --out "$tmp/demo" >"$tmp/g2" 2>&1 &&
-	"$BIN" corpus-demo --profiles corpus/demo/profiles.json --out "$tmp/demo" >/dev/null 2>&1 &&
+ok $? "corpus build: a profile without a 'don't know' answer is named"
+"$BIN" corpus build --form forms/armman_enrollment.json --profiles corpus/demo/profiles.json --out "$tmp/demo" --synthesize >"$tmp/g2" 2>&1 &&
+	"$BIN" corpus build --form forms/armman_enrollment.json --profiles corpus/demo/profiles.json --out "$tmp/demo" --synthesize >/dev/null 2>&1 &&
 	cmp -s "$tmp/demo/calls.csv" corpus/demo/calls.csv && cmp -s "$tmp/demo/expected.jsonl" corpus/demo/expected.jsonl
-ok $? "corpus-demo: the same profiles give the same corpus"
+ok $? "corpus build: the same profiles give the same corpus as the bundled demo"
 mkdir -p "$tmp/clips/aa"
 printf 'c1\tपहला\n' >"$tmp/clips/aa/text.tsv"
 "$BIN" corpus-respin --clips "$tmp/clips" --out "$tmp/r" >/dev/null 2>"$tmp/g3"
