@@ -271,15 +271,15 @@ static bool glide_only(const char *a, const char *b)
 	return false;
 }
 
-/* a without one e after its first letter equals b: Latin spellings write the short a as e
- * (Mohammed / Mohammad) */
-static bool vowel_only(const char *a, const char *b)
+/* a without one of the vowels in set, after its first letter (and, with medial, before
+ * its last), equals b. The key drops every a, so this finds a short a written otherwise. */
+static bool vowel_only(const char *a, const char *b, const char *set, bool medial)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la != lb + 1)
 		return false;
-	for (size_t i = 1; i < la; i++)
-		if (a[i] == 'e' && strncmp(a, b, i) == 0 && strcmp(a + i + 1, b + i) == 0)
+	for (size_t i = 1; i < (medial ? la - 1 : la); i++)
+		if (strchr(set, a[i]) && strncmp(a, b, i) == 0 && strcmp(a + i + 1, b + i) == 0)
 			return true;
 	return false;
 }
@@ -288,7 +288,15 @@ static enum namematch_verdict word_verdict(const char *a, const char *b)
 {
 	if (strcmp(a, b) == 0)
 		return NAMEMATCH_SAME;
-	if (glide_only(a, b) || glide_only(b, a) || vowel_only(a, b) || vowel_only(b, a))
+	/* Bengali and English spellings write the short a inside a name as o or u (Kiron /
+	 * Kiran, Chumpa / Champa): the same name */
+	if (vowel_only(a, b, "ou", true) || vowel_only(b, a, "ou", true))
+		return NAMEMATCH_SAME;
+	/* e for a short a (Mohammed / Mohammad), a v/w or y glide (Sapna / Swapna), a short i
+	 * against a short a inside the name (Rukmini / Rukmani, Mohini / Mohani, which can be
+	 * two names): ask the caller */
+	if (glide_only(a, b) || glide_only(b, a) || vowel_only(a, b, "e", false) ||
+	    vowel_only(b, a, "e", false) || vowel_only(a, b, "i", true) || vowel_only(b, a, "i", true))
 		return NAMEMATCH_UNSURE;
 	return NAMEMATCH_DIFFERENT;
 }
