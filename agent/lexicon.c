@@ -72,7 +72,15 @@ struct lexicon {
 	size_t hcap;    /* power of two */
 	struct phrase *phr;
 	int nphr, capphr;
+	/* spelling folds of the number and calendar words: fold -> word id, AMBIGUOUS when
+	 * two words with different meanings share a fold */
+	char **fkey;
+	int *fword;
+	int nfold, capfold;
+	bool folds_sorted;
 };
+
+#define AMBIGUOUS (-3)
 
 static uint64_t fnv(const char *s, size_t n)
 {
@@ -160,6 +168,10 @@ void lexicon_free(struct lexicon *lex)
 	}
 	for (int i = 0; i < lex->nphr; i++)
 		free((char *)lex->phr[i].pub.arg);
+	for (int i = 0; i < lex->nfold; i++)
+		free(lex->fkey[i]);
+	free(lex->fkey);
+	free(lex->fword);
 	free(lex->words);
 	free(lex->hash);
 	free(lex->phr);
@@ -357,6 +369,170 @@ static enum err build_index(struct lexicon *lex)
 	return ERR_OK;
 }
 
+/* ---- spelling variants ----------------------------------------------------------
+ * Callers' words reach formdesk in many romanizations and Devanagari spellings ("sataasi",
+ * "sattasi", "sattaasee" are all 87; "शुन्य" and "शून्य" are 0). The word lists name the
+ * common ones; a word they do not name is looked up by its spelling fold, only among
+ * number and calendar words, and only when the fold points at one meaning. */
+
+/* Tags whose words get a spelling fold. */
+static bool tag_folds(enum lexicon_tag t)
+{
+	return t == LEX_NUM || t == LEX_TENS || t == LEX_MULT || t == LEX_MONTH ||
+	       t == LEX_ORDINAL || t == LEX_UNIT;
+}
+
+/* spell_fold: k (n bytes, a token key) with long vowels written short (ee, ii -> i;
+ * oo, uu -> u; ी -> ि, ू -> ु, ई -> इ, ऊ -> उ), the diphthong signs as the plain vowels
+ * (ai, final ay -> e; ै -> े, ौ -> ो, ऐ -> ए, औ -> ओ) and doubled Latin letters written
+ * once (tt -> t, aa -> a). Writes at most size bytes with the NUL; false when it did not fit. */
+static bool spell_fold(const char *k, size_t n, char *out, size_t size)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		const unsigned char *u = (const unsigned char *)k + i;
+		char c[4];
+		size_t len = 1;
+		if (u[0] == 0xE0 && i + 2 < n && (u[1] == 0xA5 || u[1] == 0xA4)) {
+			/* Devanagari: U+0940 -> U+093F, U+0942 -> U+0941, U+0908 -> U+0907,
+			 * U+090A -> U+0909 */
+			len = 3;
+			memcpy(c, u, 3);
+			if (u[1] == 0xA5 && u[2] == 0x80)
+				c[1] = (char)0xA4, c[2] = (char)0xBF;
+			else if (u[1] == 0xA5 && u[2] == 0x82)
+				c[2] = (char)0x81;
+			else if (u[1] == 0xA4 && (u[2] == 0x88 || u[2] == 0x8A || u[2] == 0x90 ||
+						  u[2] == 0x94))
+				c[2] = (char)(u[2] - 1);
+			else if (u[1] == 0xA5 && (u[2] == 0x88 || u[2] == 0x8C))
+				c[2] = (char)(u[2] - 1);
+		} else {
+			c[0] = (char)u[0];
+			if (i + 1 < n && ((u[0] == 'e' && u[1] == 'e') || (u[0] == 'o' && u[1] == 'o')))
+				c[0] = u[0] == 'e' ? 'i' : 'u', len = 2;
+			/* ai, and ay at the end, for the e sound (chhai, chhay = chhe) */
+			else if (i + 1 < n && u[0] == 'a' && (u[1] == 'i' || (u[1] == 'y' && i + 2 == n)))
+				c[0] = 'e', len = 2;
+			/* a doubled Latin letter once */
+			if (o > 0 && c[0] >= 'a' && c[0] <= 'z' && out[o - 1] == c[0]) {
+				i += len;
+				continue;
+			}
+			if (o + 1 >= size)
+				return false;
+			out[o++] = c[0];
+			i += len;
+			continue;
+		}
+		if (o + len >= size)
+			return false;
+		memcpy(out + o, c, len);
+		o += len;
+		i += len;
+	}
+	out[o] = 0;
+	return true;
+}
+
+/* The single-word meaning of word w: its one-word phrases' tags and values must agree for
+ * two words to share a fold. */
+static bool same_meaning(const struct lexicon *lex, int a, int b)
+{
+	const struct word *x = &lex->words[a], *y = &lex->words[b];
+	for (int i = 0; i < x->nphr; i++) {
+		const struct phrase *p = &lex->phr[x->phr[i]];
+		if (p->pub.n != 1 || !tag_folds(p->pub.tag))
+			continue;
+		bool found = false;
+		for (int j = 0; j < y->nphr && !found; j++) {
+			const struct phrase *q = &lex->phr[y->phr[j]];
+			found = q->pub.n == 1 && q->pub.tag == p->pub.tag && q->pub.value == p->pub.value;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* find_fold: the index of fold f; a scan while the table is built, a binary search once
+ * it is sorted. */
+static int find_fold(const struct lexicon *lex, const char *f)
+{
+	if (!lex->folds_sorted) {
+		for (int i = 0; i < lex->nfold; i++)
+			if (strcmp(lex->fkey[i], f) == 0)
+				return i;
+		return -1;
+	}
+	int lo = 0, hi = lex->nfold - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, c = strcmp(lex->fkey[mid], f);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* sort_folds: order the fold table by key (keys and words together), for find_fold. */
+static void sort_folds(struct lexicon *lex)
+{
+	for (int i = 1; i < lex->nfold; i++) {
+		char *k = lex->fkey[i];
+		int w = lex->fword[i], j = i - 1;
+		for (; j >= 0 && strcmp(lex->fkey[j], k) > 0; j--) {
+			lex->fkey[j + 1] = lex->fkey[j];
+			lex->fword[j + 1] = lex->fword[j];
+		}
+		lex->fkey[j + 1] = k;
+		lex->fword[j + 1] = w;
+	}
+	lex->folds_sorted = true;
+}
+
+/* Index every word that alone is a number or calendar word by its fold. */
+static enum err build_folds(struct lexicon *lex)
+{
+	char f[128];
+	for (int w = 0; w < lex->nwords; w++) {
+		bool eligible = false;
+		for (int j = 0; j < lex->words[w].nphr && !eligible; j++) {
+			const struct phrase *p = &lex->phr[lex->words[w].phr[j]];
+			eligible = p->pub.n == 1 && tag_folds(p->pub.tag);
+		}
+		const char *k = lex->words[w].key;
+		if (!eligible || !spell_fold(k, strlen(k), f, sizeof f))
+			continue;
+		int at = find_fold(lex, f);
+		if (at >= 0) {
+			if (lex->fword[at] >= 0 && !same_meaning(lex, lex->fword[at], w))
+				lex->fword[at] = AMBIGUOUS;
+			continue;
+		}
+		if (lex->nfold == lex->capfold) {
+			int c = lex->capfold ? lex->capfold * 2 : 256;
+			char **nk = realloc(lex->fkey, (size_t)c * sizeof(*nk));
+			if (!nk)
+				return ERR_NOMEM;
+			lex->fkey = nk;
+			int *nw = realloc(lex->fword, (size_t)c * sizeof(*nw));
+			if (!nw)
+				return ERR_NOMEM;
+			lex->fword = nw;
+			lex->capfold = c;
+		}
+		if (!(lex->fkey[lex->nfold] = strdup(f)))
+			return ERR_NOMEM;
+		lex->fword[lex->nfold++] = w;
+	}
+	sort_folds(lex);
+	return ERR_OK;
+}
+
 enum err lexicon_load(const char *dir, struct lexicon **out, char **errmsg)
 {
 	enum err e = ERR_NOMEM;
@@ -371,6 +547,8 @@ enum err lexicon_load(const char *dir, struct lexicon **out, char **errmsg)
 			goto out;
 	}
 	e = build_index(lex);
+	if (e == ERR_OK)
+		e = build_folds(lex);
 	if (e != ERR_OK)
 		goto out;
 	*out = lex;
@@ -408,8 +586,16 @@ const char *lexicon_default_dir(void)
 
 void lexicon_tag_text(const struct lexicon *lex, struct text *t)
 {
-	for (int i = 0; i < t->n; i++)
+	char f[128];
+	for (int i = 0; i < t->n; i++) {
 		t->tok[i].id = find_word(lex, t->tok[i].key, t->tok[i].key_len);
+		if (t->tok[i].id >= 0 || t->tok[i].digits || !lex->nfold ||
+		    !spell_fold(t->tok[i].key, t->tok[i].key_len, f, sizeof f))
+			continue;
+		int at = find_fold(lex, f);
+		if (at >= 0 && lex->fword[at] >= 0)
+			t->tok[i].id = lex->fword[at];
+	}
 }
 
 /* Tokens from i matching the phrase's words from k on, or -1. Gaps match as few as can. */

@@ -284,13 +284,22 @@ static bool vowel_only(const char *a, const char *b, const char *set, bool media
 	return false;
 }
 
+/* a is b with an o or u before its last letter, a consonant (kiron / kirn) */
+static bool last_syllable_ou(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	return la >= 3 && strlen(b) + 1 == la && (a[la - 2] == 'o' || a[la - 2] == 'u') &&
+	       consonant(a[la - 1]) && strncmp(a, b, la - 2) == 0 && b[la - 2] == a[la - 1];
+}
+
 static enum namematch_verdict word_verdict(const char *a, const char *b)
 {
 	if (strcmp(a, b) == 0)
 		return NAMEMATCH_SAME;
-	/* Bengali and English spellings write the short a inside a name as o or u (Kiron /
-	 * Kiran, Chumpa / Champa): the same name */
-	if (vowel_only(a, b, "ou", true) || vowel_only(b, a, "ou", true))
+	/* Bengali and English spellings write the short a of a name's last syllable as o or
+	 * u (Kiron / Kiran, Mohun / Mohan): the same name. Earlier in the name an o is a
+	 * vowel of its own (Komal / Kamla). */
+	if (last_syllable_ou(a, b) || last_syllable_ou(b, a))
 		return NAMEMATCH_SAME;
 	/* e for a short a (Mohammed / Mohammad), a v/w or y glide (Sapna / Swapna), a short i
 	 * against a short a inside the name (Rukmini / Rukmani, Mohini / Mohani, which can be

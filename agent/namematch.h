@@ -25,8 +25,9 @@ enum namematch_verdict {
 /* namematch_judge: compare names a and b (UTF-8, any script, any words; NULL is ""). The
  * rule, on the words' phonetic keys in order:
  * - same: the keys are equal word for word, or the words run together are equal
- *   ("Sitadevi" / "Sita Devi"), or a word differs only by an o or u inside it where the
- *   other has a short a (Kiron / Kiran, Chumpa / Champa: Bengali and English spellings);
+ *   ("Sitadevi" / "Sita Devi"), or a word differs only by an o or u in its last
+ *   syllable where the other has a short a (Kiron / Kiran, Mohun / Mohan: Bengali and
+ *   English spellings);
  * - unsure: the keys differ only by a v/w or y glide after a consonant (Sapna / Swapna),
  *   an e for a short a (Mohammed / Mohammad), a short i against a short a inside the
  *   word (Rukmini / Rukmani), or one name's words are all in the other, which has more
