@@ -726,11 +726,17 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 /* A person's name or other text answer in [from, to): after a carrier ("mera naam")
  * when one is said; else the whole answer, or its first clause ("Sunita Devi, main
  * pregnant hoon"); else after "main" / "I am". */
-static bool read_text_answer(struct ctx *c, int from, int to, bool person, struct name *nm)
+static bool read_text_answer(struct ctx *c, int from, int to, bool person, const char *whose,
+			     struct name *nm)
 {
 	int cs = find_carrier(c, from, to, NULL);
-	if (cs >= 0)
+	if (cs >= 0) {
+		/* "beti ka naam Pari" answers the child's name, not the mother's asked now */
+		if (whose && find_carrier(c, from, to, whose) < 0 &&
+		    find_carrier(c, from, to, strcmp(whose, "child") == 0 ? "self" : "child") >= 0)
+			return false;
 		return read_name(c, cs, to, person, true, nm);
+	}
 	if (read_name(c, from, to, person, false, nm))
 		return true;
 	int end = from + 1;
@@ -1015,7 +1021,7 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 		}
 		/* a place not among the options: its words, for validation to refuse */
 		struct name nm;
-		if (read_text_answer(c, from, to, true, &nm) && nm.a >= 0) {
+		if (read_text_answer(c, from, to, true, NULL, &nm) && nm.a >= 0) {
 			nm.splen = 0;
 			fd->value = name_value(c, &nm, &e);
 			fd->from = nm.a;
@@ -1027,7 +1033,9 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 	case K_TEXT: {
 		struct name nm;
 		bool person = k == K_PERSON;
-		if (read_text_answer(c, from, to, person, &nm) && !(person && nm.place && !nm.splen)) {
+		const char *whose = !person ? NULL : (hints & H_CHILD) ? "child" : "self";
+		if (read_text_answer(c, from, to, person, whose, &nm) &&
+		    !(person && nm.place && !nm.splen)) {
 			fd->value = name_value(c, &nm, &e);
 			fd->from = nm.a;
 			fd->to = nm.b + 1;
