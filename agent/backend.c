@@ -249,6 +249,11 @@ enum err backend_reply_response(const struct reply_backend *b, const struct repl
 	return reply_llm_response(b->ctx, req, res, text, u);
 }
 
+bool backend_extract_ack(const struct http_xfer *x, char **text)
+{
+	return x && extract_llm_ack_ready(x, text);
+}
+
 void backend_cleanup(void)
 {
 	while (nets) {

@@ -15,6 +15,7 @@
 struct lexicon;
 struct http_req;
 struct http_result;
+struct http_xfer;
 
 /* One caller utterance for STT. */
 struct stt_request {
@@ -77,6 +78,9 @@ struct backend_usage {
 	long tokens_out;
 	double audio_s;      /* seconds of audio sent (STT), 0 otherwise */
 	double cost_usd;     /* from the configured prices; -1 when no price is configured */
+	double ack_ms;       /* EXTRACT: request start to the acknowledgement being complete,
+	                        milliseconds (streamed: when its string closed; otherwise
+	                        with the whole answer); -1 without one, 0 when not measured */
 	char error[256];     /* why the call failed or what was refused, "" if nothing; never
 	                        holds a key */
 };
@@ -128,6 +132,15 @@ enum err backend_reply_request(const struct reply_backend *b, const struct reply
 enum err backend_reply_response(const struct reply_backend *b, const struct reply_request *req,
 				const struct http_result *res, char **text,
 				struct backend_usage *u);
+
+/* backend_extract_ack: the hook for speaking EXTRACT's acknowledgement early (the
+ * FormBharo paper: spoken at once, before the fields are known). x is the handle
+ * http_start gave for the request that backend_extract_request built. Returns true once,
+ * the first time the streamed answer's "ack" is complete and not empty, with *text a new
+ * string (caller frees); false before, after, for an offline backend or a provider that
+ * does not stream. Poll it after each http_poll while the request is in flight; if the
+ * request ends before it was taken, the same text is the extraction's ack. */
+bool backend_extract_ack(const struct http_xfer *x, char **text);
 
 /* backend_cleanup: free every network backend's ctx and the shared HTTP client (at
  * exit). Tables filled before are no longer usable. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "llm.h"
+#include "llm_stream.h"
 
 #define TOOL_NAME "record_extraction"
 
@@ -274,6 +275,7 @@ enum err extract_llm_request(const struct extract_llm *x, const struct extract_r
 		.system = system,
 		.messages = msgs,
 		.effort = p->extract_effort,
+		.stream = p->stream,
 	};
 	if (p->use_tool) {
 		if (p->info->protocol == PROTO_ANTHROPIC) {
@@ -288,9 +290,18 @@ enum err extract_llm_request(const struct extract_llm *x, const struct extract_r
 		c.schema_name = "extraction";
 		c.schema = schema;
 	}
-	e = llm_build(p, &c, out);
-	if (e == ERR_OK)
-		http_req_limits(*out, p->timeout_ms, p->retries, 0);
+	struct http_req *hr = NULL;
+	struct llm_stream *st = NULL;
+	if (c.stream && (e = llm_stream_new(p->info->protocol, &st)) != ERR_OK)
+		goto out;
+	if ((e = llm_build(p, &c, &hr)) != ERR_OK) {
+		llm_stream_free(st);
+		goto out;
+	}
+	http_req_limits(hr, p->timeout_ms, p->retries, 0);
+	if (st)
+		http_req_observe(hr, llm_stream_observe, st, llm_stream_free);
+	*out = hr;
 out:
 	free(system);
 	cJSON_Delete(msgs);
@@ -501,6 +512,11 @@ enum err extract_llm_response(const struct extract_llm *x, const struct extract_
 	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
 		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
 			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
+	/* when the acknowledgement was known: as it streamed in, else with the whole answer */
+	double ack_ms = -1;
+	const char *streamed_ack = NULL;
+	if (res->observer && res->observer_free == llm_stream_free)
+		streamed_ack = llm_stream_ack(res->observer, &ack_ms);
 	struct extraction *ex = extraction_new();
 	struct faults f = {.len = 0};
 	e = ERR_NOMEM;
@@ -520,9 +536,16 @@ enum err extract_llm_response(const struct extract_llm *x, const struct extract_
 		}
 		if (r->finish && strcmp(r->finish, "length") == 0)
 			fault(&f, "the answer was cut off at the token limit");
+		if (r->cut_short)
+			fault(&f, "the answer stream was cut short before its end");
 		if ((e = parse_into(req->form, text, ex, &f)))
 			goto out;
+		/* an answer cut short after its ack: the ack was heard, keep it */
+		if (!ex->ack && streamed_ack && streamed_ack[0] &&
+		    (e = extraction_set_text(&ex->ack, streamed_ack)))
+			goto out;
 	}
+	u->ack_ms = ack_ms >= 0 ? ack_ms : ex->ack ? res->total_ms : -1;
 	if ((e = finish(ex, &f)))
 		goto out;
 	*out = ex;
@@ -532,6 +555,12 @@ out:
 	extraction_free(ex);
 	llm_result_free(r);
 	return e;
+}
+
+bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
+{
+	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
+	return s && llm_stream_take_ack(s, text);
 }
 
 enum err extract_llm_extract(void *ctx, const struct extract_request *req, struct extraction **out)

@@ -12,7 +12,16 @@
  * refusal, a field not in the form, an option index out of range, a number sent as a
  * string, a missing skip flag, members that are not part of an extraction such as
  * "form_complete") is written to extraction.fault; values go to the rule layer raw, and
- * it validates them. */
+ * it validates them.
+ *
+ * Streaming (the provider's "stream" setting, on by default for the chat-completions and
+ * Messages protocols): the request asks for server-sent events and carries a stream
+ * reader (agent/llm_stream.h) that sees the answer while it arrives. The schema puts
+ * "ack" first, so the acknowledgement is complete long before the fields: the paper's
+ * acknowledgement "generated in parallel and spoken at once to cut perceived latency".
+ * extract_llm_ack_ready() hands it over once, while the rest still streams; the
+ * extraction is parsed from the whole answer at the end, as without streaming. A stream
+ * that ends before its end marker is a fault. */
 #ifndef FORMDESK_EXTRACT_LLM_H
 #define FORMDESK_EXTRACT_LLM_H
 
@@ -40,14 +49,23 @@ const struct backend_usage *extract_llm_usage(const struct extract_llm *x);
 const struct provider *extract_llm_provider(const struct extract_llm *x);
 
 /* The two halves of one call, for a loop that runs requests itself (http_start):
- * extract_llm_request builds the HTTP request (caller owns *out), extract_llm_response
- * turns its result into an extraction (caller frees *out) and fills u (may be NULL).
+ * extract_llm_request builds the HTTP request (caller owns *out; streamed when the
+ * provider streams), extract_llm_response turns its result into an extraction (caller
+ * frees *out) and fills u (may be NULL; u->ack_ms is when the acknowledgement was known).
  * Errors: as extract_llm_extract. */
 enum err extract_llm_request(const struct extract_llm *x, const struct extract_request *req,
 			     struct http_req **out);
 enum err extract_llm_response(const struct extract_llm *x, const struct extract_request *req,
 			      const struct http_result *res, struct extraction **out,
 			      struct backend_usage *u);
+
+/* extract_llm_ack_ready: the acknowledgement of the EXTRACT request in flight on x (the
+ * handle http_start gave for a request built by extract_llm_request), once: true the
+ * first time its "ack" string is complete and not empty, with *text a new string (caller
+ * frees); false before that, after it was taken, for an empty ack, or when x is not a
+ * streamed EXTRACT request. Poll it between http_poll calls while the request runs; when
+ * the request ends first, the ack is in the extraction (extraction.ack). */
+bool extract_llm_ack_ready(const struct http_xfer *x, char **text);
 
 /* extract_llm_schema: the JSON schema of the answer for form. Output: new cJSON (caller
  * frees), NULL on ERR_NOMEM. */

@@ -27,6 +27,9 @@ struct http_req {
 	long timeout_ms;
 	int retries;
 	long backoff_ms;
+	http_data_fn observe;
+	void *observe_ud;
+	void (*observe_free)(void *);
 };
 
 enum xfer_state { XFER_RUNNING, XFER_WAITING, XFER_COMPLETED };
@@ -105,7 +108,23 @@ void http_req_free(struct http_req *r)
 		free(r->parts[i].type);
 	}
 	free(r->parts);
+	if (r->observe_free)
+		r->observe_free(r->observe_ud);
 	free(r);
+}
+
+void http_req_observe(struct http_req *r, http_data_fn fn, void *ud, void (*free_ud)(void *))
+{
+	if (r->observe_free)
+		r->observe_free(r->observe_ud);
+	r->observe = fn;
+	r->observe_ud = ud;
+	r->observe_free = free_ud;
+}
+
+void *http_xfer_observer(const struct http_xfer *x, http_data_fn fn)
+{
+	return x && x->req && fn && x->req->observe == fn ? x->req->observe_ud : NULL;
 }
 
 enum err http_req_header(struct http_req *r, const char *name, const char *value)
@@ -183,6 +202,8 @@ void http_result_free(struct http_result *res)
 	if (!res)
 		return;
 	free(res->body);
+	if (res->observer_free)
+		res->observer_free(res->observer);
 	free(res);
 }
 
@@ -207,6 +228,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 	memcpy(x->buf + x->len, data, n);
 	x->len += n;
 	x->buf[x->len] = '\0';
+	if (x->req->observe && n) {
+		long status = 0;
+		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+		if (status >= 200 && status < 300)
+			x->req->observe(x->req->observe_ud, data, n, x->attempts, now_ms() - x->t0);
+	}
 	return n;
 }
 
@@ -432,6 +459,12 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 		} else if (!res->body) {
 			res->err = ERR_NOMEM;
 		}
+		/* the observer's state goes with the result */
+		res->observer = r->observe_ud;
+		res->observer_free = r->observe_free;
+		r->observe_ud = NULL;
+		r->observe_free = NULL;
+		r->observe = NULL;
 	}
 	drop_easy(x);
 	x->res = res;

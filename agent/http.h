@@ -32,6 +32,9 @@ struct http_result {
 	double total_ms;    /* start of the request to its end, milliseconds */
 	int attempts;       /* 1 + retries made */
 	char error[256];    /* transport error text when err != ERR_OK, else "" */
+	void *observer;     /* the request's observer state (http_req_observe), handed over
+	                       with the result and freed by http_result_free; NULL if none */
+	void (*observer_free)(void *);
 };
 
 /* http_req_new: a request description. Inputs: method ("GET", "POST"), url (copied).
@@ -58,7 +61,25 @@ enum err http_req_part(struct http_req *r, const char *name, const void *data, s
  * gives no Retry-After (doubled each retry, at most 30 s; 0 keeps 500 ms). */
 void http_req_limits(struct http_req *r, long timeout_ms, int retries, long backoff_ms);
 
-/* http_result_free: free res and its body; NULL does nothing. */
+/* Called with each piece of a 2xx response body as it arrives (data, len bytes, not
+ * NUL-terminated, valid during the call), from inside http_poll / http_perform: attempt
+ * counts from 1 (a retry starts a new body: forget what the last attempt sent); at_ms is
+ * the time since the request started, milliseconds. It must not start or cancel
+ * transfers. The whole body is still collected in the result as usual. */
+typedef void (*http_data_fn)(void *ud, const char *data, size_t len, int attempt, double at_ms);
+
+/* http_req_observe: watch r's response body as it arrives (a streamed answer, read before
+ * it ends). ud is taken over: freed by free_ud (may be NULL) with the request, or handed
+ * to its result (http_result.observer) when the transfer ends. Replaces an earlier
+ * observer (freeing its ud). */
+void http_req_observe(struct http_req *r, http_data_fn fn, void *ud, void (*free_ud)(void *));
+
+/* http_xfer_observer: the ud given to http_req_observe for x's request when its observer
+ * is fn, else NULL (so a caller only sees state of the type it knows). Valid while x is
+ * (until done is called or x is cancelled). */
+void *http_xfer_observer(const struct http_xfer *x, http_data_fn fn);
+
+/* http_result_free: free res, its body and its observer state; NULL does nothing. */
 void http_result_free(struct http_result *res);
 
 /* Called once when a transfer ends (not when it is cancelled). res belongs to the

@@ -1,4 +1,5 @@
 #include "llm.h"
+#include "llm_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,8 @@ enum err llm_build(const struct provider *p, const struct llm_call *c, struct ht
 enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
 		   char *why, size_t n)
 {
+	if (llm_stream_is_sse(body, len))
+		return llm_stream_parse(p->info->protocol, body, len, out, why, n);
 	cJSON *root = cJSON_ParseWithLength(body, len);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
@@ -133,6 +136,7 @@ void llm_usage_begin(struct backend_usage *u, const struct provider *p)
 	snprintf(u->model, sizeof(u->model), "%s", p->model);
 	u->tokens_in = u->tokens_out = -1;
 	u->cost_usd = -1;
+	u->ack_ms = -1;
 }
 
 void llm_usage_http(struct backend_usage *u, const struct http_result *res)

@@ -35,6 +35,7 @@ struct llm_call {
 	const cJSON *schema;
 	const char *effort;        /* reasoning effort, for reasoning models only */
 	int max_tokens;            /* 0: the protocol's default */
+	bool stream;               /* ask for server-sent events (agent/llm_stream.h) */
 };
 
 struct llm_result {
@@ -44,6 +45,7 @@ struct llm_result {
 	char *tool_args;   /* its arguments as JSON text (unchecked), NULL if none */
 	char *finish;      /* finish_reason / stop_reason, NULL if not given */
 	long tokens_in, tokens_out; /* -1 when not reported */
+	bool cut_short;    /* a streamed answer whose end ([DONE], message_stop) never came */
 };
 
 void llm_result_free(struct llm_result *r);
@@ -53,8 +55,9 @@ void llm_result_free(struct llm_result *r);
  * language-model provider). */
 enum err llm_build(const struct provider *p, const struct llm_call *c, struct http_req **out);
 
-/* llm_parse: a successful response body (len bytes). Output: *out (caller frees with
- * llm_result_free). Errors: ERR_PARSE (not the protocol's shape; why, size n, says what),
+/* llm_parse: a successful response body (len bytes): one JSON document, or a stream of
+ * server-sent events (llm_stream.h) when the body is one, whatever was asked for.
+ * Output: *out (caller frees with llm_result_free). Errors: ERR_PARSE (not the protocol's shape; why, size n, says what),
  * ERR_BACKEND (an error object in a 200 answer), ERR_NOMEM. */
 enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
 		   char *why, size_t n);

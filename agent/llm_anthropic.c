@@ -106,6 +106,8 @@ enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c,
 	cJSON_AddItemToObject(body, "messages", msgs);
 	/* extended thinking cannot be combined with a forced tool; temperature 0 throughout */
 	cJSON_AddNumberToObject(body, "temperature", 0);
+	if (c->stream)
+		cJSON_AddBoolToObject(body, "stream", 1);
 	int n_tools = c->n_tools + (c->schema ? 1 : 0);
 	const char *force = c->force_tool;
 	if (n_tools > 0) {

@@ -103,6 +103,16 @@ enum err llm_openai_build(const struct provider *p, const struct llm_call *c, st
 		cJSON_AddBoolToObject(js, "strict", 1);
 		cJSON_AddItemToObject(js, "schema", cJSON_Duplicate(c->schema, 1));
 	}
+	if (c->stream) {
+		/* usage comes in a last chunk only when asked for (OpenAI, OpenRouter, Groq and
+		 * the local servers take stream_options; Gemini's and Mistral's endpoints send
+		 * usage without it) */
+		cJSON_AddBoolToObject(body, "stream", 1);
+		if (!is(p, "gemini") && !is(p, "mistral")) {
+			cJSON *so = cJSON_AddObjectToObject(body, "stream_options");
+			cJSON_AddBoolToObject(so, "include_usage", 1);
+		}
+	}
 	if (c->n_tools > 0) {
 		cJSON *tools = cJSON_AddArrayToObject(body, "tools");
 		for (int i = 0; i < c->n_tools; i++) {

@@ -211,6 +211,16 @@ static const char *conf_str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
+const char *provider_config_judge(void)
+{
+	if (!config_tried)
+		provider_config_load(NULL, NULL, 0);
+	const cJSON *j = section("judge", NULL);
+	if (cJSON_IsString(j) && j->valuestring[0])
+		return j->valuestring;
+	return conf_str(j, "spec");
+}
+
 static bool conf_num(const cJSON *o, const char *k, double *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -310,6 +320,9 @@ enum err provider_resolve(const char *spec, enum provider_kind kind, struct prov
 	p->reasoning = cJSON_IsBool(r) ? cJSON_IsTrue(r) : -1;
 	const char *structured = conf_str(pc, "structured");
 	p->use_tool = structured ? strcmp(structured, "tool") == 0 : info->protocol == PROTO_ANTHROPIC;
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(pc, "stream");
+	p->stream = cJSON_IsBool(st) ? cJSON_IsTrue(st)
+				     : info->protocol == PROTO_OPENAI_CHAT || info->protocol == PROTO_ANTHROPIC;
 	const char *proj = conf_str(pc, "project");
 	const char *loc = conf_str(pc, "location");
 	p->project = proj ? strdup(proj) : NULL;

@@ -14,13 +14,19 @@
  *     "openrouter": {"base_url": "...", "model": "...", "timeout_ms": 20000, "retries": 2,
  *                    "usd_per_million_input_tokens": 0.3,
  *                    "usd_per_million_output_tokens": 2.5,
- *                    "reasoning": true|false, "structured": "json_schema"|"tool"},
+ *                    "reasoning": true|false, "structured": "json_schema"|"tool",
+ *                    "stream": true|false},
  *     "elevenlabs": {"usd_per_audio_minute": 0.0067},
  *     "google": {"project": "...", "location": "us"}
  *   },
  *   "extract": {"reasoning_effort": "medium", "history_turns": 200},
- *   "reply": {"reasoning_effort": "low", "history_turns": 200}
+ *   "reply": {"reasoning_effort": "low", "history_turns": 200},
+ *   "judge": "openai:gpt-5.4-mini"
  * }
+ * "stream" (default true for the chat-completions and Messages protocols) has EXTRACT ask
+ * for a streamed answer, so its acknowledgement is known before the rest arrives.
+ * "judge" names the benchmark's LLM judge ("PROVIDER[:MODEL]"; also {"spec": "..."}),
+ * used when `formdesk bench` is given no --judge.
  * Precedence: config file, then environment, then the built-in default. */
 #ifndef FORMDESK_PROVIDER_H
 #define FORMDESK_PROVIDER_H
@@ -65,6 +71,7 @@ struct provider {
 	double usd_in_mtok, usd_out_mtok, usd_audio_min; /* 0 when not configured */
 	int reasoning;           /* 1 reasoning model, 0 not, -1 guess from the model name */
 	bool use_tool;           /* structured output by a forced tool call, not json_schema */
+	bool stream;             /* EXTRACT asks for a streamed answer (server-sent events) */
 	char *project, *location; /* Google: project id and location */
 	char *extract_effort, *reply_effort; /* reasoning effort per stage */
 	int extract_history, reply_history;  /* history turns sent (the paper: 200) */
@@ -111,6 +118,10 @@ const char *provider_language(const struct provider *p, const char *lang);
 
 /* provider_configured: whether the config file names provider name. */
 bool provider_configured(const char *name);
+
+/* provider_config_judge: the config file's "judge" spec ("PROVIDER[:MODEL]"), NULL when
+ * it names none (owned by the loaded config: valid until it is freed or reloaded). */
+const char *provider_config_judge(void);
 
 /* provider_config_path: the config file in use, NULL when none (static). */
 const char *provider_config_path(void);

@@ -13,6 +13,9 @@
 struct stored_reply {
 	int status, delay_ms;
 	char *content_type, *body, *headers;
+	size_t *cuts;
+	int n_cuts;
+	bool hold_last, cut_off;
 };
 
 struct mockserver {
@@ -26,6 +29,7 @@ struct mockserver {
 	void *ud;
 	bool record;
 	volatile bool stopping;
+	volatile bool released;
 	struct mock_request **reqs;
 	int n_reqs, count;
 };
@@ -56,10 +60,15 @@ static void store(struct stored_reply *d, struct mock_reply r)
 	d->content_type = dup0(r.content_type ? r.content_type : "application/json");
 	d->body = dup0(r.body ? r.body : "");
 	d->headers = dup0(r.headers);
+	d->cuts = NULL;
+	d->n_cuts = 0;
+	d->hold_last = d->cut_off = false;
 }
 
 static void unstore(struct stored_reply *d)
 {
+	free(d->cuts);
+	d->cuts = NULL;
 	free(d->content_type);
 	free(d->body);
 	free(d->headers);
@@ -202,6 +211,45 @@ static void wait_ms(struct mockserver *ms, int ms_total)
 	}
 }
 
+/* A body handed over in pieces (struct mock_reply.cuts). */
+struct pieces {
+	struct mockserver *ms;
+	char *body;
+	size_t len, off;
+	size_t *ends;
+	int n, i;
+	bool hold_last, cut_off;
+};
+
+static ssize_t read_piece(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct pieces *pc = cls;
+	(void)pos;
+	if (pc->i >= pc->n)
+		return pc->cut_off ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
+	if (pc->i == pc->n - 1 && pc->hold_last && pc->off == (pc->i ? pc->ends[pc->i - 1] : 0))
+		while (!pc->ms->released && !pc->ms->stopping) {
+			struct timespec ts = {0, 2000000};
+			nanosleep(&ts, NULL);
+		}
+	size_t k = pc->ends[pc->i] - pc->off;
+	if (k > max)
+		k = max;
+	memcpy(buf, pc->body + pc->off, k);
+	pc->off += k;
+	if (pc->off == pc->ends[pc->i])
+		pc->i++;
+	return (ssize_t)k;
+}
+
+static void free_pieces(void *cls)
+{
+	struct pieces *pc = cls;
+	free(pc->body);
+	free(pc->ends);
+	free(pc);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -247,6 +295,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		rep.content_type = dup0(src->content_type);
 		rep.body = dup0(src->body);
 		rep.headers = dup0(src->headers);
+		if (src->n_cuts > 0 && (rep.cuts = malloc((size_t)src->n_cuts * sizeof(*rep.cuts)))) {
+			memcpy(rep.cuts, src->cuts, (size_t)src->n_cuts * sizeof(*rep.cuts));
+			rep.n_cuts = src->n_cuts;
+		}
+		rep.hold_last = src->hold_last;
+		rep.cut_off = src->cut_off;
 	}
 	pthread_mutex_unlock(&ms->lock);
 	if (h) {
@@ -264,8 +318,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	if (rep.delay_ms > 0)
 		wait_ms(ms, rep.delay_ms);
-	struct MHD_Response *resp = MHD_create_response_from_buffer(strlen(rep.body), rep.body,
-								    MHD_RESPMEM_MUST_COPY);
+	struct MHD_Response *resp;
+	if (rep.n_cuts > 0) {
+		struct pieces *pc = calloc(1, sizeof(*pc));
+		pc->ms = ms;
+		pc->len = strlen(rep.body);
+		pc->body = dupn(rep.body, pc->len);
+		pc->ends = malloc((size_t)(rep.n_cuts + 1) * sizeof(*pc->ends));
+		for (int i = 0; i < rep.n_cuts; i++)
+			if (rep.cuts[i] > (pc->n ? pc->ends[pc->n - 1] : 0) && rep.cuts[i] < pc->len)
+				pc->ends[pc->n++] = rep.cuts[i];
+		pc->ends[pc->n++] = pc->len;
+		pc->hold_last = rep.hold_last;
+		pc->cut_off = rep.cut_off;
+		resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read_piece, pc,
+							 free_pieces);
+	} else {
+		resp = MHD_create_response_from_buffer(strlen(rep.body), rep.body, MHD_RESPMEM_MUST_COPY);
+	}
 	MHD_add_response_header(resp, "Content-Type", rep.content_type);
 	if (rep.headers) {
 		char *hs = strdup(rep.headers), *save = NULL;
@@ -326,9 +396,31 @@ struct mockserver *mockserver_start(void)
 	return ms;
 }
 
+void mockserver_push_pieces(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
+			    bool hold_last, bool cut_off)
+{
+	pthread_mutex_lock(&ms->lock);
+	ms->queue = realloc(ms->queue, (size_t)(ms->n_queue + 1) * sizeof(*ms->queue));
+	struct stored_reply *d = &ms->queue[ms->n_queue++];
+	store(d, r);
+	if (n > 0 && (d->cuts = malloc((size_t)n * sizeof(*d->cuts)))) {
+		memcpy(d->cuts, cuts, (size_t)n * sizeof(*d->cuts));
+		d->n_cuts = n;
+	}
+	d->hold_last = hold_last;
+	d->cut_off = cut_off;
+	pthread_mutex_unlock(&ms->lock);
+}
+
+void mockserver_release(struct mockserver *ms)
+{
+	ms->released = true;
+}
+
 void mockserver_clear(struct mockserver *ms)
 {
 	pthread_mutex_lock(&ms->lock);
+	ms->released = false;
 	for (int i = 0; i < ms->n_reqs; i++)
 		free_request(ms->reqs[i]);
 	free(ms->reqs);

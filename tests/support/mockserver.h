@@ -59,7 +59,18 @@ void mockserver_record(struct mockserver *ms, bool on);
 int mockserver_count(struct mockserver *ms);
 /* mockserver_request: the i-th recorded request (owned by ms), NULL if none. */
 const struct mock_request *mockserver_request(struct mockserver *ms, int i);
-/* mockserver_clear: forget recorded requests and queued replies. */
+/* mockserver_push_pieces: queue a reply whose body is sent in pieces (chunked transfer
+ * encoding), as a streaming server does: each piece ends at the next of cuts (n byte
+ * offsets, ascending, inside the body; others are ignored), the last at the body's end,
+ * and is handed over on its own. hold_last: wait before the last piece until
+ * mockserver_release. cut_off: close the connection instead of ending the body. */
+void mockserver_push_pieces(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
+			    bool hold_last, bool cut_off);
+
+/* mockserver_release: let a reply held before its last piece (hold_last) finish. */
+void mockserver_release(struct mockserver *ms);
+
+/* mockserver_clear: forget recorded requests and queued replies (and a release). */
 void mockserver_clear(struct mockserver *ms);
 
 /* mock_header / mock_arg: value of header (case-insensitive) or query argument, NULL if
