@@ -6,7 +6,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "agent/llm.h"
+#include "agent/http.h"
+#include "agent/judge_llm.h"
 #include "agent/namematch.h"
 #include "agent/provider.h"
 
@@ -108,71 +109,30 @@ out:
 	return e;
 }
 
-/* The prompt of JUDGES_LLM_PROMPT_VERSION: the question the paper's name judge answers
- * (is the captured name the expected one, allowing for script and spelling). */
-static const char llm_system[] =
-	"You check a voice agent that fills a form in Hindi. You are given the name a caller "
-	"gave (the expected value) and the name the agent wrote down (the captured value). "
-	"Names may be written in Devanagari or Latin letters, with the spelling variants "
-	"Indian names are written with (Laxmi, Lakshmi, लक्ष्मी). Answer \"same\" if the "
-	"captured value is the same name as the expected one, \"different\" if it is another "
-	"name or misses or adds a word that matters, \"unsure\" if you cannot tell.";
-
-static cJSON *verdict_schema(void)
+/* ask: one model call about one item, with the name judge's prompt (agent/judge_llm.h,
+ * JUDGES_LLM_PROMPT_VERSION). Output: *decision (static string), *raw (caller frees). */
+static enum err ask(const struct provider *p, const struct labels_item *it, const char **decision,
+		    char **raw, char *why, size_t n)
 {
-	cJSON *s = cJSON_Parse("{\"type\":\"object\",\"properties\":{\"verdict\":{\"type\":"
-			       "\"string\",\"enum\":[\"same\",\"different\",\"unsure\"]}},"
-			       "\"required\":[\"verdict\"],\"additionalProperties\":false}");
-	return s;
-}
+	struct judge_llm_item q = {JUDGE_LLM_NAME, it->expected, it->captured, NULL, NULL};
+	struct http_req *req = NULL;
+	struct http_result *res = NULL;
+	struct backend_usage u;
+	enum err e;
 
-/* ask: one model call about one item. Output: *decision (static string), *raw (caller
- * frees). */
-static enum err ask(const struct provider *p, const cJSON *schema, const struct labels_item *it,
-		    const char **decision, char **raw, char *why, size_t n)
-{
-	struct llm_call c = {0};
-	struct llm_result *r = NULL;
-	cJSON *msgs = cJSON_CreateArray(), *m = cJSON_CreateObject(), *ans = NULL;
-	char text[2048];
-	enum err e = ERR_NOMEM;
-
-	if (!msgs || !m) {
-		cJSON_Delete(m);
-		goto out;
-	}
-	snprintf(text, sizeof text, "Expected: %s\nCaptured: %s", it->expected ? it->expected : "",
-		 it->captured ? it->captured : "");
-	cJSON_AddStringToObject(m, "role", "user");
-	cJSON_AddStringToObject(m, "content", text);
-	cJSON_AddItemToArray(msgs, m);
-	c.system = llm_system;
-	c.messages = msgs;
-	c.schema_name = "name_verdict";
-	c.schema = schema;
-	c.effort = "low";
-	if ((e = llm_run(p, &c, &r, NULL)) != ERR_OK) {
+	if ((e = judge_llm_request(p, &q, &req)) != ERR_OK ||
+	    (e = http_perform(req, &res)) != ERR_OK) {
 		snprintf(why, n, "item %lld: the model call failed (%s)", it->id, err_str(e));
 		goto out;
 	}
-	const char *body = r->tool_args ? r->tool_args : r->text;
-	ans = body ? cJSON_Parse(body) : NULL;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ans, "verdict");
-	if (!cJSON_IsString(v) || !decision_ok(v->valuestring)) {
-		snprintf(why, n, "item %lld: the model's answer is not a verdict: %.200s", it->id,
-			 body ? body : "(empty)");
-		e = ERR_PARSE;
-		goto out;
-	}
-	*decision = strcmp(v->valuestring, LABELS_SAME) == 0	       ? LABELS_SAME
-		    : strcmp(v->valuestring, LABELS_DIFFERENT) == 0 ? LABELS_DIFFERENT
-								       : LABELS_UNSURE;
-	*raw = body ? strdup(body) : NULL;
-	e = ERR_OK;
+	e = judge_llm_response(p, JUDGE_LLM_NAME, res, decision, raw, &u);
+	if (e == ERR_PARSE)
+		snprintf(why, n, "item %lld: %s", it->id, u.error);
+	else if (e != ERR_OK)
+		snprintf(why, n, "item %lld: the model call failed (%s)", it->id,
+			 u.error[0] ? u.error : err_str(e));
 out:
-	cJSON_Delete(ans);
-	cJSON_Delete(msgs);
-	llm_result_free(r);
+	http_result_free(res);
 	return e;
 }
 
@@ -180,7 +140,6 @@ enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *wh
 {
 	struct provider *p = NULL;
 	struct labels_item *v = NULL;
-	cJSON *schema = NULL;
 	char judge[256];
 	int cnt = 0, calls = 0;
 	enum err e;
@@ -188,10 +147,6 @@ enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *wh
 	if ((e = provider_resolve(spec, PROVIDER_LLM, &p, why, n)) != ERR_OK)
 		goto out;
 	snprintf(judge, sizeof judge, "llm:%s:%s", p->info->name, p->model);
-	if (!(schema = verdict_schema())) {
-		e = ERR_NOMEM;
-		goto out;
-	}
 	if ((e = labels_items(l, LABELS_NAME_MATCH, &v, &cnt)) != ERR_OK) {
 		snprintf(why, n, "%s", labels_error(l));
 		goto out;
@@ -206,7 +161,7 @@ enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *wh
 		if (e != ERR_NOTFOUND)
 			break;
 		calls++;
-		if ((e = ask(p, schema, &v[i], &d, &raw, why, n)) == ERR_OK)
+		if ((e = ask(p, &v[i], &d, &raw, why, n)) == ERR_OK)
 			e = judges_put(l, v[i].id, judge, JUDGES_LLM_PROMPT_VERSION, d, raw);
 		free(raw);
 	}
@@ -215,7 +170,6 @@ enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *wh
 out:
 	if (asked)
 		*asked = calls;
-	cJSON_Delete(schema);
 	labels_items_free(v, cnt);
 	provider_free(p);
 	return e;

@@ -16,13 +16,15 @@
 
 #include <stddef.h>
 #include "agent/err.h"
+#include "agent/judge_llm.h"
 #include "annotations/labels.h"
 
 #define JUDGES_NAMEMATCH "namematch"
 #define JUDGES_NAMEMATCH_VERSION "rules"
-/* Change it whenever the prompt in judges.c changes: old decisions then stay with the
- * old version, and the new prompt is asked afresh. */
-#define JUDGES_LLM_PROMPT_VERSION "name-v1"
+/* The name judge's prompt version (agent/judge_llm.h, where the prompt lives and where its
+ * version changes with its text): old decisions then stay with the old version, and the
+ * new prompt is asked afresh. The benchmark asks the same judge (sessions/benchjudge.h). */
+#define JUDGES_LLM_PROMPT_VERSION JUDGE_LLM_NAME_VERSION
 
 /* judges_put: store judge's decision on item at version (replacing the one there), with
  * raw (the judge's own output, may be NULL). Errors: ERR_INVALID (decision not same,

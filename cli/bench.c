@@ -1,5 +1,10 @@
 /* bench: formdesk bench --form FILE --corpus DIR --out DIR [--stt P[:M]] [--extract P[:M]]
- *   [--reply P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]
+ *   [--reply P[:M]] [--judge P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]
+ *
+ * --judge (else the config file's "judge", agent/provider.h) names the language model
+ * asked where the offline judges cannot decide (sessions/benchjudge.h): LLM-WER
+ * segments, open fields the name judge is unsure of, replies whose words do not settle
+ * "asks the decided question". Without one, only the offline judges decide.
  *
  * Runs the benchmark (sessions/bench.h: STT, EXTRACT and REPLY unit tests and
  * integration calls) on a corpus with expected forms, keeping every result in the bench
@@ -17,6 +22,7 @@
 #include "agent/backend.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
+#include "agent/provider.h"
 #include "sessions/bench.h"
 #include "sessions/benchdb.h"
 #include "sessions/benchreport.h"
@@ -24,7 +30,7 @@
 
 static const char USAGE[] =
 	"usage: formdesk bench --form FILE --corpus DIR --out DIR [--stt P[:M]] [--extract P[:M]]\n"
-	"       [--reply P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]\n"
+	"       [--reply P[:M]] [--judge P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]\n"
 	"  defaults: --stt reference --extract rules --reply script --db ./formdesk.db "
 	"--concurrency 8\n";
 
@@ -47,7 +53,9 @@ static void on_progress(void *ud, const char *stage, long done, long total)
 int cmd_bench(int argc, char **argv)
 {
 	const char *form_path = NULL, *corpus_arg = NULL, *out = NULL, *db_path = "formdesk.db";
-	const char *today = NULL, *conc = NULL, *why = NULL;
+	const char *today = NULL, *conc = NULL, *why = NULL, *judge_spec = NULL;
+	struct provider *judge = NULL;
+	char jwhy[256] = "";
 	struct bench_config cfg = {.stt_spec = "reference", .extract_spec = "rules",
 				   .reply_spec = "script", .concurrency = 8};
 	struct form *form = NULL;
@@ -78,6 +86,8 @@ int cmd_bench(int argc, char **argv)
 			slot = &cfg.reply_spec;
 		else if (!strcmp(argv[i], "--concurrency"))
 			slot = &conc;
+		else if (!strcmp(argv[i], "--judge"))
+			slot = &judge_spec;
 		else if (!strcmp(argv[i], "--today"))
 			slot = &today;
 		if (!slot || i + 1 >= argc) {
@@ -127,6 +137,13 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "formdesk bench: %s\n", why ? why : err_str(e));
 		goto out;
 	}
+	if (!judge_spec)
+		judge_spec = provider_config_judge();
+	if (judge_spec && (e = provider_resolve(judge_spec, PROVIDER_LLM, &judge, jwhy, sizeof jwhy)) != ERR_OK) {
+		fprintf(stderr, "formdesk bench: --judge %s: %s\n", judge_spec, jwhy[0] ? jwhy : err_str(e));
+		goto out;
+	}
+	cfg.judge = judge;
 	free(msg);
 	msg = NULL;
 	if ((e = lexicon_load(lexicon_default_dir(), &lex, &msg)) != ERR_OK) {
@@ -164,9 +181,16 @@ int cmd_bench(int argc, char **argv)
 		counts.utterances, counts.extract, counts.reply_ask + counts.reply_end, counts.reply_end,
 		counts.calls, counts.new_stt, counts.new_extract, counts.new_reply, counts.new_calls,
 		out);
+	if (judge)
+		fprintf(stderr,
+			"formdesk bench: judge %s:%s: %ld items, %ld asked now (%ld failed), %ld from the "
+			"cache, cost $%.4f\n",
+			judge->info->name, judge->model, counts.judge.items, counts.judge.asked,
+			counts.judge.failed, counts.judge.cached, counts.judge.cost_usd);
 	rc = 0;
 out:
 	benchdb_close(db);
+	provider_free(judge);
 	backend_cleanup();
 	lexicon_free(lex);
 	corpus_free(corpus);

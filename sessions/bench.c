@@ -500,6 +500,11 @@ static void stt_one(struct bench *b, const struct utt *ut)
 		    ERR_OK) {
 		if (wer_judge(ww, bench_judge_offline, (void *)b->cfg->lex) != ERR_OK)
 			snprintf(error, sizeof error, "the judge failed");
+		int forgiven = 0;
+		for (int i = 0; i < ww->n_segments; i++)
+			forgiven += ww->segments[i].forgiven;
+		cJSON_AddNumberToObject(row, "segments", ww->n_segments);
+		cJSON_AddNumberToObject(row, "forgiven_offline", forgiven);
 		cJSON_AddNumberToObject(row, "words", ww->n_ref);
 		cJSON_AddNumberToObject(row, "word_errors", wer_errors(ww));
 		cJSON_AddNumberToObject(row, "word_genuine", wer_genuine_errors(ww));
@@ -728,6 +733,13 @@ static void reply_done(struct bench *b, const struct unit *u, enum err e, const 
 		}
 		cJSON_AddStringToObject(row, "kind", "ask");
 		cJSON_AddBoolToObject(row, "asks", rc.asks);
+		cJSON_AddBoolToObject(row, "asks_unsure", rc.asks_unsure);
+		if (rc.asks_unsure) {
+			/* what an LLM judge needs to decide it (sessions/benchjudge.h) */
+			cJSON_AddStringToObject(row, "question", u->reference ? u->reference : "");
+			if (cJSON_IsString(label))
+				cJSON_AddStringToObject(row, "label", label->valuestring);
+		}
 		cJSON_AddBoolToObject(row, "hindi", rc.hindi);
 		cJSON_AddBoolToObject(row, "single_line", rc.single_line);
 		cJSON_AddBoolToObject(row, "no_ack", rc.no_ack);
@@ -1191,6 +1203,23 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 			wait_some(&b);
 		}
 		set_free(&done);
+	}
+
+	/* The LLM judge, where the offline judges cannot decide. */
+	if (b.err == ERR_OK && cfg->judge) {
+		struct benchjudge_config jc = {
+			.db = db, .scope = b.scope, .form = cfg->form, .lex = cfg->lex, .judge = cfg->judge,
+			.stt_spec = (want & BENCH_STT) ? cfg->stt_spec : NULL,
+			.extract_spec = (want & BENCH_EXTRACT) ? cfg->extract_spec : NULL,
+			.reply_spec = (want & BENCH_REPLY) ? cfg->reply_spec : NULL,
+			.concurrency = limit,
+		};
+		char *jm = NULL;
+		if ((e = benchjudge_run(&jc, &b.counts.judge, &jm)) != ERR_OK) {
+			b.err = e;
+			b.msg = jm;
+			goto out;
+		}
 	}
 
 	/* Integration: the STT results as the transcripts, calls side by side. */

@@ -14,8 +14,10 @@
  * - STT, one per distinct utterance: WER and CER after Indic normalization and LLM-WER
  *   (sessions/wer.h) with the offline judge: a differing segment is forgiven when the
  *   name judge says "same" or both sides say the same digits (parse_digits) or the same
- *   number (parse_number). Row data: {"utterance","condition","ref","hyp","words",
- *   "word_errors","word_genuine","chars","char_errors","ms","cost","error"}.
+ *   number (parse_number); with an LLM judge configured, the segments it leaves go to it
+ *   (sessions/benchjudge.h). Row data: {"utterance","condition","ref","hyp","words",
+ *   "word_errors","word_genuine","segments","forgiven_offline","chars","char_errors",
+ *   "ms","cost","error"}.
  * - EXTRACT, one per prefix: the latest reference transcript, the expected history and
  *   the question asked go to the EXTRACT backend; its output is normalized by the rule
  *   layer (flow_check) and checked: the asked field's status (the skip flag) and value
@@ -27,14 +29,18 @@
  * - REPLY, one per prefix: the decision built from the expected values goes to the REPLY
  *   backend. A decision that ends the call is an end-call test: it passes when the tool
  *   call is exactly end_call with the call's expected status and REPLY answered. Any
- *   other is graded on five dimensions (sessions/replycheck.h). Row: {"kind":"ask"|"end",
- *   "pass","asks","hindi","single_line","no_ack","no_echo","why","text","ms","cost",
- *   "error"}.
+ *   other is graded on five dimensions (sessions/replycheck.h); where the words cannot
+ *   settle "asks", the row keeps the decided wording for the LLM judge. Row:
+ *   {"kind":"ask"|"end","pass","asks","asks_unsure","question"?,"label"?,"hindi",
+ *   "single_line","no_ack","no_echo","why","text","ms","cost","error"}.
  * - Integration, one per call: STT's output for each turn (from the STT results) goes to
  *   EXTRACT with the history as it happened, the extraction through the rule layer from
  *   an empty form, the decision to REPLY; the final form is scored (sessions/score.h).
  *   Row: {"caller","condition","fields","correct","status_want","status_got","turns",
  *   "replies","replies_ok","turn_ms":[...],"cost","misses":[...]}.
+ *
+ * With an LLM judge (bench_config.judge), after the unit tests: undecided items of the
+ * STT, EXTRACT and REPLY rows are judged and the rows rewritten (sessions/benchjudge.h).
  *
  * Network EXTRACT and REPLY backends run through the non-blocking request halves
  * (extract_llm_request / reply_llm_request, http_start, http_poll) with up to
@@ -46,7 +52,9 @@
 #include "agent/backend.h"
 #include "agent/err.h"
 #include "agent/form.h"
+#include "agent/provider.h"
 #include "agent/ymd.h"
+#include "sessions/benchjudge.h"
 
 struct corpus;
 struct lexicon;
@@ -74,6 +82,8 @@ struct bench_config {
 	struct extract_backend extract;
 	struct reply_backend reply;
 	int concurrency;             /* requests in flight for network backends, >= 1 */
+	const struct provider *judge; /* the LLM judge (sessions/benchjudge.h), borrowed; NULL:
+	                                the offline judges only */
 	unsigned stages;             /* enum bench_stage bits to run; 0: all */
 	bench_progress_fn progress;  /* may be NULL */
 	void *ud;
@@ -89,6 +99,7 @@ struct bench_counts {
 	long callers, conditions; /* distinct, in the calls benchmarked */
 	long new_stt, new_extract, new_reply, new_calls; /* run now (the rest were in the db) */
 	long plan_mismatches; /* calls whose expected form the rules cannot reach */
+	struct benchjudge_counts judge; /* what the LLM judge did in this run (zero without) */
 };
 
 /* bench_scope: the scope string results are kept under: "corpus=DIR;form=PATH;today=D".

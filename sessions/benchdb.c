@@ -21,7 +21,12 @@ static const char SCHEMA[] =
 	" PRIMARY KEY(stage, scope, spec, key));"
 	"CREATE TABLE IF NOT EXISTS bench_runs("
 	" scope TEXT NOT NULL, stt TEXT NOT NULL, extract TEXT NOT NULL, reply TEXT NOT NULL,"
-	" started TEXT NOT NULL, finished TEXT, PRIMARY KEY(scope, stt, extract, reply));";
+	" started TEXT NOT NULL, finished TEXT, PRIMARY KEY(scope, stt, extract, reply));"
+	"CREATE TABLE IF NOT EXISTS bench_judgements("
+	" judge TEXT NOT NULL, version TEXT NOT NULL, item TEXT NOT NULL, decision TEXT,"
+	" raw TEXT, cost REAL NOT NULL DEFAULT 0, error TEXT,"
+	" at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
+	" PRIMARY KEY(judge, version, item));";
 
 enum err benchdb_open(const char *path, struct benchdb **out, char **errmsg)
 {
@@ -163,6 +168,70 @@ enum err benchdb_run_mark(struct benchdb *db, const char *scope, const char *stt
 	sqlite3_bind_text(st, 3, extract, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, reply, -1, SQLITE_STATIC);
 	e = sqlite3_step(st) == SQLITE_DONE ? ERR_OK : ERR_DB;
+out:
+	sqlite3_finalize(st);
+	return e;
+}
+
+enum err benchdb_judgement_get(struct benchdb *db, const char *judge, const char *version,
+			       const char *item, char **decision, double *cost)
+{
+	sqlite3_stmt *st = NULL;
+	enum err e = ERR_DB;
+	int rc;
+	if (sqlite3_prepare_v2(db->db,
+			       "SELECT decision, cost FROM bench_judgements WHERE judge=? AND version=? "
+			       "AND item=? AND decision IS NOT NULL",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, judge, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, item, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		char *d = strdup((const char *)sqlite3_column_text(st, 0));
+		if (!d) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+		*decision = d;
+		if (cost)
+			*cost = sqlite3_column_double(st, 1);
+		e = ERR_OK;
+	} else if (rc == SQLITE_DONE) {
+		e = ERR_NOTFOUND;
+	}
+out:
+	sqlite3_finalize(st);
+	return e;
+}
+
+enum err benchdb_judgement_put(struct benchdb *db, const char *judge, const char *version,
+			       const char *item, const char *decision, const char *raw,
+			       double cost, const char *error)
+{
+	sqlite3_stmt *st = NULL;
+	enum err e = ERR_DB;
+	if (db->pending == 0 && sqlite3_exec(db->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return ERR_DB;
+	db->pending++;
+	if (sqlite3_prepare_v2(db->db,
+			       "INSERT OR REPLACE INTO bench_judgements(judge,version,item,decision,raw,"
+			       "cost,error) VALUES(?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, judge, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, item, -1, SQLITE_STATIC);
+	if (decision)
+		sqlite3_bind_text(st, 4, decision, -1, SQLITE_STATIC);
+	if (raw)
+		sqlite3_bind_text(st, 5, raw, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 6, cost > 0 ? cost : 0);
+	if (error)
+		sqlite3_bind_text(st, 7, error, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_DONE)
+		e = db->pending >= BENCHDB_BATCH ? benchdb_flush(db) : ERR_OK;
 out:
 	sqlite3_finalize(st);
 	return e;

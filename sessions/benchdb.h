@@ -10,6 +10,11 @@
  *     key    the utterance id, the unit test's key or the call id;
  *     data   the result as JSON (sessions/bench.h lists its members).
  *   bench_runs(scope, stt, extract, reply, started, finished)  one row per combination.
+ *   bench_judgements(judge, version, item, decision, raw, cost, error)  primary key
+ *     (judge, version, item): the LLM judges' cache (sessions/benchjudge.h). judge
+ *     "llm:PROVIDER:MODEL"; version the prompt's; item the question asked, as JSON text;
+ *     decision the verdict, NULL when the call failed (error says why, and the item is
+ *     asked again next time); cost in US dollars.
  * WAL journal; rows are written in transactions of up to BENCHDB_BATCH rows (and at
  * every benchdb_flush), so a killed run loses at most one batch. */
 #ifndef FORMDESK_BENCHDB_H
@@ -55,5 +60,18 @@ enum err benchdb_specs(struct benchdb *db, const char *stage, const char *scope,
  * Errors: ERR_DB. */
 enum err benchdb_run_mark(struct benchdb *db, const char *scope, const char *stt,
 			  const char *extract, const char *reply, bool done);
+
+/* benchdb_judgement_get: the cached verdict of judge at prompt version on item (strings
+ * borrowed). Output: *decision new string (caller frees), *cost (may be NULL) what asking
+ * cost, US dollars. Errors: ERR_NOTFOUND (never decided: not asked, or only failed),
+ * ERR_DB, ERR_NOMEM. */
+enum err benchdb_judgement_get(struct benchdb *db, const char *judge, const char *version,
+			       const char *item, char **decision, double *cost);
+
+/* benchdb_judgement_put: record a judgement (replacing one there): decision NULL and
+ * error set for a failed call. Strings borrowed; cost in US dollars. Errors: ERR_DB. */
+enum err benchdb_judgement_put(struct benchdb *db, const char *judge, const char *version,
+			       const char *item, const char *decision, const char *raw,
+			       double cost, const char *error);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 
+#include "agent/judge_llm.h"
 #include "sessions/benchdb.h"
 #include "sessions/chart.h"
 #include "sessions/corpus.h"
@@ -441,6 +442,132 @@ static void fails_md(FILE *f, const struct agg *a)
 	}
 }
 
+/* Who decided what, over the rows of the run's specs (sessions/benchjudge.h). */
+struct tally {
+	const struct form *form;
+	long segments, seg_offline, wer_asked, wer_forgiven, wer_failed;
+	long name_checks, name_llm, name_same, name_failed;
+	long asks_rows, asks_llm, asks_yes, asks_failed;
+	char judge_buf[256];
+};
+
+/* jstr: a string member, NULL when absent. */
+static const char *jstr(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void note_judge(struct tally *t, const char *j)
+{
+	if (j && !t->judge_buf[0])
+		snprintf(t->judge_buf, sizeof t->judge_buf, "%s", j);
+}
+
+static int tally_stt(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct tally *t = ud;
+	cJSON *o = cJSON_Parse(data);
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "llm_judge");
+	t->segments += (long)num(o, "segments");
+	t->seg_offline += (long)num(o, "forgiven_offline");
+	t->wer_asked += (long)num(j, "asked");
+	t->wer_forgiven += (long)num(j, "forgiven");
+	t->wer_failed += (long)num(j, "failed");
+	note_judge(t, jstr(j, "judge"));
+	cJSON_Delete(o);
+	return 0;
+}
+
+static int tally_extract(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct tally *t = ud;
+	cJSON *o = cJSON_Parse(data);
+	const char *field = jstr(o, "field");
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, "checks")) {
+		const char *name = jstr(c, "check"), *fname = NULL;
+		if (name && strcmp(name, "value") == 0)
+			fname = field;
+		else if (name && strncmp(name, "other:", 6) == 0)
+			fname = name + 6;
+		int qi = fname ? form_find(t->form, fname) : -1;
+		if (qi < 0 || t->form->questions[qi].type != FORM_STRING)
+			continue;
+		const char *v = jstr(c, "llm_judge");
+		t->name_checks++;
+		if (v) {
+			t->name_llm++;
+			t->name_same += strcmp(v, "same") == 0;
+			t->name_failed += strcmp(v, "failed") == 0;
+		}
+	}
+	note_judge(t, jstr(o, "judge"));
+	cJSON_Delete(o);
+	return 0;
+}
+
+static int tally_reply(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct tally *t = ud;
+	cJSON *o = cJSON_Parse(data);
+	const char *kind = jstr(o, "kind"), *v = jstr(o, "asks_judge");
+	if (kind && strcmp(kind, "ask") == 0) {
+		t->asks_rows++;
+		if (v) {
+			t->asks_llm++;
+			t->asks_yes += strcmp(v, "yes") == 0;
+			t->asks_failed += strcmp(v, "failed") == 0;
+		}
+	}
+	note_judge(t, jstr(o, "judge"));
+	cJSON_Delete(o);
+	return 0;
+}
+
+/* judges_md: how many decisions each judge made, for the run's specs. */
+static void judges_md(FILE *f, struct rep *r, const struct bench_config *cfg,
+		      const struct bench_counts *c)
+{
+	struct tally t = {.form = cfg->form};
+	enum err e;
+	if ((e = benchdb_each(r->db, "stt", r->scope, cfg->stt_spec, tally_stt, &t)) != ERR_OK ||
+	    (e = benchdb_each(r->db, "extract", r->scope, cfg->extract_spec, tally_extract, &t)) !=
+		    ERR_OK ||
+	    (e = benchdb_each(r->db, "reply", r->scope, cfg->reply_spec, tally_reply, &t)) != ERR_OK) {
+		set_msg(r, e, "bench database");
+		return;
+	}
+	const char *llm = t.judge_buf[0] ? t.judge_buf : "none configured";
+	fprintf(f, "## Judges\n\n"
+		   "Where the offline judges cannot decide, a language-model judge does when one is "
+		   "configured (`--judge`; sessions/benchjudge.h); each verdict is cached per item "
+		   "and prompt version. LLM judge: `%s`.\n\n"
+		   "| decision | judge | decisions | accepted | failed |\n|---|---|---|---|---|\n",
+		llm);
+	fprintf(f, "| STT differing segments (LLM-WER) | offline: name judge, numbers | %ld | %ld "
+		   "forgiven | |\n",
+		t.segments, t.seg_offline);
+	fprintf(f, "| | LLM `%s` | %ld | %ld forgiven | %ld |\n", JUDGE_LLM_WER_VERSION,
+		t.wer_asked - t.wer_failed, t.wer_forgiven, t.wer_failed);
+	fprintf(f, "| EXTRACT open-field checks | name judge (rules) | %ld | | |\n",
+		t.name_checks - t.name_llm + t.name_failed);
+	fprintf(f, "| | LLM `%s` (name judge unsure) | %ld | %ld same | %ld |\n",
+		JUDGE_LLM_NAME_VERSION, t.name_llm - t.name_failed, t.name_same, t.name_failed);
+	fprintf(f, "| REPLY asks the decided question | word overlap | %ld | | |\n",
+		t.asks_rows - t.asks_llm + t.asks_failed);
+	fprintf(f, "| | LLM `%s` (words inconclusive) | %ld | %ld yes | %ld |\n\n",
+		JUDGE_LLM_ASKS_VERSION, t.asks_llm - t.asks_failed, t.asks_yes, t.asks_failed);
+	if (cfg->judge)
+		fprintf(f, "This run: %ld distinct items for the LLM judge (%ld LLM-WER segments, %ld "
+			   "names, %ld replies); %ld asked now, %ld failed (the deterministic verdict "
+			   "stands and the row names the failure), %ld from the cache; cost of the "
+			   "calls made now $%.6f.\n\n",
+			c->judge.items, c->judge.by_kind[JUDGE_LLM_WER], c->judge.by_kind[JUDGE_LLM_NAME],
+			c->judge.by_kind[JUDGE_LLM_ASKS], c->judge.asked, c->judge.failed, c->judge.cached,
+			c->judge.cost_usd);
+}
+
 /* counts_md: the unit-test counts and how they relate to the paper's. */
 static void counts_md(FILE *f, const struct bench_counts *c)
 {
@@ -544,7 +671,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		fprintf(f, "- utterances: %ld, reference words %ld, characters %ld\n", stt->n,
 			stt->words, stt->chars);
 		fprintf(f, "- WER %.2f%%, CER %.2f%%, LLM-WER %.2f%% (differences forgiven by the "
-			   "offline judge: %ld of %ld word errors)\n",
+			   "judges: %ld of %ld word errors; see Judges)\n",
 			stt->words ? 100.0 * stt->werr / stt->words : 0,
 			stt->chars ? 100.0 * stt->cerr / stt->chars : 0,
 			stt->words ? 100.0 * stt->wgen / stt->words : 0, stt->werr - stt->wgen,
@@ -598,6 +725,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		fails_md(f, call);
 		fputc('\n', f);
 	}
+	judges_md(f, &r, cfg, counts);
 	fprintf(f, "## All runs in this database (results.csv)\n\n"
 		   "| stage | model | accuracy | 95%% CI | p50 ms | p95 ms | cost/turn $ | n |\n"
 		   "|---|---|---|---|---|---|---|---|\n");

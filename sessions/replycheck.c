@@ -127,7 +127,15 @@ enum err replycheck_grade(const struct replycheck_input *in, struct replycheck *
 	    (e = norm(in->transcript, &said)) != ERR_OK)
 		goto out;
 
-	r.asks = (ref[0] && overlap(text, ref) >= 0.5) || (label[0] && overlap(text, label) >= 0.5);
+	double ov_ref = ref[0] ? overlap(text, ref) : 0, ov_label = label[0] ? overlap(text, label) : 0;
+	r.asks = ov_ref >= 0.5 || ov_label >= 0.5;
+	if (!r.asks && text[0]) {
+		const char *t = in->text ? in->text : "";
+		size_t tl = strlen(t);
+		while (tl > 0 && strchr(" \t\r\n", t[tl - 1]))
+			tl--;
+		r.asks_unsure = ov_ref > 0 || ov_label > 0 || (tl > 0 && t[tl - 1] == '?');
+	}
 	if (!r.asks)
 		why(&r, "asks: the reply shares under half the words of the decided question%s", "");
 

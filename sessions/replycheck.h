@@ -8,7 +8,10 @@
  * - asks: at least half of the words of the decided question (the reference wording: the
  *   form's own line for the decision, as the script replier says it) appear in the reply,
  *   or at least half of the words of the question's label do. A reworded question that
- *   shares fewer words fails here; a language-model judge would decide those.
+ *   shares fewer words fails here; when it still shares some of them, or is a question
+ *   (ends with "?"), the words cannot settle it: asks_unsure is set, and the benchmark's
+ *   language-model judge decides that dimension when one is configured
+ *   (sessions/benchjudge.h).
  * - hindi: at least 75% of the reply's words that have letters (Unicode categories L*)
  *   are written mostly in Devanagari (U+0900..U+097F), so one English word such as
  *   "WhatsApp" in a Hindi question is fine; a reply without letters fails.
@@ -39,6 +42,7 @@ struct replycheck_input {
 struct replycheck {
 	bool asks, hindi, single_line, no_ack, no_echo;
 	bool pass;         /* all five */
+	bool asks_unsure;  /* asks is false on words alone, which cannot decide it (above) */
 	char why[160];     /* the first failed dimension and why, "" when pass */
 };
 

@@ -49,6 +49,13 @@ check "no progress bar when stderr is not a terminal" "! grep -q '\[#' $T/bench.
 check "a missing corpus exits 2 naming it" "[ $? = 2 ] && grep -q nowhere $T/bad.err"
 "$BIN" bench --form $D/form.json --corpus "$T/c" --out "$T/o2" --extract nosuch 2>"$T/bad2.err"
 check "an unknown EXTRACT backend exits 2 naming it" "[ $? = 2 ] && grep -q nosuch $T/bad2.err"
+"$BIN" bench --form $D/form.json --corpus "$T/c" --out "$T/o2" --db "$T/b.db" --judge nosuch 2>"$T/bad5.err"
+check "an unknown judge exits 2 naming it" "[ $? = 2 ] && grep -q 'judge nosuch' $T/bad5.err"
+printf '{"judge":"openai:judge-x"}' >"$T/judge.json"
+env -u OPENAI_API_KEY FORMDESK_CONFIG="$T/judge.json" "$BIN" bench --form $D/form.json --corpus "$T/c" \
+	--out "$T/o2" --db "$T/b.db" 2>"$T/bad6.err"
+check "the config file's judge is used, its missing key named" \
+	"[ $? = 2 ] && grep -q 'judge openai:judge-x: OPENAI_API_KEY is not set' $T/bad6.err"
 printf '{"today":"2025-03-15","callers":[{"id":"Bad Id","answers":{}}]}' >"$T/bad.json"
 "$BIN" corpus build --form $D/form.json --profiles "$T/bad.json" --out "$T/c2" 2>"$T/bad3.err"
 check "a bad caller id exits 2 naming file, caller and field" \
