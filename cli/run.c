@@ -2,6 +2,12 @@
  *
  * formdesk run --headless [--form FILE] [--corpus DIR|demo|respin] [--db FILE]
  *              [--today YYYY-MM-DD] [--stt P[:M]] [--extract P[:M]] [--reply P[:M]]
+ *              [--config FILE] [--telephone]
+ *
+ * --telephone passes each caller turn's audio through the 8 kHz mu-law telephone channel
+ * (audio/channel.h) before VAD and STT, as the pilot's calls were heard. A turn that
+ * calls.csv marks with barge_in_ms starts while the agent is still speaking: it is
+ * recorded as a barge-in (sessions/engine.h).
  *
  * stdout: one JSON line per call {"call_id","status","form_data","form_status","turns",
  * "cost_usd","latency_ms","requests","failed_requests"} (turns = caller turns played;
@@ -34,18 +40,19 @@
 
 struct run_opts {
 	const char *form, *corpus, *db, *today, *stt, *extract, *reply, *config;
+	bool telephone;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: formdesk run --headless [--form FILE] [--corpus DIR|demo|respin] "
 		   "[--db FILE] [--today YYYY-MM-DD] [--stt P[:M]] [--extract P[:M]] "
-		   "[--reply P[:M]] [--config FILE]\n"
+		   "[--reply P[:M]] [--config FILE] [--telephone]\n"
 		   "  defaults: --form %s --corpus demo --db ./%s, backends reference, rules, "
 		   "script;\n  a model provider's key comes from its environment variable "
 		   "(formdesk providers lists them);\n  --config FILE names base URLs, models, "
 		   "timeouts, retries and prices;\n  --today defaults to the date the corpus was made for, else the real "
-		   "date\n",
+		   "date;\n  --telephone: the caller's audio through the 8 kHz mu-law telephone channel before VAD and STT\n",
 		DEFAULT_FORM, DEFAULT_DB);
 }
 
@@ -75,6 +82,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		const char **slot = NULL;
 		if (strcmp(a, "--headless") == 0)
 			continue;
+		if (strcmp(a, "--telephone") == 0) {
+			o->telephone = true;
+			continue;
+		}
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 1;
@@ -268,6 +279,7 @@ int cmd_run(int argc, char **argv)
 	cfg.lex = lex;
 	cfg.store = store;
 	cfg.endpoint = endpoint_defaults();
+	cfg.telephone = o.telephone;
 	if (engine_new(&cfg, on_event_end, &ce, &engine) != ERR_OK)
 		goto out;
 

@@ -418,10 +418,10 @@ static struct corpus_call *find_call(struct corpus *c, const char *id)
 
 static enum err load_calls(struct loader *L)
 {
-	enum { C_CALL, C_TURN, C_UTT, C_COND, C_CALLER, C_PATH, N_COLS };
+	enum { C_CALL, C_TURN, C_UTT, C_COND, C_CALLER, C_PATH, C_BARGE, N_COLS };
 	static const char *const names[] = {"call_id", "turn", "utterance_id", "condition",
-					    "caller", "path"};
-	static const bool required[] = {true, true, true, true, false, false};
+					    "caller", "path", "barge_in_ms"};
+	static const bool required[] = {true, true, true, true, false, false, false};
 	struct corpus *c = L->c;
 	char *file = join(c->dir, "calls.csv");
 	struct csv *csv = NULL;
@@ -461,8 +461,9 @@ static enum err load_calls(struct loader *L)
 		const char *utt_id = f[col[C_UTT]], *cond = f[col[C_COND]];
 		const char *caller = col[C_CALLER] >= 0 ? f[col[C_CALLER]] : "";
 		const char *path = col[C_PATH] >= 0 ? f[col[C_PATH]] : "";
+		const char *barge = col[C_BARGE] >= 0 ? f[col[C_BARGE]] : "";
 		char *end;
-		long turn;
+		long turn, barge_ms = -1;
 
 		e = ERR_INVALID;
 		if (!call_id[0]) {
@@ -475,6 +476,17 @@ static enum err load_calls(struct loader *L)
 			set_msg(L->errmsg, "%s:%d: field 'turn': '%s' is not a turn number (1, 2, ...)",
 				file, line, turn_s);
 			goto out;
+		}
+		if (barge[0]) {
+			errno = 0;
+			barge_ms = strtol(barge, &end, 10);
+			if (*end || errno || barge_ms < 0 || barge_ms > CORPUS_MAX_BARGE_IN_MS) {
+				set_msg(L->errmsg,
+					"%s:%d: field 'barge_in_ms': '%s' is not a whole number of ms "
+					"from 0 to %d (or empty: no barge-in)",
+					file, line, barge, CORPUS_MAX_BARGE_IN_MS);
+				goto out;
+			}
 		}
 		struct corpus_call *call = c->n_calls ? &c->calls[c->n_calls - 1] : NULL;
 		if (!call || strcmp(call->id, call_id) != 0) {
@@ -534,6 +546,7 @@ static enum err load_calls(struct loader *L)
 		    !(t->transcript = strdup(u->text)) || !(t->condition = strdup(cond)))
 			goto out;
 		t->synthetic = c->synthetic;
+		t->barge_in_ms = barge_ms;
 	}
 	e = ERR_OK;
 	if (c->n_calls == 0) {

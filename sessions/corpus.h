@@ -16,7 +16,12 @@ struct corpus_turn {
 	char *transcript;   /* reference transcript, NULL if none */
 	char *condition;    /* acoustic condition: "ideal", "noise", "distance", "pace", ... */
 	bool synthetic;     /* audio made by TTS, not a human */
+	long barge_in_ms;   /* the turn starts while the agent is still speaking, this many ms
+	                       after the agent began (calls.csv barge_in_ms); -1 when not */
 };
+
+/* The longest barge_in_ms calls.csv may give: 10 minutes of the agent's speech. */
+#define CORPUS_MAX_BARGE_IN_MS 600000
 
 struct corpus_call {
 	char *id;

@@ -13,6 +13,7 @@
 
 #include "agent/reply_script.h"
 #include "audio/audiofile.h"
+#include "audio/channel.h"
 #include "sessions/corpus.h"
 #include "sessions/store.h"
 
@@ -36,6 +37,11 @@ struct turn {
 
 	/* what the caller said: owned copies */
 	char *audio, *condition, *utterance_id, *reference;
+	const char *input;      /* static: "corpus", "typed", "mic" */
+	bool silence, barge_in, recorded;
+	bool typed;             /* words typed at the desk: STT is skipped */
+	long barge_in_ms, rec_start_ms, rec_end_ms;
+	const char *barge_during; /* static */
 	float *samples;
 	size_t n_samples;
 	struct endpoint_segment *segs;
@@ -342,6 +348,13 @@ static void stt_run(struct engine *e, struct turn *t)
 			t->started = false;
 			return;
 		}
+		if (t->typed) { /* the caller's words as typed: no STT */
+			if (!(t->transcript = strdup(t->reference)))
+				note(e, t->index, &t->errs, "typed words: %s", err_str(ERR_NOMEM));
+			t->state = T_EXTRACT;
+			t->started = false;
+			return;
+		}
 		t->sreq = (struct stt_request){.reference = t->reference, .language = "hi",
 					       .sample_rate = ENGINE_RATE};
 		if (t->samples && t->n_segs > 0) {
@@ -418,8 +431,16 @@ static enum err caller_says(struct engine *e, struct turn *t)
 						: cJSON_CreateNull()) ||
 	    !cJSON_AddItemToObject(t->caller, "utterance_id",
 				   t->utterance_id ? cJSON_CreateString(t->utterance_id)
-						   : cJSON_CreateNull()))
+						   : cJSON_CreateNull()) ||
+	    !cJSON_AddStringToObject(t->caller, "input", t->input ? t->input : "corpus") ||
+	    !cJSON_AddBoolToObject(t->caller, "silence", t->silence))
 		return ERR_NOMEM;
+	if (t->barge_in) {
+		cJSON *b = cJSON_AddObjectToObject(t->caller, "barge_in");
+		if (!b || !cJSON_AddNumberToObject(b, "at_ms", (double)t->barge_in_ms) ||
+		    !cJSON_AddStringToObject(b, "during", t->barge_during))
+			return ERR_NOMEM;
+	}
 	emit(e, ENGINE_CALLER_SAYS, t->index, t->transcript, t->caller, NULL);
 	return ERR_OK;
 }
@@ -489,12 +510,27 @@ static enum err extract_run(struct engine *e, struct turn *t)
 	return ERR_OK;
 }
 
+/* mark_barge_in: the decision record says the caller barged in, and when. */
+static enum err mark_barge_in(struct turn *t)
+{
+	cJSON *b = cJSON_CreateObject();
+	if (!b || !cJSON_AddNumberToObject(b, "at_ms", (double)t->barge_in_ms) ||
+	    !cJSON_AddStringToObject(b, "during", t->barge_during) ||
+	    !cJSON_AddItemToObject(t->decision, "barge_in", b)) {
+		cJSON_Delete(b);
+		return ERR_NOMEM;
+	}
+	return ERR_OK;
+}
+
 static enum err rules_run(struct engine *e, struct turn *t)
 {
 	double t0 = now_ms();
 	enum err err = flow_turn(e->flow, t->ex, &t->decision);
 	t->tm.rules_ms = now_ms() - t0;
 	if (err != ERR_OK)
+		return err;
+	if (t->barge_in && (err = mark_barge_in(t)) != ERR_OK)
 		return err;
 	emit(e, ENGINE_DECISION, t->index, NULL, t->decision, NULL);
 	t->state = T_REPLY;
@@ -681,6 +717,13 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			.speech_ms = t->tm.speech_ms,
 			.error = t->errs,
 			.cancelled = t->tm.cancelled,
+			.input = t->input,
+			.barge_in = t->barge_in,
+			.barge_in_ms = t->barge_in_ms,
+			.silence = t->silence,
+			.recorded = t->recorded,
+			.caller_audio_start_ms = t->rec_start_ms,
+			.caller_audio_end_ms = t->rec_end_ms,
 			.usage = rows,
 			.n_usage = n_rows,
 		};
@@ -827,18 +870,68 @@ static void find_speech(struct engine *e, struct turn *t)
 		t->tm.speech_ms += (double)(t->segs[i].end_ms - t->segs[i].start_ms);
 }
 
+/* telephone: the turn's audio through the telephone channel (the paper's pilot ran over
+ * 8 kHz mu-law telephony); its condition gains "+telephone". A channel failure is noted
+ * and the audio kept as it was. Errors: ERR_NOMEM. */
+static enum err telephone(struct engine *e, struct turn *t)
+{
+	float *out = NULL;
+	size_t m = 0;
+	char *msg = NULL, *cond = NULL;
+	double t0 = now_ms();
+	enum err err;
+
+	if (!t->samples)
+		return ERR_OK;
+	err = channel_telephone(t->samples, t->n_samples, ENGINE_RATE, &out, &m, &msg);
+	t->tm.audio_ms += now_ms() - t0;
+	if (err == ERR_NOMEM) {
+		free(msg);
+		return err;
+	}
+	if (err != ERR_OK) {
+		note(e, t->index, &t->errs, "telephone channel: %s", msg ? msg : err_str(err));
+		free(msg);
+		return ERR_OK;
+	}
+	free(msg);
+	if (asprintf(&cond, "%s+telephone", t->condition ? t->condition : "live") < 0) {
+		free(out);
+		return ERR_NOMEM;
+	}
+	free(t->samples);
+	t->samples = out;
+	t->n_samples = m;
+	free(t->condition);
+	t->condition = cond;
+	return ERR_OK;
+}
+
+/* barging: the next turn (in, or the corpus call's next) begins as a barge-in. */
+static bool barging(const struct engine *e, const struct engine_input *in)
+{
+	if (in)
+		return in->barge_in;
+	return e->call && e->next < e->call->n_turns && e->call->turns[e->next].barge_in_ms >= 0;
+}
+
 enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 {
 	struct turn *t;
 	bool from_audio;
 	enum err err = ERR_NOMEM;
 
-	if (!e->flow || e->t)
+	if (!e->flow)
+		return ERR_INVALID;
+	if (e->t && e->open && barging(e, in) && (err = engine_cancel(e, "barge-in")) != ERR_OK)
+		return err;
+	if (e->t)
 		return ERR_INVALID;
 	if (!e->open)
 		return ERR_OK;
 	if (!in && (!e->call || e->next >= e->call->n_turns))
 		return ERR_INVALID;
+	err = ERR_NOMEM;
 	if (!(t = calloc(1, sizeof *t)))
 		return ERR_NOMEM;
 	t->t_start = now_ms();
@@ -855,6 +948,17 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 			t->n_samples = in->n_samples;
 		}
 		from_audio = t->samples != NULL;
+		t->input = in->input && strcmp(in->input, "typed") == 0 ? "typed"
+			   : in->input && strcmp(in->input, "mic") == 0 ? "mic"
+			   : from_audio ? "mic" : "typed";
+		t->silence = in->silence;
+		t->barge_in = in->barge_in;
+		t->barge_in_ms = in->barge_in_ms;
+		t->barge_during = in->barge_in_during && strcmp(in->barge_in_during, "thinking") == 0
+					  ? "thinking" : "speaking";
+		t->recorded = in->recorded;
+		t->rec_start_ms = in->caller_audio_start_ms;
+		t->rec_end_ms = in->caller_audio_end_ms;
 	} else {
 		const struct corpus_turn *ct = &e->call->turns[e->next];
 		if (!(t->audio = dup_or_null(ct->audio)) != !ct->audio ||
@@ -863,10 +967,16 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 		    !(t->reference = dup_or_null(ct->transcript)) != !ct->transcript)
 			goto fail;
 		from_audio = ct->audio != NULL;
+		t->input = "corpus";
+		t->barge_in = ct->barge_in_ms >= 0;
+		t->barge_in_ms = ct->barge_in_ms;
+		t->barge_during = "speaking";
 	}
 	t->index = ++e->next;
 	if (from_audio && !in)
 		read_audio(e, t);
+	if (from_audio && e->cfg.telephone && (err = telephone(e, t)) != ERR_OK)
+		goto fail;
 	/* Audio and endpointing. A turn without audio is typed text: its transcript is what
 	 * the caller said. */
 	if (from_audio) {
@@ -874,6 +984,7 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 		t->speech = t->n_segs > 0;
 	} else {
 		t->speech = t->reference != NULL;
+		t->typed = in && t->speech;
 	}
 	t->state = T_STT;
 	e->t = t;
@@ -990,6 +1101,16 @@ enum err engine_hang_up(struct engine *e, const char *reason)
 bool engine_call_open(const struct engine *e)
 {
 	return e->open;
+}
+
+long long engine_call_row(const struct engine *e)
+{
+	return e->recording ? e->row : -1;
+}
+
+int engine_turns(const struct engine *e)
+{
+	return e->next;
 }
 
 /* wait_idle: poll until the opening or turn in progress is done. */

@@ -40,6 +40,10 @@ struct engine_config {
 	struct store *store;           /* borrowed; NULL records nothing */
 	struct ymd today;
 	struct endpoint_options endpoint;
+	bool telephone;                /* caller audio (a corpus turn's file or live samples)
+	                                  goes through the 8 kHz mu-law telephone channel
+	                                  (audio/channel.h) before VAD and STT; the turn's
+	                                  condition is recorded with "+telephone" */
 };
 
 /* The network stages of a turn. */
@@ -73,7 +77,9 @@ struct engine_timings {
 enum engine_event_kind {
 	ENGINE_CALL_START,  /* text: call id */
 	ENGINE_AGENT_SAYS,  /* text: the agent's words */
-	ENGINE_CALLER_SAYS, /* text: the transcript; json: {"audio","segments":[{start_ms,end_ms}],"condition"} */
+	ENGINE_CALLER_SAYS, /* text: the transcript; json: {"audio","segments":[{start_ms,end_ms}],
+	                       "condition","utterance_id","input","silence"[,"barge_in":{"at_ms",
+	                       "during"}]} */
 	ENGINE_EXTRACTED,   /* json: extraction_to_json() */
 	ENGINE_DECISION,    /* json: the decision record (flow.h) */
 	ENGINE_TURN_DONE,   /* timings set (cancelled turns too) */
@@ -124,14 +130,25 @@ struct engine_input {
 	const char *audio;        /* where the audio is kept, recorded with the turn */
 	const char *condition;    /* recorded with the turn */
 	const char *utterance_id; /* recorded with the turn */
+	const char *input;        /* how the words came in, recorded: "typed", "mic"; NULL:
+	                             "mic" with samples, else "typed" */
+	bool silence;             /* the caller said nothing for the silence time (recorded) */
+	bool barge_in;            /* the caller began while the agent spoke or thought */
+	long barge_in_ms;         /* ms of the agent's words played by then (0: thinking) */
+	const char *barge_in_during; /* "speaking" or "thinking" (NULL: "speaking") */
+	bool recorded;            /* the turn is in the call's recordings at: */
+	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's file */
 };
 
 /* engine_start_turn: start the next caller turn: in, or (in NULL) the corpus call's next
  * recorded turn. With offline backends it is done (recorded, events emitted) on return;
- * otherwise engine_poll finishes it. Errors: ERR_INVALID (no call begun, or a turn is
- * still in flight: cancel or finish it first), ERR_DB, ERR_NOMEM; a failing backend is
- * recorded in the turn, not an error. Starting a turn when the call has ended does
- * nothing (ERR_OK). */
+ * otherwise engine_poll finishes it. A barge-in turn (in->barge_in, or a corpus turn with
+ * barge_in_ms) first cancels a turn still in flight (engine_cancel(e, "barge-in")), and
+ * its decision record gains "barge_in": {"at_ms": ms into the agent's speech, "during":
+ * "speaking" or "thinking"}, stored with the turn (turns.barge_in, barge_in_ms).
+ * Errors: ERR_INVALID (no call begun, or a turn is still in flight: cancel or finish it
+ * first), ERR_DB, ERR_NOMEM; a failing backend is recorded in the turn, not an error.
+ * Starting a turn when the call has ended does nothing (ERR_OK). */
 enum err engine_start_turn(struct engine *e, const struct engine_input *in);
 
 /* engine_poll: wait at most timeout_ms (milliseconds; 0 returns at once) for network
@@ -167,6 +184,13 @@ enum err engine_hang_up(struct engine *e, const char *reason);
 
 /* engine_call_open: a call has begun and not ended. */
 bool engine_call_open(const struct engine *e);
+
+/* engine_call_row: the current (or last) call's row id in the store (calls.id), -1 when
+ * nothing is recorded (no store, or the opening is still in progress). */
+long long engine_call_row(const struct engine *e);
+
+/* engine_turns: caller turns started in the current call (the last one's index). */
+int engine_turns(const struct engine *e);
 
 /* engine_begin: engine_start_call, then wait (engine_poll) until the opening is done.
  * Errors: as engine_start_call and engine_poll. */

@@ -70,8 +70,26 @@ static const char schema_v2[] =
 	"CREATE INDEX stage_usage_turn ON stage_usage(turn_id);"
 	"CREATE INDEX stage_usage_call ON stage_usage(call_id, stage);";
 
+/* Version 3: live calls. Per turn: how the caller's words came in (input: "corpus",
+ * "typed", "mic"; turns of earlier versions with a corpus are marked "corpus"), whether
+ * the caller barged in and when (ms into the agent's speech), whether it was a silence
+ * turn, and where the turn lies in the call's recordings (ms from the start of the
+ * caller's and the agent's files). Per call: the folder of its recordings. */
+static const char schema_v3[] =
+	"ALTER TABLE turns ADD COLUMN input TEXT;"
+	"ALTER TABLE turns ADD COLUMN barge_in INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE turns ADD COLUMN barge_in_ms INTEGER;"
+	"ALTER TABLE turns ADD COLUMN silence INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE turns ADD COLUMN caller_audio_start_ms INTEGER;"
+	"ALTER TABLE turns ADD COLUMN caller_audio_end_ms INTEGER;"
+	"ALTER TABLE turns ADD COLUMN agent_audio_start_ms INTEGER;"
+	"ALTER TABLE turns ADD COLUMN agent_audio_end_ms INTEGER;"
+	"ALTER TABLE calls ADD COLUMN audio_dir TEXT;"
+	"UPDATE turns SET input = 'corpus'"
+	" WHERE call_id IN (SELECT id FROM calls WHERE corpus IS NOT NULL);";
+
 /* Migrations, in order: migrations[i] brings version i to version i + 1. */
-static const char *const migrations[] = {schema_v1, schema_v2};
+static const char *const migrations[] = {schema_v1, schema_v2, schema_v3};
 
 static void set_err(struct store *st, const char *what)
 {
@@ -377,8 +395,9 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	static const char sql[] =
 		"INSERT INTO turns (call_id, idx, utterance_id, audio, condition, seg_start_ms,"
 		" seg_end_ms, segments, transcript, extraction, decision, reply, audio_ms, vad_ms,"
-		" stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms, error, cancelled)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms, error, cancelled,"
+		" input, barge_in, barge_in_ms, silence, caller_audio_start_ms, caller_audio_end_ms)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *q = NULL;
 	cJSON *decision = NULL;
 	long long turn;
@@ -419,6 +438,12 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	sqlite3_bind_double(q, 20, t->speech_ms);
 	bind_text(q, 21, t->error);
 	sqlite3_bind_int(q, 22, t->cancelled ? 1 : 0);
+	bind_text(q, 23, t->input);
+	sqlite3_bind_int(q, 24, t->barge_in ? 1 : 0);
+	bind_ms(q, 25, t->barge_in ? t->barge_in_ms : -1);
+	sqlite3_bind_int(q, 26, t->silence ? 1 : 0);
+	bind_ms(q, 27, t->recorded ? t->caller_audio_start_ms : -1);
+	bind_ms(q, 28, t->recorded ? t->caller_audio_end_ms : -1);
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		set_err(st, "recording a turn");
 		goto out;
@@ -490,4 +515,56 @@ enum err store_call_end(struct store *st, long long call, const char *status, co
 out:
 	sqlite3_finalize(q);
 	return e;
+}
+
+/* changed: step q (bound by the caller), finalize it, and check that a row changed; what
+ * names the step for messages. Errors: ERR_DB, ERR_NOTFOUND (no row changed). */
+static enum err changed(struct store *st, sqlite3_stmt *q, const char *what)
+{
+	enum err e = ERR_OK;
+
+	if (sqlite3_step(q) != SQLITE_DONE) {
+		set_err(st, what);
+		e = ERR_DB;
+	} else if (sqlite3_changes(st->db) == 0) {
+		snprintf(st->err, sizeof st->err, "%s: %s: no such call or turn", st->path, what);
+		e = ERR_NOTFOUND;
+	}
+	sqlite3_finalize(q);
+	return e;
+}
+
+enum err store_call_audio_dir(struct store *st, long long call, const char *dir)
+{
+	static const char what[] = "naming a call's recordings";
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(st->db, "UPDATE calls SET audio_dir = ? WHERE id = ?", -1, &q,
+			       NULL) != SQLITE_OK) {
+		set_err(st, what);
+		return ERR_DB;
+	}
+	bind_text(q, 1, dir);
+	sqlite3_bind_int64(q, 2, call);
+	return changed(st, q, what);
+}
+
+enum err store_turn_agent_audio(struct store *st, long long call, int index, long start_ms,
+				long end_ms)
+{
+	static const char what[] = "placing a turn's reply in the recording";
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(st->db,
+			       "UPDATE turns SET agent_audio_start_ms = ?, agent_audio_end_ms = ?"
+			       " WHERE call_id = ? AND idx = ?",
+			       -1, &q, NULL) != SQLITE_OK) {
+		set_err(st, what);
+		return ERR_DB;
+	}
+	bind_ms(q, 1, start_ms);
+	bind_ms(q, 2, end_ms);
+	sqlite3_bind_int64(q, 3, call);
+	sqlite3_bind_int(q, 4, index);
+	return changed(st, q, what);
 }

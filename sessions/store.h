@@ -22,14 +22,25 @@
  *             none is configured), error text. Never a key.
  * Rows of captures, verdicts and stage_usage belong to their turn (foreign keys, ON
  * DELETE CASCADE); stage_usage rows also name their call.
- * Version 2 added stage_usage and turns.cancelled; a version 1 file is migrated in place. */
+ *   Live calls (schema 3): turns.input says how the caller's words came in ("corpus",
+ *             "typed", "mic"); turns.barge_in = 1 when the caller started speaking while
+ *             the agent was speaking or thinking, barge_in_ms how far into the agent's
+ *             speech (ms of it played; 0 when the agent was still thinking);
+ *             turns.silence = 1 for a turn of caller silence (the re-prompt after
+ *             silence_ms); turns.caller_audio_start_ms/end_ms and agent_audio_start_ms/
+ *             end_ms: where the caller's words and the agent's reply lie in the call's
+ *             recordings (ms from the start of caller.wav and agent.wav, which share one
+ *             timeline: audio/recorder.h); calls.audio_dir the folder of those files.
+ * Version 2 added stage_usage and turns.cancelled; version 3 the live-call columns (turns
+ * of a corpus call recorded before it get input "corpus"). Older files are migrated in
+ * place, one version at a time. */
 #ifndef FORMDESK_STORE_H
 #define FORMDESK_STORE_H
 
 #include <stdbool.h>
 #include "agent/err.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -93,6 +104,12 @@ struct store_turn {
 	double audio_ms, vad_ms, stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms;
 	const char *error;         /* what failed in the turn, NULL when nothing did */
 	bool cancelled;            /* abandoned while a stage was in flight */
+	const char *input;         /* "corpus", "typed", "mic"; NULL unknown */
+	bool barge_in;             /* the caller spoke while the agent spoke or thought */
+	long barge_in_ms;          /* ms of the agent's speech played by then (barge_in only) */
+	bool silence;              /* a turn of caller silence */
+	bool recorded;             /* the caller_audio offsets are known */
+	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's recording */
 	const struct store_usage *usage; /* the turn's network requests, n_usage of them */
 	int n_usage;
 };
@@ -108,5 +125,16 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
  * Errors: ERR_DB, ERR_NOTFOUND (no such call). */
 enum err store_call_end(struct store *st, long long call, const char *status, const char *reason,
 			const char *form_data, const char *form_status, int turns);
+
+/* store_call_audio_dir: the folder holding call id's recordings (dir borrowed).
+ * Errors: ERR_DB, ERR_NOTFOUND (no such call). */
+enum err store_call_audio_dir(struct store *st, long long call, const char *dir);
+
+/* store_turn_agent_audio: where the agent's reply after turn index of call lies in the
+ * agent's recording, ms from its start (known only once the reply has played out or been
+ * stopped, after the turn's row was written). Errors: ERR_DB, ERR_NOTFOUND (no such
+ * turn). */
+enum err store_turn_agent_audio(struct store *st, long long call, int index, long start_ms,
+				long end_ms);
 
 #endif

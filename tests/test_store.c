@@ -1,6 +1,7 @@
 /* test_store: the SQLite session store: schema, WAL, a call with turns read back, and a
  * turn that survives a crash right after its transaction; the migration of a version 1
- * file; per-request stage usage and cancelled turns. */
+ * file (through version 2) and of a version 2 file; per-request stage usage and cancelled
+ * turns; the live-call columns (input, barge-in, silence, recording offsets). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -160,6 +161,97 @@ static void test_migrate_v1(void **state)
 	store_close(st);
 	assert_query(f->path, "SELECT stage||'|'||tokens_in||'|'||coalesce(cost_usd,'NULL') FROM stage_usage",
 		     "extract|100|NULL");
+	/* Through version 2 to 3: the old turn of a corpus call is marked as such. */
+	assert_query(f->path, "SELECT input||'|'||barge_in||'|'||silence||'|'||(caller_audio_start_ms IS NULL)"
+			      " FROM turns WHERE idx = 1",
+		     "corpus|0|0|1");
+}
+
+/* A file written at schema version 2 is brought to version 3 in place: its rows stay
+ * (cancelled included), turns of corpus calls are marked "corpus", others stay unknown,
+ * nothing is a barge-in or silence; new live turns and recordings can be stored. */
+static void test_migrate_v2(void **state)
+{
+	struct fixture *f = *state;
+	FILE *in = fopen("tests/data/store_v2.sql", "r");
+	char sql[8192];
+	size_t n;
+	sqlite3 *db;
+	struct store *st = NULL;
+
+	if (!in)
+		fail_msg("cannot open tests/data/store_v2.sql (run from the source tree)");
+	n = fread(sql, 1, sizeof sql - 1, in);
+	fclose(in);
+	sql[n] = '\0';
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_query(f->path, "PRAGMA user_version", "2");
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_query(f->path, "PRAGMA user_version", "3");
+	assert_query(f->path, "SELECT group_concat(coalesce(input,'NULL')||'/'||cancelled||'/'||barge_in||'/'||"
+			      "silence||'/'||coalesce(barge_in_ms,'NULL'), ';') FROM turns ORDER BY id",
+		     "corpus/0/0/0/NULL;NULL/1/0/0/NULL");
+	assert_query(f->path, "SELECT coalesce(audio_dir,'NULL') FROM calls WHERE id = 2", "NULL");
+	{
+		struct store_turn t = turn(2, "haan", decision1);
+		t.input = "mic";
+		t.barge_in = true;
+		t.barge_in_ms = 900;
+		t.recorded = true;
+		t.caller_audio_start_ms = 16000;
+		t.caller_audio_end_ms = 17560;
+		assert_int_equal(store_turn_add(st, 2, &t), ERR_OK);
+		assert_int_equal(store_turn_agent_audio(st, 2, 2, 18200, 19687), ERR_OK);
+		assert_int_equal(store_call_audio_dir(st, 2, "x.audio/call-2"), ERR_OK);
+	}
+	store_close(st);
+	assert_query(f->path, "SELECT input||'|'||barge_in||'|'||barge_in_ms||'|'||caller_audio_start_ms||'|'||"
+			      "caller_audio_end_ms||'|'||agent_audio_start_ms||'|'||agent_audio_end_ms"
+			      " FROM turns WHERE call_id = 2 AND idx = 2",
+		     "mic|1|900|16000|17560|18200|19687");
+	assert_query(f->path, "SELECT audio_dir FROM calls WHERE id = 2", "x.audio/call-2");
+}
+
+/* The live-call columns: a typed turn, a silence turn, a barge-in turn (barge_in_ms kept
+ * only with barge_in), recording offsets only when recorded; placing a reply in the
+ * recording of a turn or a call that does not exist is refused. */
+static void test_live_columns(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	long long id = 0;
+	struct store_call_info info = {.corpus_call_id = "live", .opening = "नमस्ते"};
+	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
+	struct store_turn t2 = turn(2, NULL, NULL);
+	struct store_turn t3 = turn(3, "Gaya", decision2);
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	t1.input = "typed";
+	t1.barge_in_ms = 1234; /* without barge_in it is not kept */
+	t2.input = "mic";
+	t2.silence = true;
+	t3.input = "mic";
+	t3.barge_in = true;
+	t3.barge_in_ms = 0;
+	t3.recorded = true;
+	t3.caller_audio_start_ms = 5000;
+	t3.caller_audio_end_ms = 6500;
+	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t2), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t3), ERR_OK);
+	assert_int_equal(store_turn_agent_audio(st, id, 3, 7000, 9000), ERR_OK);
+	assert_int_equal(store_turn_agent_audio(st, id, 9, 7000, 9000), ERR_NOTFOUND);
+	assert_int_equal(store_call_audio_dir(st, id + 5, "nowhere"), ERR_NOTFOUND);
+	store_close(st);
+	assert_query(f->path,
+		     "SELECT group_concat(idx||':'||input||'/'||barge_in||'/'||coalesce(barge_in_ms,'-')||'/'||"
+		     "silence||'/'||coalesce(caller_audio_start_ms,'-')||'-'||coalesce(caller_audio_end_ms,'-')||'/'||"
+		     "coalesce(agent_audio_start_ms,'-')||'-'||coalesce(agent_audio_end_ms,'-'), ';') FROM turns",
+		     "1:typed/0/-/0/---/---;2:mic/0/-/1/---/---;3:mic/1/0/0/5000-6500/7000-9000");
 }
 
 /* Stage usage of the opening (no turn) and of a turn; a cancelled turn. */
@@ -349,6 +441,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
