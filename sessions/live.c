@@ -31,6 +31,7 @@ struct live {
 
 	double stopped_at;    /* loop clock when the agent stopped */
 	int heard;            /* speech started since the agent stopped */
+	long said_at;         /* call time (ms) when the agent's words began */
 	int silence_reported;
 
 	struct live_event q[QUEUE];
@@ -170,6 +171,7 @@ enum err live_say_samples(struct live *l, const float *samples, size_t n, int ra
 		sink_stop(l->sink, &played);
 		record_agent(l, (size_t)((double)played * LIVE_RATE / sink_rate(l->sink)));
 	}
+	l->said_at = ms_of(l->fed);
 	e = new_phase(l, numeric);
 	if (e)
 		return e;
@@ -182,8 +184,9 @@ enum err live_say_samples(struct live *l, const float *samples, size_t n, int ra
 	l->agent_recorded = 0;
 	if (l->rec)
 		recorder_align(l->rec);
-	if (n16 == 0) { /* nothing to play ("none"): the agent has spoken already */
-		l->agent_recorded = 1;
+	if (n16 == 0 || !l->sink) { /* nothing to play ("none", or no sink): the agent has
+	                               spoken already */
+		record_agent(l, n16);
 		agent_stopped(l, now_ms);
 		return ERR_OK;
 	}
@@ -351,4 +354,28 @@ double live_level_db(const struct live *l)
 int live_turn_wait_ms(const struct live *l)
 {
 	return l->turn_wait;
+}
+
+long live_call_ms(const struct live *l)
+{
+	return ms_of(l->fed);
+}
+
+long live_agent_ms(const struct live *l)
+{
+	return ms_of(l->agent_n);
+}
+
+long live_agent_start_ms(const struct live *l)
+{
+	return l->said_at;
+}
+
+bool live_interrupt(struct live *l, double now_ms)
+{
+	(void)now_ms;
+	if (l->state != LIVE_SPEAKING && l->state != LIVE_THINKING)
+		return false;
+	barge_in(l, ms_of(l->fed));
+	return true;
 }

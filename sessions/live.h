@@ -73,7 +73,8 @@ struct live_event {
 struct live;
 
 /* live_new: turn-taking with sink (borrowed; plays at its own rate: the agent's audio is
- * resampled to it), tts (copied; "none" plays nothing and the agent "stops" at once),
+ * resampled to it; NULL when there is no output: the words are recorded, not played, and
+ * the agent "stops" at once), tts (copied; "none" plays nothing and the agent "stops" at once),
  * recorder (borrowed, may be NULL: then nothing is recorded) and opt (copied; NULL for
  * live_defaults()). Output: *out (caller frees with live_free). Errors: ERR_INVALID
  * (options), ERR_AUDIO (the endpointer would not start), ERR_NOMEM. */
@@ -103,6 +104,11 @@ enum err live_feed(struct live *l, const float *samples, size_t n, double now_ms
  * the loop wakes). */
 void live_tick(struct live *l, double now_ms);
 
+/* live_interrupt: the caller has begun a turn by other means than speech (typed words at
+ * the desk): while the agent speaks or thinks, that is a barge-in, handled as one heard
+ * (playback stopped at once, LIVE_BARGE_IN queued). Output: true if it was a barge-in. */
+bool live_interrupt(struct live *l, double now_ms);
+
 /* live_next: the oldest queued event into *ev. Output: true if there was one. */
 bool live_next(struct live *l, struct live_event *ev);
 
@@ -111,5 +117,13 @@ enum live_state live_state(const struct live *l);
 bool live_caller_speaking(const struct live *l); /* the VAD hears speech now */
 double live_level_db(const struct live *l);       /* input level, dBFS, last 10 ms */
 int live_turn_wait_ms(const struct live *l);      /* the turn wait in force */
+
+/* Where things lie on the call's timeline (ms of caller audio fed since live_new, the
+ * caller recording's timeline): live_call_ms now; live_agent_start_ms where the agent's
+ * last words began (the agent's recording is padded to it); live_agent_ms their length
+ * (ms at LIVE_RATE; 0 for "none"). */
+long live_call_ms(const struct live *l);
+long live_agent_start_ms(const struct live *l);
+long live_agent_ms(const struct live *l);
 
 #endif

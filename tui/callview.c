@@ -18,6 +18,7 @@ struct callview {
 	int n_calls;
 	int index;          /* current call, -1 before the first */
 	char *call_id, *caller, *path;
+	char *live;         /* the live call's kind ("typed", "microphone"), NULL in playback */
 	int n_turns;        /* the corpus call's caller turns */
 	int turn;           /* caller turns so far in this call */
 	struct callview_lines conv, verdicts, decision, summary;
@@ -123,8 +124,16 @@ static void title_update(struct callview *v)
 	/* The mode comes first so a narrow terminal still shows it. */
 	const char *mode = v->mode == CALLVIEW_PAUSED ? "[PAUSED] "
 			   : v->mode == CALLVIEW_FINISHED ? "[all calls played] " : "";
-	int n = snprintf(v->title, sizeof(v->title), "%sformdesk simulator · corpus %s", mode,
-			 v->corpus);
+	int n;
+	if (v->live) {
+		snprintf(v->title, sizeof(v->title), "formdesk · live call (%s) %d · call %s · turn %d",
+			 v->live, v->index + 1, v->call_id ? v->call_id : "not started", v->turn);
+		clean(v->title);
+		v->dirty |= CALLVIEW_TITLE;
+		return;
+	}
+	n = snprintf(v->title, sizeof(v->title), "%sformdesk simulator · corpus %s", mode,
+		     v->corpus);
 	if (v->index >= 0 && n >= 0 && (size_t)n < sizeof(v->title))
 		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n,
 			      " · call %s %d/%d · turn %d/%d", v->call_id ? v->call_id : "?",
@@ -164,6 +173,7 @@ void callview_free(struct callview *v)
 	free(v->call_id);
 	free(v->caller);
 	free(v->path);
+	free(v->live);
 	lines_clear(&v->conv);
 	lines_clear(&v->verdicts);
 	lines_clear(&v->decision);
@@ -180,6 +190,25 @@ static enum err set_str(char **slot, const char *s)
 		return ERR_NOMEM;
 	free(*slot);
 	*slot = d;
+	return ERR_OK;
+}
+
+enum err callview_live(struct callview *v, int index, const char *kind)
+{
+	enum err e = set_str(&v->live, kind);
+	if (e)
+		return e;
+	if (!kind) { /* back to the corpus: its title and mode */
+		title_update(v);
+		return ERR_OK;
+	}
+	struct corpus_call call = {.id = NULL};
+	e = callview_call(v, index, &call);
+	if (e)
+		return e;
+	if (v->mode == CALLVIEW_FINISHED) /* the summary does not cover a live call */
+		v->mode = CALLVIEW_PLAYING;
+	title_update(v);
 	return ERR_OK;
 }
 
@@ -382,10 +411,22 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 		snprintf(prefix, sizeof(prefix), "caller %d: ", ev->turn);
 		e = lines_add(&v->conv, CV_CALLER, prefix, "%s", *text ? text : "(nothing heard)");
 		const char *cond = jstr(ev->json, "condition");
+		const char *input = jstr(ev->json, "input");
+		const cJSON *barge = cJSON_GetObjectItemCaseSensitive(ev->json, "barge_in");
+		const cJSON *at = cJSON_GetObjectItemCaseSensitive(barge, "at_ms");
+		char extra[96] = "";
 		int segs = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ev->json, "segments"));
-		if (ev->json)
-			lines_add(&v->conv, CV_NOTE, "  ", "[%s%s%d speech segment%s]", cond ? cond : "",
-				  cond ? ", " : "", segs, segs == 1 ? "" : "s");
+		if (cJSON_IsNumber(at))
+			snprintf(extra, sizeof(extra), " · barge-in %.0f ms into the agent's %s",
+				 at->valuedouble, jstr(barge, "during") && !strcmp(jstr(barge, "during"), "thinking")
+						 ? "thinking" : "words");
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev->json, "silence")))
+			lines_add(&v->conv, CV_NOTE, "  ", "[silence%s]", extra);
+		else if (input && strcmp(input, "typed") == 0)
+			lines_add(&v->conv, CV_NOTE, "  ", "[typed%s]", extra);
+		else if (ev->json)
+			lines_add(&v->conv, CV_NOTE, "  ", "[%s%s%d speech segment%s%s]", cond ? cond : "",
+				  cond ? ", " : "", segs, segs == 1 ? "" : "s", extra);
 		v->turn = ev->turn;
 		v->turns_total++;
 		conv_add_done(v);

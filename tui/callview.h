@@ -86,6 +86,12 @@ void callview_free(struct callview *v);
  * read now, not kept. Errors: ERR_NOMEM. */
 enum err callview_call(struct callview *v, int index, const struct corpus_call *call);
 
+/* callview_live: a live call (index 0-based, of this session's live calls) of kind
+ * ("typed", "microphone"; copied) is about to begin: panes cleared as by callview_call,
+ * the title says it is live. kind NULL returns the title to the corpus playback.
+ * Errors: ERR_NOMEM. */
+enum err callview_live(struct callview *v, int index, const char *kind);
+
 /* callview_event: show one engine event. ev and what it points to are read now, not
  * kept. Errors: ERR_NOMEM (the view stays usable). */
 enum err callview_event(struct callview *v, const struct engine_event *ev);

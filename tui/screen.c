@@ -26,7 +26,7 @@ enum { P_AGENT = 1, P_CALLER, P_OK, P_FAIL, P_NOTE, P_HEAD, P_BAR, P_CURRENT, P_
 /* From this width on the four panes stand side by side in three columns. */
 #define WIDE_COLS 120
 
-enum { W_TITLE, W_CONV, W_FORM, W_VERD, W_DEC, W_STATUS, W_N };
+enum { W_TITLE, W_CONV, W_FORM, W_VERD, W_DEC, W_STATUS, W_INPUT, W_N };
 
 struct screen {
 	SCREEN *term;
@@ -35,6 +35,11 @@ struct screen {
 	bool small;       /* too small for the layout: a message instead */
 	bool help;
 	bool relayout;    /* windows must be rebuilt and everything redrawn */
+	bool live;        /* a live call: its keys (LIVE_KEYS) in the hints and the help */
+	bool editing;     /* the line editor's row is shown above the status bar */
+	bool input_dirty;
+	char prompt[64];
+	char input[2048];
 };
 
 /* Process-wide state the signal handlers need. One screen exists at a time. */
@@ -122,7 +127,7 @@ static void layout(struct screen *s)
 	wnoutrefresh(stdscr);
 	if (s->small)
 		return;
-	int ph = rows - 2; /* pane height between title and status bar */
+	int ph = rows - 2 - (s->editing ? 1 : 0); /* pane height between title and status bar */
 	s->w[W_TITLE] = newwin(1, cols, 0, 0);
 	if (cols >= WIDE_COLS) {
 		/* Conversation | Form | Verdicts over Decision */
@@ -140,8 +145,11 @@ static void layout(struct screen *s)
 		s->w[W_DEC] = newwin(ph - hc, wr, 1 + hc, wl);
 	}
 	s->w[W_STATUS] = newwin(1, cols, rows - 1, 0);
+	if (s->editing)
+		s->w[W_INPUT] = newwin(1, cols, rows - 2, 0);
+	s->input_dirty = true;
 	for (int i = 0; i < W_N; i++)
-		if (!s->w[i])
+		if (!s->w[i] && (i != W_INPUT || s->editing))
 			s->small = true; /* out of memory: show the message rather than crash */
 }
 
@@ -328,6 +336,12 @@ int screen_key(struct screen *s)
 		s->relayout = true;
 		return -1;
 	}
+	if (r == KEY_CODE_YES) /* function keys, kept apart from the characters they overlap */
+		return (int)ch == KEY_ENTER ? '\r' : (int)ch == KEY_BACKSPACE ? 127 : SCREEN_FKEY;
+	if (ch == '\n')
+		return '\r';
+	if (ch == 8) /* Ctrl-H: some terminals' Backspace */
+		return 127;
 	return (int)ch;
 }
 
@@ -550,7 +564,7 @@ static void draw_form(WINDOW *w, const struct callview_snap *snap)
 	}
 }
 
-static void draw_bar(WINDOW *w, const char *left, bool hints)
+static void draw_bar(WINDOW *w, const char *left, bool hints, bool live)
 {
 	int cols = getmaxx(w);
 	wbkgdset(w, ' ' | COLOR_PAIR(P_BAR));
@@ -559,13 +573,16 @@ static void draw_bar(WINDOW *w, const char *left, bool hints)
 	wattr_set(w, a, P_BAR, NULL);
 	mvwhline(w, 0, 0, ' ', cols);
 	char keys[256] = "";
-	if (hints) {
-#define X(action, key, label, help) \
-		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s %s", \
-			 keys[0] ? "  " : "", label, #action);
+#define X(action, key, label, help, hint) \
+		if (hint) \
+			snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s %s", \
+				 keys[0] ? "  " : "", label, #action);
+	if (hints && live) {
+		LIVE_KEYS(X)
+	} else if (hints) {
 		KEYS(X)
-#undef X
 	}
+#undef X
 	int kw = width_cols(keys);
 	if (kw > cols - 2)
 		kw = 0;
@@ -602,21 +619,29 @@ static WINDOW *overlay_win(struct screen *s, int h, int w, const char *title)
 static void draw_help(struct screen *s)
 {
 	int n = 0, w = 30;
-#define X(action, key, label, help) \
+#define X(action, key, label, help, hint) \
 	n++; \
 	if (width_cols(label) + width_cols(help) + 10 > w) \
 		w = width_cols(label) + width_cols(help) + 10;
-	KEYS(X)
+	if (s->live) {
+		LIVE_KEYS(X)
+	} else {
+		KEYS(X)
+	}
 #undef X
 	WINDOW *o = overlay_win(s, n + 4, w, "Keys");
 	if (!o)
 		return;
 	int y = 1;
-#define X(action, key, label, help) \
+#define X(action, key, label, help, hint) \
 	put_cut(o, y, 2, label, 6, A_BOLD); \
 	put_cut(o, y, 9, help, getmaxx(o) - 11, A_NORMAL); \
 	y++;
-	KEYS(X)
+	if (s->live) {
+		LIVE_KEYS(X)
+	} else {
+		KEYS(X)
+	}
 #undef X
 	put_cut(o, y + 1, 2, "any key closes this help", getmaxx(o) - 4, A_DIM);
 	wnoutrefresh(o);
@@ -641,6 +666,51 @@ static void draw_summary(struct screen *s, const struct callview_lines *l)
 	wnoutrefresh(o);
 }
 
+/* The line editor's row: the prompt, then as much of the end of the line as fits (cut
+ * between grapheme clusters), the cursor after it. */
+static void draw_input(struct screen *s)
+{
+	WINDOW *w = s->w[W_INPUT];
+	int cols = getmaxx(w);
+	werase(w);
+	int used = put_cut(w, 0, 0, s->prompt, cols / 2, A_BOLD);
+	int room = cols - used - 1;
+	const char *t = s->input;
+	int tw = width_cols(t);
+	if (tw > room && room > 0) {
+		/* Skip whole clusters from the start until the rest fits. */
+		int skip = tw - room, got = 0;
+		size_t off = 0;
+		for (int k = skip; got < skip && k <= tw; k++)
+			off = width_cut(t, k, &got);
+		t += off;
+	}
+	int x = used + put_cut(w, 0, used, t, room, style_attr(CV_CALLER));
+	wmove(w, 0, x < cols ? x : cols - 1);
+	wnoutrefresh(w);
+	s->input_dirty = false;
+}
+
+void screen_live(struct screen *s, bool live, bool editing)
+{
+	if (s->live == live && s->editing == editing)
+		return;
+	s->live = live;
+	s->editing = editing;
+	s->relayout = true;
+	curs_set(editing ? 1 : 0);
+}
+
+void screen_input(struct screen *s, const char *prompt, const char *text)
+{
+	snprintf(s->prompt, sizeof(s->prompt), "%s", prompt ? prompt : "");
+	snprintf(s->input, sizeof(s->input), "%s", text ? text : "");
+	for (char *p = s->input; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	s->input_dirty = true;
+}
+
 void screen_draw(struct screen *s, struct callview *v)
 {
 	if (s->relayout) {
@@ -650,7 +720,7 @@ void screen_draw(struct screen *s, struct callview *v)
 		callview_touch(v, CALLVIEW_ALL);
 	}
 	unsigned d = callview_take_dirty(v);
-	if (!d)
+	if (!d && !(s->editing && s->input_dirty))
 		return;
 	if (s->small) {
 		char msg[160];
@@ -689,12 +759,14 @@ void screen_draw(struct screen *s, struct callview *v)
 	}
 	if (d & CALLVIEW_STATUS) {
 		const char *t = callview_timings(v);
-		draw_bar(s->w[W_STATUS], *t ? t : "no turn yet", true);
+		draw_bar(s->w[W_STATUS], *t ? t : "no turn yet", true, s->live);
 		wnoutrefresh(s->w[W_STATUS]);
 	}
 	if (s->help)
 		draw_help(s);
 	else if (callview_mode(v) == CALLVIEW_FINISHED)
 		draw_summary(s, callview_summary(v));
+	if (s->editing && s->w[W_INPUT])
+		draw_input(s); /* last: the terminal's cursor stays in the line */
 	doupdate();
 }

@@ -4,8 +4,9 @@
  * the simulator's loop waits (poll() on the keyboard and on signals).
  *
  * Layout: a title line, then side by side Conversation | Form | Verdicts over Decision
- * (below 120 columns two columns: Conversation over Verdicts | Form over Decision), then a
- * status bar with the last turn's stage timings and the key hints. A terminal smaller
+ * (below 120 columns two columns: Conversation over Verdicts | Form over Decision), then,
+ * during a typed live call, the line the caller's words are typed into, then a status bar
+ * with the last turn's stage timings (or the live call's state) and the key hints. A terminal smaller
  * than SCREEN_MIN_COLS x SCREEN_MIN_ROWS shows a short message instead. */
 #ifndef FORMDESK_SCREEN_H
 #define FORMDESK_SCREEN_H
@@ -56,13 +57,26 @@ unsigned screen_wait_in(struct screen *s, int timeout_ms, screen_waiter wait, vo
 /* screen_signal: the signal that asked to quit (SIGINT, SIGTERM, SIGHUP), 0 if none. */
 int screen_signal(const struct screen *s);
 
-/* screen_key: the next key typed, as wget_wch gives it (a character, or a KEY_* code for
- * function keys), -1 when none is waiting. Never blocks. */
+/* screen_key: the next key typed: a character (a Unicode code point) as wget_wch gives
+ * it, with Enter as '\r' (also KEY_ENTER and '\n') and Backspace as 127 (also
+ * KEY_BACKSPACE and Ctrl-H); any other function key is SCREEN_FKEY, so it is never taken
+ * for the character with its number. -1 when none is waiting. Never blocks. */
+#define SCREEN_FKEY (-2)
 int screen_key(struct screen *s);
 
 /* screen_help: show or hide the help overlay (the keys of tui/keys.h). */
 void screen_help(struct screen *s, bool on);
 bool screen_help_shown(const struct screen *s);
+
+/* screen_live: the screen serves a live call (true: the key hints and the help show
+ * LIVE_KEYS of tui/keys.h) or a corpus playback (false); editing shows the line editor's
+ * row (screen_input) above the status bar, with the terminal's cursor in it. */
+void screen_live(struct screen *s, bool live, bool editing);
+
+/* screen_input: what the line editor's row shows: prompt, then text (UTF-8; both copied,
+ * control characters shown as spaces); the end of a long line is shown, never half a
+ * letter. */
+void screen_input(struct screen *s, const char *prompt, const char *text);
 
 /* screen_draw: draw what changed in v (its dirty panes, the overlays) and update the
  * terminal once. */

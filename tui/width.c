@@ -118,3 +118,14 @@ size_t width_wrap(const char *utf8, int cols, size_t *next)
 		*next = resume;
 	return end;
 }
+
+size_t width_last_cluster(const char *s, size_t len)
+{
+	size_t i = 0, last = 0;
+	while (s && i < len) {
+		int w;
+		last = i;
+		i += next_cluster(s + i, len - i, &w);
+	}
+	return last;
+}

@@ -34,4 +34,8 @@ size_t width_cut(const char *utf8, int cols, int *used);
  * strlen(utf8) at the end. */
 size_t width_wrap(const char *utf8, int cols, size_t *next);
 
+/* width_last_cluster: where the last grapheme cluster of the first len bytes of s begins
+ * (a byte offset; 0 for empty text), so an editor erases a letter with its signs. */
+size_t width_last_cluster(const char *s, size_t len);
+
 #endif
