@@ -432,10 +432,12 @@ enum err livecall_typed(struct livecall *lc, const char *text)
 		events(lc);
 	else if (engine_busy(lc->eng))
 		engine_cancel(lc->eng, "barge-in");
-	if (text && *text)
+	if (text && *text) {
 		in.transcript = text;
-	else
+	} else {
 		in.silence = true;
+		lc->n_silence++;
+	}
 	start_turn(lc, &in);
 	return ERR_OK;
 }

@@ -57,6 +57,7 @@ rc=$?
 check "typed: exit status 0" '[ $rc = 0 ]'
 check "typed: one JSON line with the form as filled" \
 	'[ "$(wc -l <"$tmp/typed.out")" = 1 ] && grep -q "\"input\":\"typed\"" "$tmp/typed.out" && grep -q "\"name\":\"Sunita Devi\"" "$tmp/typed.out" && grep -q "\"district\":\"Gaya\"" "$tmp/typed.out"'
+check "typed: the empty line counted as a silence" 'grep -q "\"silences\":1" "$tmp/typed.out"'
 check "typed: the lines running out hang up" 'grep -q "\"reason\":\"abandoned: the caller.s lines ran out\"" "$tmp/typed.out"'
 check "typed: turns recorded as typed, the empty line as silence, no STT" \
 	'[ "$(q "$tmp/typed.db" "SELECT group_concat(idx||input||silence||coalesce(transcript,\"-\"), \",\") FROM turns")" = "1typed0mera naam Sunita Devi hai,2typed1-,3typed0Gaya" ] && [ "$(q "$tmp/typed.db" "SELECT count(*) FROM stage_usage")" = 0 ]'
