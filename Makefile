@@ -75,8 +75,9 @@ build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
 corpora: formdesk
 	@scripts/build-corpora.sh
 
+# The benchmark programs are built (not run) too, so they cannot fall behind the code.
 check: deps
-	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk $(TEST_BIN)
+	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk $(TEST_BIN) $(BENCH_BIN)
 	@scripts/run-tests.sh $(TEST_BIN)
 
 run: deps

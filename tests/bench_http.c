@@ -106,7 +106,9 @@ int main(void)
 				     {2026, 3, 15}};
 
 	/* 1. overhead: build + parse, no network */
-	struct http_result canned = {ERR_OK, 200, (char *)RESPONSE, sizeof(RESPONSE) - 1, 1, 1, 1, ""};
+	struct http_result canned = {.err = ERR_OK, .status = 200, .body = (char *)RESPONSE,
+				     .body_len = sizeof(RESPONSE) - 1, .ttfb_ms = 1, .total_ms = 1,
+				     .attempts = 1};
 	static double t[OVERHEAD_RUNS];
 	for (int i = 0; i < OVERHEAD_RUNS; i++) {
 		double t0 = now_us();
