@@ -51,6 +51,9 @@ struct turn {
 
 	char *transcript, *said, *errs;
 	bool heard;             /* the transcript went into the history */
+	char *ack;              /* the acknowledgement said at once (ENGINE_ACK sent), NULL
+	                           while none was */
+	double ack_ms;          /* when: ms after EXTRACT began */
 	struct extraction *ex;
 	struct extract_request xreq;
 	cJSON *caller, *ex_json, *decision;
@@ -186,6 +189,7 @@ static void turn_free(struct engine *e, struct turn *t)
 	free(t->transcript);
 	free(t->said);
 	free(t->errs);
+	free(t->ack);
 	extraction_free(t->ex);
 	cJSON_Delete(t->caller);
 	cJSON_Delete(t->ex_json);
@@ -330,6 +334,32 @@ static bool begin_request(struct engine *e, struct turn *t, enum engine_stage s,
 	t->stage = s;
 	t->tm.usage[s] = *u; /* provider and model, for a cancel */
 	return true;
+}
+
+/* say_ack: the turn's acknowledgement is known: keep text (taken over) as said, and tell
+ * the listener at once (ENGINE_ACK), before the rest of EXTRACT's answer. */
+static void say_ack(struct engine *e, struct turn *t, char *text)
+{
+	t->ack = text;
+	t->ack_ms = now_ms() - t->stage_t0;
+	emit(e, ENGINE_ACK, t->index, t->ack, NULL, NULL);
+}
+
+/* poll_ack: while EXTRACT's request is in flight, take its streamed acknowledgement as
+ * soon as it is complete (agent/backend.h: backend_extract_ack). */
+static void poll_ack(struct engine *e)
+{
+	struct turn *t = e->t;
+	char *text = NULL;
+
+	if (!t || t->state != T_EXTRACT || !t->xfer || t->stage != ENGINE_STAGE_EXTRACT || t->ack)
+		return;
+	if (backend_extract_ack(t->xfer, &text)) {
+		if (text && text[0])
+			say_ack(e, t, text);
+		else
+			free(text);
+	}
 }
 
 /* ---- the turn's states ---- */
@@ -484,6 +514,10 @@ static enum err extract_run(struct engine *e, struct turn *t)
 		err = backend_extract_response(&e->cfg.extract, &t->xreq, t->res, &t->ex, &u);
 		http_result_free(t->res);
 		t->res = NULL;
+		/* An acknowledgement said from the stream stands, even when the answer then
+		 * failed: keep when it came. */
+		if (t->ack && !(u.ack_ms > 0))
+			u.ack_ms = t->ack_ms;
 		account(e, t, ENGINE_STAGE_EXTRACT, &u);
 	}
 	t->tm.extract_ms = now_ms() - t->stage_t0;
@@ -502,6 +536,14 @@ static enum err extract_run(struct engine *e, struct turn *t)
 	} else {
 		if (!(t->ex_json = extraction_to_json(t->ex)))
 			return ERR_NOMEM;
+		/* No acknowledgement came from a stream (offline backends, unstreamed
+		 * answers): the extraction's is said now, so every backend behaves alike. */
+		if (!t->ack && t->ex && t->ex->ack && t->ex->ack[0]) {
+			char *text = strdup(t->ex->ack);
+			if (!text)
+				return ERR_NOMEM;
+			say_ack(e, t, text);
+		}
 		emit(e, ENGINE_EXTRACTED, t->index, NULL, t->ex_json, NULL);
 	}
 	if ((err = history_add(e, "user", t->transcript)) != ERR_OK)
@@ -610,6 +652,7 @@ static void usage_rows(const struct turn *t, struct store_usage rows[ENGINE_STAG
 			.audio_s = u->audio_s,
 			.cost_usd = u->cost_usd,
 			.error = u->error,
+			.ack_ms = s == ENGINE_STAGE_EXTRACT ? u->ack_ms : -1,
 		};
 	}
 }
@@ -724,6 +767,7 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			.recorded = t->recorded,
 			.caller_audio_start_ms = t->rec_start_ms,
 			.caller_audio_end_ms = t->rec_end_ms,
+			.ack = t->ack,
 			.usage = rows,
 			.n_usage = n_rows,
 		};
@@ -999,6 +1043,7 @@ enum err engine_poll(struct engine *e, int timeout_ms, struct curl_waitfd *extra
 		     unsigned n_extra)
 {
 	enum err err = http_poll(e->http, timeout_ms, extra, n_extra);
+	poll_ack(e);
 	drive(e);
 	if (err != ERR_OK)
 		return err;
@@ -1048,6 +1093,8 @@ enum err engine_cancel(struct engine *e, const char *reason)
 		http_cancel(e->http, t->xfer);
 		t->xfer = NULL;
 		u.total_ms = ms;
+		if (t->stage == ENGINE_STAGE_EXTRACT && t->ack)
+			u.ack_ms = t->ack_ms;
 		snprintf(u.error, sizeof u.error, "cancelled after %.0f ms: %s", ms,
 			 reason ? reason : "cancelled");
 		account(e, t, t->stage, &u);

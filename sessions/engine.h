@@ -86,6 +86,15 @@ enum engine_event_kind {
 	ENGINE_CALL_END,    /* status set; json: {"form_data","form_status","reason","usage"},
 	                       usage as engine_usage_json() */
 	ENGINE_ERROR,       /* text: what failed, with file names */
+	ENGINE_ACK,         /* text: EXTRACT's acknowledgement ("जी"), for the agent to say at
+	                       once, before the rest of the turn (the FormBharo paper: spoken
+	                       to cut perceived latency). At most once per turn, always before
+	                       the turn's ENGINE_EXTRACTED: while a streamed answer is still
+	                       arriving, as soon as its "ack" string is complete; otherwise
+	                       (offline backends, unstreamed answers, a stream read in one
+	                       go) right before ENGINE_EXTRACTED, from the extraction's ack.
+	                       Not sent when there is none. Once sent it stands: a failed or
+	                       cancelled EXTRACT does not take it back. */
 };
 
 struct engine_event {
@@ -154,7 +163,9 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in);
 /* engine_poll: wait at most timeout_ms (milliseconds; 0 returns at once) for network
  * activity, a due retry, or one of the extra descriptors (may be NULL; their revents are
  * set, as curl_multi_poll does), then move the turn in flight on, emitting its events and
- * recording it when it is done. This is meant to be the one place a loop waits.
+ * recording it when it is done. While EXTRACT's answer streams in, ENGINE_ACK is emitted
+ * from here as soon as its acknowledgement is complete, before the answer has ended.
+ * This is meant to be the one place a loop waits.
  * Errors: ERR_DB, ERR_NOMEM (the turn is dropped, an ENGINE_ERROR says why),
  * ERR_BACKEND (libcurl failed). */
 enum err engine_poll(struct engine *e, int timeout_ms, struct curl_waitfd *extra,

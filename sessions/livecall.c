@@ -42,6 +42,8 @@ struct livecall {
 
 	/* the current call */
 	char *say;             /* the agent's words to speak next, NULL when none */
+	char *ack;             /* EXTRACT's acknowledgement to speak at once, NULL when none */
+	bool acking;           /* the acknowledgement is playing: the reply waits for it */
 	int say_turn;          /* the caller turn they answer (0: the opening) */
 	int agent_turn;        /* the turn whose reply is playing or last played, -1 none */
 	long agent_start;      /* where it began on the call's timeline, ms */
@@ -81,13 +83,17 @@ static void set_note(struct livecall *lc, const char *what, const char *why)
 			*p = ' ';
 }
 
-/* on_engine: the engine's events: the agent's words are kept to be spoken once the
- * engine call returns; everything goes on to the listener. */
+/* on_engine: the engine's events: the agent's words (and the acknowledgement, said
+ * before them) are kept to be spoken once the engine call returns; everything goes on to
+ * the listener. */
 static void on_engine(void *ud, const struct engine_event *ev)
 {
 	struct livecall *lc = ud;
 
-	if (ev->kind == ENGINE_AGENT_SAYS && ev->text) {
+	if (ev->kind == ENGINE_ACK && ev->text) {
+		free(lc->ack);
+		lc->ack = strdup(ev->text);
+	} else if (ev->kind == ENGINE_AGENT_SAYS && ev->text) {
 		free(lc->say);
 		lc->say = strdup(ev->text);
 		lc->say_turn = ev->turn;
@@ -220,6 +226,7 @@ void livecall_free(struct livecall *lc)
 		free(lc->refs[i]);
 	free(lc->refs);
 	free(lc->say);
+	free(lc->ack);
 	free(lc);
 }
 
@@ -288,14 +295,47 @@ static enum err open_recording(struct livecall *lc)
 	return live_new(lc->sink, &lc->tts, lc->rec, &lc->o.live, &lc->live);
 }
 
-/* speak: say the agent's pending words. */
+/* speak_ack: say the pending acknowledgement at once, while the engine still works on
+ * the turn (the FormBharo paper: spoken to cut perceived latency). It is agent speech like
+ * any other (a barge-in stops it and cancels the turn) but no turn's reply: it is not
+ * placed in the store. Once it has played (or at once, when nothing plays) the agent is
+ * thinking again while the engine is busy, so the caller's speech stays a barge-in. */
+static void speak_ack(struct livecall *lc)
+{
+	double now = now_of(lc);
+	char *text = lc->ack;
+	enum err e;
+
+	lc->ack = NULL;
+	if (!lc->live) { /* no turn-taking yet: nobody to say it to */
+		free(text);
+		return;
+	}
+	if (lc->agent_turn >= 0) /* words still playing are cut by the new ones */
+		agent_audio(lc, live_call_ms(lc->live));
+	e = live_say(lc->live, text, numeric(lc), now);
+	free(text);
+	if (e != ERR_OK)
+		error_event(lc, "speaking the acknowledgement", e);
+	lc->acking = live_state(lc->live) == LIVE_SPEAKING;
+	if (!lc->acking && engine_busy(lc->eng))
+		live_thinking(lc->live, true, now);
+}
+
+/* speak: say the agent's pending words: the acknowledgement at once, the reply once the
+ * acknowledgement has played. */
 static void speak(struct livecall *lc)
 {
 	double now = now_of(lc);
 	enum err e;
 
+	if (lc->ack)
+		speak_ack(lc);
 	if (!lc->say)
 		return;
+	if (lc->acking && lc->live && live_state(lc->live) == LIVE_SPEAKING)
+		return;
+	lc->acking = false;
 	if (!lc->live && (e = open_recording(lc)) != ERR_OK) {
 		error_event(lc, "turn-taking", e);
 		free(lc->say);
@@ -363,6 +403,9 @@ static void events(struct livecall *lc)
 				error_event(lc, "cancelling the agent's turn", ERR_DB);
 			free(lc->say); /* words of a cancelled turn are not said */
 			lc->say = NULL;
+			free(lc->ack);
+			lc->ack = NULL;
+			lc->acking = false;
 			break;
 		case LIVE_TURN_END: {
 			struct engine_input in = {
@@ -379,8 +422,15 @@ static void events(struct livecall *lc)
 			break;
 		}
 		case LIVE_AGENT_DONE:
-			if (lc->agent_turn >= 0)
+			if (lc->acking) {
+				/* the acknowledgement has played: the reply follows, or the
+				 * agent is still thinking */
+				lc->acking = false;
+				if (engine_busy(lc->eng))
+					live_thinking(lc->live, true, now_of(lc));
+			} else if (lc->agent_turn >= 0) {
 				agent_audio(lc, lc->agent_start + live_agent_ms(lc->live));
+			}
 			break;
 		case LIVE_SILENCE:
 			if (lc->o.mic && engine_call_open(lc->eng)) {
@@ -399,6 +449,9 @@ enum err livecall_start(struct livecall *lc)
 
 	free(lc->say);
 	lc->say = NULL;
+	free(lc->ack);
+	lc->ack = NULL;
+	lc->acking = false;
 	if (engine_call_open(lc->eng))
 		engine_hang_up(lc->eng, "abandoned: the next call was started");
 	if (lc->o.mic) {
@@ -493,6 +546,9 @@ enum err livecall_hang_up(struct livecall *lc, const char *reason)
 		sink_stop(lc->sink, NULL);
 	free(lc->say);
 	lc->say = NULL;
+	free(lc->ack);
+	lc->ack = NULL;
+	lc->acking = false;
 	return engine_hang_up(lc->eng, reason);
 }
 
@@ -509,7 +565,7 @@ bool livecall_done(const struct livecall *lc)
 
 bool livecall_listening(const struct livecall *lc)
 {
-	return !engine_busy(lc->eng) && !lc->say &&
+	return !engine_busy(lc->eng) && !lc->say && !lc->ack &&
 	       (!lc->live || (live_state(lc->live) != LIVE_SPEAKING &&
 			      live_state(lc->live) != LIVE_THINKING));
 }

@@ -14,7 +14,11 @@
  *   the agent's words is not heard);
  * - silence (microphone calls): nothing said for live_options.silence_ms after the agent
  *   stops is a silent caller turn through the engine, whose retry rules decide the
- *   re-prompt or the end of the call.
+ *   re-prompt or the end of the call;
+ * - the acknowledgement (ENGINE_ACK) is spoken at once, while the engine still works on
+ *   the turn; the reply follows when it has played. It is agent speech: a barge-in stops
+ *   it and cancels the turn. It has no place of its own in the store (only the turn's
+ *   reply is placed in the recordings).
  *
  * One thread: the loop calls livecall_poll, the one place it waits (engine_poll with the
  * loop's own descriptors); PortAudio has no descriptor, so while capturing the wait is cut

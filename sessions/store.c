@@ -88,8 +88,16 @@ static const char schema_v3[] =
 	"UPDATE turns SET input = 'corpus'"
 	" WHERE call_id IN (SELECT id FROM calls WHERE corpus IS NOT NULL);";
 
+/* Version 4: the acknowledgement said early. Per EXTRACT request, the time from its start
+ * to the acknowledgement being known (stage_usage.ack_ms, NULL for other stages, for an
+ * answer without one, and for rows of earlier versions); per turn, the acknowledgement the
+ * agent said before the rest of EXTRACT's answer was in (turns.ack, NULL when none). */
+static const char schema_v4[] =
+	"ALTER TABLE stage_usage ADD COLUMN ack_ms REAL;"
+	"ALTER TABLE turns ADD COLUMN ack TEXT;";
+
 /* Migrations, in order: migrations[i] brings version i to version i + 1. */
-static const char *const migrations[] = {schema_v1, schema_v2, schema_v3};
+static const char *const migrations[] = {schema_v1, schema_v2, schema_v3, schema_v4};
 
 static void set_err(struct store *st, const char *what)
 {
@@ -205,8 +213,8 @@ static enum err add_usage(struct store *st, long long call, long long turn,
 {
 	static const char sql[] =
 		"INSERT INTO stage_usage (call_id, turn_id, stage, provider, model, ttfb_ms,"
-		" total_ms, attempts, tokens_in, tokens_out, audio_s, cost_usd, error)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" total_ms, attempts, tokens_in, tokens_out, audio_s, cost_usd, error, ack_ms)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *q = NULL;
 	enum err e = ERR_OK;
 
@@ -243,6 +251,10 @@ static enum err add_usage(struct store *st, long long call, long long turn,
 		else
 			sqlite3_bind_null(q, 12);
 		bind_text(q, 13, u[i].error && u[i].error[0] ? u[i].error : NULL);
+		if (u[i].ack_ms > 0)
+			sqlite3_bind_double(q, 14, u[i].ack_ms);
+		else
+			sqlite3_bind_null(q, 14);
 		if (sqlite3_step(q) != SQLITE_DONE) {
 			set_err(st, "recording stage usage");
 			e = ERR_DB;
@@ -396,8 +408,9 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 		"INSERT INTO turns (call_id, idx, utterance_id, audio, condition, seg_start_ms,"
 		" seg_end_ms, segments, transcript, extraction, decision, reply, audio_ms, vad_ms,"
 		" stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms, error, cancelled,"
-		" input, barge_in, barge_in_ms, silence, caller_audio_start_ms, caller_audio_end_ms)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" input, barge_in, barge_in_ms, silence, caller_audio_start_ms, caller_audio_end_ms,"
+		" ack)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *q = NULL;
 	cJSON *decision = NULL;
 	long long turn;
@@ -444,6 +457,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	sqlite3_bind_int(q, 26, t->silence ? 1 : 0);
 	bind_ms(q, 27, t->recorded ? t->caller_audio_start_ms : -1);
 	bind_ms(q, 28, t->recorded ? t->caller_audio_end_ms : -1);
+	bind_text(q, 29, t->ack);
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		set_err(st, "recording a turn");
 		goto out;

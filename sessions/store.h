@@ -31,16 +31,22 @@
  *             end_ms: where the caller's words and the agent's reply lie in the call's
  *             recordings (ms from the start of caller.wav and agent.wav, which share one
  *             timeline: audio/recorder.h); calls.audio_dir the folder of those files.
+ *   The early acknowledgement (schema 4): stage_usage.ack_ms, for an EXTRACT request, ms
+ *             from its start to the acknowledgement being known (as its streamed string
+ *             closed, or with the whole answer; NULL without one and for other stages);
+ *             turns.ack the acknowledgement the agent said at once, before the rest of
+ *             EXTRACT's answer (NULL when none was said).
  * Version 2 added stage_usage and turns.cancelled; version 3 the live-call columns (turns
- * of a corpus call recorded before it get input "corpus"). Older files are migrated in
- * place, one version at a time. */
+ * of a corpus call recorded before it get input "corpus"); version 4 stage_usage.ack_ms
+ * and turns.ack (NULL in rows written before). Older files are migrated in place, one
+ * version at a time. */
 #ifndef FORMDESK_STORE_H
 #define FORMDESK_STORE_H
 
 #include <stdbool.h>
 #include "agent/err.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 
@@ -67,6 +73,9 @@ struct store_usage {
 	double audio_s;             /* seconds of audio sent */
 	double cost_usd;            /* -1 when no price is configured (stored NULL) */
 	const char *error;          /* "" or NULL when the request succeeded */
+	double ack_ms;              /* EXTRACT: ms from the request's start to the
+	                               acknowledgement being known; 0 or less when there was
+	                               none or it was not measured (stored NULL) */
 };
 
 /* What is known when a call opens. Every string is borrowed and may be NULL. */
@@ -110,6 +119,7 @@ struct store_turn {
 	bool silence;              /* a turn of caller silence */
 	bool recorded;             /* the caller_audio offsets are known */
 	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's recording */
+	const char *ack;           /* the acknowledgement said at once (ENGINE_ACK), NULL none */
 	const struct store_usage *usage; /* the turn's network requests, n_usage of them */
 	int n_usage;
 };

@@ -75,7 +75,7 @@ static enum err fake_reply(void *ctx, const struct reply_request *req, char **te
 }
 
 /* The events, one letter each: S start, A agent, C caller, X extracted, D decision,
- * T turn done, E end, ! error. */
+ * T turn done, E end, ! error, K acknowledgement. */
 struct log {
 	char kinds[256];
 	int n;
@@ -87,7 +87,7 @@ struct log {
 static void listener(void *ud, const struct engine_event *ev)
 {
 	struct log *l = ud;
-	static const char letters[] = "SACXDTE!";
+	static const char letters[] = "SACXDTE!K";
 	if (l->n < (int)sizeof l->kinds - 1)
 		l->kinds[l->n++] = letters[ev->kind];
 	if (ev->kind == ENGINE_CALL_END) {

@@ -5,7 +5,13 @@
  * with tokens and cost from the configured prices, and never the key; a server failing
  * with 500s gives turns with nothing captured, recorded errors and the script's words,
  * and the call follows the rules; engine_cancel during a slow request returns without
- * waiting for it and records the turn as cancelled. */
+ * waiting for it and records the turn as cancelled. The early acknowledgement: with a
+ * streamed answer (chat.completion.chunk events, the last piece held back) the engine
+ * emits ENGINE_ACK with the ack's text while the answer is still arriving, and
+ * ENGINE_EXTRACTED only once it has ended; stage_usage.ack_ms and turns.ack are stored;
+ * with the offline rules extractor ENGINE_ACK comes from the extraction's ack right
+ * before ENGINE_EXTRACTED. The simulator's conversation pane shows the acknowledgement
+ * as the agent's words as soon as it comes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +37,7 @@
 #include "sessions/engine.h"
 #include "sessions/store.h"
 #include "tests/support/mockserver.h"
+#include "tui/callview.h"
 
 #define FORM "forms/armman_enrollment.json"
 #define DEMO "corpus/demo"
@@ -405,12 +412,256 @@ static void test_cancel_in_flight(void **state)
 	free(msg);
 }
 
+/* The engine's events, one letter each (S start, A agent, C caller, K acknowledgement,
+ * X extracted, D decision, T turn done, E end, ! error), and what came before the server
+ * let the answer's last piece go. */
+struct evlog {
+	char kinds[128];
+	int n;
+	char ack[128];
+	int acks, ack_turn;
+	bool released;          /* the test has released the held piece */
+	bool ack_held;          /* ENGINE_ACK came while the piece was held back */
+	bool extracted_held;    /* ENGINE_EXTRACTED came while it was held back */
+	struct callview *view;  /* fed every event when set (the simulator's panes) */
+};
+
+static void evlog_listener(void *ud, const struct engine_event *ev)
+{
+	struct evlog *l = ud;
+	static const char letters[] = "SACXDTE!K";
+	if (l->view)
+		assert_int_equal(callview_event(l->view, ev), ERR_OK);
+	if (ev->kind >= 0 && (size_t)ev->kind < sizeof letters - 1 && l->n < (int)sizeof l->kinds - 1)
+		l->kinds[l->n++] = letters[ev->kind];
+	if (ev->kind == ENGINE_ACK) {
+		assert_non_null(ev->text);
+		snprintf(l->ack, sizeof l->ack, "%s", ev->text);
+		l->acks++;
+		l->ack_turn = ev->turn;
+		if (!l->released)
+			l->ack_held = true;
+	} else if (ev->kind == ENGINE_EXTRACTED && !l->released) {
+		l->extracted_held = true;
+	}
+}
+
+static void sse_append(char **buf, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+	*buf = realloc(*buf, *len + n + 1);
+	assert_non_null(*buf);
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+}
+
+/* sse_chunk: one chat.completion.chunk event (platform.openai.com/docs/api-reference/
+ * chat-streaming) carrying content (may be NULL), finish (may be NULL) or, with usage,
+ * the last chunk's token counts and no choices. */
+static void sse_chunk(char **buf, size_t *len, const char *content, const char *finish, bool usage)
+{
+	cJSON *c = cJSON_Parse("{\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\","
+			       "\"created\":1767225600,\"model\":\"gpt-test\",\"choices\":[]}");
+	if (usage) {
+		cJSON_AddItemToObject(c, "usage", cJSON_Parse("{\"prompt_tokens\":120,"
+							      "\"completion_tokens\":15,\"total_tokens\":135}"));
+	} else {
+		cJSON *ch = cJSON_Parse("{\"index\":0,\"delta\":{},\"finish_reason\":null}");
+		if (content)
+			cJSON_AddStringToObject(cJSON_GetObjectItem(ch, "delta"), "content", content);
+		if (finish)
+			cJSON_ReplaceItemInObject(ch, "finish_reason", cJSON_CreateString(finish));
+		cJSON_AddItemToArray(cJSON_GetObjectItem(c, "choices"), ch);
+	}
+	char *d = cJSON_PrintUnformatted(c);
+	sse_append(buf, len, "data: ");
+	sse_append(buf, len, d);
+	sse_append(buf, len, "\n\n");
+	free(d);
+	cJSON_Delete(c);
+}
+
+/* The streamed EXTRACT answer: the ack first (split inside a Devanagari letter), then the
+ * fields. */
+#define STREAM_ACK "जी, लिख लिया"
+static const char *const stream_deltas[] = {
+	"{\"ack\":\"ज", "ी, लिख लि", "या\",\"fields\":[{\"field\":",
+	"\"name\",\"value\":\"Jhanvi Ghatak\",\"skip\":false,\"reason\":\"none\"}]}",
+};
+
+/* stream_body: the SSE body; *hold: the end of the event that completes the ack (the
+ * server holds back what follows until released). */
+static char *stream_body(size_t *hold)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	sse_chunk(&buf, &len, "", NULL, false);
+	for (size_t i = 0; i < sizeof stream_deltas / sizeof *stream_deltas; i++) {
+		sse_chunk(&buf, &len, stream_deltas[i], NULL, false);
+		if (i == 2)
+			*hold = len;
+	}
+	sse_chunk(&buf, &len, NULL, "stop", false);
+	sse_chunk(&buf, &len, NULL, NULL, true);
+	sse_append(&buf, &len, "data: [DONE]\n\n");
+	return buf;
+}
+
+/* A live call whose EXTRACT streams its answer: ENGINE_ACK comes with the ack's text
+ * while the last piece is held back, ENGINE_EXTRACTED only after it is released; the
+ * store has the ack and EXTRACT's time to it. */
+static void test_streamed_ack(void **state)
+{
+	struct fixture *f = *state;
+	struct form *form = NULL;
+	struct lexicon *lex = NULL;
+	struct store *store = NULL;
+	struct engine *e = NULL;
+	char *msg = NULL;
+	const char *why = NULL;
+	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
+	struct evlog log = {0};
+	char cwhy[200];
+	size_t hold = 0;
+
+	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
+	char *body = stream_body(&hold);
+	size_t cuts[] = {hold / 3, hold};
+	mockserver_push_pieces(f->ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0},
+			       cuts, 2, true, false);
+	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
+	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
+	assert_int_equal(store_open(f->db, &store, NULL), ERR_OK);
+	cfg.form = form;
+	cfg.lex = lex;
+	cfg.store = store;
+	cfg.endpoint = endpoint_defaults();
+	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("openai:gpt-test", &cfg.extract, &why), ERR_OK);
+	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	assert_non_null(log.view = callview_new(form, "live", 1));
+	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
+
+	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
+	struct engine_input in = {.transcript = "mera naam Jhanvi Ghatak hai"};
+	assert_int_equal(engine_start_turn(e, &in), ERR_OK);
+	assert_true(engine_busy(e));
+	/* The last piece is held back: the acknowledgement must come all the same. */
+	for (int i = 0; i < 1500 && log.acks == 0; i++)
+		assert_int_equal(engine_poll(e, 20, NULL, 0), ERR_OK);
+	if (log.acks == 0)
+		fail_msg("no ENGINE_ACK before the last piece (events %s)", log.kinds);
+	assert_true(log.ack_held);
+	assert_string_equal(log.ack, STREAM_ACK);
+	assert_int_equal(log.ack_turn, 1);
+	assert_true(engine_busy(e));
+	/* The conversation pane has the agent's acknowledgement as its last line, at once. */
+	const struct callview_lines *conv = callview_conv(log.view);
+	assert_true(conv->n > 0);
+	assert_string_equal(conv->v[conv->n - 1].prefix, "agent (ack): ");
+	assert_string_equal(conv->v[conv->n - 1].text, STREAM_ACK);
+	enum engine_stage st;
+	assert_true(engine_waiting(e, &st, NULL, NULL));
+	assert_int_equal(st, ENGINE_STAGE_EXTRACT);
+	/* More polls while it is held: no second ack, no extraction yet. */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(engine_poll(e, 10, NULL, 0), ERR_OK);
+	assert_int_equal(log.acks, 1);
+	assert_false(log.extracted_held);
+	assert_null(strchr(log.kinds + 2, 'X'));
+
+	log.released = true;
+	mockserver_release(f->ms);
+	for (int i = 0; i < 1500 && engine_busy(e); i++)
+		assert_int_equal(engine_poll(e, 20, NULL, 0), ERR_OK);
+	assert_false(engine_busy(e));
+	assert_int_equal(log.acks, 1);
+	/* Opening: S D A; the turn: C K X D A T. */
+	assert_string_equal(log.kinds, "SDA" "CKXDAT");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(flow_form_data(engine_flow(e)),
+								    "name")),
+			    "Jhanvi Ghatak");
+
+	assert_query(f->db, "SELECT ack FROM turns WHERE idx = 1", STREAM_ACK);
+	assert_query(f->db, "SELECT json_extract(extraction, '$.ack') FROM turns WHERE idx = 1", STREAM_ACK);
+	assert_query(f->db, "SELECT stage||'|'||(ack_ms > 0)||'|'||(ack_ms <= total_ms)||'|'||(error IS NULL)"
+			    " FROM stage_usage WHERE turn_id IS NOT NULL",
+		     "extract|1|1|1");
+	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE stage <> 'extract' AND ack_ms IS NOT NULL",
+		     "0");
+	cJSON *sent = cJSON_Parse(mockserver_request(f->ms, 0)->body);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sent, "stream")));
+	cJSON_Delete(sent);
+
+	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
+	engine_free(e);
+	callview_free(log.view);
+	store_close(store);
+	lexicon_free(lex);
+	form_free(form);
+	free(body);
+	free(msg);
+}
+
+/* The offline rules extractor: ENGINE_ACK comes from the extraction's ack ("जी") right
+ * before ENGINE_EXTRACTED, and only when something was extracted; stored per turn, with
+ * no stage_usage row (nothing went over the network). */
+static void test_offline_ack(void **state)
+{
+	struct fixture *f = *state;
+	struct form *form = NULL;
+	struct lexicon *lex = NULL;
+	struct store *store = NULL;
+	struct engine *e = NULL;
+	char *msg = NULL;
+	const char *why = NULL;
+	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
+	struct evlog log = {.released = true};
+
+	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
+	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
+	assert_int_equal(store_open(f->db, &store, NULL), ERR_OK);
+	cfg.form = form;
+	cfg.lex = lex;
+	cfg.store = store;
+	cfg.endpoint = endpoint_defaults();
+	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
+	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
+
+	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
+	struct engine_input name = {.transcript = "mera naam Sunita Devi hai"};
+	assert_int_equal(engine_start_turn(e, &name), ERR_OK);
+	assert_false(engine_busy(e)); /* offline: done at once */
+	assert_int_equal(log.acks, 1);
+	assert_int_equal(log.ack_turn, 1);
+	assert_string_equal(log.ack, "जी");
+	struct engine_input nothing = {.transcript = "hmm"};
+	assert_int_equal(engine_start_turn(e, &nothing), ERR_OK);
+	assert_int_equal(log.acks, 1); /* nothing extracted: no acknowledgement */
+	assert_string_equal(log.kinds, "SDA" "CKXDAT" "CXDAT");
+	assert_query(f->db, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
+			    " FROM (SELECT * FROM turns ORDER BY idx)", "1/जी;2/NULL");
+	assert_query(f->db, "SELECT count(*) FROM stage_usage", "0");
+	assert_int_equal(mockserver_count(f->ms), 0);
+
+	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
+	engine_free(e);
+	store_close(store);
+	lexicon_free(lex);
+	form_free(form);
+	free(msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_run_on_models, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_on_failing_models, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cancel_in_flight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streamed_ack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_offline_ack, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_store: the SQLite session store: schema, WAL, a call with turns read back, and a
  * turn that survives a crash right after its transaction; the migration of a version 1
- * file (through version 2) and of a version 2 file; per-request stage usage and cancelled
- * turns; the live-call columns (input, barge-in, silence, recording offsets). */
+ * file (through versions 2 and 3), of a version 2 file and of a version 3 file;
+ * per-request stage usage and cancelled turns; the live-call columns (input, barge-in,
+ * silence, recording offsets); the early acknowledgement (stage_usage.ack_ms, turns.ack). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -165,11 +166,15 @@ static void test_migrate_v1(void **state)
 	assert_query(f->path, "SELECT input||'|'||barge_in||'|'||silence||'|'||(caller_audio_start_ms IS NULL)"
 			      " FROM turns WHERE idx = 1",
 		     "corpus|0|0|1");
+	/* Through version 3 to 4: no acknowledgement is known for what was stored before. */
+	assert_query(f->path, "SELECT (ack_ms IS NULL) FROM stage_usage", "1");
+	assert_query(f->path, "SELECT count(*) FROM turns WHERE ack IS NOT NULL", "0");
 }
 
-/* A file written at schema version 2 is brought to version 3 in place: its rows stay
- * (cancelled included), turns of corpus calls are marked "corpus", others stay unknown,
- * nothing is a barge-in or silence; new live turns and recordings can be stored. */
+/* A file written at schema version 2 is brought to the current version in place (through
+ * 3): its rows stay (cancelled included), turns of corpus calls are marked "corpus",
+ * others stay unknown, nothing is a barge-in or silence; new live turns and recordings
+ * can be stored. */
 static void test_migrate_v2(void **state)
 {
 	struct fixture *f = *state;
@@ -190,7 +195,11 @@ static void test_migrate_v2(void **state)
 	assert_query(f->path, "PRAGMA user_version", "2");
 
 	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_query(f->path, "PRAGMA user_version", "3");
+	{
+		char want[16];
+		snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+		assert_query(f->path, "PRAGMA user_version", want);
+	}
 	assert_query(f->path, "SELECT group_concat(coalesce(input,'NULL')||'/'||cancelled||'/'||barge_in||'/'||"
 			      "silence||'/'||coalesce(barge_in_ms,'NULL'), ';') FROM turns ORDER BY id",
 		     "corpus/0/0/0/NULL;NULL/1/0/0/NULL");
@@ -213,6 +222,64 @@ static void test_migrate_v2(void **state)
 			      " FROM turns WHERE call_id = 2 AND idx = 2",
 		     "mic|1|900|16000|17560|18200|19687");
 	assert_query(f->path, "SELECT audio_dir FROM calls WHERE id = 2", "x.audio/call-2");
+	assert_query(f->path, "SELECT count(*) FROM turns WHERE ack IS NOT NULL", "0");
+}
+
+/* A file written at schema version 3 is brought to version 4 in place: its turns and
+ * stage usage stay, with no acknowledgement known (stage_usage.ack_ms and turns.ack
+ * NULL); a new turn stores its acknowledgement and EXTRACT's time to it, and a request
+ * without one (ack_ms 0 or -1: none, or not measured) stores NULL. */
+static void test_migrate_v3(void **state)
+{
+	struct fixture *f = *state;
+	FILE *in = fopen("tests/data/store_v3.sql", "r");
+	char sql[8192];
+	size_t n;
+	sqlite3 *db;
+	struct store *st = NULL;
+
+	if (!in)
+		fail_msg("cannot open tests/data/store_v3.sql (run from the source tree)");
+	n = fread(sql, 1, sizeof sql - 1, in);
+	fclose(in);
+	sql[n] = '\0';
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_query(f->path, "PRAGMA user_version", "3");
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_query(f->path, "PRAGMA user_version", "4");
+	assert_query(f->path, "SELECT group_concat(stage||'/'||total_ms||'/'||coalesce(ack_ms,'NULL'), ';')"
+			      " FROM (SELECT * FROM stage_usage ORDER BY id)",
+		     "extract/90.0/NULL;reply/60.0/NULL");
+	assert_query(f->path, "SELECT transcript||'|'||input||'|'||coalesce(ack,'NULL') FROM turns",
+		     "haan ji|corpus|NULL");
+	{
+		struct store_usage u[3] = {
+			{.stage = "extract", .provider = "openai", .model = "m", .ttfb_ms = 50,
+			 .total_ms = 400, .attempts = 1, .tokens_in = 90, .tokens_out = 12,
+			 .cost_usd = -1, .ack_ms = 120.5},
+			{.stage = "reply", .provider = "openai", .model = "m", .ttfb_ms = 30,
+			 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
+			 .cost_usd = -1, .ack_ms = -1},
+			{.stage = "stt", .provider = "deepgram", .model = "nova-3", .ttfb_ms = 30,
+			 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
+			 .cost_usd = -1},
+		};
+		struct store_turn t = turn(2, "Gaya", decision1);
+		t.ack = "जी";
+		t.usage = u;
+		t.n_usage = 3;
+		assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
+	}
+	store_close(st);
+	assert_query(f->path, "SELECT group_concat(stage||'/'||coalesce(ack_ms,'NULL'), ';')"
+			      " FROM (SELECT * FROM stage_usage WHERE turn_id = 2 ORDER BY id)",
+		     "extract/120.5;reply/NULL;stt/NULL");
+	assert_query(f->path, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
+			      " FROM (SELECT * FROM turns ORDER BY idx)",
+		     "1/NULL;2/जी");
 }
 
 /* The live-call columns: a typed turn, a silence turn, a barge-in turn (barge_in_ms kept
@@ -442,6 +509,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
 	};

@@ -92,8 +92,9 @@ enum err callview_call(struct callview *v, int index, const struct corpus_call *
  * Errors: ERR_NOMEM. */
 enum err callview_live(struct callview *v, int index, const char *kind);
 
-/* callview_event: show one engine event. ev and what it points to are read now, not
- * kept. Errors: ERR_NOMEM (the view stays usable). */
+/* callview_event: show one engine event (ENGINE_ACK as the agent's words in the
+ * conversation, "agent (ack): ..."). ev and what it points to are read now, not kept.
+ * Errors: ERR_NOMEM (the view stays usable). */
 enum err callview_event(struct callview *v, const struct engine_event *ev);
 
 /* callview_snap_new: the form pane's content now. Inputs: form, and fl (the engine's

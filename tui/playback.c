@@ -118,7 +118,8 @@ static void listener(void *ud, const struct engine_event *ev)
 		it = &p->q[p->n - (si ? 2 : 1)]; /* push may have moved the array */
 	}
 	/* A beat after the caller's words for the first of the extraction and the decision
-	 * (a failed EXTRACT sends no extraction), and a beat before the reply. */
+	 * (a failed EXTRACT sends no extraction), and a beat before the reply. The
+	 * acknowledgement is shown at once (delay 0): it is said before the rest is known. */
 	if (p->in_begin)
 		return;
 	if (ev->kind == ENGINE_CALLER_SAYS) {

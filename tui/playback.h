@@ -1,6 +1,7 @@
 /* playback: plays a corpus's calls through the call engine at a pace a person can
  * follow. The engine's events are queued and released on a clock into a callview: the
- * caller's words, then (after a beat) the extraction, verdicts and decision with the form
+ * caller's words, the agent's acknowledgement at once (as soon as it is known), then
+ * (after a beat) the extraction, verdicts and decision with the form
  * as the rules left it, then (after another) the agent's reply. With offline backends a
  * turn's events all come at once; with network backends they come as playback_poll
  * delivers them, and each is shown a beat after the one before or at once when the model
