@@ -161,26 +161,13 @@ enum err judge_llm_response(const struct provider *p, enum judge_llm_kind k,
 	struct backend_usage local;
 	struct llm_result *r = NULL;
 	cJSON *ans = NULL;
-	char why[200] = "";
 	enum err e;
 	if (!u)
 		u = &local;
 	llm_usage_begin(u, p);
 	llm_usage_http(u, res);
-	if (llm_http_error(p, res, u->error, sizeof u->error))
-		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
-	if ((e = llm_parse(p, res->body, res->body_len, &r, why, sizeof why)) != ERR_OK) {
-		if (e != ERR_NOMEM) {
-			snprintf(u->error, sizeof u->error, "%s: %s", p->info->name, why);
-			e = ERR_BACKEND;
-		}
+	if ((e = llm_response(p, res, &r, u)) != ERR_OK)
 		goto out;
-	}
-	u->tokens_in = r->tokens_in;
-	u->tokens_out = r->tokens_out;
-	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
-		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
-			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
 	const char *body = r->tool_args ? r->tool_args : r->text;
 	ans = body ? cJSON_Parse(body) : NULL;
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(ans, "verdict");

@@ -147,6 +147,95 @@ void llm_usage_http(struct backend_usage *u, const struct http_result *res)
 	u->http_status = res->status;
 }
 
+void llm_usage_tokens(struct backend_usage *u, const struct provider *p, const struct llm_result *r)
+{
+	u->tokens_in = r->tokens_in;
+	u->tokens_out = r->tokens_out;
+	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
+		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
+			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
+}
+
+enum err llm_response(const struct provider *p, const struct http_result *res,
+		      struct llm_result **out, struct backend_usage *u)
+{
+	if (llm_http_error(p, res, u->error, sizeof(u->error)))
+		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
+	struct llm_result *r = NULL;
+	char why[200] = "";
+	enum err e = llm_parse(p, res->body, res->body_len, &r, why, sizeof(why));
+	if (e == ERR_NOMEM)
+		return e;
+	if (e) {
+		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, why);
+		return ERR_BACKEND;
+	}
+	llm_usage_tokens(u, p, r);
+	*out = r;
+	return ERR_OK;
+}
+
+enum err llm_send(const struct provider *p, enum err built, struct http_req *hr,
+		  struct http_result **res, struct backend_usage *u)
+{
+	llm_usage_begin(u, p);
+	if (built) {
+		snprintf(u->error, sizeof(u->error), "could not build the request: %s", err_str(built));
+		return built;
+	}
+	enum err e = http_perform(hr, res);
+	if (e)
+		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, err_str(e));
+	return e;
+}
+
+cJSON *llm_history(const cJSON *history, int turns)
+{
+	cJSON *arr = cJSON_CreateArray();
+	if (!arr)
+		return NULL;
+	int n = cJSON_GetArraySize(history);
+	for (int i = n - turns > 0 ? n - turns : 0; i < n; i++) {
+		const cJSON *h = cJSON_GetArrayItem(history, i);
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(h, "role");
+		const cJSON *content = cJSON_GetObjectItemCaseSensitive(h, "content");
+		if (!cJSON_IsString(role) || !cJSON_IsString(content))
+			continue;
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, m);
+		cJSON_AddStringToObject(m, "role", strcmp(role->valuestring, "agent") == 0 ? "assistant" : "user");
+		cJSON_AddStringToObject(m, "content", content->valuestring);
+	}
+	return arr;
+}
+
+enum err llm_post_json(const struct provider *p, const char *path, const cJSON *body,
+		       const char *const *names, const char *const *values, size_t n,
+		       struct http_req **out)
+{
+	struct http_req *req = NULL;
+	char *text = cJSON_PrintUnformatted(body);
+	enum err e = ERR_NOMEM;
+	if (!text)
+		goto out;
+	char url[1024];
+	snprintf(url, sizeof(url), "%s%s", p->base_url, path);
+	if ((e = http_req_new("POST", url, &req)) != ERR_OK)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if ((e = http_req_header(req, names[i], values[i])) != ERR_OK)
+			goto out;
+	if ((e = http_req_body(req, text, strlen(text), "application/json")) != ERR_OK)
+		goto out;
+	*out = req;
+	req = NULL;
+	e = ERR_OK;
+out:
+	http_req_free(req);
+	cJSON_free(text);
+	return e;
+}
+
 enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_result **out,
 		 struct backend_usage *u)
 {
@@ -181,11 +270,7 @@ enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_
 		scrub(u->error, p->key);
 		goto out;
 	}
-	u->tokens_in = r->tokens_in;
-	u->tokens_out = r->tokens_out;
-	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
-		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
-			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
+	llm_usage_tokens(u, p, r);
 	*out = r;
 	r = NULL;
 out:

@@ -78,6 +78,35 @@ enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_
 void llm_usage_begin(struct backend_usage *u, const struct provider *p);
 /* llm_usage_http: copy res's timings and status into u. */
 void llm_usage_http(struct backend_usage *u, const struct http_result *res);
+/* llm_usage_tokens: copy r's token counts into u and, when p is priced, their cost. */
+void llm_usage_tokens(struct backend_usage *u, const struct provider *p, const struct llm_result *r);
+
+/* llm_response: the first half of reading a backend's finished request on p: a failed
+ * transfer or HTTP status, else the body parsed, its tokens and cost put in u (u->error
+ * says why on failure). Output: *out on ERR_OK (caller frees with llm_result_free).
+ * Errors: ERR_BACKEND (transport, HTTP status, provider error, unparsable body), ERR_NOMEM. */
+enum err llm_response(const struct provider *p, const struct http_result *res,
+		      struct llm_result **out, struct backend_usage *u);
+
+/* llm_send: the blocking half of a backend's call on p: resets u (llm_usage_begin), then
+ * sends hr, the request its builder made with result built. Output: *res on ERR_OK (caller
+ * frees with http_result_free); hr is taken over. Errors: built when it is not ERR_OK
+ * (u->error: the request could not be built), http_perform's errors (u->error says so). */
+enum err llm_send(const struct provider *p, enum err built, struct http_req *hr,
+		  struct http_result **res, struct backend_usage *u);
+
+/* llm_history: the last `turns` entries of a call's history ([{"role","content"}], role
+ * "agent" becoming "assistant", any other "user"; entries without both strings skipped) as
+ * neutral messages. Output: a new array (caller frees with cJSON_Delete), NULL when out of
+ * memory. */
+cJSON *llm_history(const cJSON *history, int turns);
+
+/* llm_post_json: a POST of body (printed compactly, as application/json) to p's base URL
+ * followed by path, with n headers names[i]: values[i] in that order. Output: *out (caller
+ * frees with http_req_free or hands it on). Errors: ERR_NOMEM. */
+enum err llm_post_json(const struct provider *p, const char *path, const cJSON *body,
+		       const char *const *names, const char *const *values, size_t n,
+		       struct http_req **out);
 
 /* Protocol halves, used by llm.c. Same contracts as llm_build / llm_parse. */
 enum err llm_openai_build(const struct provider *p, const struct llm_call *c, struct http_req **out);

@@ -90,8 +90,6 @@ static cJSON *messages(const cJSON *in)
 enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c, struct http_req **out)
 {
 	enum err e = ERR_NOMEM;
-	char *text = NULL;
-	struct http_req *req = NULL;
 	cJSON *body = cJSON_CreateObject();
 	if (!body)
 		goto out;
@@ -136,23 +134,12 @@ enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c,
 			cJSON_AddStringToObject(tc, "type", "auto");
 		}
 	}
-	text = cJSON_PrintUnformatted(body);
-	if (!text)
-		goto out;
-	char url[1024];
-	snprintf(url, sizeof(url), "%s/v1/messages", p->base_url);
-	if ((e = http_req_new("POST", url, &req)) != ERR_OK)
-		goto out;
-	if ((p->key && (e = http_req_header(req, "x-api-key", p->key)) != ERR_OK) ||
-	    (e = http_req_header(req, "anthropic-version", ANTHROPIC_VERSION)) != ERR_OK ||
-	    (e = http_req_body(req, text, strlen(text), "application/json")) != ERR_OK)
-		goto out;
-	*out = req;
-	req = NULL;
-	e = ERR_OK;
+	/* the key's header only when there is a key */
+	static const char *const names[] = {"x-api-key", "anthropic-version"};
+	const char *values[] = {p->key, ANTHROPIC_VERSION};
+	size_t skip = p->key ? 0 : 1;
+	e = llm_post_json(p, "/v1/messages", body, names + skip, values + skip, 2 - skip, out);
 out:
-	http_req_free(req);
-	cJSON_free(text);
 	cJSON_Delete(body);
 	return e;
 }

@@ -71,8 +71,6 @@ static cJSON *messages(const char *system, const cJSON *in)
 enum err llm_openai_build(const struct provider *p, const struct llm_call *c, struct http_req **out)
 {
 	enum err e = ERR_NOMEM;
-	char *text = NULL;
-	struct http_req *req = NULL;
 	cJSON *body = cJSON_CreateObject();
 	if (!body)
 		goto out;
@@ -133,30 +131,18 @@ enum err llm_openai_build(const struct provider *p, const struct llm_call *c, st
 			cJSON_AddStringToObject(body, "tool_choice", "auto");
 		}
 	}
-	text = cJSON_PrintUnformatted(body);
-	if (!text)
-		goto out;
-	char url[1024];
-	snprintf(url, sizeof(url), "%s/chat/completions", p->base_url);
-	if ((e = http_req_new("POST", url, &req)) != ERR_OK)
-		goto out;
+	static const char *const names[] = {"Authorization"};
 	if (p->key) {
 		size_t n = strlen(p->key) + 8;
 		char auth[n];
 		snprintf(auth, n, "Bearer %s", p->key);
-		e = http_req_header(req, "Authorization", auth);
+		const char *values[] = {auth};
+		e = llm_post_json(p, "/chat/completions", body, names, values, 1, out);
 		memset(auth, 0, n);
-		if (e)
-			goto out;
+	} else {
+		e = llm_post_json(p, "/chat/completions", body, names, NULL, 0, out);
 	}
-	if ((e = http_req_body(req, text, strlen(text), "application/json")) != ERR_OK)
-		goto out;
-	*out = req;
-	req = NULL;
-	e = ERR_OK;
 out:
-	http_req_free(req);
-	cJSON_free(text);
 	cJSON_Delete(body);
 	return e;
 }

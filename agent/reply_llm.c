@@ -71,21 +71,9 @@ static char *system_prompt(const struct form *f)
 /* History, then the decision as an assistant tool call and its result. */
 static cJSON *messages(const struct reply_request *req, int turns, const cJSON *call)
 {
-	cJSON *arr = cJSON_CreateArray();
+	cJSON *arr = llm_history(req->history, turns);
 	if (!arr)
 		return NULL;
-	int n = cJSON_GetArraySize(req->history);
-	for (int i = n - turns > 0 ? n - turns : 0; i < n; i++) {
-		const cJSON *h = cJSON_GetArrayItem(req->history, i);
-		const cJSON *role = cJSON_GetObjectItemCaseSensitive(h, "role");
-		const cJSON *content = cJSON_GetObjectItemCaseSensitive(h, "content");
-		if (!cJSON_IsString(role) || !cJSON_IsString(content))
-			continue;
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(arr, m);
-		cJSON_AddStringToObject(m, "role", strcmp(role->valuestring, "agent") == 0 ? "assistant" : "user");
-		cJSON_AddStringToObject(m, "content", content->valuestring);
-	}
 	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(req->decision, "turn");
 	char id[32];
 	snprintf(id, sizeof(id), "decision_%d", cJSON_IsNumber(turn) ? (int)turn->valuedouble : 0);
@@ -221,22 +209,10 @@ enum err reply_llm_response(const struct reply_llm *x, const struct reply_reques
 	if (!call)
 		return ERR_INVALID;
 	bool ending = strcmp(cJSON_GetObjectItemCaseSensitive(call, "name")->valuestring, "end_call") == 0;
-	if (llm_http_error(p, res, u->error, sizeof(u->error)))
-		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
 	struct llm_result *r = NULL;
-	char why[200] = "";
-	enum err e = llm_parse(p, res->body, res->body_len, &r, why, sizeof(why));
-	if (e == ERR_NOMEM)
+	enum err e = llm_response(p, res, &r, u);
+	if (e)
 		return e;
-	if (e) {
-		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, why);
-		return ERR_BACKEND;
-	}
-	u->tokens_in = r->tokens_in;
-	u->tokens_out = r->tokens_out;
-	if (p->usd_in_mtok > 0 || p->usd_out_mtok > 0)
-		u->cost_usd = ((r->tokens_in > 0 ? (double)r->tokens_in : 0) * p->usd_in_mtok +
-			       (r->tokens_out > 0 ? (double)r->tokens_out : 0) * p->usd_out_mtok) / 1e6;
 	const char *line = NULL;
 	cJSON *args = NULL;
 	e = ERR_BACKEND;
@@ -294,17 +270,9 @@ enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text
 	struct http_req *hr = NULL;
 	struct http_result *res = NULL;
 	x->used = true;
-	llm_usage_begin(&x->last, x->p);
 	enum err e = reply_llm_request(x, req, &hr);
-	if (e) {
-		snprintf(x->last.error, sizeof(x->last.error), "could not build the request: %s", err_str(e));
+	if ((e = llm_send(x->p, e, hr, &res, &x->last)))
 		return e;
-	}
-	e = http_perform(hr, &res);
-	if (e) {
-		snprintf(x->last.error, sizeof(x->last.error), "%s: %s", x->p->info->name, err_str(e));
-		return e;
-	}
 	e = reply_llm_response(x, req, res, text, &x->last);
 	http_result_free(res);
 	return e;
