@@ -30,6 +30,7 @@
 #include "agent/lexicon.h"
 #include "agent/provider.h"
 #include "agent/ymd.h"
+#include "sessions/callline.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
 #include "sessions/score.h"
@@ -134,28 +135,17 @@ static int print_call(const struct engine *e, const struct corpus_call *call, in
 		      enum call_status status)
 {
 	const struct flow *fl = engine_flow(e);
-	cJSON *o = cJSON_CreateObject(), *u = engine_usage_json(e), *lat = NULL;
+	cJSON *o = cJSON_CreateObject(), *u = engine_usage_json(e);
 	char *s = NULL;
 	int rc = -1;
 
-#define NUM(key) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(u, key))
 	if (!o || !u || !cJSON_AddStringToObject(o, "call_id", call->id) ||
 	    !cJSON_AddStringToObject(o, "status", call_status_name(status)) ||
 	    !cJSON_AddItemToObject(o, "form_data", cJSON_Duplicate(flow_form_data(fl), 1)) ||
 	    !cJSON_AddItemToObject(o, "form_status", cJSON_Duplicate(flow_form_status(fl), 1)) ||
-	    !cJSON_AddNumberToObject(o, "turns", turns) ||
-	    !cJSON_AddNumberToObject(o, "cost_usd", NUM("cost_usd")) ||
-	    !(lat = cJSON_AddObjectToObject(o, "latency_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "stt", NUM("stt_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "extract", NUM("extract_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "reply", NUM("reply_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "turns", NUM("turn_ms_total")) ||
-	    !cJSON_AddNumberToObject(lat, "turn_max", NUM("turn_ms_max")) ||
-	    !cJSON_AddNumberToObject(o, "requests", NUM("requests")) ||
-	    !cJSON_AddNumberToObject(o, "failed_requests", NUM("failed_requests")) ||
+	    !cJSON_AddNumberToObject(o, "turns", turns) || !callline_add_usage(o, u) ||
 	    !(s = cJSON_PrintUnformatted(o)))
 		goto out;
-#undef NUM
 	puts(s);
 	fflush(stdout);
 	rc = 0;

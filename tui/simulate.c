@@ -31,6 +31,7 @@
 #include "audio/endpoint.h"
 #include "audio/padev.h"
 #include "cli/commands.h"
+#include "sessions/callline.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
 #include "sessions/livecall.h"
@@ -606,13 +607,12 @@ static void on_stop(int sig)
 static int print_live_call(struct sim *s, const struct engine_event *ev)
 {
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(ev->json, "usage");
-	cJSON *o = cJSON_CreateObject(), *lat = NULL;
+	cJSON *o = cJSON_CreateObject();
 	const char *dir = livecall_audio_dir(s->lc);
 	char *text = NULL;
 	int barge = 0, silence = 0, rc = -1;
 
 	livecall_counts(s->lc, &barge, &silence);
-#define NUM(key) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(u, key))
 	if (!o || !cJSON_AddStringToObject(o, "call_id", "live") ||
 	    !cJSON_AddNumberToObject(o, "call", (double)engine_call_row(livecall_engine(s->lc))) ||
 	    !cJSON_AddStringToObject(o, "input", s->lc_mic ? "mic" : "typed") ||
@@ -626,18 +626,8 @@ static int print_live_call(struct sim *s, const struct engine_event *ev)
 	    !cJSON_AddNumberToObject(o, "barge_ins", barge) ||
 	    !cJSON_AddNumberToObject(o, "silences", silence) ||
 	    !cJSON_AddItemToObject(o, "audio_dir", *dir ? cJSON_CreateString(dir) : cJSON_CreateNull()) ||
-	    !cJSON_AddNumberToObject(o, "cost_usd", NUM("cost_usd")) ||
-	    !(lat = cJSON_AddObjectToObject(o, "latency_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "stt", NUM("stt_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "extract", NUM("extract_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "reply", NUM("reply_ms")) ||
-	    !cJSON_AddNumberToObject(lat, "turns", NUM("turn_ms_total")) ||
-	    !cJSON_AddNumberToObject(lat, "turn_max", NUM("turn_ms_max")) ||
-	    !cJSON_AddNumberToObject(o, "requests", NUM("requests")) ||
-	    !cJSON_AddNumberToObject(o, "failed_requests", NUM("failed_requests")) ||
-	    !(text = cJSON_PrintUnformatted(o)))
+	    !callline_add_usage(o, u) || !(text = cJSON_PrintUnformatted(o)))
 		goto out;
-#undef NUM
 	puts(text);
 	fflush(stdout);
 	rc = 0;

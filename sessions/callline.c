@@ -1,0 +1,18 @@
+#include "callline.h"
+
+bool callline_add_usage(cJSON *o, const cJSON *usage)
+{
+	cJSON *lat = NULL;
+#define NUM(key) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(usage, key))
+	bool ok = cJSON_AddNumberToObject(o, "cost_usd", NUM("cost_usd")) &&
+		  (lat = cJSON_AddObjectToObject(o, "latency_ms")) &&
+		  cJSON_AddNumberToObject(lat, "stt", NUM("stt_ms")) &&
+		  cJSON_AddNumberToObject(lat, "extract", NUM("extract_ms")) &&
+		  cJSON_AddNumberToObject(lat, "reply", NUM("reply_ms")) &&
+		  cJSON_AddNumberToObject(lat, "turns", NUM("turn_ms_total")) &&
+		  cJSON_AddNumberToObject(lat, "turn_max", NUM("turn_ms_max")) &&
+		  cJSON_AddNumberToObject(o, "requests", NUM("requests")) &&
+		  cJSON_AddNumberToObject(o, "failed_requests", NUM("failed_requests"));
+#undef NUM
+	return ok;
+}
