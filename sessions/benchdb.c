@@ -1,6 +1,7 @@
 /* benchdb: benchmark results in SQLite (benchdb.h). */
 #include "benchdb.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,24 @@ enum err benchdb_put(struct benchdb *db, const char *stage, const char *scope, c
 	return db->pending >= BENCHDB_BATCH ? benchdb_flush(db) : ERR_OK;
 }
 
+/* prepare: sql prepared on db, its parameters 1 to n bound to the n strings that follow
+ * (borrowed until the statement is finalized; a NULL one binds NULL). Returns the
+ * statement (caller finalizes), NULL when SQLite cannot prepare it. */
+static sqlite3_stmt *prepare(struct benchdb *db, const char *sql, int n, ...)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 1; i <= n; i++)
+		sqlite3_bind_text(st, i, va_arg(ap, const char *), -1, SQLITE_STATIC);
+	va_end(ap);
+	return st;
+}
+
 enum err benchdb_each(struct benchdb *db, const char *stage, const char *scope, const char *spec,
 		      benchdb_row_fn fn, void *ud)
 {
@@ -107,15 +126,11 @@ enum err benchdb_each(struct benchdb *db, const char *stage, const char *scope, 
 	enum err e = ERR_DB;
 	int rc;
 	if (benchdb_flush(db) != ERR_OK ||
-	    sqlite3_prepare_v2(db->db,
-			       "SELECT spec, key, data FROM bench_results WHERE stage=? AND scope=? "
-			       "AND (?3 IS NULL OR spec=?3) ORDER BY spec, key",
-			       -1, &st, NULL) != SQLITE_OK)
+	    !(st = prepare(db,
+			   "SELECT spec, key, data FROM bench_results WHERE stage=? AND scope=? "
+			   "AND (?3 IS NULL OR spec=?3) ORDER BY spec, key",
+			   3, stage, scope, spec)))
 		goto out;
-	sqlite3_bind_text(st, 1, stage, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, scope, -1, SQLITE_STATIC);
-	if (spec)
-		sqlite3_bind_text(st, 3, spec, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (fn(ud, (const char *)sqlite3_column_text(st, 0),
 		       (const char *)sqlite3_column_text(st, 1),
@@ -136,13 +151,11 @@ enum err benchdb_specs(struct benchdb *db, const char *stage, const char *scope,
 	enum err e = ERR_DB;
 	int rc;
 	if (benchdb_flush(db) != ERR_OK ||
-	    sqlite3_prepare_v2(db->db,
-			       "SELECT spec FROM bench_results WHERE stage=? AND scope=? GROUP BY spec "
-			       "ORDER BY min(rowid)",
-			       -1, &st, NULL) != SQLITE_OK)
+	    !(st = prepare(db,
+			   "SELECT spec FROM bench_results WHERE stage=? AND scope=? GROUP BY spec "
+			   "ORDER BY min(rowid)",
+			   2, stage, scope)))
 		goto out;
-	sqlite3_bind_text(st, 1, stage, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, scope, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		fn(ud, (const char *)sqlite3_column_text(st, 0));
 	e = rc == SQLITE_DONE ? ERR_OK : ERR_DB;
@@ -161,12 +174,8 @@ enum err benchdb_run_mark(struct benchdb *db, const char *scope, const char *stt
 		       "WHERE scope=? AND stt=? AND extract=? AND reply=?"
 		     : "INSERT OR IGNORE INTO bench_runs(scope,stt,extract,reply,started) "
 		       "VALUES(?,?,?,?,strftime('%Y-%m-%dT%H:%M:%SZ','now'))";
-	if (benchdb_flush(db) != ERR_OK || sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (benchdb_flush(db) != ERR_OK || !(st = prepare(db, sql, 4, scope, stt, extract, reply)))
 		goto out;
-	sqlite3_bind_text(st, 1, scope, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, stt, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, extract, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, reply, -1, SQLITE_STATIC);
 	e = sqlite3_step(st) == SQLITE_DONE ? ERR_OK : ERR_DB;
 out:
 	sqlite3_finalize(st);
@@ -179,14 +188,11 @@ enum err benchdb_judgement_get(struct benchdb *db, const char *judge, const char
 	sqlite3_stmt *st = NULL;
 	enum err e = ERR_DB;
 	int rc;
-	if (sqlite3_prepare_v2(db->db,
-			       "SELECT decision, cost FROM bench_judgements WHERE judge=? AND version=? "
-			       "AND item=? AND decision IS NOT NULL",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = prepare(db,
+			   "SELECT decision, cost FROM bench_judgements WHERE judge=? AND version=? "
+			   "AND item=? AND decision IS NOT NULL",
+			   3, judge, version, item)))
 		goto out;
-	sqlite3_bind_text(st, 1, judge, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, item, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		char *d = strdup((const char *)sqlite3_column_text(st, 0));
@@ -215,18 +221,11 @@ enum err benchdb_judgement_put(struct benchdb *db, const char *judge, const char
 	if (db->pending == 0 && sqlite3_exec(db->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return ERR_DB;
 	db->pending++;
-	if (sqlite3_prepare_v2(db->db,
-			       "INSERT OR REPLACE INTO bench_judgements(judge,version,item,decision,raw,"
-			       "cost,error) VALUES(?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (!(st = prepare(db,
+			   "INSERT OR REPLACE INTO bench_judgements(judge,version,item,decision,raw,"
+			   "cost,error) VALUES(?,?,?,?,?,?,?)",
+			   5, judge, version, item, decision, raw)))
 		goto out;
-	sqlite3_bind_text(st, 1, judge, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, version, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, item, -1, SQLITE_STATIC);
-	if (decision)
-		sqlite3_bind_text(st, 4, decision, -1, SQLITE_STATIC);
-	if (raw)
-		sqlite3_bind_text(st, 5, raw, -1, SQLITE_STATIC);
 	sqlite3_bind_double(st, 6, cost > 0 ? cost : 0);
 	if (error)
 		sqlite3_bind_text(st, 7, error, -1, SQLITE_STATIC);
