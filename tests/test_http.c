@@ -91,6 +91,18 @@ static void test_multipart(void **state)
 	http_result_free(res);
 }
 
+/* get: a GET of u with the limits given, sent and answered (res->err says whether the
+ * transfer failed). Returns the result (caller frees with http_result_free). */
+static struct http_result *get(const char *u, long timeout_ms, int retries, long backoff_ms)
+{
+	struct http_req *r;
+	assert_int_equal(http_req_new("GET", u, &r), ERR_OK);
+	http_req_limits(r, timeout_ms, retries, backoff_ms);
+	struct http_result *res = NULL;
+	assert_int_equal(http_perform(r, &res), ERR_OK);
+	return res;
+}
+
 static void test_retry_after(void **state)
 {
 	(void)state;
@@ -98,11 +110,7 @@ static void test_retry_after(void **state)
 	mockserver_push(ms, (struct mock_reply){500, NULL, "{\"error\":\"boom\"}", NULL, 0});
 	mockserver_push(ms, (struct mock_reply){429, NULL, "{}", "Retry-After: 1", 0});
 	mockserver_push(ms, (struct mock_reply){200, NULL, "done", NULL, 0});
-	struct http_req *r;
-	assert_int_equal(http_req_new("GET", url("/x"), &r), ERR_OK);
-	http_req_limits(r, 5000, 3, 10);
-	struct http_result *res = NULL;
-	assert_int_equal(http_perform(r, &res), ERR_OK);
+	struct http_result *res = get(url("/x"), 5000, 3, 10);
 	assert_int_equal(res->status, 200);
 	assert_string_equal(res->body, "done");
 	assert_int_equal(res->attempts, 3);
@@ -118,11 +126,7 @@ static void test_retries_exhausted(void **state)
 	mockserver_clear(ms);
 	for (int i = 0; i < 3; i++)
 		mockserver_push(ms, (struct mock_reply){503, NULL, "{}", NULL, 0});
-	struct http_req *r;
-	assert_int_equal(http_req_new("GET", url("/x"), &r), ERR_OK);
-	http_req_limits(r, 5000, 1, 5);
-	struct http_result *res = NULL;
-	assert_int_equal(http_perform(r, &res), ERR_OK);
+	struct http_result *res = get(url("/x"), 5000, 1, 5);
 	assert_int_equal(res->status, 503);
 	assert_int_equal(res->attempts, 2);
 	http_result_free(res);
@@ -133,11 +137,7 @@ static void test_no_retry_on_4xx(void **state)
 	(void)state;
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){401, NULL, "{}", NULL, 0});
-	struct http_req *r;
-	assert_int_equal(http_req_new("GET", url("/x"), &r), ERR_OK);
-	http_req_limits(r, 5000, 3, 5);
-	struct http_result *res = NULL;
-	assert_int_equal(http_perform(r, &res), ERR_OK);
+	struct http_result *res = get(url("/x"), 5000, 3, 5);
 	assert_int_equal(res->status, 401);
 	assert_int_equal(res->attempts, 1);
 	assert_int_equal(mockserver_count(ms), 1);
@@ -149,11 +149,7 @@ static void test_timeout(void **state)
 	(void)state;
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, "late", NULL, 3000});
-	struct http_req *r;
-	assert_int_equal(http_req_new("GET", url("/slow"), &r), ERR_OK);
-	http_req_limits(r, 200, 0, 0);
-	struct http_result *res = NULL;
-	assert_int_equal(http_perform(r, &res), ERR_OK);
+	struct http_result *res = get(url("/slow"), 200, 0, 0);
 	assert_int_equal(res->err, ERR_BACKEND);
 	assert_non_null(strstr(res->error, "timed out"));
 	http_result_free(res);
@@ -162,12 +158,8 @@ static void test_timeout(void **state)
 static void test_refused(void **state)
 {
 	(void)state;
-	struct http_req *r;
 	/* port 1 on the loopback: nothing listens there */
-	assert_int_equal(http_req_new("GET", "http://127.0.0.1:1/", &r), ERR_OK);
-	http_req_limits(r, 2000, 2, 5);
-	struct http_result *res = NULL;
-	assert_int_equal(http_perform(r, &res), ERR_OK);
+	struct http_result *res = get("http://127.0.0.1:1/", 2000, 2, 5);
 	assert_int_equal(res->err, ERR_BACKEND);
 	assert_int_equal(res->status, 0);
 	assert_true(res->error[0] != '\0');

@@ -19,26 +19,12 @@
 #include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/provider.h"
+#include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 
 static struct mockserver *ms;
 static struct form *form;
 static cJSON *history;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	size_t got = fread(s, 1, (size_t)n, f);
-	s[got] = '\0';
-	fclose(f);
-	return s;
-}
 
 static const char *const ENV_VARS[] = {
 	"OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY",
@@ -58,7 +44,7 @@ static int setup(void **state)
 	(void)state;
 	clear_env();
 	ms = mockserver_start();
-	char *h = slurp("tests/data/llm_reply/history.json");
+	char *h = reqcheck_file_text("tests/data/llm_reply/history.json");
 	history = h ? cJSON_Parse(h) : NULL;
 	free(h);
 	if (!ms || !history || form_load("forms/armman_enrollment.json", &form, NULL) != ERR_OK)
@@ -75,120 +61,6 @@ static int teardown(void **state)
 	backend_cleanup();
 	clear_env();
 	return 0;
-}
-
-/* "a.b[0].c", "[-1]" for the last element */
-static const cJSON *jpath(const cJSON *o, const char *path)
-{
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", path);
-	char *p = buf;
-	while (o && *p) {
-		if (*p == '.') {
-			p++;
-			continue;
-		}
-		if (*p == '[') {
-			int i = atoi(p + 1);
-			if (i < 0)
-				i += cJSON_GetArraySize(o);
-			o = cJSON_GetArrayItem(o, i);
-			p = strchr(p, ']');
-			p = p ? p + 1 : p + strlen(p);
-			continue;
-		}
-		size_t n = strcspn(p, ".[");
-		char save = p[n];
-		p[n] = '\0';
-		o = cJSON_GetObjectItemCaseSensitive(o, p);
-		p[n] = save;
-		p += n;
-	}
-	return o;
-}
-
-static bool value_is(const cJSON *v, const char *want)
-{
-	if (!v)
-		return false;
-	if (cJSON_IsString(v))
-		return strcmp(v->valuestring, want) == 0;
-	char *s = cJSON_PrintUnformatted(v);
-	bool ok = s && strcmp(s, want) == 0;
-	cJSON_free(s);
-	return ok;
-}
-
-/* Check one recorded request against an expect file; set up env from it first when
- * env_only. Returns the spec named in the file (static). */
-static const char *run_expect(const char *file, const struct mock_request *q, bool env_only)
-{
-	static char spec[128];
-	char *text = slurp(file);
-	assert_non_null(text);
-	cJSON *body = q ? cJSON_Parse(q->body) : NULL;
-	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || !line[0])
-			continue;
-		char *arg = strchr(line, ' ');
-		if (!arg)
-			continue;
-		*arg++ = '\0';
-		if (strcmp(line, "spec") == 0) {
-			snprintf(spec, sizeof(spec), "%s", arg);
-			continue;
-		}
-		if (strcmp(line, "env") == 0) {
-			if (!env_only)
-				continue;
-			char *val = strchr(arg, ' ');
-			assert_non_null(val);
-			*val++ = '\0';
-			char buf[512];
-			const char *u = strstr(val, "{url}");
-			if (u)
-				snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(u - val), val, mockserver_url(ms), u + 5);
-			else
-				snprintf(buf, sizeof(buf), "%s", val);
-			setenv(arg, buf, 1);
-			continue;
-		}
-		if (env_only)
-			continue;
-		char *rest = strchr(arg, ' ');
-		if (rest)
-			*rest++ = '\0';
-		bool ok;
-		if (strcmp(line, "method") == 0)
-			ok = strcmp(q->method, arg) == 0;
-		else if (strcmp(line, "path") == 0)
-			ok = strcmp(q->path, arg) == 0;
-		else if (strcmp(line, "header") == 0)
-			ok = mock_header(q, arg) && rest && strcmp(mock_header(q, arg), rest) == 0;
-		else if (strcmp(line, "noheader") == 0)
-			ok = mock_header(q, arg) == NULL;
-		else if (strcmp(line, "arg") == 0)
-			ok = mock_arg(q, arg) && rest && strcmp(mock_arg(q, arg), rest) == 0;
-		else if (strcmp(line, "part") == 0) {
-			const struct mock_part *pt = mock_part_named(q, arg);
-			ok = pt && rest && strcmp(pt->data, rest) == 0;
-		} else if (strcmp(line, "json") == 0)
-			ok = value_is(jpath(body, arg), rest ? rest : "");
-		else if (strcmp(line, "absent") == 0)
-			ok = jpath(body, arg) == NULL;
-		else if (strcmp(line, "contains") == 0) {
-			const cJSON *v = jpath(body, arg);
-			ok = cJSON_IsString(v) && rest && strstr(v->valuestring, rest);
-		} else {
-			ok = false;
-		}
-		if (!ok)
-			fail_msg("%s: check failed: %s %s%s%s", file, line, arg, rest ? " " : "", rest ? rest : "");
-	}
-	cJSON_Delete(body);
-	free(text);
-	return spec;
 }
 
 static struct extract_request extract_req(const char *transcript)
@@ -214,8 +86,8 @@ static void test_protocols(void **state)
 		snprintf(resp, sizeof(resp), "tests/data/%s/response.json", dirs[i]);
 		clear_env();
 		provider_config_free();
-		const char *spec = run_expect(expect, NULL, true);
-		char *body = slurp(resp);
+		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
+		char *body = reqcheck_file_text(resp);
 		assert_non_null(body);
 		mockserver_clear(ms);
 		mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
@@ -228,7 +100,7 @@ static void test_protocols(void **state)
 		assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
 		const struct mock_request *q = mockserver_request(ms, 0);
 		assert_non_null(q);
-		run_expect(expect, q, false);
+		reqcheck_run(expect, ms, q, false, NULL);
 		assert_null(ex->fault);
 		assert_int_equal(ex->n, 1);
 		assert_string_equal(ex->items[0].field, "district");
@@ -284,7 +156,7 @@ static void test_faults(void **state)
 {
 	(void)state;
 	use_openai();
-	char *text = slurp("tests/data/llm_faults/cases.json");
+	char *text = reqcheck_file_text("tests/data/llm_faults/cases.json");
 	assert_non_null(text);
 	cJSON *root = cJSON_Parse(text);
 	free(text);
@@ -309,7 +181,7 @@ static void test_faults(void **state)
 		cJSON *sent = cJSON_Parse(q->body);
 		cJSON *tr = cJSON_CreateString(rq.transcript);
 		char *quoted = cJSON_PrintUnformatted(tr);
-		const cJSON *last = jpath(sent, "messages[-1].content");
+		const cJSON *last = reqcheck_jpath(sent, "messages[-1].content");
 		if (!cJSON_IsString(last) || !strstr(last->valuestring, quoted))
 			fail_msg("%s: transcript not sent as data", name);
 		cJSON_free(quoted);
@@ -382,7 +254,7 @@ static struct extraction *extract_with(const struct extract_backend *be, const c
 
 static const char *status_of(const cJSON *checked, const char *field)
 {
-	const cJSON *st = jpath(cJSON_GetObjectItemCaseSensitive(checked, field), "status");
+	const cJSON *st = reqcheck_jpath(cJSON_GetObjectItemCaseSensitive(checked, field), "status");
 	return cJSON_IsString(st) ? st->valuestring : "(none)";
 }
 
@@ -408,7 +280,7 @@ static void test_faults_through_rules(void **state)
 		"\"value\":\"6\",\"skip\":false,\"reason\":\"none\"}]}");
 	assert_int_equal(flow_check(form, NULL, today, form_find(form, "gestational_age"), ex, &out), ERR_OK);
 	assert_string_equal(status_of(out, "gestational_age"), "answered");
-	assert_true(value_is(jpath(out, "gestational_age.value"), "6"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(out, "gestational_age.value"), "6"));
 	cJSON_Delete(out);
 	extraction_free(ex);
 
@@ -423,7 +295,7 @@ static void test_faults_through_rules(void **state)
 	assert_non_null(strstr(ex->fault, "form_complete"));
 	assert_int_equal(flow_turn(fl, ex, &out), ERR_OK);
 	assert_int_equal(flow_status(fl), CALL_IN_PROGRESS);
-	assert_true(value_is(jpath(out, "call_status"), "in_progress"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(out, "call_status"), "in_progress"));
 	for (int i = 0; i < form->n_questions; i++)
 		if (i != form_find(form, "name"))
 			assert_int_equal(flow_field_status(fl, i), FIELD_EMPTY);
@@ -506,16 +378,21 @@ static void test_errors(void **state)
 	cJSON_free(ok);
 }
 
+/* write_temp: text into a new file made from path (a mkstemp template, filled in). */
+static void write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
 static void test_timeout(void **state)
 {
 	(void)state;
 	use_openai();
 	char path[] = "/tmp/formdesk-test-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	const char cfg[] = "{\"providers\":{\"openai\":{\"timeout_ms\":300,\"retries\":0}}}";
-	assert_int_equal(write(fd, cfg, sizeof(cfg) - 1), (ssize_t)(sizeof(cfg) - 1));
-	close(fd);
+	write_temp(path, "{\"providers\":{\"openai\":{\"timeout_ms\":300,\"retries\":0}}}");
 	assert_int_equal(provider_config_load(path, NULL, 0), ERR_OK);
 	struct extract_backend be;
 	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
@@ -531,16 +408,13 @@ static void test_config(void **state)
 	(void)state;
 	use_openai();
 	char path[] = "/tmp/formdesk-test-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
 	char cfg[512];
 	snprintf(cfg, sizeof(cfg),
 		 "{\"providers\":{\"openrouter\":{\"base_url\":\"%s/or/v1/\",\"model\":\"vendor/model-x\","
 		 "\"usd_per_million_input_tokens\":2.0,\"usd_per_million_output_tokens\":10.0,"
 		 "\"reasoning\":false}},\"extract\":{\"history_turns\":1}}",
 		 mockserver_url(ms));
-	assert_int_equal(write(fd, cfg, strlen(cfg)), (ssize_t)strlen(cfg));
-	close(fd);
+	write_temp(path, cfg);
 	setenv("FORMDESK_CONFIG", path, 1);
 	provider_config_free();
 
@@ -564,10 +438,10 @@ static void test_config(void **state)
 	const struct mock_request *q = mockserver_request(ms, 0);
 	assert_string_equal(q->path, "/or/v1/chat/completions");
 	cJSON *sent = cJSON_Parse(q->body);
-	assert_true(value_is(jpath(sent, "model"), "vendor/model-x"));
-	assert_true(value_is(jpath(sent, "temperature"), "0")); /* "reasoning": false */
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "model"), "vendor/model-x"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "temperature"), "0")); /* "reasoning": false */
 	/* history_turns 1: system, the last history entry, the turn */
-	assert_int_equal(cJSON_GetArraySize(jpath(sent, "messages")), 3);
+	assert_int_equal(cJSON_GetArraySize(reqcheck_jpath(sent, "messages")), 3);
 	cJSON_Delete(sent);
 	struct backend_usage u;
 	assert_true(backend_last_usage(be.ctx, &u));
@@ -577,7 +451,7 @@ static void test_config(void **state)
 	assert_string_equal(u.model, "vendor/model-x");
 
 	/* a key in the config file is refused */
-	fd = open(path, O_WRONLY | O_TRUNC);
+	int fd = open(path, O_WRONLY | O_TRUNC);
 	const char bad[] = "{\"providers\":{\"openai\":{\"api_key\":\"sk-no\"}}}";
 	assert_int_equal(write(fd, bad, sizeof(bad) - 1), (ssize_t)(sizeof(bad) - 1));
 	close(fd);
@@ -596,7 +470,7 @@ static void test_config(void **state)
 
 static cJSON *load_json(const char *path)
 {
-	char *t = slurp(path);
+	char *t = reqcheck_file_text(path);
 	assert_non_null(t);
 	cJSON *j = cJSON_Parse(t);
 	free(t);
@@ -627,19 +501,19 @@ static void test_reply(void **state)
 	const struct mock_request *q = mockserver_request(ms, 0);
 	cJSON *sent = cJSON_Parse(q->body);
 	/* history, then the decision as an assistant tool call and its result */
-	assert_true(value_is(jpath(sent, "messages[1].role"), "assistant"));
-	assert_true(value_is(jpath(sent, "messages[2].role"), "user"));
-	assert_true(value_is(jpath(sent, "messages[-2].role"), "assistant"));
-	assert_true(value_is(jpath(sent, "messages[-2].tool_calls[0].type"), "function"));
-	assert_true(value_is(jpath(sent, "messages[-2].tool_calls[0].function.name"), "ask_question"));
-	assert_true(value_is(jpath(sent, "messages[-2].tool_calls[0].id"), "decision_1"));
-	const cJSON *args = jpath(sent, "messages[-2].tool_calls[0].function.arguments");
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[1].role"), "assistant"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[2].role"), "user"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].role"), "assistant"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].type"), "function"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].function.name"), "ask_question"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].id"), "decision_1"));
+	const cJSON *args = reqcheck_jpath(sent, "messages[-2].tool_calls[0].function.arguments");
 	assert_true(cJSON_IsString(args) && strstr(args->valuestring, "\"field\":\"district\""));
-	assert_true(value_is(jpath(sent, "messages[-1].role"), "tool"));
-	assert_true(value_is(jpath(sent, "messages[-1].tool_call_id"), "decision_1"));
-	assert_true(value_is(jpath(sent, "tools[1].function.name"), "end_call"));
-	assert_true(value_is(jpath(sent, "tool_choice"), "auto"));
-	assert_true(value_is(jpath(sent, "reasoning_effort"), "low")); /* the paper: low for REPLY */
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].role"), "tool"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].tool_call_id"), "decision_1"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tools[1].function.name"), "end_call"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tool_choice"), "auto"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "reasoning_effort"), "low")); /* the paper: low for REPLY */
 	cJSON_Delete(sent);
 
 	/* the model ends the call although the rules asked a question: refused */
@@ -691,14 +565,14 @@ static void test_reply(void **state)
 	free(text);
 	q = mockserver_request(ms, 0);
 	sent = cJSON_Parse(q->body);
-	assert_true(value_is(jpath(sent, "messages[0].role"), "user"));
-	assert_true(value_is(jpath(sent, "messages[-2].role"), "assistant"));
-	assert_true(value_is(jpath(sent, "messages[-2].content[-1].type"), "tool_use"));
-	assert_true(value_is(jpath(sent, "messages[-2].content[-1].name"), "ask_question"));
-	assert_true(value_is(jpath(sent, "messages[-2].content[-1].input.field"), "district"));
-	assert_true(value_is(jpath(sent, "messages[-1].content[0].type"), "tool_result"));
-	assert_true(value_is(jpath(sent, "messages[-1].content[0].tool_use_id"), "decision_1"));
-	assert_true(value_is(jpath(sent, "tool_choice.type"), "auto"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[0].role"), "user"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].role"), "assistant"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].type"), "tool_use"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].name"), "ask_question"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].input.field"), "district"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].type"), "tool_result"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].tool_use_id"), "decision_1"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tool_choice.type"), "auto"));
 	cJSON_Delete(sent);
 	cJSON_Delete(ask);
 	cJSON_Delete(end);

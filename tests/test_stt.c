@@ -20,6 +20,7 @@
 #include "agent/backend.h"
 #include "agent/provider.h"
 #include "agent/stt_wav.h"
+#include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 
 #define N_SAMPLES 8000 /* 0.5 s at 16 kHz */
@@ -29,21 +30,6 @@ static float samples[N_SAMPLES];
 static EVP_PKEY *google_key;
 static char cred_path[64];
 static volatile int jwt_ok = -1;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	size_t got = fread(s, 1, (size_t)n, f);
-	s[got] = '\0';
-	fclose(f);
-	return s;
-}
 
 static const char *const ENV_VARS[] = {
 	"ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "SARVAM_BASE_URL", "SARVAM_API_KEY",
@@ -187,44 +173,6 @@ static bool is_wav16k(const unsigned char *d, size_t len)
 	       d[22] == 1 && d[23] == 0 && (d[24] | d[25] << 8 | d[26] << 16) == 16000 && d[34] == 16;
 }
 
-static const cJSON *jpath(const cJSON *o, const char *path)
-{
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", path);
-	char *p = buf;
-	while (o && *p) {
-		if (*p == '.') {
-			p++;
-			continue;
-		}
-		if (*p == '[') {
-			o = cJSON_GetArrayItem(o, atoi(p + 1));
-			p = strchr(p, ']');
-			p = p ? p + 1 : p + strlen(p);
-			continue;
-		}
-		size_t n = strcspn(p, ".[");
-		char save = p[n];
-		p[n] = '\0';
-		o = cJSON_GetObjectItemCaseSensitive(o, p);
-		p[n] = save;
-		p += n;
-	}
-	return o;
-}
-
-static bool value_is(const cJSON *v, const char *want)
-{
-	if (!v)
-		return false;
-	if (cJSON_IsString(v))
-		return strcmp(v->valuestring, want) == 0;
-	char *s = cJSON_PrintUnformatted(v);
-	bool ok = s && strcmp(s, want) == 0;
-	cJSON_free(s);
-	return ok;
-}
-
 static bool check_wav(const struct mock_request *q, const cJSON *body, const char *where)
 {
 	if (strcmp(where, "body") == 0)
@@ -235,7 +183,7 @@ static bool check_wav(const struct mock_request *q, const cJSON *body, const cha
 		       is_wav16k((const unsigned char *)p->data, p->len);
 	}
 	if (strncmp(where, "json:", 5) == 0) {
-		const cJSON *v = jpath(body, where + 5);
+		const cJSON *v = reqcheck_jpath(body, where + 5);
 		if (!cJSON_IsString(v))
 			return false;
 		size_t n = strlen(v->valuestring);
@@ -249,71 +197,12 @@ static bool check_wav(const struct mock_request *q, const cJSON *body, const cha
 	return false;
 }
 
-/* As in test_llm.c: env lines when env_only, else every check against q. */
-static const char *run_expect(const char *file, const struct mock_request *q, bool env_only)
+/* The expect files' own verb: wav WHERE, the audio sent (check_wav). */
+static int stt_verb(const char *verb, const char *arg, const char *rest, const struct mock_request *q,
+		    const cJSON *body)
 {
-	static char spec[128];
-	char *text = slurp(file);
-	assert_non_null(text);
-	cJSON *body = q ? cJSON_ParseWithLength(q->body, q->body_len) : NULL;
-	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || !line[0])
-			continue;
-		char *arg = strchr(line, ' ');
-		if (!arg)
-			continue;
-		*arg++ = '\0';
-		if (strcmp(line, "spec") == 0) {
-			snprintf(spec, sizeof(spec), "%s", arg);
-			continue;
-		}
-		if (strcmp(line, "env") == 0) {
-			if (!env_only)
-				continue;
-			char *val = strchr(arg, ' ');
-			assert_non_null(val);
-			*val++ = '\0';
-			char buf[512];
-			const char *u = strstr(val, "{url}");
-			if (u)
-				snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(u - val), val, mockserver_url(ms), u + 5);
-			else
-				snprintf(buf, sizeof(buf), "%s", val);
-			setenv(arg, buf, 1);
-			continue;
-		}
-		if (env_only)
-			continue;
-		char *rest = strchr(arg, ' ');
-		if (rest)
-			*rest++ = '\0';
-		bool ok;
-		if (strcmp(line, "method") == 0)
-			ok = strcmp(q->method, arg) == 0;
-		else if (strcmp(line, "path") == 0)
-			ok = strcmp(q->path, arg) == 0;
-		else if (strcmp(line, "header") == 0)
-			ok = mock_header(q, arg) && rest && strcmp(mock_header(q, arg), rest) == 0;
-		else if (strcmp(line, "noheader") == 0)
-			ok = mock_header(q, arg) == NULL;
-		else if (strcmp(line, "arg") == 0)
-			ok = mock_arg(q, arg) && rest && strcmp(mock_arg(q, arg), rest) == 0;
-		else if (strcmp(line, "part") == 0) {
-			const struct mock_part *pt = mock_part_named(q, arg);
-			ok = pt && rest && strcmp(pt->data, rest) == 0;
-		} else if (strcmp(line, "json") == 0)
-			ok = value_is(jpath(body, arg), rest ? rest : "");
-		else if (strcmp(line, "wav") == 0)
-			ok = check_wav(q, body, arg);
-		else
-			ok = false;
-		if (!ok)
-			fail_msg("%s: check failed: %s %s%s%s", file, line, arg, rest ? " " : "", rest ? rest : "");
-	}
-	cJSON_Delete(body);
-	free(text);
-	return spec;
+	(void)rest;
+	return strcmp(verb, "wav") == 0 ? check_wav(q, body, arg) : -1;
 }
 
 static const struct stt_request REQ = {samples, N_SAMPLES, 16000, NULL, "hi"};
@@ -329,8 +218,8 @@ static void test_providers(void **state)
 		snprintf(resp, sizeof(resp), "tests/data/stt_%s/response.json", names[i]);
 		clear_env();
 		provider_config_free();
-		const char *spec = run_expect(expect, NULL, true);
-		char *body = slurp(resp);
+		const char *spec = reqcheck_run(expect, ms, NULL, true, stt_verb);
+		char *body = reqcheck_file_text(resp);
 		assert_non_null(body);
 		mockserver_clear(ms);
 		bool google = strcmp(names[i], "google") == 0;
@@ -355,7 +244,7 @@ static void test_providers(void **state)
 		free(text);
 		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
 		assert_non_null(q);
-		run_expect(expect, q, false);
+		reqcheck_run(expect, ms, q, false, stt_verb);
 		struct backend_usage u;
 		assert_true(backend_last_usage(be.ctx, &u));
 		assert_true(fabs(u.audio_s - 0.5) < 1e-9);
