@@ -18,22 +18,20 @@
 
 #include "audio/audiofile.h"
 #include "tests/endpoint_clips.h"
+#include "tests/support/tmpdir.h"
 
 static char tmpdir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/formdesk-test-audio-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make(tmpdir, sizeof(tmpdir), "audio");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 /* Writes seconds of a channels-channel file at rate Hz: channel c holds a sine of

@@ -20,6 +20,7 @@
 #include <sndfile.h>
 
 #include "audio/recorder.h"
+#include "tests/support/tmpdir.h"
 
 #define RATE 16000
 
@@ -28,17 +29,13 @@ static char tmpdir[64];
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/formdesk-test-recorder-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tmpdir_make(tmpdir, sizeof(tmpdir), "recorder");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 /* Sample i of the caller's (side 0) or agent's (side 1) test audio: distinct ramps,

@@ -1,0 +1,18 @@
+#include "tests/support/tmpdir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int tmpdir_make(char *dir, size_t n, const char *name)
+{
+	snprintf(dir, n, "/tmp/formdesk-test-%s-XXXXXX", name);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+int tmpdir_remove(const char *dir)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
