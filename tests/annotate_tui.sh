@@ -11,24 +11,9 @@ BIN=${FORMDESK_BIN:-./build/san/formdesk}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 CORPUS=tests/data/corpus_good
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { # check "what" command...
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-for tool in tmux sqlite3; do
-	if ! command -v $tool >/dev/null; then
-		echo "not ok 1 - $tool is not installed (scripts/deps.sh installs it)"
-		exit 1
-	fi
-done
-if [ ! -x "$BIN" ]; then
-	echo "not ok 1 - no binary at $BIN"
-	exit 1
-fi
+. tests/lib/tmux.sh
+need_tools tmux sqlite3
+need_bin
 
 tmp=$(mktemp -d)
 db=$tmp/ann.db
@@ -48,8 +33,8 @@ SH
 chmod +x "$tmp/player"
 
 q() { sqlite3 "$db" "$1"; }
-capture() { "${T[@]}" capture-pane -p -t "$1"; }
-# wait_for SESSION PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN.
+# wait_for SESSION PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN (this
+# test's own: it names the session and shows the screen when it times out).
 wait_for() {
 	local s=$1 pat=$2 limit=${3:-20} end
 	end=$((SECONDS + limit))

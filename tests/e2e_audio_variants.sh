@@ -6,14 +6,8 @@
 # and the usage errors. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
+. tests/lib/e2e.sh
 RESPIN=${FORMDESK_RESPIN:-../shared/corpus/respin}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 
 clip=$(ls "$RESPIN"/*/*.mp3 2>/dev/null | head -1)
 if [ -z "$clip" ]; then

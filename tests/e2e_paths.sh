@@ -2,14 +2,8 @@
 # End to end: `formdesk paths` on the enrollment form gives the paper's 48 paths, each a
 # JSON line, and refuses bad --unknown lists with a message naming the field.
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
+. tests/lib/e2e.sh
 FORM=forms/armman_enrollment.json
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 "$BIN" paths --form $FORM --unknown linked_number,whatsapp_same,whatsapp_number,aadhaar_last4 \
 	>"$tmp/out" 2>"$tmp/err"

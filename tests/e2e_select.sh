@@ -3,14 +3,8 @@
 # worked out in tests/data/select_cases.tsv): the ranking, JSON lines, the weight sweep and
 # its leader changes, exit statuses, error messages and the SVG charts.
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
+. tests/lib/e2e.sh
 D=tests/data
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 "$BIN" select --results $D/select_basic.csv --max-p95-ms 5000 --min-accuracy 90 >"$tmp/table" 2>&1
 rc=$?

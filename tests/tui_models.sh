@@ -13,25 +13,9 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 FORM=forms/armman_enrollment.json
 KEY=sk-tui-KEY-never-shown-0123456789
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-
-for tool in tmux python3 sqlite3; do
-	if ! command -v $tool >/dev/null; then
-		echo "not ok 1 - $tool is not installed"
-		exit 1
-	fi
-done
-if [ ! -x "$BIN" ]; then
-	echo "not ok 1 - no binary at $BIN"
-	exit 1
-fi
+. tests/lib/tmux.sh
+need_tools tmux python3 sqlite3
+need_bin
 
 tmp=$(mktemp -d)
 T=(tmux -L "formdesk-models-$$" -f /dev/null)
@@ -95,17 +79,8 @@ fi
 if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
 echo "# corpus $corpus, binary $BIN, model server on port $port"
 
-capture() { "${T[@]}" capture-pane -p -t sim; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-60}))
-	while [ $SECONDS -lt $deadline ]; do
-		capture >"$tmp/screen" 2>/dev/null
-		cat "$tmp/screen" >>"$tmp/seen"
-		grep -qE -- "$1" "$tmp/screen" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+PANE=sim
+POLL=0.1
 # timer: the waiting time the status bar shows now ("" when none)
 timer() { capture | grep -oE 'waiting for (EXTRACT|REPLY) \(openai\) [0-9]+\.[0-9] s' | tail -1; }
 

@@ -9,24 +9,9 @@ BIN=${FORMDESK_BIN:-./build/san/formdesk}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 FORM=forms/armman_enrollment.json
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { # check "what" command...: ok when the command succeeds
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-
-if ! command -v tmux >/dev/null; then
-	echo "not ok 1 - tmux is not installed (scripts/deps.sh installs it)"
-	exit 1
-fi
-if [ ! -x "$BIN" ]; then
-	echo "not ok 1 - no binary at $BIN"
-	exit 1
-fi
+. tests/lib/tmux.sh
+need_tools tmux
+need_bin
 
 tmp=$(mktemp -d)
 db=$tmp/sim.db
@@ -56,28 +41,7 @@ check "a missing corpus is named before the screen starts" \
 	test "$rc" = 2 -a -n "$(grep -F "$tmp/no-such-corpus" "$tmp/err")"
 
 # ---- the screen ---------------------------------------------------------------------
-capture() { "${T[@]}" capture-pane -p -t sim; }
-# wait_for PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN; every capture
-# is kept in $tmp/seen so later checks can look at what went by.
-wait_for() {
-	local deadline=$((SECONDS + ${2:-60}))
-	while [ $SECONDS -lt $deadline ]; do
-		capture >"$tmp/screen" 2>/dev/null
-		cat "$tmp/screen" >>"$tmp/seen"
-		grep -qE -- "$1" "$tmp/screen" && return 0
-		sleep 0.2
-	done
-	return 1
-}
-wait_gone() {
-	local deadline=$((SECONDS + ${2:-60}))
-	while [ $SECONDS -lt $deadline ]; do
-		capture >"$tmp/screen" 2>/dev/null
-		grep -qE -- "$1" "$tmp/screen" || return 0
-		sleep 0.2
-	done
-	return 1
-}
+PANE=sim
 # Every row of a box-drawn pane must end with its border: no stray text past it.
 rows_clean() {
 	capture >"$tmp/screen"
@@ -86,19 +50,10 @@ rows_clean() {
 # The number of characters in row $1 (0-based) of the screen.
 row_chars() { capture | sed -n "$(($1 + 1))p" | LC_ALL=C.UTF-8 wc -m | awk '{print $1 - 1}'; }
 
-"${T[@]}" new-session -d -s sim -x 160 -y 45 \
-	"LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='fdtest\$ ' bash --norc --noprofile"
-"${T[@]}" set-option -t sim status off >/dev/null
-wait_for 'fdtest\$' 30 || true
+open_shell
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 1; echo \"exit=\$?\"" Enter
 
-if wait_for 'Conversation.*Form.*Verdicts' 60; then
-	ok "the four panes' titles appear"
-else
-	not_ok "the four panes' titles appear (the screen never came up; the rest is skipped)"
-	sed 's/^/# /' "$tmp/screen"
-	exit 1
-fi
+screen_up 'Conversation.*Form.*Verdicts' "the four panes' titles appear"
 check "the Decision pane's title appears" wait_for 'Decision' 10
 check "the title names the corpus and the call" wait_for "formdesk simulator · corpus .* · call .* 1/[0-9]+" 10
 check "the form pane lists the fields with statuses and retries" \

@@ -14,22 +14,8 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 FORM=$PWD/forms/armman_enrollment.json
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-
-for tool in tmux sqlite3; do
-	if ! command -v $tool >/dev/null; then
-		echo "not ok 1 - $tool is not installed"
-		exit 1
-	fi
-done
+. tests/lib/tmux.sh
+need_tools tmux sqlite3
 
 tmp=$(mktemp -d)
 db=$tmp/typed.db
@@ -40,17 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-capture() { "${T[@]}" capture-pane -p -t typed; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-60}))
-	while [ $SECONDS -lt $deadline ]; do
-		capture >"$tmp/screen" 2>/dev/null
-		cat "$tmp/screen" >>"$tmp/seen"
-		grep -qE -- "$1" "$tmp/screen" && return 0
-		sleep 0.2
-	done
-	return 1
-}
+PANE=typed
 # say WORDS: type the caller's words (literally, UTF-8) and press Enter.
 say() {
 	[ -n "$1" ] && "${T[@]}" send-keys -t typed -l "$1"
@@ -67,20 +43,11 @@ wait_turns() {
 	return 1
 }
 
-"${T[@]}" new-session -d -s typed -x 160 -y 45 \
-	"LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='fdtest\$ ' bash --norc --noprofile"
-"${T[@]}" set-option -t typed status off >/dev/null
-wait_for 'fdtest\$' 30 || true
+open_shell
 # Leak checking off: PortAudio probes ALSA for an output device (see e2e_devices.sh).
 "${T[@]}" send-keys -t typed "ASAN_OPTIONS=detect_leaks=0 '$BIN' --typed --form '$FORM' --db '$db' --today 2025-03-15; echo \"exit=\$?\"" Enter
 
-if wait_for 'live call \(typed\)' 60; then
-	ok "the title says a typed live call"
-else
-	not_ok "the title says a typed live call (the screen never came up; the rest is skipped)"
-	sed 's/^/# /' "$tmp/screen"
-	exit 1
-fi
+screen_up 'live call \(typed\)' "the title says a typed live call"
 check "the agent's opening words are in the conversation" wait_for 'agent: नमस्ते' 30
 check "the line editor's row is shown" wait_for '^caller says ›' 10
 check "the status bar says there is no output device, words shown only" wait_for 'no audio output device' 10

@@ -1,0 +1,11 @@
+# tests/lib/e2e.sh: what the end-to-end scripts share. Sourced from the top of the tree
+# after `set -u`: BIN is the binary ($FORMDESK_BIN, default the sanitizer build), tmp a
+# private folder removed on exit, and the TAP helpers count in n: ok WHAT, notok WHAT,
+# check WHAT CONDITION (CONDITION is eval'd; ok when it succeeds).
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }

@@ -1,0 +1,79 @@
+# tests/lib/tmux.sh: what the tmux screen tests share. Sourced (after `set -u`) by a test
+# that then sets tmp (its private folder), T (the tmux command on its private server, an
+# array) and PANE (the session whose screen it reads); the helpers read them when called.
+# POLL, the seconds between two looks at the screen, defaults to 0.2.
+
+# TAP output: n counts the tests, failed the failures.
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { # check "what" command...: ok when the command succeeds
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+# need_tools TOOL...: stop (a failed test, exit 1) unless every TOOL is installed.
+need_tools() {
+	local tool
+	for tool in "$@"; do
+		if ! command -v "$tool" >/dev/null; then
+			echo "not ok 1 - $tool is not installed (scripts/deps.sh installs it)"
+			exit 1
+		fi
+	done
+}
+# need_bin: stop (a failed test, exit 1) unless $BIN is an executable.
+need_bin() {
+	if [ ! -x "$BIN" ]; then
+		echo "not ok 1 - no binary at $BIN"
+		exit 1
+	fi
+}
+
+# capture [SESSION]: the screen of SESSION (default $PANE) as text.
+capture() { "${T[@]}" capture-pane -p -t "${1:-$PANE}"; }
+# wait_for PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN (deadline 60 s
+# unless given); every capture is kept in $tmp/seen so later checks can look at what went
+# by, the last one in $tmp/screen.
+wait_for() {
+	local deadline=$((SECONDS + ${2:-60}))
+	while [ $SECONDS -lt $deadline ]; do
+		capture >"$tmp/screen" 2>/dev/null
+		cat "$tmp/screen" >>"$tmp/seen"
+		grep -qE -- "$1" "$tmp/screen" && return 0
+		sleep "${POLL:-0.2}"
+	done
+	return 1
+}
+# wait_gone PATTERN [SECONDS]: poll the screen until grep -E no longer finds PATTERN.
+wait_gone() {
+	local deadline=$((SECONDS + ${2:-60}))
+	while [ $SECONDS -lt $deadline ]; do
+		capture >"$tmp/screen" 2>/dev/null
+		grep -qE -- "$1" "$tmp/screen" || return 0
+		sleep "${POLL:-0.2}"
+	done
+	return 1
+}
+
+# open_shell: a bash with the prompt "fdtest$ " in a new 160x45 session $PANE, tmux's own
+# status line off; waits (at most 30 s) for the prompt.
+open_shell() {
+	"${T[@]}" new-session -d -s "$PANE" -x 160 -y 45 \
+		"LANG=C.UTF-8 LC_ALL=C.UTF-8 PS1='fdtest\$ ' bash --norc --noprofile"
+	"${T[@]}" set-option -t "$PANE" status off >/dev/null
+	wait_for 'fdtest\$' 30 || true
+}
+# screen_up PATTERN WHAT: the first check of a screen: ok WHAT when PATTERN shows within
+# 60 s; else a failure, the last screen as comments, and the test stops (exit 1).
+screen_up() {
+	if wait_for "$1" 60; then
+		ok "$2"
+	else
+		not_ok "$2 (the screen never came up; the rest is skipped)"
+		sed 's/^/# /' "$tmp/screen"
+		exit 1
+	fi
+}
