@@ -24,6 +24,7 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %s\n", commands[i].help);
+	fprintf(f, "\nformdesk COMMAND --help prints that command's usage.\n");
 }
 
 int main(int argc, char **argv)

@@ -20,9 +20,9 @@
 #include "audio/channel.h"
 #include "commands.h"
 
-static void usage(void)
+static void usage_to(FILE *f)
 {
-	fprintf(stderr, "usage: formdesk audio-variants IN --out DIR [--snr DB] [--noise FILE|whitenoise|pinknoise|brownnoise]\n"
+	fprintf(f, "usage: formdesk audio-variants IN --out DIR [--snr DB] [--noise FILE|whitenoise|pinknoise|brownnoise]\n"
 			"                                  [--fast F] [--slow F] [--rate HZ] [--telephone]\n");
 }
 
@@ -112,7 +112,8 @@ static int run(const struct job *j)
 		}
 		nn = n;
 	} else if (audiofile_read(j->noise, j->rate, &noise, &nn, &msg) != ERR_OK) {
-		fprintf(stderr, "formdesk audio-variants: --noise: %s\n", msg ? msg : j->noise);
+		fprintf(stderr, "formdesk audio-variants: --noise: %s (give a recording, or "
+			"whitenoise, pinknoise or brownnoise)\n", msg ? msg : j->noise);
 		goto out;
 	}
 	if (channel_mix(clean, n, noise, nn, j->snr, &v, &gain) != ERR_OK) {
@@ -170,7 +171,7 @@ int cmd_audio_variants(int argc, char **argv)
 		int bad = 0;
 
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage();
+			usage_to(stdout);
 			return 0;
 		}
 		if (strcmp(a, "--telephone") == 0) {
@@ -196,7 +197,7 @@ int cmd_audio_variants(int argc, char **argv)
 				bad = parse_num(a, val, 8000, 48000, &rate);
 			else {
 				fprintf(stderr, "formdesk audio-variants: unknown option %s\n", a);
-				usage();
+				usage_to(stderr);
 				return 2;
 			}
 			if (bad)
@@ -211,10 +212,15 @@ int cmd_audio_variants(int argc, char **argv)
 		j.in = a;
 	}
 	if (!j.in || !j.out) {
-		usage();
+		usage_to(stderr);
 		return 2;
 	}
 	j.rate = (int)rate;
+	if (stat(j.out, &st) != 0 && errno == ENOENT && mkdir(j.out, 0777) != 0) {
+		fprintf(stderr, "formdesk audio-variants: --out %s: cannot make the folder: %s\n",
+			j.out, strerror(errno));
+		return 2;
+	}
 	if (stat(j.out, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "formdesk audio-variants: --out %s is not a folder\n", j.out);
 		return 2;

@@ -90,6 +90,10 @@ int cmd_bench(int argc, char **argv)
 			slot = &judge_spec;
 		else if (!strcmp(argv[i], "--today"))
 			slot = &today;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(USAGE, stdout);
+			return 0;
+		}
 		if (!slot || i + 1 >= argc) {
 			fprintf(stderr, "formdesk bench: %s '%s'\n%s",
 				slot ? "missing value after" : "unexpected argument", argv[i], USAGE);

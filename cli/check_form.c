@@ -3,12 +3,17 @@
  * {"validation_issues":[...]} on stdout), 2 unreadable file or bad usage (stderr). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "agent/form.h"
 
 int cmd_check_form(int argc, char **argv)
 {
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("usage: formdesk check-form FILE\n");
+		return 0;
+	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: formdesk check-form FILE\n");
 		return 2;

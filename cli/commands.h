@@ -8,8 +8,8 @@
 
 #define COMMANDS(X) \
 	X("check-form", cmd_check_form, "check-form FILE: print FormBharo's validation issues for a form config") \
-	X("run", cmd_run, "run --headless --form FILE --corpus DIR|demo|respin [--db FILE]: run a corpus, JSON lines") \
-	X("extract", cmd_extract, "extract --form FILE --field NAME [--today YYYY-MM-DD] [--history FILE] TEXT") \
+	X("run", cmd_run, "run --headless --form FILE --corpus DIR|demo|respin [--db FILE] [--stt P[:M]] [--extract P[:M]] [--reply P[:M]]: run a corpus, JSON lines") \
+	X("extract", cmd_extract, "extract --form FILE --field NAME [--today YYYY-MM-DD] [--history FILE] [--extract P[:M]] TEXT: EXTRACT and the rules on one utterance") \
 	X("name-match", cmd_name_match, "name-match A B: same, different or unsure") \
 	X("vad", cmd_vad, "vad FILE: the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
 	X("providers", cmd_providers, "providers [--config FILE]: the model and speech providers, which are configured, which keys are missing") \

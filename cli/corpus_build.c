@@ -64,6 +64,10 @@ static int corpus_build(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char **slot = NULL;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(USAGE, stdout);
+			return 0;
+		}
 		if (!strcmp(argv[i], "--synthesize")) {
 			o.synthesize = true;
 			continue;
@@ -135,6 +139,10 @@ int cmd_corpus(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "build") == 0)
 		return corpus_build(argc - 1, argv + 1);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(USAGE, stdout);
+		return 0;
+	}
 	fprintf(stderr, "formdesk corpus: expected 'build'\n%s", USAGE);
 	return 2;
 }

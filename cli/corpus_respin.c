@@ -332,6 +332,9 @@ static void silent_walk(const struct form *f, struct silent_call *w)
 	}
 }
 
+static const char RESPIN_USAGE[] =
+	"usage: formdesk corpus-respin --clips DIR --out DIR [--form FILE]\n";
+
 int cmd_corpus_respin(int argc, char **argv)
 {
 	const char *clips_dir = NULL, *out_dir = NULL, *form_path = DEFAULT_FORM;
@@ -349,13 +352,17 @@ int cmd_corpus_respin(int argc, char **argv)
 			out_dir = argv[++i];
 		else if (!strcmp(argv[i], "--form") && i + 1 < argc)
 			form_path = argv[++i];
-		else {
-			fprintf(stderr, "formdesk corpus-respin: unexpected argument '%s'\n", argv[i]);
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("%s", RESPIN_USAGE);
+			return 0;
+		} else {
+			fprintf(stderr, "formdesk corpus-respin: unexpected argument '%s'\n%s", argv[i],
+				RESPIN_USAGE);
 			return 2;
 		}
 	}
 	if (!clips_dir || !out_dir) {
-		fprintf(stderr, "usage: formdesk corpus-respin --clips DIR --out DIR [--form FILE]\n");
+		fputs(RESPIN_USAGE, stderr);
 		return 2;
 	}
 	if (!(form = load_form("corpus-respin", form_path)))

@@ -19,12 +19,19 @@
 #include "agent/lexicon.h"
 #include "agent/provider.h"
 
+static void usage_to(FILE *f)
+{
+	fprintf(f, "usage: formdesk extract --form FILE --field NAME [--today YYYY-MM-DD] "
+		   "[--history FILE] [--extract P[:M]] [--config FILE] TEXT\n"
+		   "  --extract defaults to rules (offline); a model provider needs its key in "
+		   "the environment\n"
+		   "  --history: the conversation so far, a JSON array of "
+		   "{\"role\":\"agent\"|\"user\",\"content\":\"...\"}\n");
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: formdesk extract --form FILE --field NAME [--today YYYY-MM-DD] "
-			"[--history FILE] [--extract P[:M]] [--config FILE] TEXT\n"
-			"  --extract defaults to rules (offline); a model provider needs its key in "
-			"the environment\n");
+	usage_to(stderr);
 }
 
 static char *read_all(const char *path)
@@ -116,6 +123,10 @@ int cmd_extract(int argc, char **argv)
 			slot = &spec;
 		else if (strcmp(argv[i], "--config") == 0)
 			slot = &config;
+		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage_to(stdout);
+			return 0;
+		}
 		if (slot) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "formdesk extract: %s needs a value\n", argv[i]);

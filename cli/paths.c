@@ -29,6 +29,9 @@ int cmd_paths(int argc, char **argv)
 			form_path = argv[++i];
 		} else if (!strcmp(argv[i], "--unknown") && i + 1 < argc) {
 			unknown_list = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_text, stdout);
+			return 0;
 		} else {
 			fprintf(stderr, "formdesk paths: unexpected argument '%s'\n%s", argv[i],
 				usage_text);

@@ -14,6 +14,9 @@ int cmd_providers(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
 			config = argv[++i];
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: formdesk providers [--config FILE]\n");
+			return 0;
 		} else {
 			fprintf(stderr, "usage: formdesk providers [--config FILE]\n");
 			return 2;

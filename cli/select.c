@@ -18,11 +18,12 @@ static const char usage_text[] =
 	"usage: formdesk select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT]\n"
 	"                       [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]\n"
 	"  The CSV has columns model,accuracy,p95_ms,cost_usd (accuracy in percent or as a\n"
-	"  fraction); a folder is read through its results.csv. Limits are strict: p95 below N\n"
-	"  ms, accuracy above PCT%% (the paper: EXTRACT --max-p95-ms 5000 --min-accuracy 90,\n"
-	"  REPLY --max-p95-ms 4000 --min-accuracy 95). Default weights 0.7,0.1,0.2. --sweep\n"
-	"  varies w_a with w_l fixed and w_c = 1 - w_a - w_l. --svg writes tradeoff.svg (and\n"
-	"  sweep.svg) into DIR.\n";
+	"  fraction); a folder is read through its results.csv, which in a bench folder holds\n"
+	"  every stage: for one stage give its file, e.g. OUT/results-extract.csv. Limits are\n"
+	"  strict: p95 below N ms, accuracy above PCT% (the paper: EXTRACT --max-p95-ms 5000\n"
+	"  --min-accuracy 90, REPLY --max-p95-ms 4000 --min-accuracy 95). Default weights\n"
+	"  0.7,0.1,0.2. --sweep varies w_a with w_l fixed and w_c = 1 - w_a - w_l. --svg\n"
+	"  writes tradeoff.svg (and sweep.svg) into DIR.\n";
 
 struct opts {
 	const char *results, *svg_dir;
@@ -61,11 +62,16 @@ static int bad(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* parse_args: 0 read, 2 bad usage (message printed), -1 --help (usage on stdout). */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	o->w = SELECT_DEFAULT_WEIGHTS;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_text, stdout);
+			return -1;
+		}
 		if (!strcmp(a, "--json")) {
 			o->json = true;
 			continue;
@@ -366,7 +372,7 @@ int cmd_select(int argc, char **argv)
 	struct opts o = {0};
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc; /* -1: --help printed the usage */
 	struct select *s = NULL;
 	struct select_sweep *sw = NULL;
 	char *error = NULL;

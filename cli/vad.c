@@ -12,9 +12,9 @@
 
 #define VAD_RATE 16000
 
-static void usage(void)
+static void usage_to(FILE *f)
 {
-	fprintf(stderr, "usage: formdesk vad FILE [--start-ms N] [--stop-ms N] [--turn-wait-ms N]\n"
+	fprintf(f, "usage: formdesk vad FILE [--start-ms N] [--stop-ms N] [--turn-wait-ms N]\n"
 			"                          [--min-loudness-db X] [--vad webrtc|speex]\n");
 }
 
@@ -66,7 +66,7 @@ int cmd_vad(int argc, char **argv)
 		int bad = 0;
 
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage();
+			usage_to(stdout);
 			return 0;
 		}
 		if (a[0] == '-' && a[1] == '-') {
@@ -89,7 +89,7 @@ int cmd_vad(int argc, char **argv)
 				}
 			} else {
 				fprintf(stderr, "formdesk vad: unknown option '%s'\n", a);
-				usage();
+				usage_to(stderr);
 				return 2;
 			}
 			if (bad)
@@ -104,7 +104,7 @@ int cmd_vad(int argc, char **argv)
 		path = a;
 	}
 	if (!path) {
-		usage();
+		usage_to(stderr);
 		return 2;
 	}
 

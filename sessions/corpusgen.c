@@ -252,7 +252,7 @@ static struct utt *utterance(struct gen *g, const char *field, const cJSON *ans,
 		if (!g->o->synthesize) {
 			fail(g, ERR_NOTFOUND,
 			     "field '%s': no recording for '%s' in condition 'ideal' (give one in "
-			     "'recordings', or synthesize)",
+			     "'recordings', or pass --synthesize)",
 			     field, key);
 			return NULL;
 		}

@@ -3,7 +3,7 @@
 # speech) when present, else on espeak-ng Hindi speech (synthetic). Checks the five files,
 # their durations (pace changes duration by the factor), the reported SNR against the
 # request, that the endpointer still hears speech in every variant, the telephone option,
-# and the usage errors. TAP-style output.
+# the usage errors, the --out folder made when missing, and --help. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib/e2e.sh
@@ -52,3 +52,12 @@ check "bad --snr: exit 2 naming it" '[ $? = 2 ] && grep -q -- "--snr" "$tmp/err"
 check "missing input: exit 2 naming the file" '[ $? = 2 ] && grep -q "missing.wav" "$tmp/err"'
 "$BIN" audio-variants "$clip" --out "$tmp/out" --noise "$tmp/nonoise.wav" >/dev/null 2>"$tmp/err"
 check "missing noise file: exit 2 naming it" '[ $? = 2 ] && grep -q "nonoise.wav" "$tmp/err"'
+"$BIN" audio-variants "$clip" --out "$tmp/made" >/dev/null 2>"$tmp/err"
+check "a missing --out folder is made: exit 0, five files" '[ $? = 0 ] && [ "$(ls "$tmp/made" | wc -l)" = 5 ]'
+: >"$tmp/afile"
+"$BIN" audio-variants "$clip" --out "$tmp/afile" >/dev/null 2>"$tmp/err"
+check "--out naming a file: exit 2, not a folder" '[ $? = 2 ] && grep -q "not a folder" "$tmp/err"'
+"$BIN" audio-variants "$clip" --out "$tmp/out" --noise babble >/dev/null 2>"$tmp/err"
+check "unknown --noise: exit 2 naming the generated kinds" '[ $? = 2 ] && grep -q "pinknoise" "$tmp/err"'
+"$BIN" audio-variants --help >"$tmp/help" 2>"$tmp/err"
+check "--help: usage on stdout, exit 0" '[ $? = 0 ] && grep -q "^usage: formdesk audio-variants" "$tmp/help"'
