@@ -11,6 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
+#include <utf8proc.h>
+
+#include "normalize.h"
+
+/* More questions or branches than any phone form holds: the load refuses them rather than
+ * spend minutes on the cross-checks (and every path through them). */
+#define FORM_MAX_QUESTIONS 1000
+#define FORM_MAX_BRANCHES 1000
 
 /* Loading context: the issues found so far and whether memory ran out. */
 struct ld {
@@ -118,7 +126,7 @@ static bool get_num(struct ld *ld, const cJSON *obj, const char *key, const char
 	return true;
 }
 
-/* A whole number >= lo, or dflt when absent or wrong. */
+/* A whole number from lo to 1000000, or dflt when absent or wrong. */
 static int get_int(struct ld *ld, const cJSON *obj, const char *key, const char *path,
 		   int dflt, int lo)
 {
@@ -127,9 +135,10 @@ static int get_int(struct ld *ld, const cJSON *obj, const char *key, const char 
 	if (!get_num(ld, obj, key, path, &d))
 		return dflt;
 	field_path(f, sizeof(f), path, key);
-	if (d != (double)(int)d || d < lo || d > 1000000) {
+	/* The range first: converting a double outside int's range is undefined. */
+	if (!(d >= lo && d <= 1000000) || d != (double)(int)d) {
 		char msg[100];
-		snprintf(msg, sizeof(msg), "Must be a whole number of at least %d.", lo);
+		snprintf(msg, sizeof(msg), "Must be a whole number from %d to 1000000.", lo);
 		add_issue(ld, msg, "%s", f);
 		return dflt;
 	}
@@ -161,7 +170,7 @@ static char **get_str_array(struct ld *ld, const cJSON *obj, const char *key,
 	cJSON_ArrayForEach(e, v) {
 		if (!cJSON_IsString(e)) {
 			add_issue(ld, "Must be a string.", "%s[%d]", f, i);
-			a[i] = xstrdup(ld, "");
+			a[i] = NULL; /* refused already: the later checks pass it over */
 		} else {
 			a[i] = xstrdup(ld, e->valuestring);
 		}
@@ -347,6 +356,63 @@ static void load_retry(struct ld *ld, const cJSON *qj, const char *qp, struct fo
 	}
 }
 
+/* Options, boolean labels and end_call_values that cannot work: an empty or repeated
+ * option (an answer could not say which one), one boolean label without the other or two
+ * equal ones, an end_call_value the question can never be answered with. */
+static void check_values(struct ld *ld, const char *qp, struct form_question *q)
+{
+	char msg[300];
+	for (int i = 0; i < q->n_options; i++) {
+		if (!q->options[i])
+			continue;
+		if (!*q->options[i]) {
+			add_issue(ld, "An option must not be empty.", "%s.options[%d]", qp, i);
+			continue;
+		}
+		for (int j = 0; j < i; j++)
+			if (q->options[j] && normalize_text_eq(q->options[j], q->options[i])) {
+				snprintf(msg, sizeof(msg), "Duplicate option '%.200s' (the same as options[%d]).",
+					 q->options[i], j);
+				add_issue(ld, msg, "%s.options[%d]", qp, i);
+				break;
+			}
+	}
+	if (!q->label_true != !q->label_false)
+		add_issue(ld, "boolean_labels needs both 'true' and 'false'.", "%s.boolean_labels", qp);
+	else if (q->label_true && normalize_text_eq(q->label_true, q->label_false))
+		add_issue(ld, "The 'true' and 'false' labels must differ.", "%s.boolean_labels", qp);
+	for (int i = 0; i < q->n_end_call_values; i++) {
+		const char *v = q->end_call_values[i];
+		const char *why = NULL;
+		if (!v)
+			continue;
+		if (q->type == FORM_BOOLEAN) {
+			bool ok = normalize_yesno(NULL, v) >= 0 ||
+				  (q->label_true && normalize_text_eq(v, q->label_true)) ||
+				  (q->label_false && normalize_text_eq(v, q->label_false));
+			if (!ok)
+				why = "is not true, false or one of the question's boolean_labels";
+		} else if (q->type == FORM_SINGLE_SELECT || q->type == FORM_MULTI_SELECT) {
+			bool ok = false;
+			for (int k = 0; k < q->n_options && !ok; k++)
+				ok = q->options[k] && normalize_text_eq(v, q->options[k]);
+			if (!ok)
+				why = "is not one of the question's options";
+		} else if (q->type == FORM_NUMBER) {
+			char *end;
+			errno = 0;
+			double d = strtod(v, &end);
+			(void)d;
+			if (end == v || *end || errno == ERANGE)
+				why = "is not a number";
+		}
+		if (why) {
+			snprintf(msg, sizeof(msg), "'%.200s' %s, so it can never end the call.", v, why);
+			add_issue(ld, msg, "%s.end_call_values[%d]", qp, i);
+		}
+	}
+}
+
 static void load_question(struct ld *ld, const cJSON *qj, int i, struct form_question *q)
 {
 	char qp[64];
@@ -419,6 +485,7 @@ static void load_question(struct ld *ld, const cJSON *qj, int i, struct form_que
 		}
 	}
 	q->end_call_values = get_str_array(ld, qj, "end_call_values", qp, &q->n_end_call_values);
+	check_values(ld, qp, q);
 	load_validation(ld, qj, qp, q);
 	load_retry(ld, qj, qp, q);
 }
@@ -533,6 +600,44 @@ static void line_col(const char *text, const char *at, int *line, int *col)
 	}
 }
 
+/* How many arrays and objects are open at at (counting one opened there), outside
+ * strings. */
+static int nesting(const char *text, const char *at)
+{
+	int depth = 0;
+	bool in_str = false;
+	for (const char *p = text; *p && p <= at; p++) {
+		if (in_str) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+		} else if (*p == ']' || *p == '}') {
+			depth--;
+		}
+	}
+	return depth;
+}
+
+/* The first byte of text that does not start a valid UTF-8 character, or NULL. */
+static const char *bad_utf8(const char *text, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i,
+						      (utf8proc_ssize_t)(len - i), &cp);
+		if (k <= 0)
+			return text + i;
+		i += (size_t)k;
+	}
+	return NULL;
+}
+
 enum err form_parse(const char *text, struct form **out, struct form_issues *issues)
 {
 	struct form_issues local = {0};
@@ -555,6 +660,10 @@ enum err form_parse(const char *text, struct form **out, struct form_issues *iss
 		if (!*at)
 			snprintf(msg, sizeof(msg), "line %d, column %d: unexpected end of the JSON text.",
 				 line, col);
+		else if (nesting(text, at) > CJSON_NESTING_LIMIT)
+			snprintf(msg, sizeof(msg),
+				 "line %d, column %d: the JSON text nests deeper than %d levels.", line,
+				 col, CJSON_NESTING_LIMIT);
 		else
 			snprintf(msg, sizeof(msg), "line %d, column %d: malformed JSON near '%.20s'.",
 				 line, col, at);
@@ -605,6 +714,11 @@ enum err form_parse(const char *text, struct form **out, struct form_issues *iss
 		add_issue(&ld, "Must be a list of questions.", "questions");
 	} else if (cJSON_GetArraySize(qs) == 0) {
 		add_issue(&ld, "A form needs at least one question.", "questions");
+	} else if (cJSON_GetArraySize(qs) > FORM_MAX_QUESTIONS) {
+		char msg[120];
+		snprintf(msg, sizeof(msg), "A form may have at most %d questions (this one has %d).",
+			 FORM_MAX_QUESTIONS, cJSON_GetArraySize(qs));
+		add_issue(&ld, msg, "questions");
 	} else {
 		int n = cJSON_GetArraySize(qs);
 		f->questions = calloc((size_t)n, sizeof(*f->questions));
@@ -624,6 +738,11 @@ enum err form_parse(const char *text, struct form **out, struct form_issues *iss
 	const cJSON *bs = item(root, "branches");
 	if (bs && !cJSON_IsArray(bs)) {
 		add_issue(&ld, "Must be a list of branches.", "branches");
+	} else if (bs && cJSON_GetArraySize(bs) > FORM_MAX_BRANCHES) {
+		char msg[120];
+		snprintf(msg, sizeof(msg), "A form may have at most %d branches (this one has %d).",
+			 FORM_MAX_BRANCHES, cJSON_GetArraySize(bs));
+		add_issue(&ld, msg, "branches");
 	} else if (bs && cJSON_GetArraySize(bs) > 0) {
 		int n = cJSON_GetArraySize(bs);
 		f->branches = calloc((size_t)n, sizeof(*f->branches));
@@ -696,6 +815,17 @@ enum err form_load(const char *path, struct form **out, struct form_issues *issu
 	buf[len] = 0;
 	if (strlen(buf) != len) {
 		add_issue(&ld, "line 1, column 1: the file holds a NUL byte; not JSON text.", "");
+		e = ld.nomem ? ERR_NOMEM : ERR_PARSE;
+		goto out;
+	}
+	const char *bad = bad_utf8(buf, len);
+	if (bad) {
+		int line, col;
+		char msg[160];
+		line_col(buf, bad, &line, &col);
+		snprintf(msg, sizeof(msg), "line %d, column %d: not UTF-8 text (byte 0x%02X).", line,
+			 col, (unsigned)(unsigned char)*bad);
+		add_issue(&ld, msg, "");
 		e = ld.nomem ? ERR_NOMEM : ERR_PARSE;
 		goto out;
 	}

@@ -2,12 +2,15 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <utf8proc.h>
 
 #include "text.h"
 
@@ -241,6 +244,22 @@ static int phrase_words(struct lexicon *lex, const char *phrase, int *ids)
 	return n;
 }
 
+/* The first NUL byte of s, or the first byte that does not start a valid UTF-8
+ * character; NULL when it is all text. */
+static const char *not_text(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+						      (utf8proc_ssize_t)(len - i), &cp);
+		if (k <= 0 || cp == 0)
+			return s + i;
+		i += (size_t)k;
+	}
+	return NULL;
+}
+
 static enum err load_file(struct lexicon *lex, const char *dir, const char *name, char **errmsg)
 {
 	enum err e = ERR_OK;
@@ -254,10 +273,21 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 		set_msg(errmsg, "%s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
-	while (getline(&line, &cap, f) > 0) {
+	ssize_t got;
+	while ((got = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		char *cols[4] = {0};
 		int nc = 0;
+		const char *bad = not_text(line, (size_t)got);
+		if (bad) {
+			if (*bad)
+				set_msg(errmsg, "%s line %d: not UTF-8 text (byte 0x%02X)", path, lineno,
+					(unsigned)(unsigned char)*bad);
+			else
+				set_msg(errmsg, "%s line %d: the line holds a NUL byte", path, lineno);
+			e = ERR_PARSE;
+			break;
+		}
 		trim(line);
 		if (line[0] == '#' || line[0] == 0)
 			continue;
@@ -287,9 +317,17 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 		struct phrase ph = {.pub = {.tag = (enum lexicon_tag)tag}};
 		if (tag_numeric((enum lexicon_tag)tag)) {
 			char *end = NULL;
-			if (nc < 3 || !*cols[2] || (ph.pub.value = strtod(cols[2], &end), *end)) {
+			if (nc < 3 || !*cols[2] || (ph.pub.value = strtod(cols[2], &end), *end) ||
+			    !isfinite(ph.pub.value)) {
 				set_msg(errmsg, "%s line %d: tag '%s' needs a number in the third column",
 					path, lineno, cols[1]);
+				e = ERR_PARSE;
+				break;
+			}
+			if (tag == LEX_MONTH && !(ph.pub.value >= 1 && ph.pub.value <= 12 &&
+						  ph.pub.value == floor(ph.pub.value))) {
+				set_msg(errmsg, "%s line %d: tag 'month' needs a month number from 1 to 12, "
+						"got '%s'", path, lineno, cols[2]);
 				e = ERR_PARSE;
 				break;
 			}
@@ -332,6 +370,11 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 			lex->capphr = c;
 		}
 		lex->phr[lex->nphr++] = ph;
+	}
+	if (e == ERR_OK && ferror(f)) {
+		/* a folder, or a read that failed: not an empty word list */
+		set_msg(errmsg, "%s: %s", path, strerror(errno));
+		e = ERR_IO;
 	}
 	free(line);
 	fclose(f);

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,100 @@ static bool has_key_member(const cJSON *o)
 	return false;
 }
 
+/* What a config member must be: a string, true/false, or a number in [lo, hi] (whole
+ * when whole). */
+struct conf_rule {
+	const char *key;
+	char kind; /* 's' string, 'b' boolean, 'n' number */
+	double lo, hi;
+	bool whole;
+};
+
+static const struct conf_rule provider_rules[] = {
+	{"base_url", 's', 0, 0, false}, {"model", 's', 0, 0, false},
+	{"project", 's', 0, 0, false}, {"location", 's', 0, 0, false},
+	{"structured", 's', 0, 0, false}, {"reasoning", 'b', 0, 0, false},
+	{"stream", 'b', 0, 0, false}, {"timeout_ms", 'n', 1, 3600000, true},
+	{"retries", 'n', 0, 100, true}, {"usd_per_million_input_tokens", 'n', 0, 1e9, false},
+	{"usd_per_million_output_tokens", 'n', 0, 1e9, false},
+	{"usd_per_audio_minute", 'n', 0, 1e9, false},
+};
+
+static const struct conf_rule stage_rules[] = {
+	{"reasoning_effort", 's', 0, 0, false}, {"history_turns", 'n', 0, 1000000, true},
+};
+
+/* Whether the members of o named in rules have their kind; else bad (size n) names the
+ * first that does not, as PREFIX.KEY. */
+static bool rules_ok(const cJSON *o, const char *prefix, const struct conf_rule *rules,
+		     size_t n_rules, char *bad, size_t n)
+{
+	for (size_t i = 0; i < n_rules; i++) {
+		const struct conf_rule *r = &rules[i];
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, r->key);
+		if (!v)
+			continue;
+		if (r->kind == 's' && !cJSON_IsString(v)) {
+			snprintf(bad, n, "%s.%s must be a string", prefix, r->key);
+			return false;
+		}
+		if (r->kind == 'b' && !cJSON_IsBool(v)) {
+			snprintf(bad, n, "%s.%s must be true or false", prefix, r->key);
+			return false;
+		}
+		if (r->kind == 'n' && (!cJSON_IsNumber(v) || !(v->valuedouble >= r->lo &&
+							     v->valuedouble <= r->hi) ||
+				       (r->whole && v->valuedouble != floor(v->valuedouble)))) {
+			snprintf(bad, n, "%s.%s must be a %s from %.15g to %.15g", prefix, r->key,
+				 r->whole ? "whole number" : "number", r->lo, r->hi);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Whether every setting the config file gives has the type and range it must have;
+ * else bad (size n) says which does not. */
+static bool config_types_ok(const cJSON *root, char *bad, size_t n)
+{
+	const cJSON *m;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(root, "providers")) {
+		char prefix[120];
+		snprintf(prefix, sizeof(prefix), "providers.%.80s", m->string);
+		if (!provider_find(m->string, PROVIDER_LLM) && !provider_find(m->string, PROVIDER_STT)) {
+			snprintf(bad, n, "%s: no such provider", prefix);
+			return false;
+		}
+		if (!cJSON_IsObject(m)) {
+			snprintf(bad, n, "%s must be an object", prefix);
+			return false;
+		}
+		if (!rules_ok(m, prefix, provider_rules, sizeof(provider_rules) / sizeof(provider_rules[0]),
+			      bad, n))
+			return false;
+	}
+	static const char *const stages[] = {"extract", "reply"};
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, stages[i]);
+		if (!st)
+			continue;
+		if (!cJSON_IsObject(st)) {
+			snprintf(bad, n, "%s must be an object", stages[i]);
+			return false;
+		}
+		if (!rules_ok(st, stages[i], stage_rules, sizeof(stage_rules) / sizeof(stage_rules[0]),
+			      bad, n))
+			return false;
+	}
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "judge");
+	if (j && !cJSON_IsString(j) &&
+	    !(cJSON_IsObject(j) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "spec")))) {
+		snprintf(bad, n, "judge must be a string \"PROVIDER[:MODEL]\" or {\"spec\": \"...\"}");
+		return false;
+	}
+	return true;
+}
+
 enum err provider_config_load(const char *path, char *why, size_t n)
 {
 	char dummy[8];
@@ -150,7 +245,16 @@ enum err provider_config_load(const char *path, char *why, size_t n)
 		snprintf(why, n, "%s: %s", path, e == ERR_IO ? strerror(errno) : err_str(e));
 		return e;
 	}
-	cJSON *root = cJSON_Parse(text);
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithOpts(text, &end, true);
+	if (!root) {
+		int line = 1;
+		for (const char *p = text; end && p < end && *p; p++)
+			line += *p == '\n';
+		free(text);
+		snprintf(why, n, "%s: line %d: not valid JSON", path, line);
+		return ERR_PARSE;
+	}
 	free(text);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
@@ -167,6 +271,12 @@ enum err provider_config_load(const char *path, char *why, size_t n)
 	if (prov && !cJSON_IsObject(prov)) {
 		cJSON_Delete(root);
 		snprintf(why, n, "%s: \"providers\" must be an object", path);
+		return ERR_INVALID;
+	}
+	char bad[200];
+	if (!config_types_ok(root, bad, sizeof(bad))) {
+		cJSON_Delete(root);
+		snprintf(why, n, "%s: %s", path, bad);
 		return ERR_INVALID;
 	}
 	config_path = strdup(path);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <samplerate.h>
 #include <sndfile.h>
@@ -129,12 +130,26 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 		set_msg(errmsg, "%s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
+	struct stat sb;
+	int st = fstat(fileno(probe), &sb);
 	fclose(probe);
+	if (st == 0 && S_ISDIR(sb.st_mode)) {
+		set_msg(errmsg, "%s: %s", path, strerror(EISDIR));
+		return ERR_IO;
+	}
+	if (st == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+		set_msg(errmsg, "%s: cannot decode audio: the file is empty (0 bytes)", path);
+		return ERR_AUDIO;
+	}
 
 	memset(&info, 0, sizeof(info));
 	f = sf_open(path, SFM_READ, &info);
 	if (!f) {
-		set_msg(errmsg, "%s: cannot decode audio: %s", path, sf_strerror(NULL));
+		const char *why = sf_strerror(NULL);
+		/* libsndfile says this of a regular file whose MP3 stream mpg123 cannot read */
+		if (strstr(why, "not a regular file"))
+			why = "not a WAV, FLAC or MP3 stream that libsndfile can read.";
+		set_msg(errmsg, "%s: cannot decode audio: %s", path, why);
 		rc = ERR_AUDIO;
 		goto out;
 	}

@@ -67,6 +67,12 @@ int cmd_paths(int argc, char **argv)
 		goto out;
 	}
 	e = paths_each(f, unknown, print_path, f, NULL);
+	if (e == ERR_INVALID) {
+		fprintf(stderr, "formdesk paths: %s: the form has more than %ld paths (each question "
+				"that a branch or end_call_values depends on doubles them)\n",
+			form_path, PATHS_MAX);
+		goto out;
+	}
 	if (e != ERR_OK) {
 		fprintf(stderr, "formdesk paths: %s\n", err_str(e == ERR_CANCELLED ? ERR_NOMEM : e));
 		goto out;

@@ -236,6 +236,10 @@ out:
 	return e;
 }
 
+/* A row wider than its header: most often an unquoted comma, which would silently cut a
+ * field short. */
+#define TOO_MANY_FIELDS "%s:%d: the row has %d fields, the header %d (quote a field that holds a comma)"
+
 /* header: the column of each wanted name in the header record; -1 when absent. Fails
  * for a required column that is missing. */
 static enum err header(struct loader *L, const char *file, int line, char **f, int n,
@@ -244,8 +248,16 @@ static enum err header(struct loader *L, const char *file, int line, char **f, i
 	for (int k = 0; k < n_names; k++) {
 		col[k] = -1;
 		for (int i = 0; i < n; i++)
-			if (strcmp(f[i], names[k]) == 0)
+			if (strcmp(f[i], names[k]) == 0) {
+				if (col[k] >= 0) {
+					set_msg(L->errmsg,
+						"%s:%d: field '%s': the header names the column twice "
+						"(columns %d and %d)",
+						file, line, names[k], col[k] + 1, i + 1);
+					return ERR_PARSE;
+				}
 				col[k] = i;
+			}
 		if (col[k] < 0 && required[k]) {
 			set_msg(L->errmsg, "%s:%d: field '%s': missing column (the header must name it)",
 				file, line, names[k]);
@@ -315,7 +327,7 @@ static enum err load_transcripts(struct loader *L)
 	char *file = join(L->c->dir, "transcripts.csv");
 	struct csv *csv = NULL;
 	char **f = NULL;
-	int n = 0, line, col[3], cap = 0;
+	int n = 0, line, col[3], cap = 0, width;
 	enum err e = ERR_NOMEM;
 
 	if (!file)
@@ -332,6 +344,7 @@ static enum err load_transcripts(struct loader *L)
 	}
 	if ((e = header(L, file, line, f, n, names, required, col, 3)) != ERR_OK)
 		goto out;
+	width = n;
 	for (;;) {
 		csv_fields_free(f, n);
 		f = NULL;
@@ -343,6 +356,10 @@ static enum err load_transcripts(struct loader *L)
 		if (n <= col[0] || n <= col[1] || (col[2] >= 0 && n <= col[2])) {
 			set_msg(L->errmsg, "%s:%d: field '%s': missing (the row has %d fields)", file,
 				line, n <= col[0] ? "id" : n <= col[1] ? "text" : "path", n);
+			goto out;
+		}
+		if (n > width) {
+			set_msg(L->errmsg, TOO_MANY_FIELDS, file, line, n, width);
 			goto out;
 		}
 		e = ERR_INVALID;
@@ -426,7 +443,7 @@ static enum err load_calls(struct loader *L)
 	char *file = join(c->dir, "calls.csv");
 	struct csv *csv = NULL;
 	char **f = NULL;
-	int n = 0, line, col[N_COLS], cap = 0;
+	int n = 0, line, col[N_COLS], cap = 0, width;
 	enum err e = ERR_NOMEM;
 
 	if (!file)
@@ -443,6 +460,7 @@ static enum err load_calls(struct loader *L)
 	}
 	if ((e = header(L, file, line, f, n, names, required, col, N_COLS)) != ERR_OK)
 		goto out;
+	width = n;
 	for (;;) {
 		csv_fields_free(f, n);
 		f = NULL;
@@ -457,6 +475,10 @@ static enum err load_calls(struct loader *L)
 					file, line, names[k], n);
 				goto out;
 			}
+		if (n > width) {
+			set_msg(L->errmsg, TOO_MANY_FIELDS, file, line, n, width);
+			goto out;
+		}
 		const char *call_id = f[col[C_CALL]], *turn_s = f[col[C_TURN]];
 		const char *utt_id = f[col[C_UTT]], *cond = f[col[C_COND]];
 		const char *caller = col[C_CALLER] >= 0 ? f[col[C_CALLER]] : "";

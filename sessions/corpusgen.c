@@ -567,8 +567,11 @@ static void each_caller(struct gen *g, const cJSON *callers)
 			fail(g, ERR_INVALID, "field 'answers': must be an object keyed by field name");
 			return;
 		}
-		if (paths_each(g->form, g->unknown, on_path, g, NULL) != ERR_OK || g->err != ERR_OK) {
-			if (g->err == ERR_OK)
+		enum err pe = paths_each(g->form, g->unknown, on_path, g, NULL);
+		if (pe != ERR_OK || g->err != ERR_OK) {
+			if (g->err == ERR_OK && pe == ERR_INVALID)
+				fail(g, ERR_INVALID, "the form has more than 100000 paths");
+			else if (g->err == ERR_OK)
 				fail(g, ERR_NOMEM, "out of memory");
 			return;
 		}

@@ -10,8 +10,9 @@
 struct csv;
 
 /* csv_open: read the whole file at path. Output: *out (caller frees with csv_free); on
- * failure *errmsg (caller frees; may be NULL) names the file and the system error.
- * Errors: ERR_IO, ERR_NOMEM. */
+ * failure *errmsg (caller frees; may be NULL) names the file and the system error, or the
+ * line of a NUL byte or of bytes that are not UTF-8. Errors: ERR_IO, ERR_PARSE,
+ * ERR_NOMEM. */
 enum err csv_open(const char *path, struct csv **out, char **errmsg);
 void csv_free(struct csv *c);
 

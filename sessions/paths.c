@@ -105,6 +105,13 @@ static enum err walk(struct walk *w, int i)
 	return ERR_OK;
 }
 
+static int count_only(void *ctx, long number, const enum paths_answer *answers)
+{
+	(void)ctx;
+	(void)answers;
+	return number > PATHS_MAX;
+}
+
 enum err paths_each(const struct form *f, const bool *unknown, paths_fn fn, void *ctx,
 		    long *count)
 {
@@ -123,6 +130,18 @@ enum err paths_each(const struct form *f, const bool *unknown, paths_fn fn, void
 		if (c >= 0 && f->questions[c].type == FORM_BOOLEAN)
 			w.decides[c] = true;
 	}
+	/* Count first, so that a form with too many paths is refused before fn sees one:
+	 * n independent yes/no questions make 2^n paths. */
+	w.fn = count_only;
+	e = walk(&w, 0);
+	if (e == ERR_CANCELLED) {
+		e = ERR_INVALID;
+		goto out;
+	}
+	if (e != ERR_OK)
+		goto out;
+	w.fn = fn;
+	w.count = 0;
 	e = walk(&w, 0);
 	if (count)
 		*count = w.count;

@@ -54,10 +54,14 @@ typedef int (*paths_fn)(void *ctx, long number, const enum paths_answer *answers
 enum err paths_parse_unknown(const struct form *f, const char *list, bool *unknown,
 			     char **error);
 
+/* The most paths paths_each enumerates; a form with more is refused before the first. */
+#define PATHS_MAX 100000L
+
 /* paths_each: enumerate the paths of f by the rule above, calling fn(ctx, ...) for each.
  * unknown: NULL (no question may be "unknown") or f->n_questions flags from
  * paths_parse_unknown. Output: *count (may be NULL) the number of paths visited.
- * Errors: ERR_CANCELLED (fn asked to stop; *count includes that path), ERR_NOMEM. */
+ * Errors: ERR_CANCELLED (fn asked to stop; *count includes that path), ERR_INVALID (more
+ * than PATHS_MAX paths; fn was not called), ERR_NOMEM. */
 enum err paths_each(const struct form *f, const bool *unknown, paths_fn fn, void *ctx,
 		    long *count);
 

@@ -140,6 +140,31 @@ static enum err migrate(struct store *st)
 			 version, latest);
 		return ERR_DB;
 	}
+	if (version < 0) {
+		snprintf(st->err, sizeof st->err,
+			 "%s: schema version %d is not one of formdesk's (1 to %d)", st->path, version,
+			 latest);
+		return ERR_DB;
+	}
+	if (version == 0) {
+		/* formdesk sets the version with the tables, so tables without one belong to
+		 * another program */
+		int tables = 0;
+		if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master", -1, &q, NULL) !=
+		    SQLITE_OK) {
+			set_err(st, "reading the schema");
+			return ERR_DB;
+		}
+		if (sqlite3_step(q) == SQLITE_ROW)
+			tables = sqlite3_column_int(q, 0);
+		sqlite3_finalize(q);
+		if (tables > 0) {
+			snprintf(st->err, sizeof st->err,
+				 "%s: not a formdesk database (it holds tables but no schema version)",
+				 st->path);
+			return ERR_DB;
+		}
+	}
 	for (; version < latest; version++) {
 		char pragma[64];
 		/* IMMEDIATE: two processes opening a fresh file must not both migrate it. */

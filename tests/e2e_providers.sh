@@ -35,3 +35,21 @@ echo "$out" | grep -q 'sk-in-file-3'
 [ $? != 0 ]; check $? "the refused key is not echoed"
 echo "$out" | grep -q 'environment only'
 check $? "the refusal says keys come from the environment"
+
+# A config file that is not what it must be is refused with the file and what is wrong.
+bad_config() {
+	printf '%s\n' "$1" >bad.json
+	out=$(env -i PATH="$PATH" "$BIN" providers --config bad.json 2>&1)
+	rc=$?
+	[ $rc = 2 ] && echo "$out" | grep -qF "bad.json: $2"
+	check $? "config $1 is refused: $2"
+}
+bad_config '{"providers":' 'line 2: not valid JSON'
+bad_config '{"providers":{"openai":5}}' 'providers.openai must be an object'
+bad_config '{"providers":{"opneai":{}}}' 'providers.opneai: no such provider'
+bad_config '{"providers":{"openai":{"model":["x"]}}}' 'providers.openai.model must be a string'
+bad_config '{"providers":{"openai":{"timeout_ms":1e300}}}' 'providers.openai.timeout_ms must be a whole number from 1 to 3600000'
+bad_config '{"providers":{"openai":{"retries":-1}}}' 'providers.openai.retries must be a whole number from 0 to 100'
+bad_config '{"providers":{"openai":{"stream":"yes"}}}' 'providers.openai.stream must be true or false'
+bad_config '{"extract":{"history_turns":2.5}}' 'extract.history_turns must be a whole number from 0 to 1000000'
+bad_config '{"judge":5}' 'judge must be a string'

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <sndfile.h>
 
@@ -234,7 +235,40 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, path));
 	free(err);
 
+	/* an empty file, a folder, and text named .mp3: each says what it is */
+	static const struct {
+		const char *name, *content;
+		enum err want;
+		const char *msg;
+	} odd[] = {
+		{"empty.wav", "", ERR_AUDIO, "cannot decode audio: the file is empty (0 bytes)"},
+		{"empty.mp3", "", ERR_AUDIO, "cannot decode audio: the file is empty (0 bytes)"},
+		{"folder.wav", NULL, ERR_IO, "Is a directory"},
+		{"text.mp3", "hello, this is not audio\n", ERR_AUDIO,
+		 "cannot decode audio: not a WAV, FLAC or MP3 stream"},
+	};
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, odd[i].name);
+		if (odd[i].content) {
+			fp = fopen(path, "wb");
+			assert_non_null(fp);
+			fputs(odd[i].content, fp);
+			fclose(fp);
+		} else {
+			assert_int_equal(mkdir(path, 0700), 0);
+		}
+		assert_int_equal(audiofile_read(path, 16000, &s, &n, &err), odd[i].want);
+		if (!err || !strstr(err, path) || !strstr(err, odd[i].msg))
+			fail_msg("%s: got '%s', want '%s'", odd[i].name, err ? err : "(none)", odd[i].msg);
+		free(err);
+		if (odd[i].content)
+			unlink(path);
+		else
+			rmdir(path);
+	}
+
 	/* a NULL errmsg is allowed */
+	snprintf(path, sizeof(path), "%s/corrupt.wav", tmpdir);
 	assert_int_equal(audiofile_read(path, 16000, &s, &n, NULL), ERR_AUDIO);
 	assert_int_equal(audiofile_read(path, 0, &s, &n, NULL), ERR_INVALID);
 

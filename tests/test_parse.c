@@ -132,29 +132,74 @@ static void folding(void **state)
 	text_free(NULL);
 }
 
-/* A word list line that is wrong is named with its file and line. */
+/* A word list line that is wrong is named with its file and line: one case per row, the
+ * line appended to a copy of the word lists. */
 static void bad_word_list(void **state)
 {
+	static const struct {
+		const char *file, *line;
+		size_t len;         /* bytes of line (it may hold a NUL) */
+		const char *want;   /* in the message */
+	} cases[] = {
+#define ROW(file, line, want) {file, line, sizeof(line) - 1, want}
+		ROW("numbers.tsv", "saat\tnmu\t7\n", "unknown tag 'nmu'"),
+		ROW("numbers.tsv", "saat\tnum\n", "tag 'num' needs a number in the third column"),
+		ROW("numbers.tsv", "saat\tnum\tinf\n", "tag 'num' needs a number in the third column"),
+		ROW("numbers.tsv", "saat\tnum\tnan\n", "tag 'num' needs a number in the third column"),
+		ROW("numbers.tsv", "saat\tnum\t7\textra\n", "got 4 column(s)"),
+		ROW("numbers.tsv", "sa\xff" "at\tnum\t7\n", "not UTF-8 text (byte 0xFF)"),
+		ROW("numbers.tsv", "sa\0at\tnum\t7\n", "the line holds a NUL byte"),
+		ROW("calendar.tsv", "terahvaan\tmonth\t13\n", "tag 'month' needs a month number from 1 to 12, got '13'"),
+		ROW("calendar.tsv", "zero\tmonth\t0\n", "got '0'"),
+		ROW("numbers.tsv", "* saat\tnum\t7\n", "not start or end with '*'"),
+#undef ROW
+	};
 	(void)state;
-	char dir[] = "/tmp/formdesk-words-XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "cp %s/*.tsv %s/ && printf 'saat\\tnmu\\t7\\n' >> %s/numbers.tsv",
-		 lexicon_default_dir(), dir, dir);
-	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char dir[] = "/tmp/formdesk-words-XXXXXX";
+		assert_non_null(mkdtemp(dir));
+		char cmd[512], path[512];
+		snprintf(cmd, sizeof(cmd), "cp %s/*.tsv %s/", lexicon_default_dir(), dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].file);
+		FILE *fp = fopen(path, "ab");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(cases[i].line, 1, cases[i].len, fp), cases[i].len);
+		fclose(fp);
+		struct lexicon *l = NULL;
+		char *msg = NULL;
+		enum err e = lexicon_load(dir, &l, &msg);
+		char where[64];
+		snprintf(where, sizeof(where), "%s line", cases[i].file);
+		if (e != ERR_PARSE || !msg || !strstr(msg, where) || !strstr(msg, cases[i].want))
+			fail_msg("case %zu: got %s '%s', want ERR_PARSE '%s line ...%s'", i, err_str(e),
+				 msg ? msg : "(none)", cases[i].file, cases[i].want);
+		assert_null(l);
+		free(msg);
+		snprintf(cmd, sizeof(cmd), "rm -f %s/*.tsv && rmdir %s", dir, dir);
+		assert_int_equal(system(cmd), 0);
+	}
+
+	/* a missing word list, and a folder in a word list's place */
 	struct lexicon *l = NULL;
 	char *msg = NULL;
-	assert_int_equal(lexicon_load(dir, &l, &msg), ERR_PARSE);
-	assert_null(l);
-	assert_non_null(msg);
-	assert_non_null(strstr(msg, "numbers.tsv line"));
-	assert_non_null(strstr(msg, "unknown tag 'nmu'"));
-	free(msg);
-	snprintf(cmd, sizeof(cmd), "rm -f %s/*.tsv && rmdir %s", dir, dir);
-	assert_int_equal(system(cmd), 0);
 	assert_int_equal(lexicon_load("/nonexistent-formdesk-words", &l, &msg), ERR_IO);
 	assert_non_null(strstr(msg, "numbers.tsv"));
 	free(msg);
+	char dir[] = "/tmp/formdesk-words-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cp %s/*.tsv %s/ && rm %s/numbers.tsv && mkdir %s/numbers.tsv",
+		 lexicon_default_dir(), dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	msg = NULL;
+	assert_int_equal(lexicon_load(dir, &l, &msg), ERR_IO);
+	assert_null(l);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "numbers.tsv: Is a directory"));
+	free(msg);
+	snprintf(cmd, sizeof(cmd), "rmdir %s/numbers.tsv && rm -f %s/*.tsv && rmdir %s", dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
 	lexicon_free(NULL);
 }
 

@@ -370,23 +370,45 @@ static void test_usage_and_cancelled(void **state)
 	assert_query(f->path, "SELECT cancelled FROM turns WHERE idx = 1", "0");
 }
 
+/* Files that are not this formdesk's database: each refused with what is wrong. */
 static void test_newer_schema_refused(void **state)
 {
+	static const struct {
+		const char *sql;   /* run on a fresh SQLite file; NULL: write text instead */
+		const char *want;
+	} cases[] = {
+		{"PRAGMA user_version = 99", "schema version 99 is newer"},
+		{"PRAGMA user_version = -1", "schema version -1 is not one of formdesk's"},
+		{"CREATE TABLE calls (x)", "not a formdesk database"},
+		{NULL, "file is not a database"},
+	};
 	struct fixture *f = *state;
-	struct store *st = (struct store *)&st; /* must stay untouched */
-	struct store *orig = st;
-	sqlite3 *db;
-	char *msg = NULL;
 
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(f->path, &st, &msg), ERR_DB);
-	assert_ptr_equal(st, orig);
-	assert_non_null(msg);
-	assert_non_null(strstr(msg, "schema version 99 is newer"));
-	assert_non_null(strstr(msg, f->path));
-	free(msg);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct store *st = (struct store *)&st; /* must stay untouched */
+		struct store *orig = st;
+		sqlite3 *db;
+		char *msg = NULL;
+
+		unlink(f->path);
+		if (cases[i].sql) {
+			assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+			assert_int_equal(sqlite3_exec(db, cases[i].sql, NULL, NULL, NULL), SQLITE_OK);
+			sqlite3_close(db);
+		} else {
+			FILE *fp = fopen(f->path, "w");
+			assert_non_null(fp);
+			fputs("call_id,turn\nnot a database at all, but long enough to have a header\n"
+			      "................................................................\n", fp);
+			fclose(fp);
+		}
+		assert_int_equal(store_open(f->path, &st, &msg), ERR_DB);
+		assert_ptr_equal(st, orig);
+		assert_non_null(msg);
+		if (!strstr(msg, cases[i].want) || !strstr(msg, f->path))
+			fail_msg("case %zu: got '%s', want '%s'", i, msg, cases[i].want);
+		free(msg);
+	}
 }
 
 static void test_unopenable(void **state)
