@@ -390,6 +390,8 @@ static void put(WINDOW *w, const char *s, size_t len, attr_t attr)
 			if (k <= 0 || cp < 0) {
 				cp = 0xFFFD;
 				k = 1;
+			} else if (utf8proc_category(cp) == UTF8PROC_CATEGORY_CC) {
+				cp = 0xFFFD; /* an escape in a form's text must not reach the terminal */
 			}
 			buf[n++] = (wchar_t)cp;
 			i += (size_t)k;

@@ -18,8 +18,9 @@ static size_t next_cp(const char *s, size_t len, utf8proc_int32_t *cp)
 
 static int cp_cols(utf8proc_int32_t cp)
 {
-	/* Spacing marks advance the terminal's cursor (see width.h). */
-	if (utf8proc_category(cp) == UTF8PROC_CATEGORY_MC)
+	/* Spacing marks advance the terminal's cursor (see width.h); a control character is
+	 * drawn as U+FFFD, one column (screen.c never sends one to the terminal). */
+	if (utf8proc_category(cp) == UTF8PROC_CATEGORY_MC || utf8proc_category(cp) == UTF8PROC_CATEGORY_CC)
 		return 1;
 	return utf8proc_charwidth(cp);
 }
