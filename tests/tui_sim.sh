@@ -97,6 +97,11 @@ check "a Devanagari question from the form appears intact" test $intact = 0
 
 "${T[@]}" send-keys -t sim '?'
 check "? shows the help" wait_for 'any key closes this help' 20
+# The call waits behind the help: the title line (call and turn) stays the same.
+capture | head -1 >"$tmp/help1"
+sleep 4 # more than two caller turns at --speed 1
+capture | head -1 >"$tmp/help2"
+check "the call does not go on behind the help" cmp -s "$tmp/help1" "$tmp/help2"
 "${T[@]}" send-keys -t sim 'x'
 check "a key closes the help" wait_gone 'any key closes this help' 20
 

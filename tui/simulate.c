@@ -64,6 +64,7 @@ struct sim {
 	struct lineedit *ed;
 	bool in_live;               /* keys go to the live call */
 	bool paused_playback;       /* the playback was paused for the live call */
+	bool help_paused;           /* the playback was paused while the help is shown */
 	int live_calls;
 	bool quit;
 	int headless_rc;            /* --headless: a JSON line could not be printed */
@@ -459,9 +460,22 @@ static void act_mic(struct sim *s)
 	live_enter(s, true);
 }
 
+/* The help covers the panes, so the call waits behind it instead of playing unseen. */
 static void act_help(struct sim *s)
 {
+	if (s->pb && !playback_paused(s->pb)) {
+		playback_pause(s->pb, true, now_ms());
+		s->help_paused = true;
+	}
 	screen_help(s->scr, true);
+}
+
+static void close_help(struct sim *s)
+{
+	screen_help(s->scr, false);
+	if (s->help_paused && s->pb)
+		playback_pause(s->pb, false, now_ms());
+	s->help_paused = false;
 }
 
 static void act_quit(struct sim *s)
@@ -485,7 +499,7 @@ static void dispatch(struct sim *s, int key)
 		return;
 	}
 	if (screen_help_shown(s->scr)) {
-		screen_help(s->scr, false); /* any key closes the help */
+		close_help(s); /* any key closes the help */
 		return;
 	}
 	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
