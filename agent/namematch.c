@@ -292,6 +292,27 @@ static bool last_syllable_ou(const char *a, const char *b)
 	       consonant(a[la - 1]) && strncmp(a, b, la - 2) == 0 && b[la - 2] == a[la - 1];
 }
 
+/* a and b equal once every h is dropped: an aspiration written elsewhere (Jahnavi /
+ * Jhanvi) */
+static bool same_without_h(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (*a == 'h') {
+			a++;
+			continue;
+		}
+		if (*b == 'h') {
+			b++;
+			continue;
+		}
+		if (*a != *b)
+			return false;
+		a++;
+		b++;
+	}
+	return true;
+}
+
 static enum namematch_verdict word_verdict(const char *a, const char *b)
 {
 	if (strcmp(a, b) == 0)
@@ -305,7 +326,8 @@ static enum namematch_verdict word_verdict(const char *a, const char *b)
 	 * against a short a inside the name (Rukmini / Rukmani, Mohini / Mohani, which can be
 	 * two names): ask the caller */
 	if (glide_only(a, b) || glide_only(b, a) || vowel_only(a, b, "e", false) ||
-	    vowel_only(b, a, "e", false) || vowel_only(a, b, "i", true) || vowel_only(b, a, "i", true))
+	    vowel_only(b, a, "e", false) || vowel_only(a, b, "i", true) || vowel_only(b, a, "i", true) ||
+	    same_without_h(a, b))
 		return NAMEMATCH_UNSURE;
 	return NAMEMATCH_DIFFERENT;
 }

@@ -30,7 +30,7 @@ enum namematch_verdict {
  *   English spellings);
  * - unsure: the keys differ only by a v/w or y glide after a consonant (Sapna / Swapna),
  *   an e for a short a (Mohammed / Mohammad), a short i against a short a inside the
- *   word (Rukmini / Rukmani), or one name's words are all in the other, which has more
+ *   word (Rukmini / Rukmani), an h written in another place (Jahnavi / Jhanvi), or one name's words are all in the other, which has more
  *   (Sunita / Sunita Devi), or a name has no letters;
  * - different: anything else (Sunita / Sumita, Priya / Piya).
  * Pure: no allocation that can fail is reported; on allocation failure it says unsure. */
