@@ -713,7 +713,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 			call->spec, call->correct, call->fields);
 		pct_ci(f, call);
 		fprintf(f, "\n- calls with every field right: %ld of %ld; call status as expected: %ld "
-			   "of %ld\n- replies passing the five checks: %ld of %ld\n",
+			   "of %ld\n- replies passing the five checks: %ld of %ld (one reply per caller turn)\n",
 			call->calls_all, call->n, call->status_ok, call->n, call->replies_ok,
 			call->replies);
 		for (int c = 0; c < call->n_cond; c++)
