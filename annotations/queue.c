@@ -254,7 +254,11 @@ static void name_match_call(struct build *b, long long id, const char *corpus_na
 		const cJSON *w = cJSON_GetObjectItemCaseSensitive(cc->expected_data, fq->name);
 		const cJSON *g = cJSON_GetObjectItemCaseSensitive(got, fq->name);
 		struct labels_item *it;
-		if (fq->type != FORM_STRING || !cJSON_IsString(w) || !cJSON_IsString(g) ||
+		/* open text only: digits and codes (Aadhaar digits, a regex-shaped id) are judged
+		 * by exact match, not by the name judge */
+		bool code = fq->validation == VALID_EXACT_NUM_DIGITS ||
+			    fq->validation == VALID_PHONE_NUMBER || fq->validation == VALID_REGEX;
+		if (fq->type != FORM_STRING || code || !cJSON_IsString(w) || !cJSON_IsString(g) ||
 		    !w->valuestring[0] || !g->valuestring[0] || !(it = new_item(b)))
 			continue;
 		it->key = keyf(b, "call %lld field %s", id, fq->name);
