@@ -32,6 +32,15 @@ struct callview {
 	unsigned dirty;
 	int ended[4];       /* calls ended, by enum call_status */
 	int turns_total;
+	/* the corpus call a live call interrupted, put back when the live call is left */
+	struct {
+		bool held;
+		int index, n_turns, turn;
+		char *call_id, *caller, *path;
+		struct callview_lines conv, verdicts, decision;
+		struct callview_snap *snap;
+		cJSON *extraction;
+	} corpus_call;
 };
 
 static char *dupstr(const char *s)
@@ -180,6 +189,14 @@ void callview_free(struct callview *v)
 	lines_clear(&v->summary);
 	callview_snap_free(v->snap);
 	cJSON_Delete(v->extraction);
+	free(v->corpus_call.call_id);
+	free(v->corpus_call.caller);
+	free(v->corpus_call.path);
+	lines_clear(&v->corpus_call.conv);
+	lines_clear(&v->corpus_call.verdicts);
+	lines_clear(&v->corpus_call.decision);
+	callview_snap_free(v->corpus_call.snap);
+	cJSON_Delete(v->corpus_call.extraction);
 	free(v);
 }
 
@@ -193,15 +210,60 @@ static enum err set_str(char **slot, const char *s)
 	return ERR_OK;
 }
 
+/* hold_corpus_call: move the corpus call on screen aside (held) or back (!held), so a live
+ * call can use the panes and leave them as they were. */
+static void hold_corpus_call(struct callview *v, bool held)
+{
+	struct callview_lines empty = {0};
+#define SWAP(a, b)                  \
+	do {                        \
+		__typeof__(a) t_ = (a); \
+		(a) = (b);          \
+		(b) = t_;           \
+	} while (0)
+	SWAP(v->index, v->corpus_call.index);
+	SWAP(v->n_turns, v->corpus_call.n_turns);
+	SWAP(v->turn, v->corpus_call.turn);
+	SWAP(v->call_id, v->corpus_call.call_id);
+	SWAP(v->caller, v->corpus_call.caller);
+	SWAP(v->path, v->corpus_call.path);
+	SWAP(v->conv, v->corpus_call.conv);
+	SWAP(v->verdicts, v->corpus_call.verdicts);
+	SWAP(v->decision, v->corpus_call.decision);
+	SWAP(v->snap, v->corpus_call.snap);
+	SWAP(v->extraction, v->corpus_call.extraction);
+#undef SWAP
+	v->corpus_call.held = held;
+	if (!held) { /* what the live call left behind goes */
+		free(v->corpus_call.call_id);
+		free(v->corpus_call.caller);
+		free(v->corpus_call.path);
+		v->corpus_call.call_id = v->corpus_call.caller = v->corpus_call.path = NULL;
+		lines_clear(&v->corpus_call.conv);
+		lines_clear(&v->corpus_call.verdicts);
+		lines_clear(&v->corpus_call.decision);
+		v->corpus_call.conv = v->corpus_call.verdicts = v->corpus_call.decision = empty;
+		callview_snap_free(v->corpus_call.snap);
+		v->corpus_call.snap = NULL;
+		cJSON_Delete(v->corpus_call.extraction);
+		v->corpus_call.extraction = NULL;
+	}
+	v->dirty = CALLVIEW_ALL;
+}
+
 enum err callview_live(struct callview *v, int index, const char *kind)
 {
 	enum err e = set_str(&v->live, kind);
 	if (e)
 		return e;
-	if (!kind) { /* back to the corpus: its title and mode */
+	if (!kind) { /* back to the corpus: its call, panes, title and mode */
+		if (v->corpus_call.held)
+			hold_corpus_call(v, false);
 		title_update(v);
 		return ERR_OK;
 	}
+	if (!v->corpus_call.held)
+		hold_corpus_call(v, true);
 	struct corpus_call call = {.id = NULL};
 	e = callview_call(v, index, &call);
 	if (e)
