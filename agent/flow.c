@@ -532,13 +532,13 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 			if (q->required || q->exhausted_end_call) {
 				fl->status = CALL_FAILED;
 				end_reason = "retries_exhausted";
-				snprintf(reason, sizeof(reason), "%s ran out of retries (%d of %d used) and %s: the call ends.",
+				snprintf(reason, sizeof(reason), "%s ran out of retries (%d answers failed; all %d re-asks used) and %s: the call ends.",
 					 q->name, fl->used[asked], limit,
 					 q->required ? "is required" : "its exhausted_action is end_call");
 			} else {
 				dec_skipped(&d, q->name);
 				next = next_question(fl);
-				snprintf(reason, sizeof(reason), "%s ran out of retries (%d of %d used); it is optional, so it is skipped.",
+				snprintf(reason, sizeof(reason), "%s ran out of retries (%d answers failed; all %d re-asks used); it is optional, so it is skipped.",
 					 q->name, fl->used[asked], limit);
 			}
 		} else {
@@ -554,9 +554,13 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 			fl->status = CALL_COMPLETE;
 			end_reason = "all_answered";
 			snprintf(reason, sizeof(reason), "Every question that applies is answered or skipped: the call is complete.");
-		} else if (!failed || next != asked) {
+		} else if (!failed) {
 			snprintf(reason, sizeof(reason), "Next question: %s, the first that applies and is still empty.",
 				 f->questions[next].name);
+		} else if (next != asked) {
+			/* the asked question was skipped: say so, then what comes next */
+			size_t n = strlen(reason);
+			snprintf(reason + n, sizeof(reason) - n, " Next question: %s.", f->questions[next].name);
 		}
 	}
 	fl->current = fl->status == CALL_IN_PROGRESS ? next : -1;

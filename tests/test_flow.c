@@ -304,6 +304,9 @@ static void test_optional_exhausted_skips(void **state)
 	d = turn(fl, NULL, 0); /* max_retries 1: exhausted, optional -> skipped */
 	assert_string_equal(asking(d), "district");
 	assert_json(cJSON_GetObjectItem(d, "skipped"), "[\"name\"]");
+	assert_string_equal(cJSON_GetObjectItem(d, "reason")->valuestring,
+			    "name ran out of retries (2 answers failed; all 1 re-asks used); it is "
+			    "optional, so it is skipped. Next question: district.");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_status(fl), "name")->valuestring, "skipped");
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(flow_form_data(fl), "name")));
 	char *text = reply(f, d);

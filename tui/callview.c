@@ -385,10 +385,13 @@ static void show_decision(struct callview *v, const cJSON *d)
 		const cJSON *used = cJSON_GetObjectItemCaseSensitive(r, "used");
 		const cJSON *max = cJSON_GetObjectItemCaseSensitive(r, "max");
 		const cJSON *left = cJSON_GetObjectItemCaseSensitive(r, "left");
-		if (cJSON_IsNumber(max))
+		int u = cJSON_IsNumber(used) ? used->valueint : 0;
+		if (cJSON_IsNumber(max) && u > max->valueint) /* the last failed answer ends it */
+			lines_add(l, CV_NOTE, "retries ", "%s: all %d re-asks used, no answer",
+				  jstr(r, "field") ? jstr(r, "field") : "?", max->valueint);
+		else if (cJSON_IsNumber(max))
 			lines_add(l, CV_NOTE, "retries ", "%s: used %d of %d, %d left",
-				  jstr(r, "field") ? jstr(r, "field") : "?",
-				  cJSON_IsNumber(used) ? used->valueint : 0, max->valueint,
+				  jstr(r, "field") ? jstr(r, "field") : "?", u, max->valueint,
 				  cJSON_IsNumber(left) ? left->valueint : 0);
 		else
 			lines_add(l, CV_NOTE, "retries ", "%s: used %d, until answered",

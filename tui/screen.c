@@ -561,7 +561,9 @@ static void draw_form(WINDOW *w, const struct callview_snap *snap)
 		if (f->limit < 0)
 			snprintf(rt, sizeof(rt), "%d/∞", f->used);
 		else
-			snprintf(rt, sizeof(rt), "%d/%d", f->used, f->limit);
+			/* re-asks made of those allowed: the failed answer after the last re-ask
+			 * ends the field, it is not one more re-ask */
+			snprintf(rt, sizeof(rt), "%d/%d", f->used < f->limit ? f->used : f->limit, f->limit);
 		put_cut(w, y, x, rt, retw, a);
 	}
 }
