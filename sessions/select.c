@@ -102,6 +102,8 @@ static enum err read_rows(struct csv *csv, const char *file, struct select *s, c
 	int n = 0, line = 0, col[N_COLS];
 	bool *pct = NULL;
 	int cap = 0;
+	int stage_col = -1, stage_line = 0; /* the stage column and the first row's stage */
+	char *stage = NULL;
 
 	if ((e = csv_next(csv, &f, &n, &line, error)) != ERR_OK)
 		goto out;
@@ -128,6 +130,18 @@ static enum err read_rows(struct csv *csv, const char *file, struct select *s, c
 			e = ERR_PARSE;
 			goto out;
 		}
+	}
+	/* An optional stage column (a bench folder's results.csv): models of different stages
+	 * are not alternatives, so every row must name the same stage. */
+	for (int i = 0; i < n && stage_col < 0; i++) {
+		char *h = trim_copy(f[i]);
+		if (!h) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+		if (!strcasecmp(h, "stage"))
+			stage_col = i;
+		free(h);
 	}
 	int width = n;
 	csv_fields_free(f, n);
@@ -156,6 +170,33 @@ static enum err read_rows(struct csv *csv, const char *file, struct select *s, c
 				goto out;
 			}
 			cap = nc;
+		}
+		if (stage_col >= 0) {
+			if (!stage) {
+				if (!(stage = trim_copy(f[stage_col]))) {
+					e = ERR_NOMEM;
+					goto out;
+				}
+				stage_line = line;
+			} else {
+				char *st = trim_copy(f[stage_col]);
+				bool same = st && !strcmp(st, stage);
+				if (!st) {
+					e = ERR_NOMEM;
+					goto out;
+				}
+				if (!same) {
+					set_error(error, "%s:%d: column 'stage': '%s', but line %d is '%s': "
+						  "models of different stages are not alternatives; give "
+						  "one stage's file (a bench folder has results-STAGE.csv, "
+						  "e.g. results-%s.csv)", file, line, st, stage_line,
+						  stage, st);
+					free(st);
+					e = ERR_INVALID;
+					goto out;
+				}
+				free(st);
+			}
 		}
 		struct select_candidate *c = &s->v[s->n];
 		memset(c, 0, sizeof *c);
@@ -223,6 +264,7 @@ static enum err read_rows(struct csv *csv, const char *file, struct select *s, c
 out:
 	csv_fields_free(f, n);
 	free(pct);
+	free(stage);
 	return e;
 }
 

@@ -41,6 +41,9 @@ check "every SVG parses as XML (and there are 8)" \
 	"python3 -c 'import sys, glob, xml.etree.ElementTree as E; g = glob.glob(sys.argv[1] + \"/*.svg\"); [E.parse(p) for p in g]; sys.exit(len(g) != 8)' $T/out"
 "$BIN" select --results "$T/out/results-extract.csv" >/dev/null 2>&1
 check "select reads a stage's results" "[ $? = 0 ]"
+"$BIN" select --results "$T/out" >/dev/null 2>"$T/sel.err"
+check "select refuses the folder's results.csv, which mixes stages, naming the line" \
+	"[ $? = 2 ] && grep -q \"results.csv:3: column 'stage'\" $T/sel.err"
 "$BIN" bench --form $D/form.json --corpus "$T/c" --out "$T/out" --db "$T/b.db" 2>"$T/again.err"
 check "a rerun does no new work" "grep -q 'run now: 0, 0, 0, 0' $T/again.err"
 check "no progress bar when stderr is not a terminal" "! grep -q '\[#' $T/bench.err"
