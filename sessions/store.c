@@ -349,49 +349,36 @@ static const char *str_item(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static enum err add_captures(struct store *st, long long turn, const cJSON *decision)
-{
-	static const char sql[] =
-		"INSERT INTO captures (turn_id, field, raw, value, status, reason)"
-		" VALUES (?,?,?,?,?,?)";
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(decision, "captured");
-	const cJSON *it;
-	sqlite3_stmt *q = NULL;
-	enum err e = ERR_OK;
+/* Binds one element of a decision's list (after the turn id, parameter 1). */
+typedef void (*row_binder)(sqlite3_stmt *q, const cJSON *it);
 
-	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
-		return ERR_OK;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
-		set_err(st, "recording captures");
-		return ERR_DB;
-	}
-	cJSON_ArrayForEach(it, list) {
-		char *raw = json_text(cJSON_GetObjectItemCaseSensitive(it, "raw"));
-		char *val = json_text(cJSON_GetObjectItemCaseSensitive(it, "value"));
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, turn);
-		bind_text(q, 2, str_item(it, "field"));
-		bind_text(q, 3, raw);
-		bind_text(q, 4, val);
-		bind_text(q, 5, str_item(it, "status"));
-		bind_text(q, 6, str_item(it, "reason"));
-		free(raw);
-		free(val);
-		if (sqlite3_step(q) != SQLITE_DONE) {
-			set_err(st, "recording captures");
-			e = ERR_DB;
-			break;
-		}
-	}
-	sqlite3_finalize(q);
-	return e;
+static void bind_capture(sqlite3_stmt *q, const cJSON *it)
+{
+	char *raw = json_text(cJSON_GetObjectItemCaseSensitive(it, "raw"));
+	char *val = json_text(cJSON_GetObjectItemCaseSensitive(it, "value"));
+	bind_text(q, 2, str_item(it, "field"));
+	bind_text(q, 3, raw);
+	bind_text(q, 4, val);
+	bind_text(q, 5, str_item(it, "status"));
+	bind_text(q, 6, str_item(it, "reason"));
+	free(raw); /* bind_text copies (SQLITE_TRANSIENT) */
+	free(val);
 }
 
-static enum err add_verdicts(struct store *st, long long turn, const cJSON *decision)
+static void bind_verdict(sqlite3_stmt *q, const cJSON *it)
 {
-	static const char sql[] =
-		"INSERT INTO verdicts (turn_id, field, rule, ok, message) VALUES (?,?,?,?,?)";
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(decision, "verdicts");
+	bind_text(q, 2, str_item(it, "field"));
+	bind_text(q, 3, str_item(it, "rule"));
+	sqlite3_bind_int(q, 4, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "ok")));
+	bind_text(q, 5, str_item(it, "message"));
+}
+
+/* add_rows: one row of sql per element of the decision's list key, for turn; what names
+ * the rows in an error. Errors: ERR_DB (message kept in st). */
+static enum err add_rows(struct store *st, long long turn, const cJSON *decision,
+			 const char *key, const char *sql, const char *what, row_binder bind)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(decision, key);
 	const cJSON *it;
 	sqlite3_stmt *q = NULL;
 	enum err e = ERR_OK;
@@ -399,18 +386,15 @@ static enum err add_verdicts(struct store *st, long long turn, const cJSON *deci
 	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
 		return ERR_OK;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) {
-		set_err(st, "recording verdicts");
+		set_err(st, what);
 		return ERR_DB;
 	}
 	cJSON_ArrayForEach(it, list) {
 		sqlite3_reset(q);
 		sqlite3_bind_int64(q, 1, turn);
-		bind_text(q, 2, str_item(it, "field"));
-		bind_text(q, 3, str_item(it, "rule"));
-		sqlite3_bind_int(q, 4, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "ok")));
-		bind_text(q, 5, str_item(it, "message"));
+		bind(q, it);
 		if (sqlite3_step(q) != SQLITE_DONE) {
-			set_err(st, "recording verdicts");
+			set_err(st, what);
 			e = ERR_DB;
 			break;
 		}
@@ -488,8 +472,13 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 		goto out;
 	}
 	turn = sqlite3_last_insert_rowid(st->db);
-	if ((e = add_captures(st, turn, decision)) != ERR_OK ||
-	    (e = add_verdicts(st, turn, decision)) != ERR_OK ||
+	if ((e = add_rows(st, turn, decision, "captured",
+			  "INSERT INTO captures (turn_id, field, raw, value, status, reason)"
+			  " VALUES (?,?,?,?,?,?)",
+			  "recording captures", bind_capture)) != ERR_OK ||
+	    (e = add_rows(st, turn, decision, "verdicts",
+			  "INSERT INTO verdicts (turn_id, field, rule, ok, message) VALUES (?,?,?,?,?)",
+			  "recording verdicts", bind_verdict)) != ERR_OK ||
 	    (e = add_usage(st, call, turn, t->usage, t->n_usage)) != ERR_OK)
 		goto out;
 	e = ERR_DB;
