@@ -49,11 +49,45 @@
 #define STORE_SCHEMA_VERSION 4
 
 struct store;
+struct sqlite3; /* sqlite3.h: the connection, for modules keeping tables of their own */
 
-/* store_open: open (creating if needed) the database at path and bring its schema up to
- * date. Output: *out (caller frees with store_close); on failure *errmsg (caller frees;
- * may be NULL) names the file and SQLite's message. Errors: ERR_DB (also for a database
- * made by a newer formdesk), ERR_NOMEM. */
+/* Every SQLite file formdesk writes is opened by store_open_with, one way: WAL journal,
+ * a busy timeout of STORE_BUSY_TIMEOUT_MS (another process's short write transaction is
+ * waited for), foreign keys on, and one schema-version policy for the store's tables and
+ * for each part's: a newer version than this formdesk knows is refused with a message
+ * naming the file and both versions; an older one is migrated in place, one version per
+ * IMMEDIATE transaction (the version is read again inside it, so two processes opening
+ * an old file at once migrate it once). */
+#define STORE_BUSY_TIMEOUT_MS 10000
+
+/* A set of tables another module keeps in the store's file (the bench results, the
+ * annotation desk's labels), with a version of its own. All strings static. */
+struct store_part {
+	const char *name;    /* what they are called in messages ("annotation tables") */
+	const char *prefix;  /* the common beginning of their table names ("ann_") */
+	const char *meta;    /* the table (name TEXT PRIMARY KEY, value TEXT) holding their
+	                        version in row 'schema_version'; created if missing */
+	const char *const *migrations; /* migrations[i] brings version i to i + 1 */
+	int n_migrations;    /* = the version this formdesk writes */
+	bool durable;        /* synchronous=FULL: every commit is on the disk, not only with
+	                        the OS, when it returns (else NORMAL: kept across a process
+	                        crash, the last commits may be lost on a power cut) */
+};
+
+enum store_mode {
+	STORE_CREATE,   /* create the file and the store's tables if missing */
+	STORE_EXISTING, /* the file must exist and already hold the store's tables */
+};
+
+/* store_open_with: open the database at path by the policy above, bringing the store's
+ * tables and then part's (may be NULL) up to date. Output: *out (caller frees with
+ * store_close), written only on success; on failure *errmsg (caller frees; may be NULL)
+ * names the file and what is wrong. Errors: ERR_NOTFOUND (STORE_EXISTING: no such file,
+ * or no store tables in it), ERR_DB (SQLite failed; a newer or unknown schema version;
+ * tables of another program), ERR_NOMEM. */
+enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
+			 struct store **out, char **errmsg);
+/* store_open: store_open_with(path, STORE_CREATE, NULL, out, errmsg). */
 enum err store_open(const char *path, struct store **out, char **errmsg);
 /* store_close: close st; NULL does nothing. */
 void store_close(struct store *st);
@@ -61,6 +95,15 @@ void store_close(struct store *st);
 /* store_error: SQLite's message for the last failure on st (static to st, valid until
  * the next call on it); "" when none. */
 const char *store_error(const struct store *st);
+/* store_fail: record "FILE: what: SQLite's message" as st's last error (for a part's
+ * owner, after a failure on store_sqlite's connection); returns ERR_DB. */
+enum err store_fail(struct store *st, const char *what);
+/* store_sqlite: st's connection, for the owner of a part to reach its own tables only
+ * (borrowed; valid until store_close). The store's tables are read with the readers
+ * below. */
+struct sqlite3 *store_sqlite(struct store *st);
+/* store_path: the database file's path (borrowed). */
+const char *store_path(const struct store *st);
 
 /* One network request of a stage (see struct backend_usage, agent/backend.h). Strings are
  * borrowed; provider, model and error may be NULL. */
@@ -146,5 +189,63 @@ enum err store_call_audio_dir(struct store *st, long long call, const char *dir)
  * turn). */
 enum err store_turn_agent_audio(struct store *st, long long call, int index, long start_ms,
 				long end_ms);
+
+/* Readers. Each returns an array of rows (caller frees with the matching *_free, which
+ * takes NULL) in *out and its length in *n, written only on success; every string of a
+ * row is owned by the array and NULL where the column is NULL. Errors: ERR_DB (message
+ * in store_error), ERR_NOMEM. */
+
+/* One row of calls: what store_call_begin was given (usage NULL), then what came later. */
+struct store_call_row {
+	long long id;
+	struct store_call_info info;
+	const char *started_at, *ended_at; /* UTC, ISO 8601; ended_at NULL while open */
+	const char *status, *reason;
+	const char *form_data, *form_status; /* JSON text */
+	int turns;                 /* caller turns */
+	const char *audio_dir;     /* the folder of the call's recordings */
+};
+/* Which calls to read: a zero filter reads every call. */
+struct store_call_filter {
+	bool finished;             /* only calls no longer in_progress */
+	const char *corpus;        /* only calls of this corpus (borrowed); NULL any */
+};
+/* store_calls: the calls f selects, by id. */
+enum err store_calls(struct store *st, const struct store_call_filter *f,
+		     struct store_call_row **out, int *n);
+void store_calls_free(struct store_call_row *v, int n);
+
+/* One row of turns: what store_turn_add was given (usage NULL). */
+struct store_turn_row {
+	long long id, call_id;
+	struct store_turn t;
+};
+/* store_turns: the turns of call, by index. */
+enum err store_turns(struct store *st, long long call, struct store_turn_row **out, int *n);
+void store_turns_free(struct store_turn_row *v, int n);
+
+/* One item the rule layer saw in a turn (decision "captured"); raw and value are JSON
+ * text of the decision's items (strings bare). */
+struct store_capture {
+	long long id, turn_id;
+	const char *field, *raw, *value, *status, *reason;
+};
+/* store_captures: the captures of turn (> 0), or of every turn of call (turn 0), by
+ * turn index then in the decision's order. */
+enum err store_captures(struct store *st, long long call, long long turn,
+			struct store_capture **out, int *n);
+void store_captures_free(struct store_capture *v, int n);
+
+/* One validator that ran in a turn (decision "verdicts"). */
+struct store_verdict {
+	long long id, turn_id;
+	const char *field, *rule;
+	bool ok;
+	const char *message;
+};
+/* store_verdicts: as store_captures, for verdicts. */
+enum err store_verdicts(struct store *st, long long call, long long turn,
+			struct store_verdict **out, int *n);
+void store_verdicts_free(struct store_verdict *v, int n);
 
 #endif

@@ -2,7 +2,9 @@
  * turn that survives a crash right after its transaction; the migration of a version 1
  * file (through versions 2 and 3), of a version 2 file and of a version 3 file;
  * per-request stage usage and cancelled turns; the live-call columns (input, barge-in,
- * silence, recording offsets); the early acknowledgement (stage_usage.ack_ms, turns.ack). */
+ * silence, recording offsets); the early acknowledgement (stage_usage.ack_ms, turns.ack);
+ * every older version migrated has a new file's tables; the readers; the one open policy
+ * (newer versions refused, parts migrated, concurrent migration). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,6 +74,27 @@ static void assert_query(const char *path, const char *sql, const char *want)
 	free(got);
 }
 
+/* load_version: write the file of schema version v (tests/data/store_vV.sql) at path. */
+static void load_version(const char *path, int v)
+{
+	char name[64], sql[8192], want[16];
+	FILE *in;
+	size_t n;
+	sqlite3 *db;
+
+	snprintf(name, sizeof name, "tests/data/store_v%d.sql", v);
+	if (!(in = fopen(name, "r")))
+		fail_msg("cannot open %s (run from the source tree)", name);
+	n = fread(sql, 1, sizeof sql - 1, in);
+	fclose(in);
+	sql[n] = '\0';
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	snprintf(want, sizeof want, "%d", v);
+	assert_query(path, "PRAGMA user_version", want);
+}
+
 static const char decision1[] =
 	"{\"turn\":1,\"asked\":\"name\",\"captured\":[{\"field\":\"name\",\"raw\":\"Sunita\","
 	"\"value\":\"Sunita\",\"status\":\"answered\"}],\"verdicts\":[{\"field\":\"name\","
@@ -129,22 +152,10 @@ static void test_schema(void **state)
 static void test_migrate_v1(void **state)
 {
 	struct fixture *f = *state;
-	FILE *in = fopen("tests/data/store_v1.sql", "r");
-	char sql[8192];
-	size_t n;
-	sqlite3 *db;
 	struct store *st = NULL;
 	char want[16];
 
-	if (!in)
-		fail_msg("cannot open tests/data/store_v1.sql (run from the source tree)");
-	n = fread(sql, 1, sizeof sql - 1, in);
-	fclose(in);
-	sql[n] = '\0';
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_query(f->path, "PRAGMA user_version", "1");
+	load_version(f->path, 1);
 
 	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
 	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
@@ -178,21 +189,9 @@ static void test_migrate_v1(void **state)
 static void test_migrate_v2(void **state)
 {
 	struct fixture *f = *state;
-	FILE *in = fopen("tests/data/store_v2.sql", "r");
-	char sql[8192];
-	size_t n;
-	sqlite3 *db;
 	struct store *st = NULL;
 
-	if (!in)
-		fail_msg("cannot open tests/data/store_v2.sql (run from the source tree)");
-	n = fread(sql, 1, sizeof sql - 1, in);
-	fclose(in);
-	sql[n] = '\0';
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_query(f->path, "PRAGMA user_version", "2");
+	load_version(f->path, 2);
 
 	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
 	{
@@ -232,21 +231,9 @@ static void test_migrate_v2(void **state)
 static void test_migrate_v3(void **state)
 {
 	struct fixture *f = *state;
-	FILE *in = fopen("tests/data/store_v3.sql", "r");
-	char sql[8192];
-	size_t n;
-	sqlite3 *db;
 	struct store *st = NULL;
 
-	if (!in)
-		fail_msg("cannot open tests/data/store_v3.sql (run from the source tree)");
-	n = fread(sql, 1, sizeof sql - 1, in);
-	fclose(in);
-	sql[n] = '\0';
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_query(f->path, "PRAGMA user_version", "3");
+	load_version(f->path, 3);
 
 	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
 	assert_query(f->path, "PRAGMA user_version", "4");
@@ -521,6 +508,315 @@ static void test_turn_survives_crash(void **state)
 	assert_query(f->path, "SELECT count(*) FROM verdicts", "1");
 }
 
+/* schema_of: every table's columns (type, NOT NULL, default, key), foreign keys and
+ * indexes of the file at path, as one string (caller frees). */
+static char *schema_of(const char *path)
+{
+	static const char *const parts[] = {
+		"SELECT group_concat(d, ';') FROM (SELECT m.name||'.'||p.name||' '||p.type||' '||"
+		"p.\"notnull\"||' '||coalesce(p.dflt_value,'-')||' '||p.pk AS d FROM sqlite_master m"
+		" JOIN pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid)",
+		"SELECT group_concat(d, ';') FROM (SELECT m.name||'.'||k.\"from\"||'>'||k.\"table\"||"
+		"'.'||coalesce(k.\"to\",'-')||' '||k.on_delete AS d FROM sqlite_master m"
+		" JOIN pragma_foreign_key_list(m.name) k WHERE m.type = 'table' ORDER BY m.name, k.id)",
+		"SELECT group_concat(d, ';') FROM (SELECT m.name||'('||i.name||')' AS d FROM"
+		" sqlite_master m JOIN pragma_index_info(m.name) i WHERE m.type = 'index'"
+		" ORDER BY m.name, i.seqno)",
+	};
+	size_t len = 0;
+	char *all = NULL;
+
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		char *got = query_text(path, parts[i]);
+		size_t n = strlen(got);
+		all = realloc(all, len + n + 2);
+		memcpy(all + len, got, n);
+		all[len + n] = '\n';
+		all[len + n + 1] = '\0';
+		len += n + 1;
+		free(got);
+	}
+	return all;
+}
+
+/* Every older version's file, migrated, has the tables a new file gets from the store's
+ * column tables: same columns in the same order with the same types, defaults and keys,
+ * same foreign keys and indexes; and it ends at the current version. */
+static void test_migrations_match_new(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	char fresh[128], want[16];
+	char *expect;
+
+	snprintf(fresh, sizeof fresh, "%s/new.db", f->dir);
+	assert_int_equal(store_open(fresh, &st, NULL), ERR_OK);
+	store_close(st);
+	expect = schema_of(fresh);
+	assert_non_null(strstr(expect, "turns.ack TEXT"));
+	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+	for (int v = 1; v < STORE_SCHEMA_VERSION; v++) {
+		char *got;
+		unlink(f->path);
+		load_version(f->path, v);
+		assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+		store_close(st);
+		assert_query(f->path, "PRAGMA user_version", want);
+		got = schema_of(f->path);
+		if (strcmp(got, expect) != 0)
+			fail_msg("version %d migrated:\n%s\nnew file:\n%s", v, got, expect);
+		free(got);
+	}
+	free(expect);
+}
+
+/* The readers give back what the writers were given: calls by filter, a call's turns,
+ * the captures and verdicts of a call or of one turn. */
+static void test_readers(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	long long id = 0, other = 0;
+	struct store_call_info info = {.corpus = "demo", .corpus_call_id = "c1", .caller = "c",
+				       .form_path = "forms/f.json", .today = "2025-03-15",
+				       .opening = "नमस्ते", .opening_decision = "{\"turn\":0}"};
+	struct store_call_info info2 = {.corpus = "other", .corpus_call_id = "c2"};
+	struct store_call_filter finished = {.finished = true}, by_corpus = {.corpus = "other"};
+	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
+	struct store_turn t2 = turn(2, "Patna", decision2);
+	struct store_call_row *calls = NULL;
+	struct store_turn_row *turns = NULL;
+	struct store_capture *caps = NULL;
+	struct store_verdict *vs = NULL;
+	int n = -1;
+
+	t1.input = "mic";
+	t1.barge_in = true;
+	t1.barge_in_ms = 300;
+	t1.recorded = true;
+	t1.caller_audio_start_ms = 1000;
+	t1.caller_audio_end_ms = 2500;
+	t1.ack = "जी";
+	t2.seg_start_ms = -1;
+	t2.error = "stt: timeout";
+	t2.cancelled = true;
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info2, &other), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t2), ERR_OK);
+	assert_int_equal(store_call_end(st, id, "failed", "caller hung up", "{\"name\":\"Sunita\"}",
+					"{\"name\":\"answered\"}", 2),
+			 ERR_OK);
+
+	assert_int_equal(store_calls(st, NULL, &calls, &n), ERR_OK);
+	assert_int_equal(n, 2);
+	assert_true(calls[0].id == id && calls[1].id == other);
+	store_calls_free(calls, n);
+	assert_int_equal(store_calls(st, &finished, &calls, &n), ERR_OK);
+	assert_int_equal(n, 1);
+	assert_true(calls[0].id == id);
+	assert_string_equal(calls[0].info.corpus, "demo");
+	assert_string_equal(calls[0].info.corpus_call_id, "c1");
+	assert_string_equal(calls[0].info.form_path, "forms/f.json");
+	assert_string_equal(calls[0].info.opening_decision, "{\"turn\":0}");
+	assert_null(calls[0].info.stt);
+	assert_string_equal(calls[0].status, "failed");
+	assert_string_equal(calls[0].reason, "caller hung up");
+	assert_string_equal(calls[0].form_data, "{\"name\":\"Sunita\"}");
+	assert_string_equal(calls[0].form_status, "{\"name\":\"answered\"}");
+	assert_int_equal(calls[0].turns, 2);
+	assert_non_null(calls[0].started_at);
+	assert_non_null(calls[0].ended_at);
+	assert_null(calls[0].audio_dir);
+	store_calls_free(calls, n);
+	assert_int_equal(store_calls(st, &by_corpus, &calls, &n), ERR_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(calls[0].status, "in_progress");
+	assert_null(calls[0].ended_at);
+	store_calls_free(calls, n);
+	store_calls_free(NULL, 0);
+
+	assert_int_equal(store_turns(st, id, &turns, &n), ERR_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(turns[0].call_id, id);
+	assert_int_equal(turns[0].t.index, 1);
+	assert_string_equal(turns[0].t.transcript, "mera naam Sunita hai");
+	assert_string_equal(turns[0].t.decision, decision1);
+	assert_string_equal(turns[0].t.utterance_id, "u1");
+	assert_string_equal(turns[0].t.segments, "[{\"start_ms\":120,\"end_ms\":1500}]");
+	assert_int_equal(turns[0].t.seg_start_ms, 120);
+	assert_true(turns[0].t.stt_ms == 1.5 && turns[0].t.total_ms == 9.25);
+	assert_string_equal(turns[0].t.input, "mic");
+	assert_true(turns[0].t.barge_in && turns[0].t.recorded && !turns[0].t.cancelled);
+	assert_int_equal(turns[0].t.barge_in_ms, 300);
+	assert_int_equal(turns[0].t.caller_audio_end_ms, 2500);
+	assert_string_equal(turns[0].t.ack, "जी");
+	assert_null(turns[0].t.error);
+	assert_null(turns[0].t.usage);
+	assert_int_equal(turns[1].t.index, 2);
+	assert_int_equal(turns[1].t.seg_start_ms, -1);
+	assert_string_equal(turns[1].t.error, "stt: timeout");
+	assert_true(turns[1].t.cancelled && !turns[1].t.barge_in && !turns[1].t.recorded);
+	assert_int_equal(turns[1].t.barge_in_ms, -1);
+	assert_null(turns[1].t.ack);
+
+	assert_int_equal(store_captures(st, id, 0, &caps, &n), ERR_OK);
+	assert_int_equal(n, 2);
+	assert_true(caps[0].turn_id == turns[0].id && caps[1].turn_id == turns[1].id);
+	assert_string_equal(caps[0].field, "name");
+	assert_string_equal(caps[0].raw, "Sunita");
+	assert_string_equal(caps[0].value, "Sunita");
+	assert_string_equal(caps[0].status, "answered");
+	assert_null(caps[0].reason);
+	assert_null(caps[1].value);
+	assert_string_equal(caps[1].reason, "not an option");
+	store_captures_free(caps, n);
+	assert_int_equal(store_captures(st, 0, turns[1].id, &caps, &n), ERR_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(caps[0].field, "district");
+	store_captures_free(caps, n);
+
+	assert_int_equal(store_verdicts(st, id, 0, &vs, &n), ERR_OK);
+	assert_int_equal(n, 2);
+	assert_true(vs[0].ok && !vs[1].ok);
+	assert_string_equal(vs[0].rule, "min_length");
+	assert_string_equal(vs[1].message, "Patna is not one of the options");
+	store_verdicts_free(vs, n);
+	assert_int_equal(store_verdicts(st, 0, turns[0].id, &vs, &n), ERR_OK);
+	assert_int_equal(n, 1);
+	assert_string_equal(vs[0].field, "name");
+	store_verdicts_free(vs, n);
+	assert_int_equal(store_verdicts(st, other, 0, &vs, &n), ERR_OK);
+	assert_int_equal(n, 0);
+	store_verdicts_free(vs, n);
+	store_turns_free(turns, 2);
+	store_close(st);
+}
+
+/* A part: tables of another module kept in the store's file with a version of its own. */
+static const char *const part_v1[] = {"CREATE TABLE IF NOT EXISTS t_items (a TEXT);"};
+static const char *const part_v2[] = {"CREATE TABLE IF NOT EXISTS t_items (a TEXT);",
+				      "ALTER TABLE t_items ADD COLUMN b INTEGER NOT NULL DEFAULT 7;"};
+static const struct store_part part1 = {"test tables", "t_", "t_meta", part_v1, 1, true};
+static const struct store_part part2 = {"test tables", "t_", "t_meta", part_v2, 2, false};
+
+/* The one open policy: a newer version (the store's or a part's) is refused with a
+ * message naming the file and both versions; an older part is migrated, its rows kept;
+ * STORE_EXISTING wants the file and the store's tables; a file holding only a part's
+ * tables from before the policy (no version) gets the store's tables beside them, one
+ * holding another program's is refused; the part's durability is its synchronous mode. */
+static void test_open_policy(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	char *msg = NULL, want[64], missing[128];
+	sqlite3 *db;
+
+	/* newer store schema */
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open_with(f->path, STORE_CREATE, &part1, &st, &msg), ERR_DB);
+	assert_null(st);
+	snprintf(want, sizeof want, "schema version 99 is newer than this formdesk knows (%d)",
+		 STORE_SCHEMA_VERSION);
+	if (!strstr(msg, f->path) || !strstr(msg, want))
+		fail_msg("got '%s'", msg);
+	free(msg);
+	unlink(f->path);
+
+	/* a part at version 1, then migrated to 2 with its rows */
+	assert_int_equal(store_open_with(f->path, STORE_CREATE, &part1, &st, &msg), ERR_OK);
+	assert_null(msg);
+	assert_string_equal(store_path(st), f->path);
+	assert_int_equal(sqlite3_exec(store_sqlite(st), "INSERT INTO t_items VALUES ('x')", NULL,
+				      NULL, NULL),
+			 SQLITE_OK);
+	store_close(st);
+	assert_query(f->path, "SELECT value FROM t_meta WHERE name = 'schema_version'", "1");
+	assert_int_equal(store_open_with(f->path, STORE_EXISTING, &part2, &st, NULL), ERR_OK);
+	store_close(st);
+	assert_query(f->path, "SELECT value FROM t_meta WHERE name = 'schema_version'", "2");
+	assert_query(f->path, "SELECT a||b FROM t_items", "x7");
+	/* ... and a newer part is refused by this formdesk */
+	st = NULL;
+	assert_int_equal(store_open_with(f->path, STORE_EXISTING, &part1, &st, &msg), ERR_DB);
+	if (!strstr(msg, f->path) ||
+	    !strstr(msg, "test tables version 2 is newer than this formdesk knows (1)"))
+		fail_msg("got '%s'", msg);
+	free(msg);
+	assert_null(st);
+
+	/* STORE_EXISTING: no file (and none made), a file without the store's tables */
+	snprintf(missing, sizeof missing, "%s/missing.db", f->dir);
+	assert_int_equal(store_open_with(missing, STORE_EXISTING, &part1, &st, &msg), ERR_NOTFOUND);
+	assert_non_null(strstr(msg, "no such database"));
+	assert_non_null(strstr(msg, missing));
+	assert_int_equal(access(missing, F_OK), -1);
+	free(msg);
+	unlink(f->path);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t_items (a TEXT)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open_with(f->path, STORE_EXISTING, &part1, &st, &msg), ERR_NOTFOUND);
+	assert_non_null(strstr(msg, "no recorded calls"));
+	free(msg);
+	/* the part's tables alone: not the store's, but not another program's either */
+	assert_int_equal(store_open(f->path, &st, &msg), ERR_DB);
+	assert_non_null(strstr(msg, "not a formdesk database"));
+	free(msg);
+	assert_int_equal(store_open_with(f->path, STORE_CREATE, &part1, &st, NULL), ERR_OK);
+	{
+		sqlite3_stmt *q = NULL;
+		assert_int_equal(sqlite3_prepare_v2(store_sqlite(st), "PRAGMA synchronous", -1, &q,
+						    NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(q, 0), 2); /* FULL */
+		sqlite3_finalize(q);
+	}
+	store_close(st);
+	assert_query(f->path, "SELECT count(*) FROM sqlite_master WHERE name IN ('calls', 't_items')",
+		     "2");
+	assert_query(f->path, "PRAGMA journal_mode", "wal");
+}
+
+/* Two processes opening a version 1 file at the same moment: both open it, and it is
+ * migrated once (each step's version is read again under the write lock). */
+static void test_concurrent_migration(void **state)
+{
+	struct fixture *f = *state;
+	pid_t pid[4];
+	char want[16];
+
+	load_version(f->path, 1);
+	for (int p = 0; p < 4; p++) {
+		pid[p] = fork();
+		assert_true(pid[p] >= 0);
+		if (pid[p] == 0) {
+			struct store *st = NULL;
+			char *msg = NULL;
+			if (store_open(f->path, &st, &msg) != ERR_OK) {
+				fprintf(stderr, "child %d: %s\n", p, msg ? msg : "?");
+				_exit(1);
+			}
+			store_close(st);
+			_exit(0);
+		}
+	}
+	for (int p = 0; p < 4; p++) {
+		int status = 0;
+		assert_int_equal(waitpid(pid[p], &status, 0), pid[p]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+	assert_query(f->path, "PRAGMA user_version", want);
+	assert_query(f->path, "SELECT transcript||'|'||input FROM turns", "haan ji|corpus");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +830,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrations_match_new, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_policy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_migration, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
