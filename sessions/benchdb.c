@@ -7,15 +7,17 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "sessions/store.h"
+
 struct benchdb {
-	sqlite3 *db;
+	struct store *st;
+	sqlite3 *db;       /* st's connection, for the bench tables only */
 	sqlite3_stmt *put;
 	int pending;       /* rows written in the open transaction */
 };
 
-static const char SCHEMA[] =
-	"PRAGMA journal_mode=WAL;"
-	"PRAGMA synchronous=NORMAL;"
+/* IF NOT EXISTS: files of before the one open policy hold these tables at version 0. */
+static const char schema_v1[] =
 	"CREATE TABLE IF NOT EXISTS bench_results("
 	" stage TEXT NOT NULL, scope TEXT NOT NULL, spec TEXT NOT NULL, key TEXT NOT NULL,"
 	" data TEXT NOT NULL, at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
@@ -29,21 +31,35 @@ static const char SCHEMA[] =
 	" at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
 	" PRIMARY KEY(judge, version, item));";
 
+/* Migrations, as data: migrations[i] brings version i to i + 1. */
+static const char *const migrations[] = {schema_v1};
+
+/* The bench tables, opened with the store (sessions/store.h). */
+static const struct store_part part = {
+	.name = "bench tables",
+	.prefix = "bench_",
+	.meta = "bench_meta",
+	.migrations = migrations,
+	.n_migrations = (int)(sizeof migrations / sizeof migrations[0]),
+};
+
 enum err benchdb_open(const char *path, struct benchdb **out, char **errmsg)
 {
 	struct benchdb *b = calloc(1, sizeof *b);
-	enum err e = ERR_DB;
+	enum err e;
+	if (errmsg)
+		*errmsg = NULL;
 	if (!b)
 		return ERR_NOMEM;
-	if (sqlite3_open(path, &b->db) != SQLITE_OK ||
-	    sqlite3_busy_timeout(b->db, 5000) != SQLITE_OK ||
-	    sqlite3_exec(b->db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(b->db,
+	if ((e = store_open_with(path, STORE_CREATE, &part, &b->st, errmsg)) != ERR_OK)
+		goto out;
+	b->db = store_sqlite(b->st);
+	e = ERR_DB;
+	if (sqlite3_prepare_v2(b->db,
 			       "INSERT OR REPLACE INTO bench_results(stage,scope,spec,key,data) "
 			       "VALUES(?,?,?,?,?)",
 			       -1, &b->put, NULL) != SQLITE_OK) {
-		if (errmsg && asprintf(errmsg, "%s: %s", path,
-				       b->db ? sqlite3_errmsg(b->db) : "cannot open") < 0)
+		if (errmsg && asprintf(errmsg, "%s: %s", path, sqlite3_errmsg(b->db)) < 0)
 			*errmsg = NULL;
 		goto out;
 	}
@@ -53,7 +69,7 @@ enum err benchdb_open(const char *path, struct benchdb **out, char **errmsg)
 out:
 	if (b) {
 		sqlite3_finalize(b->put);
-		sqlite3_close(b->db);
+		store_close(b->st);
 		free(b);
 	}
 	return e;
@@ -73,7 +89,7 @@ void benchdb_close(struct benchdb *db)
 		return;
 	benchdb_flush(db);
 	sqlite3_finalize(db->put);
-	sqlite3_close(db->db);
+	store_close(db->st);
 	free(db);
 }
 

@@ -15,7 +15,9 @@
  *     "llm:PROVIDER:MODEL"; version the prompt's; item the question asked, as JSON text;
  *     decision the verdict, NULL when the call failed (error says why, and the item is
  *     asked again next time); cost in US dollars.
- * WAL journal; rows are written in transactions of up to BENCHDB_BATCH rows (and at
+ * The file is opened the store's one way (store_open_with, sessions/store.h: WAL, the
+ * schema-version policy; the session store's tables are created beside these), the bench
+ * tables' version kept in bench_meta. Rows are written in transactions of up to BENCHDB_BATCH rows (and at
  * every benchdb_flush), so a killed run loses at most one batch. */
 #ifndef FORMDESK_BENCHDB_H
 #define FORMDESK_BENCHDB_H
@@ -27,9 +29,10 @@
 
 struct benchdb;
 
-/* benchdb_open: open or create the database at path and its tables. Output: *out
- * (caller frees with benchdb_close); on failure *errmsg (caller frees; may be NULL) names
- * the file and SQLite's message. Errors: ERR_DB, ERR_NOMEM. */
+/* benchdb_open: open or create the database at path and its tables (store_open_with).
+ * Output: *out (caller frees with benchdb_close); on failure *errmsg (caller frees; may be
+ * NULL) names the file and what is wrong. Errors: ERR_DB (also for tables of a newer
+ * formdesk), ERR_NOMEM. */
 enum err benchdb_open(const char *path, struct benchdb **out, char **errmsg);
 /* benchdb_close: flush and close db; NULL does nothing. */
 void benchdb_close(struct benchdb *db);
