@@ -4,17 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 struct labels {
-	sqlite3 *db;
+	struct store *st;
+	sqlite3 *db;         /* st's connection, for the annotation tables only */
 	char *path;
 	char err[512];
 };
-
-/* Long enough for another annotator's label or a running `formdesk run` turn to commit:
- * each holds the write lock for one short transaction. */
-#define BUSY_TIMEOUT_MS 10000
 
 static const char schema_v1[] =
 	"CREATE TABLE IF NOT EXISTS ann_meta (name TEXT PRIMARY KEY, value TEXT);"
@@ -40,8 +36,25 @@ static const char schema_v1[] =
 	" decision TEXT NOT NULL, raw TEXT,"
 	" created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
 	" UNIQUE (item_id, judge, prompt_version));"
-	"CREATE INDEX IF NOT EXISTS ann_labels_annotator ON ann_labels(annotator, item_id);"
-	"INSERT OR REPLACE INTO ann_meta VALUES ('schema_version', '1');";
+	"CREATE INDEX IF NOT EXISTS ann_labels_annotator ON ann_labels(annotator, item_id);";
+
+/* Migrations, as data: schema_v1 uses IF NOT EXISTS because files of before the one
+ * open policy may hold the tables at version 0 only when a creation was cut short. */
+static const char *const migrations[] = {schema_v1};
+_Static_assert(sizeof migrations / sizeof migrations[0] == LABELS_SCHEMA_VERSION,
+	       "a migration per annotation schema version");
+
+/* The annotation tables, opened with the store (sessions/store.h). durable: a label is
+ * committed to the disk, not only to the OS, before the screen moves on; labels are few
+ * and small, so the cost is not felt. */
+static const struct store_part part = {
+	.name = "annotation tables",
+	.prefix = "ann_",
+	.meta = "ann_meta",
+	.migrations = migrations,
+	.n_migrations = LABELS_SCHEMA_VERSION,
+	.durable = true,
+};
 
 static const char *const task_names[] = {
 #define X(e, name) name,
@@ -115,6 +128,12 @@ enum err labels_fail(struct labels *l, const char *what)
 	return ERR_DB;
 }
 
+enum err labels_fail_store(struct labels *l)
+{
+	snprintf(l->err, sizeof l->err, "%s", store_error(l->st));
+	return ERR_DB;
+}
+
 const char *labels_error(const struct labels *l)
 {
 	return l ? l->err : "";
@@ -141,110 +160,39 @@ static int exec(struct labels *l, const char *sql, const char *what)
 	return rc;
 }
 
-/* scalar_int: the first column of the first row of sql, or def when there is none. */
-static int scalar_int(struct labels *l, const char *sql, int def, int *rc)
-{
-	sqlite3_stmt *q = NULL;
-	int v = def;
-	*rc = sqlite3_prepare_v2(l->db, sql, -1, &q, NULL);
-	if (*rc == SQLITE_OK) {
-		*rc = sqlite3_step(q);
-		if (*rc == SQLITE_ROW) {
-			v = sqlite3_column_type(q, 0) == SQLITE_NULL ? def : sqlite3_column_int(q, 0);
-			*rc = SQLITE_OK;
-		} else if (*rc == SQLITE_DONE) {
-			*rc = SQLITE_OK;
-		}
-	}
-	sqlite3_finalize(q);
-	return v;
-}
-
-static enum err schema(struct labels *l)
-{
-	int rc, version;
-
-	if (scalar_int(l, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'calls'",
-		       0, &rc) == 0) {
-		if (rc != SQLITE_OK)
-			return labels_fail(l, "reading the schema");
-		snprintf(l->err, sizeof l->err,
-			 "%s: no recorded calls in it (not a formdesk session database; make one "
-			 "with `formdesk run --headless ... --db %s`)", l->path, l->path);
-		return ERR_NOTFOUND;
-	}
-	version = scalar_int(l, "SELECT CAST(value AS INTEGER) FROM ann_meta"
-				" WHERE name = 'schema_version'", 0, &rc);
-	if (rc != SQLITE_OK)
-		version = 0; /* no ann_meta table yet */
-	if (version > LABELS_SCHEMA_VERSION) {
-		snprintf(l->err, sizeof l->err,
-			 "%s: annotation tables version %d are newer than this formdesk knows (%d)",
-			 l->path, version, LABELS_SCHEMA_VERSION);
-		return ERR_DB;
-	}
-	if (version == LABELS_SCHEMA_VERSION)
-		return ERR_OK;
-	/* IMMEDIATE, and IF NOT EXISTS: two annotators opening a fresh file at once. */
-	if (exec(l, "BEGIN IMMEDIATE", "creating the annotation tables") != SQLITE_OK)
-		return ERR_DB;
-	if (exec(l, schema_v1, "creating the annotation tables") != SQLITE_OK) {
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-		return ERR_DB;
-	}
-	if (exec(l, "COMMIT", "creating the annotation tables") != SQLITE_OK) {
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-		return ERR_DB;
-	}
-	return ERR_OK;
-}
-
 enum err labels_open(const char *path, struct labels **out, char **errmsg)
 {
 	struct labels *l = calloc(1, sizeof *l);
-	struct stat sb;
 	enum err e = ERR_NOMEM;
 
 	if (errmsg)
 		*errmsg = NULL;
 	if (!l || !(l->path = strdup(path)))
 		goto out;
-	if (stat(path, &sb) != 0) {
-		snprintf(l->err, sizeof l->err,
-			 "%s: no such database (make one with `formdesk run --headless ... --db %s`)",
-			 path, path);
-		e = ERR_NOTFOUND;
+	if ((e = store_open_with(path, STORE_EXISTING, &part, &l->st, errmsg)) != ERR_OK)
 		goto out;
-	}
-	e = ERR_DB;
-	if (sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		labels_fail(l, "cannot open the database");
-		goto out;
-	}
-	sqlite3_busy_timeout(l->db, BUSY_TIMEOUT_MS);
-	/* FULL: a label is committed to the disk, not only to the OS, before the screen moves
-	 * on; labels are few and small, so the cost is not felt. */
-	if (exec(l, "PRAGMA journal_mode=WAL", "setting WAL mode") != SQLITE_OK ||
-	    exec(l, "PRAGMA synchronous=FULL", "setting synchronous") != SQLITE_OK ||
-	    exec(l, "PRAGMA foreign_keys=ON", "enabling foreign keys") != SQLITE_OK)
-		goto out;
-	e = schema(l);
+	l->db = store_sqlite(l->st);
 out:
 	if (e == ERR_OK) {
 		*out = l;
 		return ERR_OK;
 	}
-	if (errmsg && l)
-		*errmsg = strdup(l->err[0] ? l->err : err_str(e));
+	if (errmsg && !*errmsg)
+		*errmsg = strdup(err_str(e));
 	labels_close(l);
 	return e;
+}
+
+struct store *labels_store(struct labels *l)
+{
+	return l->st;
 }
 
 void labels_close(struct labels *l)
 {
 	if (!l)
 		return;
-	sqlite3_close(l->db);
+	store_close(l->st);
 	free(l->path);
 	free(l);
 }

@@ -1,8 +1,9 @@
 /* labels: the annotation desk's storage, in its own tables of the session database (the
- * file `formdesk run` writes). It opens its own SQLite connection (WAL, a busy timeout,
- * synchronous=FULL) so several annotators, each in their own process, can label the same
- * file at once: every label is one transaction, committed before the screen moves on, so
- * neither a crash nor a second annotator can lose it.
+ * file `formdesk run` writes), opened the store's one way (store_open_with: WAL, a busy
+ * timeout, the schema-version policy) with synchronous=FULL, so several annotators, each
+ * in their own process, can label the same file at once: every label is one transaction,
+ * committed before the screen moves on, so neither a crash nor a second annotator can
+ * lose it. The recorded calls are read with the store's readers (labels_store).
  *
  * Tables (version LABELS_SCHEMA_VERSION, kept in ann_meta, never in the session store's
  * own PRAGMA user_version):
@@ -21,6 +22,7 @@
 #include <stdbool.h>
 #include <sqlite3.h>
 #include "agent/err.h"
+#include "sessions/store.h"
 
 #define LABELS_SCHEMA_VERSION 1
 
@@ -90,21 +92,27 @@ void labels_items_free(struct labels_item *v, int n);
 struct labels;
 
 /* labels_open: open the database at path (it must exist and hold the session store's
- * calls table) and create the annotation tables if missing. Output: *out (caller frees
- * with labels_close); on failure *errmsg (caller frees; may be NULL) names the file and
- * what is wrong. Errors: ERR_NOTFOUND (no such file, or no calls table in it), ERR_DB
- * (SQLite failed, or the tables are from a newer formdesk), ERR_NOMEM. */
+ * tables; older ones are migrated) and create or migrate the annotation tables. Output:
+ * *out (caller frees with labels_close); on failure *errmsg (caller frees; may be NULL)
+ * names the file and what is wrong. Errors: ERR_NOTFOUND (no such file, or no store
+ * tables in it), ERR_DB (SQLite failed, or the store's or the annotation tables are from
+ * a newer formdesk), ERR_NOMEM. */
 enum err labels_open(const char *path, struct labels **out, char **errmsg);
 /* labels_close: close l; NULL does nothing. */
 void labels_close(struct labels *l);
 /* labels_error: the message of the last failure on l (valid until the next call). */
 const char *labels_error(const struct labels *l);
-/* labels_db: the connection, for the other annotation modules (borrowed). */
+/* labels_store: the session store of l's file, for reading its calls (borrowed). */
+struct store *labels_store(struct labels *l);
+/* labels_db: the connection, for the other annotation modules' own tables (borrowed). */
 sqlite3 *labels_db(struct labels *l);
 /* labels_path: the database file's path (borrowed). */
 const char *labels_path(const struct labels *l);
 /* labels_fail: record "FILE: what: SQLite's message" as l's last error; returns ERR_DB. */
 enum err labels_fail(struct labels *l, const char *what);
+/* labels_fail_store: record the store's last message (a reader failed) as l's last
+ * error; returns ERR_DB. */
+enum err labels_fail_store(struct labels *l);
 
 /* labels_items_add: store the n items of v that are not stored yet (same task and key),
  * in one transaction; items already there keep their row and what they showed. Output:

@@ -188,11 +188,6 @@ static char *dup_or_null(const char *s, struct build *b)
 	return d;
 }
 
-static char *col(sqlite3_stmt *q, int i, struct build *b)
-{
-	return dup_or_null((const char *)sqlite3_column_text(q, i), b);
-}
-
 static char *keyf(struct build *b, const char *fmt, long long id, const char *s)
 {
 	char buf[512];
@@ -200,31 +195,49 @@ static char *keyf(struct build *b, const char *fmt, long long id, const char *s)
 	return dup_or_null(buf, b);
 }
 
+/* store_failed: note a failure to read the store (its message in labels_error). */
+static void store_failed(struct build *b, enum err e)
+{
+	b->e = e == ERR_DB ? labels_fail_store(b->l) : e;
+}
+
 /* capture_turn: the turn of call where field was captured, preferring the one whose
  * value is the final one, then the latest; fills it->turn_id, turn, transcript, audio. */
 static void capture_turn(struct build *b, long long call, const char *field, const char *value,
 			 struct labels_item *it)
 {
-	static const char sql[] =
-		"SELECT t.id, t.idx, t.transcript, t.audio FROM captures c"
-		" JOIN turns t ON t.id = c.turn_id WHERE t.call_id = ? AND c.field = ?"
-		" ORDER BY (c.value IS ?) DESC, t.idx DESC LIMIT 1";
-	sqlite3_stmt *q = NULL;
+	struct store *st = labels_store(b->l);
+	struct store_capture *c = NULL;
+	struct store_turn_row *t = NULL;
+	int nc = 0, nt = 0, best = -1;
+	bool best_final = false;
+	enum err e;
 
-	if (sqlite3_prepare_v2(labels_db(b->l), sql, -1, &q, NULL) != SQLITE_OK) {
-		b->e = labels_fail(b->l, "finding the capturing turn");
-		return;
+	if ((e = store_captures(st, call, 0, &c, &nc)) != ERR_OK ||
+	    (e = store_turns(st, call, &t, &nt)) != ERR_OK) {
+		store_failed(b, e);
+		goto out;
 	}
-	sqlite3_bind_int64(q, 1, call);
-	sqlite3_bind_text(q, 2, field, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q, 3, value, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		it->turn_id = sqlite3_column_int64(q, 0);
-		it->turn = sqlite3_column_int(q, 1);
-		it->transcript = col(q, 2, b);
-		it->audio = col(q, 3, b);
+	/* captures come by turn index: a later one of the same kind wins */
+	for (int i = 0; i < nc; i++) {
+		bool final = c[i].value && value && strcmp(c[i].value, value) == 0;
+		if (!c[i].field || strcmp(c[i].field, field) != 0 || (best_final && !final))
+			continue;
+		for (int j = 0; j < nt; j++)
+			if (t[j].id == c[i].turn_id) {
+				best = j;
+				best_final = final;
+			}
 	}
-	sqlite3_finalize(q);
+	if (best >= 0) {
+		it->turn_id = t[best].id;
+		it->turn = t[best].t.index;
+		it->transcript = dup_or_null(t[best].t.transcript, b);
+		it->audio = dup_or_null(t[best].t.audio, b);
+	}
+out:
+	store_captures_free(c, nc);
+	store_turns_free(t, nt);
 }
 
 static void name_match_call(struct build *b, long long id, const char *corpus_name,
@@ -302,33 +315,51 @@ static bool call_wrong(struct build *b, const char *corpus_name, const char *cal
 	return wrong;
 }
 
-/* rows_json: the rows of sql (bound to turn) as a JSON array of objects. */
-static cJSON *rows_json(struct build *b, const char *sql, long long turn)
+/* add_str: key: s, or null. */
+static void add_str(cJSON *o, const char *key, const char *s)
 {
-	sqlite3_stmt *q = NULL;
-	cJSON *a = cJSON_CreateArray();
+	if (s)
+		cJSON_AddStringToObject(o, key, s);
+	else
+		cJSON_AddNullToObject(o, key);
+}
 
-	if (!a || sqlite3_prepare_v2(labels_db(b->l), sql, -1, &q, NULL) != SQLITE_OK) {
-		sqlite3_finalize(q);
-		return a;
-	}
-	sqlite3_bind_int64(q, 1, turn);
-	while (sqlite3_step(q) == SQLITE_ROW) {
+/* records_json: the captures and verdicts of turn as JSON arrays of objects, their
+ * members named as the store's columns. */
+static void records_json(struct build *b, long long turn, cJSON *ctx)
+{
+	struct store *st = labels_store(b->l);
+	struct store_capture *c = NULL;
+	struct store_verdict *v = NULL;
+	cJSON *ca = cJSON_CreateArray(), *va = cJSON_CreateArray();
+	int nc = 0, nv = 0;
+
+	/* a failed read leaves the lists empty, as a failed query did */
+	if (store_captures(st, 0, turn, &c, &nc) != ERR_OK)
+		nc = 0;
+	if (store_verdicts(st, 0, turn, &v, &nv) != ERR_OK)
+		nv = 0;
+	for (int i = 0; ca && i < nc; i++) {
 		cJSON *o = cJSON_CreateObject();
-		for (int i = 0; o && i < sqlite3_column_count(q); i++) {
-			const char *name = sqlite3_column_name(q, i);
-			if (sqlite3_column_type(q, i) == SQLITE_NULL)
-				cJSON_AddNullToObject(o, name);
-			else if (sqlite3_column_type(q, i) == SQLITE_INTEGER)
-				cJSON_AddBoolToObject(o, name, sqlite3_column_int(q, i));
-			else
-				cJSON_AddStringToObject(o, name,
-							(const char *)sqlite3_column_text(q, i));
-		}
-		cJSON_AddItemToArray(a, o);
+		add_str(o, "field", c[i].field);
+		add_str(o, "raw", c[i].raw);
+		add_str(o, "value", c[i].value);
+		add_str(o, "status", c[i].status);
+		add_str(o, "reason", c[i].reason);
+		cJSON_AddItemToArray(ca, o);
 	}
-	sqlite3_finalize(q);
-	return a;
+	for (int i = 0; va && i < nv; i++) {
+		cJSON *o = cJSON_CreateObject();
+		add_str(o, "field", v[i].field);
+		add_str(o, "rule", v[i].rule);
+		cJSON_AddBoolToObject(o, "ok", v[i].ok);
+		add_str(o, "message", v[i].message);
+		cJSON_AddItemToArray(va, o);
+	}
+	cJSON_AddItemToObject(ctx, "captures", ca);
+	cJSON_AddItemToObject(ctx, "verdicts", va);
+	store_captures_free(c, nc);
+	store_verdicts_free(v, nv);
 }
 
 static void add_json_text(cJSON *o, const char *key, const char *text)
@@ -345,18 +376,16 @@ static void add_json_text(cJSON *o, const char *key, const char *text)
 static void turn_items(struct build *b, long long call, const char *corpus_name,
 		       const char *call_id, const char *status, const char *reason)
 {
-	static const char sql[] =
-		"SELECT id, idx, transcript, audio, extraction, decision, reply, error, utterance_id"
-		" FROM turns WHERE call_id = ? ORDER BY idx";
-	sqlite3_stmt *q = NULL;
+	struct store_turn_row *t = NULL;
+	int nt = 0;
+	enum err e;
 
-	if (sqlite3_prepare_v2(labels_db(b->l), sql, -1, &q, NULL) != SQLITE_OK) {
-		b->e = labels_fail(b->l, "reading turns");
+	if ((e = store_turns(labels_store(b->l), call, &t, &nt)) != ERR_OK) {
+		store_failed(b, e);
 		return;
 	}
-	sqlite3_bind_int64(q, 1, call);
-	while (b->e == ERR_OK && sqlite3_step(q) == SQLITE_ROW) {
-		long long tid = sqlite3_column_int64(q, 0);
+	for (int k = 0; b->e == ERR_OK && k < nt; k++) {
+		long long tid = t[k].id;
 		struct labels_item *it = new_item(b);
 		cJSON *ctx = cJSON_CreateObject();
 		if (!it || !ctx) {
@@ -367,54 +396,49 @@ static void turn_items(struct build *b, long long call, const char *corpus_name,
 		it->key = keyf(b, "turn %lld%s", tid, NULL);
 		it->call_id = call;
 		it->turn_id = tid;
-		it->turn = sqlite3_column_int(q, 1);
+		it->turn = t[k].t.index;
 		it->corpus = dup_or_null(corpus_name, b);
 		it->corpus_call_id = dup_or_null(call_id, b);
-		it->transcript = col(q, 2, b);
-		it->audio = col(q, 3, b);
+		it->transcript = dup_or_null(t[k].t.transcript, b);
+		it->audio = dup_or_null(t[k].t.audio, b);
 		cJSON_AddStringToObject(ctx, "call_status", status ? status : "");
 		if (reason)
 			cJSON_AddStringToObject(ctx, "call_reason", reason);
-		add_json_text(ctx, "extraction", (const char *)sqlite3_column_text(q, 4));
-		cJSON_AddItemToObject(ctx, "captures",
-				      rows_json(b, "SELECT field, raw, value, status, reason"
-						   " FROM captures WHERE turn_id = ? ORDER BY id", tid));
-		cJSON_AddItemToObject(ctx, "verdicts",
-				      rows_json(b, "SELECT field, rule, ok, message"
-						   " FROM verdicts WHERE turn_id = ? ORDER BY id", tid));
-		add_json_text(ctx, "decision", (const char *)sqlite3_column_text(q, 5));
-		add_json_text(ctx, "reply", (const char *)sqlite3_column_text(q, 6));
-		if (sqlite3_column_type(q, 7) != SQLITE_NULL)
-			add_json_text(ctx, "error", (const char *)sqlite3_column_text(q, 7));
+		add_json_text(ctx, "extraction", t[k].t.extraction);
+		records_json(b, tid, ctx);
+		add_json_text(ctx, "decision", t[k].t.decision);
+		add_json_text(ctx, "reply", t[k].t.reply);
+		if (t[k].t.error)
+			add_json_text(ctx, "error", t[k].t.error);
 		if (!(it->context = cJSON_PrintUnformatted(ctx)))
 			b->e = ERR_NOMEM;
 		cJSON_Delete(ctx);
 	}
-	sqlite3_finalize(q);
+	store_turns_free(t, nt);
 }
 
 static void stt_items(struct build *b, long long call, const char *corpus_name,
 		      const char *call_id)
 {
-	static const char sql[] =
-		"SELECT id, idx, transcript, audio, utterance_id FROM turns WHERE call_id = ?"
-		" AND transcript IS NOT NULL ORDER BY idx";
 	struct corpus *c = corpus_for(b, corpus_name);
 	const struct corpus_call *cc = find_call(c, call_id);
-	sqlite3_stmt *q = NULL;
+	struct store_turn_row *t = NULL;
+	int nt = 0;
+	enum err e;
 
 	if (!cc)
 		return;
-	if (sqlite3_prepare_v2(labels_db(b->l), sql, -1, &q, NULL) != SQLITE_OK) {
-		b->e = labels_fail(b->l, "reading turns");
+	if ((e = store_turns(labels_store(b->l), call, &t, &nt)) != ERR_OK) {
+		store_failed(b, e);
 		return;
 	}
-	sqlite3_bind_int64(q, 1, call);
-	while (b->e == ERR_OK && sqlite3_step(q) == SQLITE_ROW) {
-		const char *got = (const char *)sqlite3_column_text(q, 2);
-		const char *utt = (const char *)sqlite3_column_text(q, 4);
-		int idx = sqlite3_column_int(q, 1);
+	for (int k = 0; b->e == ERR_OK && k < nt; k++) {
+		const char *got = t[k].t.transcript;
+		const char *utt = t[k].t.utterance_id;
+		int idx = t[k].t.index;
 		const char *ref = NULL;
+		if (!got)
+			continue;
 		for (int i = 0; i < cc->n_turns && !ref; i++)
 			if (utt ? (cc->turns[i].utterance_id &&
 				   strcmp(cc->turns[i].utterance_id, utt) == 0)
@@ -423,29 +447,27 @@ static void stt_items(struct build *b, long long call, const char *corpus_name,
 		struct labels_item *it;
 		if (!ref || strcmp(ref, got) == 0 || !(it = new_item(b)))
 			continue;
-		it->key = keyf(b, "turn %lld%s", sqlite3_column_int64(q, 0), NULL);
+		it->key = keyf(b, "turn %lld%s", t[k].id, NULL);
 		it->call_id = call;
-		it->turn_id = sqlite3_column_int64(q, 0);
+		it->turn_id = t[k].id;
 		it->turn = idx;
 		it->corpus = dup_or_null(corpus_name, b);
 		it->corpus_call_id = dup_or_null(call_id, b);
 		it->expected = dup_or_null(ref, b);
 		it->captured = dup_or_null(got, b);
 		it->transcript = dup_or_null(got, b);
-		it->audio = col(q, 3, b);
+		it->audio = dup_or_null(t[k].t.audio, b);
 	}
-	sqlite3_finalize(q);
+	store_turns_free(t, nt);
 }
 
 enum err queue_build(struct labels *l, enum labels_task t, const char *corpus_dir, char **notes,
 		     int *added)
 {
-	static const char sql[] =
-		"SELECT id, corpus, corpus_call_id, form_path, status, reason, form_data, form_status"
-		" FROM calls WHERE status <> 'in_progress' ORDER BY id";
+	static const struct store_call_filter finished = {.finished = true};
 	struct build b = {.l = l, .task = t, .corpus_dir = corpus_dir};
-	sqlite3_stmt *q = NULL;
-	int rc;
+	struct store_call_row *calls = NULL;
+	int n_calls = 0;
 
 	*notes = NULL;
 	if (corpus_dir) {
@@ -458,19 +480,19 @@ enum err queue_build(struct labels *l, enum labels_task t, const char *corpus_di
 		free(msg);
 		free(dir);
 	}
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK) {
-		b.e = labels_fail(l, "reading calls");
+	if ((b.e = store_calls(labels_store(l), &finished, &calls, &n_calls)) != ERR_OK) {
+		store_failed(&b, b.e);
 		goto out;
 	}
-	while (b.e == ERR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		long long id = sqlite3_column_int64(q, 0);
-		const char *corpus = (const char *)sqlite3_column_text(q, 1);
-		const char *call_id = (const char *)sqlite3_column_text(q, 2);
-		const char *form = (const char *)sqlite3_column_text(q, 3);
-		const char *status = (const char *)sqlite3_column_text(q, 4);
-		const char *reason = (const char *)sqlite3_column_text(q, 5);
-		const char *data = (const char *)sqlite3_column_text(q, 6);
-		const char *fstatus = (const char *)sqlite3_column_text(q, 7);
+	for (int k = 0; b.e == ERR_OK && k < n_calls; k++) {
+		long long id = calls[k].id;
+		const char *corpus = calls[k].info.corpus;
+		const char *call_id = calls[k].info.corpus_call_id;
+		const char *form = calls[k].info.form_path;
+		const char *status = calls[k].status;
+		const char *reason = calls[k].reason;
+		const char *data = calls[k].form_data;
+		const char *fstatus = calls[k].form_status;
 
 		switch (t) {
 		case LABELS_NAME_MATCH:
@@ -490,12 +512,10 @@ enum err queue_build(struct labels *l, enum labels_task t, const char *corpus_di
 			break;
 		}
 	}
-	sqlite3_finalize(q);
-	q = NULL;
 	if (b.e == ERR_OK)
 		b.e = labels_items_add(l, b.items, b.n);
 out:
-	sqlite3_finalize(q);
+	store_calls_free(calls, n_calls);
 	if (added)
 		*added = b.n;
 	labels_items_free(b.items, b.n);

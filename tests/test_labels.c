@@ -111,6 +111,36 @@ static void open_errors(void **state)
 	unlink(p);
 }
 
+/* labels_open opens the file the store's one way: the fixture's version 1 store tables
+ * are migrated to the current version; annotation tables of a newer formdesk are refused,
+ * naming the file and both versions. */
+static void open_policy(void **state)
+{
+	struct labels *l = *state;
+	struct labels *again = (struct labels *)&again; /* must stay untouched */
+	char *msg = NULL, want[96];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(q, 0), STORE_SCHEMA_VERSION);
+	sqlite3_finalize(q);
+	assert_int_equal(sqlite3_exec(db, "UPDATE ann_meta SET value = '9' WHERE name = 'schema_version'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	(void)l;
+	assert_int_equal(labels_open(dbpath, &again, &msg), ERR_DB);
+	assert_ptr_equal(again, (struct labels *)&again);
+	snprintf(want, sizeof want, "annotation tables version 9 is newer than this formdesk knows (%d)",
+		 LABELS_SCHEMA_VERSION);
+	if (!strstr(msg, dbpath) || !strstr(msg, want))
+		fail_msg("got '%s'", msg);
+	free(msg);
+}
+
 static void tasks_and_labels(void **state)
 {
 	(void)state;
@@ -476,6 +506,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test(tasks_and_labels),
+		cmocka_unit_test_setup_teardown(open_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(queue_name_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(queue_turn_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(queue_stt, setup, teardown),
