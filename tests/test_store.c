@@ -1,10 +1,10 @@
 /* test_store: the SQLite session store: schema, WAL, a call with turns read back, and a
- * turn that survives a crash right after its transaction; the migration of a version 1
- * file (through versions 2 and 3), of a version 2 file and of a version 3 file;
- * per-request stage usage and cancelled turns; the live-call columns (input, barge-in,
- * silence, recording offsets); the early acknowledgement (stage_usage.ack_ms, turns.ack);
- * every older version migrated has a new file's tables; the readers; the one open policy
- * (newer versions refused, parts migrated, concurrent migration). */
+ * turn that survives a crash right after its transaction; the migration of a file of
+ * each older version (one table of cases: a new file's tables, the rows kept and filled
+ * in, new turns written); per-request stage usage and cancelled turns; the live-call
+ * columns (input, barge-in, silence, recording offsets); the early acknowledgement
+ * (stage_usage.ack_ms, turns.ack); the readers; the one open policy (newer versions
+ * refused, parts migrated, concurrent migration). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -147,126 +147,179 @@ static void test_schema(void **state)
 		     "calls,captures,stage_usage,turns,verdicts");
 }
 
-/* A file written at schema version 1 is brought to the current version in place: its
- * rows stay, old turns are not cancelled, and new turns can carry stage usage. */
-static void test_migrate_v1(void **state)
+/* schema_of: every table's columns (type, NOT NULL, default, key), foreign keys and
+ * indexes of the file at path, as one string (caller frees). */
+static char *schema_of(const char *path)
 {
+	static const char *const parts[] = {
+		"SELECT group_concat(d, ';') FROM (SELECT m.name||'.'||p.name||' '||p.type||' '||"
+		"p.\"notnull\"||' '||coalesce(p.dflt_value,'-')||' '||p.pk AS d FROM sqlite_master m"
+		" JOIN pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid)",
+		"SELECT group_concat(d, ';') FROM (SELECT m.name||'.'||k.\"from\"||'>'||k.\"table\"||"
+		"'.'||coalesce(k.\"to\",'-')||' '||k.on_delete AS d FROM sqlite_master m"
+		" JOIN pragma_foreign_key_list(m.name) k WHERE m.type = 'table' ORDER BY m.name, k.id)",
+		"SELECT group_concat(d, ';') FROM (SELECT m.name||'('||i.name||')' AS d FROM"
+		" sqlite_master m JOIN pragma_index_info(m.name) i WHERE m.type = 'index'"
+		" ORDER BY m.name, i.seqno)",
+	};
+	size_t len = 0;
+	char *all = NULL;
+
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		char *got = query_text(path, parts[i]);
+		size_t n = strlen(got);
+		all = realloc(all, len + n + 2);
+		memcpy(all + len, got, n);
+		all[len + n] = '\n';
+		all[len + n + 1] = '\0';
+		len += n + 1;
+		free(got);
+	}
+	return all;
+}
+
+/* What a turn written by this formdesk stores in a migrated file of each version. */
+
+/* version 1: new turns can carry stage usage */
+static void write_v1(struct store *st)
+{
+	struct store_usage u = {.stage = "extract", .provider = "openai", .model = "m",
+				.ttfb_ms = 10, .total_ms = 20, .attempts = 1,
+				.tokens_in = 100, .tokens_out = 7, .cost_usd = -1};
+	struct store_turn t = turn(2, "nahi", decision1);
+	t.usage = &u;
+	t.n_usage = 1;
+	assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
+}
+
+/* version 2: new live turns and recordings can be stored */
+static void write_v2(struct store *st)
+{
+	struct store_turn t = turn(2, "haan", decision1);
+	t.input = "mic";
+	t.barge_in = true;
+	t.barge_in_ms = 900;
+	t.recorded = true;
+	t.caller_audio_start_ms = 16000;
+	t.caller_audio_end_ms = 17560;
+	assert_int_equal(store_turn_add(st, 2, &t), ERR_OK);
+	assert_int_equal(store_turn_agent_audio(st, 2, 2, 18200, 19687), ERR_OK);
+	assert_int_equal(store_call_audio_dir(st, 2, "x.audio/call-2"), ERR_OK);
+}
+
+/* version 3: a new turn stores its acknowledgement and EXTRACT's time to it, and a
+ * request without one (ack_ms 0 or -1: none, or not measured) stores NULL */
+static void write_v3(struct store *st)
+{
+	struct store_usage u[3] = {
+		{.stage = "extract", .provider = "openai", .model = "m", .ttfb_ms = 50,
+		 .total_ms = 400, .attempts = 1, .tokens_in = 90, .tokens_out = 12,
+		 .cost_usd = -1, .ack_ms = 120.5},
+		{.stage = "reply", .provider = "openai", .model = "m", .ttfb_ms = 30,
+		 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
+		 .cost_usd = -1, .ack_ms = -1},
+		{.stage = "stt", .provider = "deepgram", .model = "nova-3", .ttfb_ms = 30,
+		 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
+		 .cost_usd = -1},
+	};
+	struct store_turn t = turn(2, "Gaya", decision1);
+	t.ack = "जी";
+	t.usage = u;
+	t.n_usage = 3;
+	assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
+}
+
+struct check {
+	const char *sql, *want;
+};
+
+/* A file of each older version (tests/data/store_vN.sql) is brought to the current
+ * version in place, one version at a time: it ends with the tables a new file gets from
+ * the store's column tables (same columns in the same order with the same types,
+ * defaults and keys, same foreign keys and indexes), its rows stay with what the later
+ * versions added filled in as documented, and this formdesk's turns can be written to it.
+ * - from 1: old turns are not cancelled; through 2 to 3 the old turn of a corpus call is
+ *   marked as such; through 3 to 4 no acknowledgement is known for what was stored;
+ * - from 2: rows stay (cancelled included), turns of corpus calls are marked "corpus",
+ *   others stay unknown, nothing is a barge-in or silence;
+ * - from 3: turns and stage usage stay, with no acknowledgement known (stage_usage.ack_ms
+ *   and turns.ack NULL). */
+static void test_migrations(void **state)
+{
+	static const struct {
+		int version;
+		struct check opened[3]; /* after the migration */
+		void (*write)(struct store *st);
+		struct check written[4]; /* after write and close */
+	} cases[] = {
+		{1,
+		 {{"SELECT transcript||'|'||cancelled FROM turns WHERE call_id = 1", "haan ji|0"}},
+		 write_v1,
+		 {{"SELECT stage||'|'||tokens_in||'|'||coalesce(cost_usd,'NULL') FROM stage_usage",
+		   "extract|100|NULL"},
+		  {"SELECT input||'|'||barge_in||'|'||silence||'|'||(caller_audio_start_ms IS NULL)"
+		   " FROM turns WHERE idx = 1",
+		   "corpus|0|0|1"},
+		  {"SELECT (ack_ms IS NULL) FROM stage_usage", "1"},
+		  {"SELECT count(*) FROM turns WHERE ack IS NOT NULL", "0"}}},
+		{2,
+		 {{"SELECT group_concat(coalesce(input,'NULL')||'/'||cancelled||'/'||barge_in||'/'||"
+		   "silence||'/'||coalesce(barge_in_ms,'NULL'), ';') FROM turns ORDER BY id",
+		   "corpus/0/0/0/NULL;NULL/1/0/0/NULL"},
+		  {"SELECT coalesce(audio_dir,'NULL') FROM calls WHERE id = 2", "NULL"}},
+		 write_v2,
+		 {{"SELECT input||'|'||barge_in||'|'||barge_in_ms||'|'||caller_audio_start_ms||'|'||"
+		   "caller_audio_end_ms||'|'||agent_audio_start_ms||'|'||agent_audio_end_ms"
+		   " FROM turns WHERE call_id = 2 AND idx = 2",
+		   "mic|1|900|16000|17560|18200|19687"},
+		  {"SELECT audio_dir FROM calls WHERE id = 2", "x.audio/call-2"},
+		  {"SELECT count(*) FROM turns WHERE ack IS NOT NULL", "0"}}},
+		{3,
+		 {{"SELECT group_concat(stage||'/'||total_ms||'/'||coalesce(ack_ms,'NULL'), ';')"
+		   " FROM (SELECT * FROM stage_usage ORDER BY id)",
+		   "extract/90.0/NULL;reply/60.0/NULL"},
+		  {"SELECT transcript||'|'||input||'|'||coalesce(ack,'NULL') FROM turns",
+		   "haan ji|corpus|NULL"}},
+		 write_v3,
+		 {{"SELECT group_concat(stage||'/'||coalesce(ack_ms,'NULL'), ';')"
+		   " FROM (SELECT * FROM stage_usage WHERE turn_id = 2 ORDER BY id)",
+		   "extract/120.5;reply/NULL;stt/NULL"},
+		  {"SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
+		   " FROM (SELECT * FROM turns ORDER BY idx)",
+		   "1/NULL;2/जी"}}},
+	};
 	struct fixture *f = *state;
 	struct store *st = NULL;
-	char want[16];
+	char fresh[128], want[16];
+	char *expect;
 
-	load_version(f->path, 1);
-
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	_Static_assert(sizeof cases / sizeof cases[0] == STORE_SCHEMA_VERSION - 1,
+		       "a case (and a tests/data/store_vN.sql) per older schema version");
+	snprintf(fresh, sizeof fresh, "%s/new.db", f->dir);
+	assert_int_equal(store_open(fresh, &st, NULL), ERR_OK);
+	store_close(st);
+	expect = schema_of(fresh);
+	assert_non_null(strstr(expect, "turns.ack TEXT"));
 	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
-	assert_query(f->path, "PRAGMA user_version", want);
-	assert_query(f->path, "SELECT transcript||'|'||cancelled FROM turns WHERE call_id = 1", "haan ji|0");
-	{
-		struct store_usage u = {.stage = "extract", .provider = "openai", .model = "m",
-					.ttfb_ms = 10, .total_ms = 20, .attempts = 1,
-					.tokens_in = 100, .tokens_out = 7, .cost_usd = -1};
-		struct store_turn t = turn(2, "nahi", decision1);
-		t.usage = &u;
-		t.n_usage = 1;
-		assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
-	}
-	store_close(st);
-	assert_query(f->path, "SELECT stage||'|'||tokens_in||'|'||coalesce(cost_usd,'NULL') FROM stage_usage",
-		     "extract|100|NULL");
-	/* Through version 2 to 3: the old turn of a corpus call is marked as such. */
-	assert_query(f->path, "SELECT input||'|'||barge_in||'|'||silence||'|'||(caller_audio_start_ms IS NULL)"
-			      " FROM turns WHERE idx = 1",
-		     "corpus|0|0|1");
-	/* Through version 3 to 4: no acknowledgement is known for what was stored before. */
-	assert_query(f->path, "SELECT (ack_ms IS NULL) FROM stage_usage", "1");
-	assert_query(f->path, "SELECT count(*) FROM turns WHERE ack IS NOT NULL", "0");
-}
-
-/* A file written at schema version 2 is brought to the current version in place (through
- * 3): its rows stay (cancelled included), turns of corpus calls are marked "corpus",
- * others stay unknown, nothing is a barge-in or silence; new live turns and recordings
- * can be stored. */
-static void test_migrate_v2(void **state)
-{
-	struct fixture *f = *state;
-	struct store *st = NULL;
-
-	load_version(f->path, 2);
-
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	{
-		char want[16];
-		snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got;
+		unlink(f->path);
+		load_version(f->path, cases[i].version);
+		assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
 		assert_query(f->path, "PRAGMA user_version", want);
+		got = schema_of(f->path);
+		if (strcmp(got, expect) != 0)
+			fail_msg("version %d migrated:\n%s\nnew file:\n%s", cases[i].version, got,
+				 expect);
+		free(got);
+		for (size_t c = 0; c < 3 && cases[i].opened[c].sql; c++)
+			assert_query(f->path, cases[i].opened[c].sql, cases[i].opened[c].want);
+		cases[i].write(st);
+		store_close(st);
+		for (size_t c = 0; c < 4 && cases[i].written[c].sql; c++)
+			assert_query(f->path, cases[i].written[c].sql, cases[i].written[c].want);
 	}
-	assert_query(f->path, "SELECT group_concat(coalesce(input,'NULL')||'/'||cancelled||'/'||barge_in||'/'||"
-			      "silence||'/'||coalesce(barge_in_ms,'NULL'), ';') FROM turns ORDER BY id",
-		     "corpus/0/0/0/NULL;NULL/1/0/0/NULL");
-	assert_query(f->path, "SELECT coalesce(audio_dir,'NULL') FROM calls WHERE id = 2", "NULL");
-	{
-		struct store_turn t = turn(2, "haan", decision1);
-		t.input = "mic";
-		t.barge_in = true;
-		t.barge_in_ms = 900;
-		t.recorded = true;
-		t.caller_audio_start_ms = 16000;
-		t.caller_audio_end_ms = 17560;
-		assert_int_equal(store_turn_add(st, 2, &t), ERR_OK);
-		assert_int_equal(store_turn_agent_audio(st, 2, 2, 18200, 19687), ERR_OK);
-		assert_int_equal(store_call_audio_dir(st, 2, "x.audio/call-2"), ERR_OK);
-	}
-	store_close(st);
-	assert_query(f->path, "SELECT input||'|'||barge_in||'|'||barge_in_ms||'|'||caller_audio_start_ms||'|'||"
-			      "caller_audio_end_ms||'|'||agent_audio_start_ms||'|'||agent_audio_end_ms"
-			      " FROM turns WHERE call_id = 2 AND idx = 2",
-		     "mic|1|900|16000|17560|18200|19687");
-	assert_query(f->path, "SELECT audio_dir FROM calls WHERE id = 2", "x.audio/call-2");
-	assert_query(f->path, "SELECT count(*) FROM turns WHERE ack IS NOT NULL", "0");
-}
-
-/* A file written at schema version 3 is brought to version 4 in place: its turns and
- * stage usage stay, with no acknowledgement known (stage_usage.ack_ms and turns.ack
- * NULL); a new turn stores its acknowledgement and EXTRACT's time to it, and a request
- * without one (ack_ms 0 or -1: none, or not measured) stores NULL. */
-static void test_migrate_v3(void **state)
-{
-	struct fixture *f = *state;
-	struct store *st = NULL;
-
-	load_version(f->path, 3);
-
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_query(f->path, "PRAGMA user_version", "4");
-	assert_query(f->path, "SELECT group_concat(stage||'/'||total_ms||'/'||coalesce(ack_ms,'NULL'), ';')"
-			      " FROM (SELECT * FROM stage_usage ORDER BY id)",
-		     "extract/90.0/NULL;reply/60.0/NULL");
-	assert_query(f->path, "SELECT transcript||'|'||input||'|'||coalesce(ack,'NULL') FROM turns",
-		     "haan ji|corpus|NULL");
-	{
-		struct store_usage u[3] = {
-			{.stage = "extract", .provider = "openai", .model = "m", .ttfb_ms = 50,
-			 .total_ms = 400, .attempts = 1, .tokens_in = 90, .tokens_out = 12,
-			 .cost_usd = -1, .ack_ms = 120.5},
-			{.stage = "reply", .provider = "openai", .model = "m", .ttfb_ms = 30,
-			 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
-			 .cost_usd = -1, .ack_ms = -1},
-			{.stage = "stt", .provider = "deepgram", .model = "nova-3", .ttfb_ms = 30,
-			 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
-			 .cost_usd = -1},
-		};
-		struct store_turn t = turn(2, "Gaya", decision1);
-		t.ack = "जी";
-		t.usage = u;
-		t.n_usage = 3;
-		assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
-	}
-	store_close(st);
-	assert_query(f->path, "SELECT group_concat(stage||'/'||coalesce(ack_ms,'NULL'), ';')"
-			      " FROM (SELECT * FROM stage_usage WHERE turn_id = 2 ORDER BY id)",
-		     "extract/120.5;reply/NULL;stt/NULL");
-	assert_query(f->path, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
-			      " FROM (SELECT * FROM turns ORDER BY idx)",
-		     "1/NULL;2/जी");
+	free(expect);
 }
 
 /* The live-call columns: a typed turn, a silence turn, a barge-in turn (barge_in_ms kept
@@ -506,68 +559,6 @@ static void test_turn_survives_crash(void **state)
 	assert_query(f->path, "SELECT status||'|'||turns FROM calls WHERE corpus = 'crash'",
 		     "in_progress|1");
 	assert_query(f->path, "SELECT count(*) FROM verdicts", "1");
-}
-
-/* schema_of: every table's columns (type, NOT NULL, default, key), foreign keys and
- * indexes of the file at path, as one string (caller frees). */
-static char *schema_of(const char *path)
-{
-	static const char *const parts[] = {
-		"SELECT group_concat(d, ';') FROM (SELECT m.name||'.'||p.name||' '||p.type||' '||"
-		"p.\"notnull\"||' '||coalesce(p.dflt_value,'-')||' '||p.pk AS d FROM sqlite_master m"
-		" JOIN pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid)",
-		"SELECT group_concat(d, ';') FROM (SELECT m.name||'.'||k.\"from\"||'>'||k.\"table\"||"
-		"'.'||coalesce(k.\"to\",'-')||' '||k.on_delete AS d FROM sqlite_master m"
-		" JOIN pragma_foreign_key_list(m.name) k WHERE m.type = 'table' ORDER BY m.name, k.id)",
-		"SELECT group_concat(d, ';') FROM (SELECT m.name||'('||i.name||')' AS d FROM"
-		" sqlite_master m JOIN pragma_index_info(m.name) i WHERE m.type = 'index'"
-		" ORDER BY m.name, i.seqno)",
-	};
-	size_t len = 0;
-	char *all = NULL;
-
-	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-		char *got = query_text(path, parts[i]);
-		size_t n = strlen(got);
-		all = realloc(all, len + n + 2);
-		memcpy(all + len, got, n);
-		all[len + n] = '\n';
-		all[len + n + 1] = '\0';
-		len += n + 1;
-		free(got);
-	}
-	return all;
-}
-
-/* Every older version's file, migrated, has the tables a new file gets from the store's
- * column tables: same columns in the same order with the same types, defaults and keys,
- * same foreign keys and indexes; and it ends at the current version. */
-static void test_migrations_match_new(void **state)
-{
-	struct fixture *f = *state;
-	struct store *st = NULL;
-	char fresh[128], want[16];
-	char *expect;
-
-	snprintf(fresh, sizeof fresh, "%s/new.db", f->dir);
-	assert_int_equal(store_open(fresh, &st, NULL), ERR_OK);
-	store_close(st);
-	expect = schema_of(fresh);
-	assert_non_null(strstr(expect, "turns.ack TEXT"));
-	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
-	for (int v = 1; v < STORE_SCHEMA_VERSION; v++) {
-		char *got;
-		unlink(f->path);
-		load_version(f->path, v);
-		assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-		store_close(st);
-		assert_query(f->path, "PRAGMA user_version", want);
-		got = schema_of(f->path);
-		if (strcmp(got, expect) != 0)
-			fail_msg("version %d migrated:\n%s\nnew file:\n%s", v, got, expect);
-		free(got);
-	}
-	free(expect);
 }
 
 /* The readers give back what the writers were given: calls by filter, a call's turns,
@@ -825,12 +816,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unopenable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_v1, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_v2, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate_v3, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrations_match_new, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_migration, setup, teardown),
