@@ -46,7 +46,7 @@ struct column {
 	int flags;
 };
 
-/* TYPE_OK: member m of T has the C type of kind k (a compile error otherwise). */
+/* MEMBER: the offset of member m of T, a compile error unless it has kind k's C type. */
 #define KTYPE_K_KEY long long
 #define KTYPE_K_ID long long
 #define KTYPE_K_TEXT const char *
@@ -206,7 +206,10 @@ static const char indexes[] =
 	"CREATE INDEX stage_usage_call ON stage_usage(call_id, stage);";
 
 /* Migrations, as data: an older file is brought up one version at a time, each step in
- * its own transaction (a new file gets the tables above at once). */
+ * its own transaction (a new file gets the tables above at once). Version 1 was the
+ * tables above without the columns marked with a later version and without stage_usage
+ * (tests/data/store_v1.sql). */
+
 /* Version 2: per-request measurements of the network stages, and cancelled turns. */
 static const char schema_v2[] =
 	"ALTER TABLE turns ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;"
