@@ -349,7 +349,9 @@ static void load_retry(struct ld *ld, const cJSON *qj, const char *qp, struct fo
 	if (act) {
 		if (strcmp(act, "end_call") == 0)
 			q->exhausted_end_call = true;
-		else if (strcmp(act, "skip") != 0)
+		else if (strcmp(act, "skip") == 0)
+			q->exhausted_skip = true;
+		else
 			add_issue(ld, "exhausted_action must be 'skip' or 'end_call'.",
 				  "%s.exhausted_action", rp);
 		free(act);
@@ -585,7 +587,9 @@ static void check_links(struct ld *ld, struct form *f)
 	}
 }
 
-/* Line and column (1-based, columns in bytes) of position at in text. */
+/* Line and column (1-based) of position at in text. Columns count characters (UTF-8
+ * sequences, not their continuation bytes), as an editor shows them: after Devanagari a
+ * byte count would point far to the right of the fault. */
 static void line_col(const char *text, const char *at, int *line, int *col)
 {
 	*line = 1;
@@ -594,7 +598,7 @@ static void line_col(const char *text, const char *at, int *line, int *col)
 		if (*p == '\n') {
 			(*line)++;
 			*col = 1;
-		} else {
+		} else if (((unsigned char)*p & 0xC0) != 0x80) {
 			(*col)++;
 		}
 	}

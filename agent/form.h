@@ -70,6 +70,7 @@ struct form_question {
 	char **retry_messages;
 	int n_retry_messages;
 	bool exhausted_end_call; /* exhausted_action "end_call" (optional fields only) */
+	bool exhausted_skip;     /* exhausted_action "skip" was written (for formlint) */
 };
 
 struct form_branch {

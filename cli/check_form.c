@@ -1,32 +1,59 @@
-/* check-form: print FormBharo's validation issues for a form config.
- * Exit status: 0 valid (nothing printed), 1 refused (the issues as
- * {"validation_issues":[...]} on stdout), 2 unreadable file or bad usage (stderr). */
+/* check-form: print FormBharo's validation issues for a form config, then formdesk's
+ * warnings about what would misbehave (agent/formlint.h).
+ * Exit status: 0 valid (no refusal; warnings, if any, on stderr), 1 refused (the issues
+ * as {"validation_issues":[...]} on stdout) or, with --strict, warned, 2 unreadable file
+ * or bad usage (stderr). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "agent/form.h"
+#include "agent/formlint.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: formdesk check-form [--strict] FILE\n"
+		   "  FormBharo's refusals as {\"validation_issues\":[...]} on stdout (exit 1);\n"
+		   "  warnings about what would misbehave on stderr (exit 0, or 1 with --strict)\n");
+}
 
 int cmd_check_form(int argc, char **argv)
 {
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("usage: formdesk check-form FILE\n");
-		return 0;
+	const char *path = NULL;
+	bool strict = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--strict") == 0) {
+			strict = true;
+		} else if (!path && argv[i][0] != '-') {
+			path = argv[i];
+		} else {
+			usage(stderr);
+			return 2;
+		}
 	}
-	if (argc != 2) {
-		fprintf(stderr, "usage: formdesk check-form FILE\n");
+	if (!path) {
+		usage(stderr);
 		return 2;
 	}
 	struct form *f = NULL;
-	struct form_issues is = {0};
+	struct form_issues is = {0}, warns = {0};
 	int rc = 2;
-	enum err e = form_load(argv[1], &f, &is);
+	enum err e = form_load(path, &f, &is);
 	if (e == ERR_OK) {
-		rc = 0;
+		char prefix[600];
+		snprintf(prefix, sizeof(prefix), "formdesk check-form: %s", path);
+		e = formlint_check(f, &warns);
+		int n = formlint_print(stderr, prefix, &warns);
+		rc = e != ERR_OK ? 2 : strict && n > 0 ? 1 : 0;
+		if (e != ERR_OK)
+			fprintf(stderr, "formdesk check-form: %s\n", err_str(e));
 	} else if (e == ERR_IO) {
 		fprintf(stderr, "formdesk check-form: cannot read %s\n",
-			is.n ? is.v[0].message : argv[1]);
+			is.n ? is.v[0].message : path);
 	} else if (e == ERR_PARSE || e == ERR_INVALID) {
 		char *js = form_issues_json(&is);
 		if (js) {
@@ -37,9 +64,10 @@ int cmd_check_form(int argc, char **argv)
 			fprintf(stderr, "formdesk check-form: %s\n", err_str(ERR_NOMEM));
 		}
 	} else {
-		fprintf(stderr, "formdesk check-form: %s: %s\n", argv[1], err_str(e));
+		fprintf(stderr, "formdesk check-form: %s: %s\n", path, err_str(e));
 	}
 	form_free(f);
 	form_issues_free(&is);
+	form_issues_free(&warns);
 	return rc;
 }

@@ -36,3 +36,17 @@ rm -f $TMPD/err
 
 "$BIN" check-form >/dev/null 2>&1; rc=$?
 [ "$rc" = 2 ]; ok $? "no file: usage, exit 2"
+
+# Warnings: a form that loads but misbehaves is accepted (exit 0, stdout empty) with one
+# line per warning on stderr naming the question by name and index; --strict refuses it.
+lint=tests/data/forms/lint/misbehaving.json
+out=$("$BIN" check-form "$lint" 2>$TMPD/err); rc=$?
+[ "$rc" = 0 ] && [ -z "$out" ] &&
+	[ "$(grep -c ': warning: ' $TMPD/err)" = "$(grep -c "^$lint	" tests/data/formlint.tsv)" ] &&
+	grep -q "^formdesk check-form: $lint: warning: questions\[0\].script: Question 'no_script' (questions\[0\]) has no script" $TMPD/err
+ok $? "misbehaving form: exit 0, one warning line per tsv row, naming field, name and index"
+"$BIN" check-form --strict "$lint" >/dev/null 2>&1; rc=$?
+[ "$rc" = 1 ]; ok $? "--strict: warnings make exit 1"
+out=$("$BIN" check-form --strict forms/armman_enrollment.json 2>$TMPD/err); rc=$?
+[ "$rc" = 0 ] && [ -z "$out" ] && [ ! -s $TMPD/err ]
+ok $? "--strict on the enrollment form: no warning, exit 0"
