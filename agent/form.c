@@ -43,21 +43,25 @@ static void add_issue(struct ld *ld, const char *message, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(field, sizeof(field), fmt, ap);
 	va_end(ap);
-	struct form_issue *v = realloc(ld->is->v, (size_t)(ld->is->n + 1) * sizeof(*v));
-	if (!v) {
+	if (form_issues_add(ld->is, field, message) != ERR_OK)
 		ld->nomem = true;
-		return;
+}
+
+enum err form_issues_add(struct form_issues *is, const char *field, const char *message)
+{
+	struct form_issue *v = realloc(is->v, (size_t)(is->n + 1) * sizeof(*v));
+	if (!v)
+		return ERR_NOMEM;
+	is->v = v;
+	v[is->n].field = strdup(field);
+	v[is->n].message = strdup(message);
+	if (!v[is->n].field || !v[is->n].message) {
+		free(v[is->n].field);
+		free(v[is->n].message);
+		return ERR_NOMEM;
 	}
-	ld->is->v = v;
-	v[ld->is->n].field = strdup(field);
-	v[ld->is->n].message = strdup(message);
-	if (!v[ld->is->n].field || !v[ld->is->n].message) {
-		free(v[ld->is->n].field);
-		free(v[ld->is->n].message);
-		ld->nomem = true;
-		return;
-	}
-	ld->is->n++;
+	is->n++;
+	return ERR_OK;
 }
 
 /* The getters below read obj[key]. Absent or null: the default stays and, when

@@ -127,6 +127,10 @@ void form_free(struct form *f);
 /* form_issues_free: free the issues' strings and array, and zero *is. NULL is fine. */
 void form_issues_free(struct form_issues *is);
 
+/* form_issues_add: append one issue (field and message copied) to is. Errors: ERR_NOMEM
+ * (is unchanged). */
+enum err form_issues_add(struct form_issues *is, const char *field, const char *message);
+
 /* form_issues_json: the issues as FormBharo's refusal body,
  * {"validation_issues":[{"field":...,"message":...}]}. Output: a new NUL-terminated
  * string (caller frees with free()), NULL on ERR_NOMEM. */

@@ -19,21 +19,8 @@ static void warn(struct lint *L, const char *field, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	struct form_issue *v = realloc(L->out->v, (size_t)(L->out->n + 1) * sizeof(*v));
-	if (!v) {
+	if (form_issues_add(L->out, field, msg) != ERR_OK)
 		L->nomem = true;
-		return;
-	}
-	L->out->v = v;
-	v[L->out->n].field = strdup(field);
-	v[L->out->n].message = strdup(msg);
-	if (!v[L->out->n].field || !v[L->out->n].message) {
-		free(v[L->out->n].field);
-		free(v[L->out->n].message);
-		L->nomem = true;
-		return;
-	}
-	L->out->n++;
 }
 
 /* Whether s is NULL or only white space (the rule layer then falls back, as for none). */
