@@ -283,38 +283,33 @@ static void csv_rows(FILE *f, struct rep *r, const char *stage, bool full)
 	}
 }
 
-/* charts: trade-off and sweep per stage, STT x EXTRACT when there are several pairs. */
-static void charts(struct rep *r)
+enum err benchreport_stage_charts(const char *out_dir, const char *stage, char **errmsg)
 {
-	char path[4096];
-	for (int s = 0; s < N_STAGES && r->err == ERR_OK; s++) {
-		struct chart_point p[64];
-		int n = 0;
-		for (int i = 0; i < r->n_aggs && n < 64; i++)
-			if (strcmp(r->aggs[i].stage, STAGES[s]) == 0)
-				p[n++] = (struct chart_point){r->aggs[i].spec, r->aggs[i].acc,
-							      r->aggs[i].p95, r->aggs[i].cost_mean, true};
-		if (!n)
-			continue;
-		char title[96], name[64];
-		snprintf(title, sizeof title, "%s: accuracy, p95 latency and cost", STAGES[s]);
-		snprintf(path, sizeof path, "%s/tradeoff-%s.svg", r->out, STAGES[s]);
-		enum err e = chart_tradeoff(path, title, p, n, 0, 0);
-		if (e != ERR_OK) {
-			set_msg(r, e, path);
-			return;
-		}
-		/* The weight sweep, through the selection module on the stage's CSV. */
-		struct select *sel = NULL;
-		struct select_sweep *sw = NULL;
-		struct select_limits lim = {0};
-		snprintf(name, sizeof name, "results-%s.csv", STAGES[s]);
-		snprintf(path, sizeof path, "%s/%s", r->out, name);
-		if (select_load(path, &sel, NULL) != ERR_OK ||
-		    select_sweep_run(sel, &lim, 0.5, 0.9, 0.1, 0.1, &sw, NULL) != ERR_OK) {
-			select_free(sel);
-			continue;
-		}
+	char path[4096], title[96];
+	struct select *sel = NULL;
+	struct select_sweep *sw = NULL;
+	struct select_limits lim = {0};
+	snprintf(path, sizeof path, "%s/results-%s.csv", out_dir, stage);
+	if (select_load(path, &sel, NULL) != ERR_OK ||
+	    select_rank(sel, &lim, SELECT_DEFAULT_WEIGHTS, NULL) != ERR_OK) {
+		select_free(sel);
+		return ERR_NOTFOUND;
+	}
+	struct chart_point p[64];
+	int n = 0;
+	size_t skip = strlen(stage) + 1; /* models read "stage:spec" */
+	for (int i = 0; i < sel->n && n < 64; i++) {
+		const struct select_candidate *c = &sel->v[i];
+		bool prefixed = strncmp(c->model, stage, skip - 1) == 0 && c->model[skip - 1] == ':';
+		const char *label = prefixed ? c->model + skip : c->model;
+		p[n++] = (struct chart_point){label, c->accuracy, c->p95_ms, c->cost_usd,
+					      c->status == SELECT_RANKED};
+	}
+	snprintf(title, sizeof title, "%s: accuracy, p95 latency and cost", stage);
+	snprintf(path, sizeof path, "%s/tradeoff-%s.svg", out_dir, stage);
+	enum err e = chart_tradeoff(path, title, p, n, 0, 0);
+	/* The weight sweep, on the same candidates. */
+	if (e == ERR_OK && select_sweep_run(sel, &lim, 0.5, 0.9, 0.1, 0.1, &sw, NULL) == ERR_OK) {
 		double wa[16], u[16 * 64];
 		int leader[16];
 		const char *names[64];
@@ -327,15 +322,30 @@ static void charts(struct rep *r)
 			for (int i = 0; i < c_n; i++)
 				u[k * c_n + i] = sw->steps[k].u[i];
 		}
-		snprintf(path, sizeof path, "%s/sweep-%s.svg", r->out, STAGES[s]);
-		snprintf(title, sizeof title, "%s: leader by accuracy weight (w_l = 0.1)", STAGES[s]);
+		snprintf(path, sizeof path, "%s/sweep-%s.svg", out_dir, stage);
+		snprintf(title, sizeof title, "%s: leader by accuracy weight (w_l = 0.1)", stage);
 		e = chart_sweep(path, title, wa, k_n, names, c_n, u, leader);
-		select_sweep_free(sw);
-		select_free(sel);
-		if (e != ERR_OK) {
-			set_msg(r, e, path);
+	}
+	select_sweep_free(sw);
+	select_free(sel);
+	if (e != ERR_OK && errmsg)
+		*errmsg = strdup(path);
+	return e;
+}
+
+/* charts: trade-off and sweep per stage, STT x EXTRACT when there are several pairs. */
+static void charts(struct rep *r)
+{
+	char path[4096];
+	for (int s = 0; s < N_STAGES && r->err == ERR_OK; s++) {
+		char *where = NULL;
+		enum err e = benchreport_stage_charts(r->out, STAGES[s], &where);
+		if (e != ERR_OK && e != ERR_NOTFOUND) {
+			set_msg(r, e, where ? where : r->out);
+			free(where);
 			return;
 		}
+		free(where);
 	}
 	/* STT x EXTRACT from the integration specs "STT+EXTRACT+REPLY". */
 	const char *groups[32], *series[32];

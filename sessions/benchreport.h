@@ -30,4 +30,12 @@ struct benchdb;
 enum err benchreport_write(struct benchdb *db, const char *scope, const struct bench_config *cfg,
 			   const struct bench_counts *counts, const char *out_dir, char **errmsg);
 
+/* benchreport_stage_charts: tradeoff-STAGE.svg and sweep-STAGE.svg in out_dir from
+ * out_dir/results-STAGE.csv. The candidates, the Pareto frontier (filled markers) and the
+ * ranking are sessions/select.c's, the same computation `formdesk select` makes on that
+ * file (no limits, the default weights). Output: the two files; on failure *errmsg
+ * (caller frees; may be NULL) names the file. Errors: ERR_NOTFOUND (no such CSV or no
+ * rows in it: nothing written), ERR_IO, ERR_NOMEM. */
+enum err benchreport_stage_charts(const char *out_dir, const char *stage, char **errmsg);
+
 #endif

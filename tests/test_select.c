@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "sessions/benchreport.h"
 #include "sessions/select.h"
 #include "tests/support/table.h"
 
@@ -199,6 +200,62 @@ static void weights(void **state)
 	select_sweep_free(NULL);
 }
 
+/* chart row: CSV STAGE FRONTIER. The bench report's trade-off chart of the CSV (as
+ * results-STAGE.csv) draws exactly FRONTIER's models (comma separated) as the frontier
+ * (black labels, filled markers) and every other candidate greyed, and that set is the
+ * one select_rank finds with no limits: one frontier computation for both. */
+static void chart_row(void **state)
+{
+	const struct table_row *r = *state;
+	char dir[] = "/tmp/formdesk-chart-XXXXXX", src[600], dst[700], svg[700];
+	assert_non_null(mkdtemp(dir));
+	snprintf(src, sizeof src, "tests/data/%s", r->col[1]);
+	snprintf(dst, sizeof dst, "%s/results-%s.csv", dir, r->col[2]);
+	snprintf(svg, sizeof svg, "%s/tradeoff-%s.svg", dir, r->col[2]);
+	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+	assert_true(in && out);
+	char buf[4096];
+	size_t k;
+	while ((k = fread(buf, 1, sizeof buf, in)) > 0)
+		assert_int_equal(fwrite(buf, 1, k, out), k);
+	fclose(in);
+	fclose(out);
+	char *why = NULL;
+	assert_int_equal(benchreport_stage_charts(dir, r->col[2], &why), ERR_OK);
+	struct select *s = NULL;
+	assert_int_equal(select_load(dst, &s, NULL), ERR_OK);
+	struct select_limits lim = {0};
+	assert_int_equal(select_rank(s, &lim, SELECT_DEFAULT_WEIGHTS, NULL), ERR_OK);
+	FILE *f = fopen(svg, "rb");
+	assert_non_null(f);
+	static char text[1 << 16];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	text[len] = 0;
+	fclose(f);
+	char want[300];
+	snprintf(want, sizeof want, ",%s,", r->col[3]);
+	for (int i = 0; i < s->n; i++) {
+		char black[200], grey[200], item[120];
+		snprintf(black, sizeof black, "fill=\"black\">%s</text>", s->v[i].model);
+		snprintf(grey, sizeof grey, "fill=\"#777777\">%s</text>", s->v[i].model);
+		snprintf(item, sizeof item, ",%s,", s->v[i].model);
+		bool expected = strstr(want, item) != NULL;
+		bool drawn = strstr(text, black) != NULL;
+		if (!drawn && !strstr(text, grey))
+			fail_msg("%s: %s is not on the chart", r->name, s->v[i].model);
+		if (drawn != expected || (s->v[i].status == SELECT_RANKED) != expected)
+			fail_msg("%s: %s drawn %s, select says %s, expected %s", r->name,
+				 s->v[i].model, drawn ? "frontier" : "excluded",
+				 select_status_name(s->v[i].status), expected ? "frontier" : "excluded");
+	}
+	select_free(s);
+	remove(svg);
+	snprintf(svg, sizeof svg, "%s/sweep-%s.svg", dir, r->col[2]);
+	remove(svg);
+	remove(dst);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	struct table_row *rows;
@@ -210,12 +267,16 @@ int main(void)
 		const struct table_row *r = &rows[i];
 		const char *k = r->col[0];
 		int want = !strcmp(k, "rank") ? 6 : !strcmp(k, "sweep") ? 7 : 4;
+		if (!strcmp(k, "chart"))
+			want = 4;
 		if (r->ncol != want) {
 			fprintf(stderr, "%s: %d columns, want %d\n", r->name, r->ncol, want);
 			exit(1);
 		}
-		void (*fn)(void **) = !strcmp(k, "rank") ? rank_row
-				      : !strcmp(k, "sweep") ? sweep_row : error_row;
+		void (*fn)(void **) = !strcmp(k, "rank")    ? rank_row
+				      : !strcmp(k, "sweep") ? sweep_row
+				      : !strcmp(k, "chart") ? chart_row
+							    : error_row;
 		table_tests(&tests, &n, &rows[i], 1, fn);
 	}
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(folder));
