@@ -7,7 +7,8 @@
  * arrives (live capture) and reports speech start, speech end and turn end as events.
  * Both run the same state machine on 10 ms frames:
  * - speech starts when start_ms of consecutive speech frames are heard (a frame is speech
- *   when the VAD says so and it is at least min_loudness_db loud);
+ *   when the VAD says so, it is at least min_loudness_db loud and above the noise floor,
+ *   and, by the caller gate, near enough to the caller's own level; endpoint.c);
  * - speech ends when stop_ms of consecutive non-speech frames follow;
  * - the turn ends when turn_wait_ms more pass without speech starting again; speech that
  *   starts within the wait joins the same turn.
@@ -27,6 +28,12 @@ struct endpoint_options {
 	int turn_wait_ms;  /* more silence before the turn is complete (400) */
 	double min_loudness_db; /* frames quieter than this (dBFS) are silence */
 	enum vad_kind vad; /* the detector (VAD_WEBRTC; see endpoint.c for why) */
+	double caller_gate_db; /* dB: frames this far below the caller's own speech level
+				* are not hers unless the room is quiet (the caller gate,
+				* endpoint.c); 0 turns the gate off (15) */
+	double caller_level_db; /* dBFS: her level if known before she is heard (the
+				 * 80th-percentile 10 ms frame of her speech, as
+				 * endpoint_caller_level_db gives it); 0: not known (0) */
 };
 
 /* One utterance, in ms from the start of the audio. */
@@ -86,6 +93,11 @@ bool endpoint_next(struct endpoint *ep, struct endpoint_event *ev);
 /* endpoint_speaking: true while the endpointer considers the caller to be speaking
  * (between SPEECH_START and SPEECH_END), for a status display. */
 bool endpoint_speaking(const struct endpoint *ep);
+
+/* endpoint_caller_level_db: the caller's speech level as the gate follows it (dBFS, the
+ * 80th-percentile 10 ms frame of her last 3 s of speech; 0 while not known), to seed the
+ * next endpointer of the same call (caller_level_db). */
+double endpoint_caller_level_db(const struct endpoint *ep);
 
 /* endpoint_level_db: loudness of the last full 10 ms frame in dBFS (RMS; -120 for
  * silence), for a level meter. */

@@ -91,6 +91,8 @@ static enum err new_phase(struct live *l, bool numeric)
 	enum err e;
 
 	o.turn_wait_ms = numeric ? l->opt.number_turn_wait_ms : l->opt.endpoint.turn_wait_ms;
+	if (l->ep) /* the caller gate keeps following her level from question to question */
+		o.caller_level_db = endpoint_caller_level_db(l->ep);
 	e = endpoint_new(LIVE_RATE, &o, &ep);
 	if (e)
 		return e;

@@ -6,7 +6,15 @@
  *    condition: the raw VAD's frame hit rate inside speech and false-alarm rate in the
  *    gaps, then through the endpointer: clips found as exactly one turn, and the share of
  *    their boundaries within 30 ms of the truth, with the mean and largest error.
- * 2. Speed: VAD plus endpointing over one hour of audio (the clips repeated in memory),
+ * 2. Chatter between turns: callers (the RESPIN clips, then the espeak-ng ones) in runs of
+ *    CHATTER_TURNS, each clip scaled to a caller level and put after a CHATTER_GAP_MS gap
+ *    that is silent or filled with other clips as distant speech (muffled, at a level
+ *    relative to the caller's; tests/endpoint_clips.h). Printed per condition, with the
+ *    caller gate off (the pilot's rule: VAD, loudness and noise floor only) and on (the
+ *    default): turn starts found (a turn starts within CHATTER_TOL_MS of a caller's
+ *    start; in brackets without each run's first turn, which chatter may precede before
+ *    her level is known), turns that start at no caller's start, callers heard at all.
+ * 3. Speed: VAD plus endpointing over one hour of audio (the clips repeated in memory),
  *    as a real-time factor (processing time / audio time; the target is under 0.002). */
 #include <glob.h>
 #include <math.h>
@@ -22,6 +30,9 @@
 
 #define GAP_MS 1200
 #define TOL_MS 30
+#define CHATTER_TURNS 12
+#define CHATTER_GAP_MS 1500
+#define CHATTER_TOL_MS 200
 
 enum gap_kind { GAP_SILENT, GAP_STEADY, GAP_UNDER, GAP_BURSTS };
 
@@ -207,6 +218,97 @@ static void accuracy(char **clips, int n_clips)
 		rmdir(dir);
 }
 
+struct chatter_cond {
+	const char *name;
+	double caller_db; /* dBFS RMS */
+	double rel_db;    /* the speech in the gaps, dB relative to the caller; -200: silent */
+};
+
+static const struct chatter_cond chatter_conds[] = {
+	{"caller -26 dBFS, silent gaps", -26, -200},
+	{"caller -26 dBFS, speech in gaps -35 dB", -26, -35},
+	{"caller -26 dBFS, speech in gaps -25 dB", -26, -25},
+	{"caller -20 dBFS, speech in gaps -25 dB", -20, -25},
+	{"caller -20 dBFS, speech in gaps -15 dB", -20, -15},
+	{"quiet caller -35 dBFS, silent gaps", -35, -200},
+	{"quiet caller -35 dBFS, speech in gaps -25 dB", -35, -25},
+};
+
+/* Runs of CHATTER_TURNS callers over clips c[0..n) (the chatter from the other half of the
+ * set), for one condition and gate; prints one line. */
+static void chatter_row(const char *set, const struct clips_clip *c, int n, const struct chatter_cond *k,
+			double gate_db)
+{
+	int runs = (n + CHATTER_TURNS - 1) / CHATTER_TURNS, found = 0, found_later = 0, extra = 0, heard = 0;
+
+	for (int r = 0; r < runs; r++) {
+		struct clips_joined j = {0};
+		struct endpoint_options o = endpoint_defaults();
+		struct endpoint_segment *segs = NULL;
+		int next = (r * CHATTER_TURNS + n / 2) % n, n_segs = 0, x = 0;
+		double gap_db = k->rel_db <= -120 ? -200 : k->caller_db + k->rel_db;
+		bool ok = true;
+
+		for (int t = 0; t < CHATTER_TURNS && ok; t++)
+			ok = clips_append_chatter(&j, c, n, &next, CHATTER_GAP_MS, gap_db) == 0 &&
+			     clips_append_at(&j, &c[(r * CHATTER_TURNS + t) % n], k->caller_db) == 0;
+		ok = ok && clips_append_chatter(&j, c, n, &next, CHATTER_GAP_MS, gap_db) == 0;
+		o.caller_gate_db = gate_db;
+		if (ok && endpoint_find(j.samples, j.n, CLIPS_RATE, &o, &segs, &n_segs) == ERR_OK) {
+			int f = clips_starts_found(&j, segs, n_segs, CHATTER_TOL_MS, &x);
+			found += f;
+			/* the run's first turn */
+			found_later += f - (n_segs > 0 && labs(segs[0].start_ms - j.start_ms[0]) <= CHATTER_TOL_MS);
+			extra += x;
+			heard += clips_heard(&j, segs, n_segs);
+		}
+		free(segs);
+		clips_joined_free(&j);
+	}
+	printf("chatter %-6s %-44s gate %-7s turn starts found %3d/%3d (%5.1f%%; after the first %3d/%3d), "
+	       "extra turns %3d, callers heard %3d/%3d\n", set, k->name, gate_db > 0 ? "on" : "off", found,
+	       runs * CHATTER_TURNS, 100.0 * found / (runs * CHATTER_TURNS), found_later,
+	       runs * (CHATTER_TURNS - 1), extra, heard, runs * CHATTER_TURNS);
+}
+
+static void chatter(char **clips, int n_clips)
+{
+	struct clips_clip *c = calloc((size_t)n_clips + 8, sizeof(*c));
+	char dir[64], synth[8][512];
+	int n = 0, n_synth;
+	double gate = endpoint_defaults().caller_gate_db;
+
+	if (!c)
+		return;
+	for (int i = 0; i < n_clips; i++)
+		n += clips_load(clips[i], &c[n]) == 0;
+	printf("chatter: runs of %d callers, %d ms gaps (silent or speech from other clips, muffled, "
+	       "dB relative to the caller); a start is found within %d ms; caller gate %.0f dB\n",
+	       CHATTER_TURNS, CHATTER_GAP_MS, CHATTER_TOL_MS, gate);
+	for (size_t k = 0; k < sizeof(chatter_conds) / sizeof(chatter_conds[0]); k++) {
+		chatter_row("RESPIN", c, n, &chatter_conds[k], 0);
+		chatter_row("RESPIN", c, n, &chatter_conds[k], gate);
+	}
+	for (int i = 0; i < n; i++)
+		free(c[i].s);
+	/* espeak-ng Hindi (synthetic), not from the RESPIN corpus */
+	n_synth = make_synthetic(dir, sizeof(dir), synth, 8);
+	n = 0;
+	for (int i = 0; i < n_synth; i++) {
+		n += clips_load(synth[i], &c[n]) == 0;
+		unlink(synth[i]);
+	}
+	if (n_synth > 0 || dir[0])
+		rmdir(dir);
+	for (size_t k = 0; n > 1 && k < 3; k++) {
+		chatter_row("synth", c, n, &chatter_conds[k], 0);
+		chatter_row("synth", c, n, &chatter_conds[k], gate);
+	}
+	for (int i = 0; i < n; i++)
+		free(c[i].s);
+	free(c);
+}
+
 static void speed(char **clips, int n_clips)
 {
 	const size_t hour = (size_t)CLIPS_RATE * 3600;
@@ -258,6 +360,7 @@ int main(void)
 		return 0;
 	}
 	accuracy(g.gl_pathv, (int)g.gl_pathc);
+	chatter(g.gl_pathv, (int)g.gl_pathc);
 	speed(g.gl_pathv, (int)g.gl_pathc);
 	globfree(&g);
 	return 0;

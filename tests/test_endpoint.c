@@ -419,6 +419,168 @@ static void test_min_loudness(void **state)
 	clips_joined_free(&j);
 }
 
+/* The chatter table (tests/data/chatter_respin.tsv, format in its header): callers with
+ * speech from other clips in the gaps between their turns; at least min_found of the
+ * callers' turn starts found, at most max_extra turns that start at none of them, at
+ * least min_heard callers heard at all. */
+#define CHATTER_COLS 10
+#define CHATTER_GAP_MS 1500
+#define CHATTER_TOL_MS 200
+#define CHATTER_MAX 16
+
+/* Loads the clips matching dir/pattern (sorted, at most max) into c. Returns the count. */
+static int load_glob(const char *dir, const char *pattern, struct clips_clip *c, int max)
+{
+	char pat[4600];
+	glob_t g;
+	int n = 0;
+
+	snprintf(pat, sizeof(pat), "%s/%s", dir, pattern);
+	if (glob(pat, 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && n < max; i++)
+		n += clips_load(g.gl_pathv[i], &c[n]) == 0;
+	globfree(&g);
+	return n;
+}
+
+/* Runs one chatter row; returns the number of failed checks (each printed). */
+static int chatter_row(const struct table_row *t, const char *dir)
+{
+	char **f = t->col, *levels[CHATTER_MAX], lv[256];
+	struct clips_clip callers[CHATTER_MAX], chat[CHATTER_MAX];
+	struct clips_joined j = {0};
+	struct endpoint_options o = endpoint_defaults();
+	struct endpoint_segment *segs = NULL;
+	int n_levels, n_callers, n_chat, next = 0, n = 0, extra = 0, found, heard, failed = 0;
+	double rel = atof(f[2]);
+	int max_callers = atoi(f[5]), min_found = atoi(f[7]), max_extra = atoi(f[8]), min_heard = atoi(f[9]);
+
+	snprintf(lv, sizeof(lv), "%s", f[1]);
+	n_levels = split(lv, ',', levels, CHATTER_MAX);
+	if (strcmp(f[3], "-") != 0)
+		o.caller_gate_db = atof(f[3]);
+	n_callers = load_glob(dir, f[4], callers, max_callers < CHATTER_MAX ? max_callers : CHATTER_MAX);
+	n_chat = load_glob(dir, f[6], chat, CHATTER_MAX);
+	if (n_callers == 0 || (rel > -120 && n_chat == 0)) {
+		fprintf(stderr, "%s:%d: %s: no clips match '%s' or '%s'\n", t->file, t->line, f[0], f[4], f[6]);
+		return 1;
+	}
+	for (int k = 0; k < n_callers; k++) {
+		double level = atof(levels[k % n_levels]);
+		assert_int_equal(clips_append_chatter(&j, chat, n_chat, &next, CHATTER_GAP_MS,
+						      rel > -120 ? level + rel : -200), 0);
+		assert_int_equal(clips_append_at(&j, &callers[k], level), 0);
+	}
+	assert_int_equal(clips_append_chatter(&j, chat, n_chat, &next, CHATTER_GAP_MS, -200), 0);
+	assert_int_equal(endpoint_find(j.samples, j.n, CLIPS_RATE, &o, &segs, &n), ERR_OK);
+	found = clips_starts_found(&j, segs, n, CHATTER_TOL_MS, &extra);
+	heard = clips_heard(&j, segs, n);
+	if (found < min_found || extra > max_extra || heard < min_heard) {
+		fprintf(stderr, "%s:%d: %s: %d of %d turn starts found (at least %d wanted), %d extra turns "
+				"(at most %d), %d callers heard (at least %d)\n", t->file, t->line, f[0], found,
+			n_callers, min_found, extra, max_extra, heard, min_heard);
+		failed++;
+	} else {
+		printf("ok: %s: %d of %d starts found, %d extra turns, %d heard\n", f[0], found, n_callers,
+		       extra, heard);
+	}
+	for (int k = 0; k < n_callers; k++)
+		free(callers[k].s);
+	for (int k = 0; k < n_chat; k++)
+		free(chat[k].s);
+	free(segs);
+	clips_joined_free(&j);
+	return failed;
+}
+
+static void test_chatter(void **state)
+{
+	const char *dir = clips_dir();
+	struct table_row *v;
+	int nv, failed = 0;
+
+	(void)state;
+	if (!dir) {
+		printf("skipped: no RESPIN clips at $FORMDESK_RESPIN or ../shared/corpus/respin\n");
+		skip();
+	}
+	table_load("tests/data/chatter_respin.tsv", CHATTER_COLS, CHATTER_COLS, 0, &v, &nv);
+	for (int i = 0; i < nv; i++)
+		failed += chatter_row(&v[i], dir);
+	table_free(v, nv);
+	assert_true(nv > 0);
+	assert_int_equal(failed, 0);
+}
+
+/* Runs a whole recording through a streaming endpointer; returns its first turn in *first
+ * (start -1 if none) and the caller level it ended with. */
+static double stream_first_turn(const struct clips_joined *j, const struct endpoint_options *o,
+				struct endpoint_segment *first)
+{
+	struct endpoint *ep = NULL;
+	struct endpoint_event ev;
+	double level;
+
+	first->start_ms = first->end_ms = -1;
+	assert_int_equal(endpoint_new(CLIPS_RATE, o, &ep), ERR_OK);
+	assert_true(endpoint_caller_level_db(ep) == o->caller_level_db); /* 0: not known yet */
+	assert_int_equal(endpoint_feed(ep, j->samples, j->n), ERR_OK);
+	assert_int_equal(endpoint_finish(ep), ERR_OK);
+	while (endpoint_next(ep, &ev))
+		if (ev.kind == ENDPOINT_TURN_END && first->start_ms < 0)
+			*first = (struct endpoint_segment){ev.start_ms, ev.end_ms};
+	level = endpoint_caller_level_db(ep);
+	endpoint_free(ep);
+	return level;
+}
+
+/* The caller's level carries from one endpointer to the next (a live call makes one per
+ * question): seeded with it, chatter before her first words no longer starts her turn. */
+static void test_caller_level_carried(void **state)
+{
+	const char *dir = clips_dir();
+	struct clips_clip caller, chat[CHATTER_MAX];
+	struct clips_joined j = {0};
+	struct endpoint_options o = endpoint_defaults();
+	struct endpoint_segment first;
+	char path[4600];
+	int n_chat, next = 0;
+	double level;
+
+	(void)state;
+	if (!dir) {
+		printf("skipped: no RESPIN clips at $FORMDESK_RESPIN or ../shared/corpus/respin\n");
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, "ch/IISc_RESPIN_ch_D1_30014_495113_F_BANK_302760_30539500.mp3");
+	assert_int_equal(clips_load(path, &caller), 0);
+	n_chat = load_glob(dir, "mr/*_D2_*.mp3", chat, CHATTER_MAX);
+	assert_true(n_chat > 0);
+	/* her answer alone: the level she is heard at (80th-percentile frame of speech at
+	 * -20 dBFS RMS) */
+	assert_int_equal(clips_append_chatter(&j, chat, 0, &next, 500, -200), 0);
+	assert_int_equal(clips_append_at(&j, &caller, -20), 0);
+	assert_int_equal(clips_append_chatter(&j, chat, 0, &next, 1000, -200), 0);
+	level = stream_first_turn(&j, &o, &first);
+	assert_true(level > -24 && level < -10);
+	clips_joined_free(&j);
+	/* the next question: chatter 25 dB below her, then her answer */
+	assert_int_equal(clips_append_chatter(&j, chat, n_chat, &next, 1500, -20 - 25), 0);
+	assert_int_equal(clips_append_at(&j, &caller, -20), 0);
+	assert_int_equal(clips_append_chatter(&j, chat, n_chat, &next, 1000, -200), 0);
+	stream_first_turn(&j, &o, &first);
+	assert_true(first.start_ms < j.start_ms[0] - CHATTER_TOL_MS); /* not known: chatter starts it */
+	o.caller_level_db = level;
+	stream_first_turn(&j, &o, &first);
+	assert_true(labs(first.start_ms - j.start_ms[0]) <= CHATTER_TOL_MS);
+	assert_true(labs(first.end_ms - j.end_ms[0]) <= CHATTER_TOL_MS);
+	for (int k = 0; k < n_chat; k++)
+		free(chat[k].s);
+	free(caller.s);
+	clips_joined_free(&j);
+}
+
 static void test_defaults_and_errors(void **state)
 {
 	struct endpoint_options o = endpoint_defaults();
@@ -460,6 +622,8 @@ int main(void)
 		cmocka_unit_test(test_streaming),
 		cmocka_unit_test(test_finish_mid_speech),
 		cmocka_unit_test(test_min_loudness),
+		cmocka_unit_test(test_chatter),
+		cmocka_unit_test(test_caller_level_carried),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
