@@ -518,6 +518,59 @@ double endpoint_level_db(const struct endpoint *ep)
 	return ep->level_db;
 }
 
+/* endpoint_extent's energy reference (see endpoint.h). */
+#define EXTENT_PEAK_DB 35.0
+#define EXTENT_FLOOR_DB 10.0
+#define EXTENT_RUN 5
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+bool endpoint_extent(const float *s, size_t n, int rate, size_t *first, size_t *end)
+{
+	size_t fs = (size_t)rate / 100, nf = fs ? n / fs : 0, a = nf, z = 0;
+	double *db, *sorted, thr;
+
+	if (nf == 0)
+		return false;
+	db = malloc(nf * sizeof(double));
+	sorted = malloc(nf * sizeof(double));
+	if (!db || !sorted) {
+		free(db);
+		free(sorted);
+		return false;
+	}
+	for (size_t f = 0; f < nf; f++) {
+		double p = 0;
+		for (size_t k = 0; k < fs; k++)
+			p += (double)s[f * fs + k] * s[f * fs + k];
+		db[f] = 10 * log10(p / (double)fs + 1e-12);
+		sorted[f] = db[f];
+	}
+	qsort(sorted, nf, sizeof(double), cmp_double);
+	thr = sorted[nf - 1] - EXTENT_PEAK_DB;
+	if (sorted[nf / 10] + EXTENT_FLOOR_DB > thr)
+		thr = sorted[nf / 10] + EXTENT_FLOOR_DB;
+	for (size_t f = 0, run = 0; f < nf; f++) {
+		run = db[f] >= thr ? run + 1 : 0;
+		if (run >= EXTENT_RUN) {
+			if (a == nf)
+				a = f + 1 - EXTENT_RUN;
+			z = f;
+		}
+	}
+	free(db);
+	free(sorted);
+	if (a == nf)
+		return false;
+	*first = a * fs;
+	*end = (z + 1) * fs;
+	return true;
+}
+
 enum err endpoint_find(const float *samples, size_t n_samples, int rate,
 		       const struct endpoint_options *opt, struct endpoint_segment **segs, int *n_segs)
 {

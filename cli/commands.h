@@ -12,6 +12,7 @@
 	X("extract", cmd_extract, "extract --form FILE --field NAME [--today YYYY-MM-DD] [--history FILE] [--extract P[:M]] TEXT: EXTRACT and the rules on one utterance") \
 	X("name-match", cmd_name_match, "name-match A B: same, different or unsure") \
 	X("vad", cmd_vad, "vad FILE: the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
+	X("endpoint-eval", cmd_endpoint_eval, "endpoint-eval --corpus DIR|demo|respin [--telephone] [--sweep stop=MS,...,wait=MS,...] [--svg FILE]: false cut-offs against latency per kind of answer") \
 	X("providers", cmd_providers, "providers [--config FILE]: the model and speech providers, which are configured, which keys are missing") \
 	X("paths", cmd_paths, "paths --form FILE [--unknown FIELD,...]: every path through a form, JSON lines") \
 	X("select", cmd_select, "select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT] [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]: pick a model") \

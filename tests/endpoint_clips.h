@@ -3,9 +3,7 @@
  *
  * Real speech: the RESPIN clips (RESPIN-S1.0, SPIRE Lab, IISc; CC-BY-4.0), found at
  * $FORMDESK_RESPIN or ../shared/corpus/respin from the repository root. Each clip is
- * trimmed to its speech by an energy reference (from the first to the last run of TRIM_RUN
- * 10 ms frames louder than both its loudest frame - TRIM_PEAK_DB and its quietest tenth +
- * TRIM_FLOOR_DB), then clips are joined with
+ * trimmed to its speech by an energy reference (endpoint_extent), then clips are joined with
  * gaps of known length, silent or filled with white noise at a given level, so the true
  * speech boundaries in the joined audio are the edges of the trimmed clips. */
 #ifndef FORMDESK_TESTS_ENDPOINT_CLIPS_H
@@ -23,11 +21,6 @@
 
 #define CLIPS_RATE 16000
 #define CLIPS_FRAME (CLIPS_RATE / 100)
-#define TRIM_PEAK_DB 35.0
-#define TRIM_FLOOR_DB 10.0
-/* Speech must stay above the threshold this many frames (50 ms): clicks at a clip's
- * edges (the recorder's button) are not speech. */
-#define TRIM_RUN 5
 
 /* The RESPIN folder, or NULL if absent. Static string. */
 static inline const char *clips_dir(void)
@@ -44,53 +37,16 @@ static inline const char *clips_dir(void)
 	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
 }
 
-static inline int clips_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Trims s (n samples at CLIPS_RATE) in place to its speech: moves the speech to the front
- * and returns its length in samples (0 if none). */
+/* Trims s (n samples at CLIPS_RATE) in place to its speech (endpoint_extent): moves the
+ * speech to the front and returns its length in samples (0 if none). */
 static inline size_t clips_trim(float *s, size_t n)
 {
-	size_t nf = n / CLIPS_FRAME, first = nf, last = 0;
-	double *db, *sorted, peak, quiet, thr;
+	size_t first, end;
 
-	if (nf == 0)
+	if (!endpoint_extent(s, n, CLIPS_RATE, &first, &end))
 		return 0;
-	db = malloc(nf * sizeof(double));
-	sorted = malloc(nf * sizeof(double));
-	if (!db || !sorted) {
-		free(db);
-		free(sorted);
-		return 0;
-	}
-	for (size_t f = 0; f < nf; f++) {
-		double p = 0;
-		for (size_t k = 0; k < CLIPS_FRAME; k++)
-			p += (double)s[f * CLIPS_FRAME + k] * s[f * CLIPS_FRAME + k];
-		db[f] = 10 * log10(p / CLIPS_FRAME + 1e-12);
-		sorted[f] = db[f];
-	}
-	qsort(sorted, nf, sizeof(double), clips_cmp_double);
-	peak = sorted[nf - 1];
-	quiet = sorted[nf / 10];
-	thr = peak - TRIM_PEAK_DB > quiet + TRIM_FLOOR_DB ? peak - TRIM_PEAK_DB : quiet + TRIM_FLOOR_DB;
-	for (size_t f = 0, run = 0; f < nf; f++) {
-		run = db[f] >= thr ? run + 1 : 0;
-		if (run >= TRIM_RUN) {
-			if (first == nf)
-				first = f + 1 - TRIM_RUN;
-			last = f;
-		}
-	}
-	free(db);
-	free(sorted);
-	if (first == nf)
-		return 0;
-	memmove(s, s + first * CLIPS_FRAME, (last - first + 1) * CLIPS_FRAME * sizeof(float));
-	return (last - first + 1) * CLIPS_FRAME;
+	memmove(s, s + first, (end - first) * sizeof(float));
+	return end - first;
 }
 
 /* Deterministic white noise (a small LCG, so runs repeat) at level_db dBFS RMS. */
