@@ -42,8 +42,8 @@ struct endpoint_segment {
 	long end_ms;
 };
 
-/* endpoint_defaults: the pilot settings above, min_loudness_db -50 dBFS and the WebRTC
- * VAD. */
+/* endpoint_defaults: the pilot settings above, min_loudness_db -50 dBFS, the WebRTC VAD
+ * and the caller gate at 15 dB (her level not known yet). */
 struct endpoint_options endpoint_defaults(void);
 
 /* endpoint_find: every turn (the speech from a start to a turn end, pauses shorter than
