@@ -116,7 +116,8 @@ struct pwin {
  *   loud: in quiet rooms the background term lets soft words through, with chatter the
  *   level term keeps the chatter out;
  * - an utterance starts on a run of speech frames holding START_STRONG frames that pass
- *   the gate, its start at most LEAD_FRAMES before the first of them; inside it, frames
+ *   the gate (whatever start_ms: one loud frame of chatter is no evidence), its start at
+ *   most LEAD_FRAMES before the first of them; inside it, frames
  *   that do not pass still count as speech up to HOLD_FRAMES after the last that did
  *   (word endings are softer than the level). */
 #define LEVEL_FRAMES 300
@@ -318,7 +319,7 @@ static enum err step(struct endpoint *ep, const float *x)
 	double pow = 0, db;
 	bool voice = false, loose, strong, speech;
 	enum err rc = ERR_OK;
-	long i = ep->now, need = ms_to_frames(ep->opt.start_ms);
+	long i = ep->now;
 
 	for (int k = 0; k < ep->frame; k++)
 		pow += (double)x[k] * x[k];
@@ -361,7 +362,7 @@ static enum err step(struct endpoint *ep, const float *x)
 		if (ep->first_strong >= 0 && ep->first_strong - LEAD_FRAMES > ep->run_start)
 			ep->run_start = ep->first_strong - LEAD_FRAMES;
 		if ((i - ep->run_start + 1) * FRAME_MS >= ep->opt.start_ms &&
-		    ep->n_strong >= (START_STRONG < need ? START_STRONG : need)) {
+		    ep->n_strong >= START_STRONG) {
 			ep->last_speech = i;
 			rc = confirm_start(ep);
 		}

@@ -535,28 +535,37 @@ static double stream_first_turn(const struct clips_joined *j, const struct endpo
 	return level;
 }
 
-/* The caller's level carries from one endpointer to the next (a live call makes one per
- * question): seeded with it, chatter before her first words no longer starts her turn. */
-static void test_caller_level_carried(void **state)
+/* One caller's clip and the chatter clips of the tests below (at most CHATTER_MAX), in
+ * memory; returns the chatter count. Skips when the clips are absent. */
+static int caller_and_chatter(struct clips_clip *caller, struct clips_clip *chat)
 {
 	const char *dir = clips_dir();
-	struct clips_clip caller, chat[CHATTER_MAX];
-	struct clips_joined j = {0};
-	struct endpoint_options o = endpoint_defaults();
-	struct endpoint_segment first;
 	char path[4600];
-	int n_chat, next = 0;
-	double level;
+	int n;
 
-	(void)state;
 	if (!dir) {
 		printf("skipped: no RESPIN clips at $FORMDESK_RESPIN or ../shared/corpus/respin\n");
 		skip();
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, "ch/IISc_RESPIN_ch_D1_30014_495113_F_BANK_302760_30539500.mp3");
-	assert_int_equal(clips_load(path, &caller), 0);
-	n_chat = load_glob(dir, "mr/*_D2_*.mp3", chat, CHATTER_MAX);
-	assert_true(n_chat > 0);
+	assert_int_equal(clips_load(path, caller), 0);
+	n = load_glob(dir, "mr/*_D2_*.mp3", chat, CHATTER_MAX);
+	assert_true(n > 0);
+	return n;
+}
+
+/* The caller's level carries from one endpointer to the next (a live call makes one per
+ * question): seeded with it, chatter before her first words no longer starts her turn. */
+static void test_caller_level_carried(void **state)
+{
+	struct clips_clip caller, chat[CHATTER_MAX];
+	struct clips_joined j = {0};
+	struct endpoint_options o = endpoint_defaults();
+	struct endpoint_segment first;
+	int n_chat = caller_and_chatter(&caller, chat), next = 0;
+	double level;
+
+	(void)state;
 	/* her answer alone: the level she is heard at (80th-percentile frame of speech at
 	 * -20 dBFS RMS) */
 	assert_int_equal(clips_append_chatter(&j, chat, 0, &next, 500, -200), 0);
@@ -578,6 +587,33 @@ static void test_caller_level_carried(void **state)
 	for (int k = 0; k < n_chat; k++)
 		free(chat[k].s);
 	free(caller.s);
+	clips_joined_free(&j);
+}
+
+/* Even with no start delay (start_ms 0) an utterance needs frames that pass the caller
+ * gate: chatter 35 dB below her after her answer starts no turn and does not join hers.
+ * (With start_ms under 30 ms the gate once asked for no such frame at all.) */
+static void test_gate_without_start_delay(void **state)
+{
+	struct clips_clip caller, chat[CHATTER_MAX];
+	struct clips_joined j = {0};
+	struct endpoint_options o = endpoint_defaults();
+	struct endpoint_segment *segs = NULL;
+	int n_chat = caller_and_chatter(&caller, chat), next = 0, n = 0;
+
+	(void)state;
+	assert_int_equal(clips_append_chatter(&j, chat, 0, &next, 500, -200), 0);
+	assert_int_equal(clips_append_at(&j, &caller, -20), 0);
+	assert_int_equal(clips_append_chatter(&j, chat, n_chat, &next, 4000, -20 - 35), 0);
+	o.start_ms = 0;
+	assert_int_equal(endpoint_find(j.samples, j.n, CLIPS_RATE, &o, &segs, &n), ERR_OK);
+	assert_int_equal(n, 1);
+	assert_true(labs(segs[0].start_ms - j.start_ms[0]) <= CHATTER_TOL_MS);
+	assert_true(segs[0].end_ms < j.end_ms[0] + 500);
+	for (int k = 0; k < n_chat; k++)
+		free(chat[k].s);
+	free(caller.s);
+	free(segs);
 	clips_joined_free(&j);
 }
 
@@ -624,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_min_loudness),
 		cmocka_unit_test(test_chatter),
 		cmocka_unit_test(test_caller_level_carried),
+		cmocka_unit_test(test_gate_without_start_delay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
