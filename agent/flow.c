@@ -24,17 +24,6 @@ struct flow {
 	cJSON *fstatus;      /* form_status view */
 };
 
-const char *call_status_name(enum call_status s)
-{
-	switch (s) {
-	case CALL_IN_PROGRESS: return "in_progress";
-	case CALL_COMPLETE: return "complete";
-	case CALL_SCREENED_OUT: return "screened_out";
-	case CALL_FAILED: return "failed";
-	}
-	return "failed";
-}
-
 const char *field_status_name(enum field_status s)
 {
 	switch (s) {
@@ -201,177 +190,113 @@ static void set_value(struct flow *fl, int q, cJSON *v, enum field_status st)
 /* A decision under construction. Allocation failures are remembered in nomem and
  * reported once at the end, so the building code stays linear. */
 struct dec {
-	cJSON *root, *captured, *verdicts, *faults, *skipped;
+	struct decision *d;
 	bool nomem;
 };
 
-static void chk(struct dec *d, const void *p)
+static void chk(struct dec *d, enum err e)
 {
-	if (!p)
+	if (e != ERR_OK)
 		d->nomem = true;
+}
+
+static bool dup_str(struct dec *d, char **slot, const char *s)
+{
+	free(*slot);
+	*slot = s ? strdup(s) : NULL;
+	if (s && !*slot)
+		d->nomem = true;
+	return !d->nomem;
 }
 
 static void dec_init(struct dec *d, int turn, const char *asked)
 {
 	memset(d, 0, sizeof(*d));
-	d->root = cJSON_CreateObject();
-	if (!d->root) {
+	if (!(d->d = decision_new())) {
 		d->nomem = true;
 		return;
 	}
-	chk(d, cJSON_AddNumberToObject(d->root, "turn", turn));
-	chk(d, asked ? cJSON_AddStringToObject(d->root, "asked", asked)
-		     : cJSON_AddNullToObject(d->root, "asked"));
-	chk(d, d->captured = cJSON_AddArrayToObject(d->root, "captured"));
-	chk(d, d->verdicts = cJSON_AddArrayToObject(d->root, "verdicts"));
-	chk(d, d->faults = cJSON_AddArrayToObject(d->root, "faults"));
+	d->d->turn = turn;
+	dup_str(d, &d->d->asked, asked);
 }
 
 static void dec_fault(struct dec *d, const char *fmt, const char *a, const char *b)
 {
 	char buf[600];
 	snprintf(buf, sizeof(buf), fmt, a ? a : "", b ? b : "");
-	cJSON *s = cJSON_CreateString(buf);
-	if (!s || !d->faults || !cJSON_AddItemToArray(d->faults, s)) {
-		cJSON_Delete(s);
-		d->nomem = true;
-	}
+	if (d->d)
+		chk(d, decision_add_fault(d->d, buf));
 }
 
 static void dec_capture(struct dec *d, const struct extraction_item *it, const cJSON *value,
-			const char *status, const char *reason)
+			enum decision_capture_status status, const char *reason)
 {
-	cJSON *o = cJSON_CreateObject();
-	if (!o || !d->captured || !cJSON_AddItemToArray(d->captured, o)) {
-		cJSON_Delete(o);
-		d->nomem = true;
-		return;
-	}
-	chk(d, it->field ? cJSON_AddStringToObject(o, "field", it->field)
-			 : cJSON_AddNullToObject(o, "field"));
-	cJSON *raw = it->value ? cJSON_Duplicate(it->value, true) : cJSON_CreateNull();
-	chk(d, raw);
-	if (raw && !cJSON_AddItemToObject(o, "raw", raw)) {
-		cJSON_Delete(raw);
-		d->nomem = true;
-	}
-	cJSON *v = value ? cJSON_Duplicate(value, true) : cJSON_CreateNull();
-	chk(d, v);
-	if (v && !cJSON_AddItemToObject(o, "value", v)) {
-		cJSON_Delete(v);
-		d->nomem = true;
-	}
-	chk(d, cJSON_AddStringToObject(o, "status", status));
-	if (reason)
-		chk(d, cJSON_AddStringToObject(o, "reason", reason));
+	if (d->d)
+		chk(d, decision_add_capture(d->d, it->field, it->value, value, status, reason));
 }
 
 static void dec_skipped(struct dec *d, const char *name)
 {
-	if (!d->skipped)
-		return;
-	cJSON *s = cJSON_CreateString(name);
-	if (!s || !cJSON_AddItemToArray(d->skipped, s)) {
-		cJSON_Delete(s);
-		d->nomem = true;
-	}
+	if (d->d)
+		chk(d, decision_add_skipped(d->d, name));
 }
 
 static void dec_retries(struct dec *d, const struct flow *fl, int q)
 {
-	if (!d->root)
+	if (!d->d || q < 0)
 		return;
-	if (q < 0) {
-		chk(d, cJSON_AddNullToObject(d->root, "retries"));
-		return;
-	}
+	struct decision_retries *r = &d->d->retries;
 	int limit = flow_retry_limit(fl, q);
-	cJSON *o = cJSON_AddObjectToObject(d->root, "retries");
-	if (!o) {
-		d->nomem = true;
-		return;
-	}
-	chk(d, cJSON_AddStringToObject(o, "field", fl->form->questions[q].name));
-	chk(d, cJSON_AddNumberToObject(o, "used", fl->used[q]));
-	if (limit < 0) {
-		chk(d, cJSON_AddNullToObject(o, "max"));
-		chk(d, cJSON_AddNullToObject(o, "left"));
-	} else {
-		chk(d, cJSON_AddNumberToObject(o, "max", limit));
-		chk(d, cJSON_AddNumberToObject(o, "left", limit > fl->used[q] ? limit - fl->used[q] : 0));
-	}
-	chk(d, cJSON_AddBoolToObject(o, "until_answered", limit < 0));
+	d->d->has_retries = true;
+	dup_str(d, &r->field, fl->form->questions[q].name);
+	r->used = fl->used[q];
+	r->until_answered = limit < 0;
+	r->max = limit < 0 ? 0 : limit;
+	r->left = limit > fl->used[q] ? limit - fl->used[q] : 0;
 }
 
 static void dec_branches(struct dec *d, const struct flow *fl)
 {
-	cJSON *a = d->root ? cJSON_AddArrayToObject(d->root, "branches") : NULL;
-	if (!a) {
-		d->nomem = true;
-		return;
-	}
-	for (int i = 0; i < fl->form->n_branches; i++) {
+	for (int i = 0; d->d && i < fl->form->n_branches; i++) {
 		const struct form_branch *b = &fl->form->branches[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(a, o)) {
-			cJSON_Delete(o);
-			d->nomem = true;
-			return;
-		}
 		char cond[32];
 		if (b->has_present)
 			snprintf(cond, sizeof(cond), "present %s", b->present ? "true" : "false");
 		else
 			snprintf(cond, sizeof(cond), "equals %s", b->equals ? "true" : "false");
-		chk(d, cJSON_AddStringToObject(o, "id", b->id));
-		chk(d, cJSON_AddStringToObject(o, "field", b->field));
-		chk(d, cJSON_AddStringToObject(o, "condition", cond));
-		chk(d, cJSON_AddBoolToObject(o, "active", branch_state(fl, i) == 1));
+		chk(d, decision_add_branch(d->d, b->id, b->field, cond, branch_state(fl, i) == 1));
 	}
 }
 
-/* The closing part of every decision: skipped list, tool call, call status, reason. */
+/* The closing part of every decision: tool call, call status, reason. */
 static void dec_finish(struct dec *d, struct flow *fl, int next, const char *error,
 		       const char *end_reason, const char *reason)
 {
 	const struct form *f = fl->form;
-	if (!d->root)
+	struct decision *dd = d->d;
+	if (!dd)
 		return;
-	cJSON *tc = cJSON_AddObjectToObject(d->root, "tool_call");
-	cJSON *args = NULL;
-	if (!tc) {
-		d->nomem = true;
-		return;
-	}
 	if (fl->status == CALL_IN_PROGRESS) {
 		const struct form_question *q = &f->questions[next];
-		chk(d, cJSON_AddStringToObject(tc, "name", "ask_question"));
-		chk(d, args = cJSON_AddObjectToObject(tc, "arguments"));
-		if (!args)
-			return;
-		chk(d, cJSON_AddStringToObject(args, "field", q->name));
-		chk(d, cJSON_AddStringToObject(args, "label", q->label));
-		chk(d, q->script ? cJSON_AddStringToObject(args, "script", q->script)
-				 : cJSON_AddNullToObject(args, "script"));
-		chk(d, cJSON_AddNumberToObject(args, "retry", fl->used[next]));
+		dd->tool = DECISION_ASK_QUESTION;
+		dup_str(d, &dd->ask.field, q->name);
+		dup_str(d, &dd->ask.label, q->label);
+		dup_str(d, &dd->ask.script, q->script);
+		dd->ask.retry = fl->used[next];
 		if (error && fl->used[next] > 0)
-			chk(d, cJSON_AddStringToObject(args, "error", error));
+			dup_str(d, &dd->ask.error, error);
 	} else {
-		const char *script = fl->status == CALL_COMPLETE ? f->outro : f->outro_incomplete;
-		chk(d, cJSON_AddStringToObject(tc, "name", "end_call"));
-		chk(d, args = cJSON_AddObjectToObject(tc, "arguments"));
-		if (!args)
-			return;
-		chk(d, cJSON_AddStringToObject(args, "status", call_status_name(fl->status)));
-		chk(d, cJSON_AddStringToObject(args, "reason", end_reason));
-		chk(d, script ? cJSON_AddStringToObject(args, "script", script)
-			      : cJSON_AddNullToObject(args, "script"));
+		dd->tool = DECISION_END_CALL;
+		dd->end.status = fl->status;
+		dup_str(d, &dd->end.reason, end_reason);
+		dup_str(d, &dd->end.script,
+			fl->status == CALL_COMPLETE ? f->outro : f->outro_incomplete);
 	}
-	chk(d, cJSON_AddStringToObject(d->root, "call_status", call_status_name(fl->status)));
-	chk(d, cJSON_AddStringToObject(d->root, "reason", reason));
+	dd->call_status = fl->status;
+	dup_str(d, &dd->reason, reason);
 }
 
-enum err flow_start(struct flow *fl, cJSON **out)
+enum err flow_start(struct flow *fl, struct decision **out)
 {
 	if (!fl || fl->started)
 		return ERR_INVALID;
@@ -381,8 +306,6 @@ enum err flow_start(struct flow *fl, cJSON **out)
 	dec_init(&d, 0, NULL);
 	dec_retries(&d, fl, -1);
 	dec_branches(&d, fl);
-	if (d.root)
-		chk(&d, d.skipped = cJSON_AddArrayToObject(d.root, "skipped"));
 	int next = next_question(fl);
 	fl->current = next;
 	if (next < 0) {
@@ -394,10 +317,10 @@ enum err flow_start(struct flow *fl, cJSON **out)
 		dec_finish(&d, fl, next, NULL, NULL, reason);
 	}
 	if (!d.nomem && rebuild_views(fl) == ERR_OK) {
-		*out = d.root;
+		*out = d.d;
 		return ERR_OK;
 	}
-	cJSON_Delete(d.root);
+	decision_free(d.d);
 	return ERR_NOMEM;
 }
 
@@ -417,7 +340,7 @@ static int *item_order(const struct form *f, const struct extraction *ex)
 	return ord;
 }
 
-enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
+enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision **out)
 {
 	if (!fl || !fl->started || fl->status != CALL_IN_PROGRESS)
 		return ERR_INVALID;
@@ -427,14 +350,15 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 	char reason[800];
 	char *asked_err = NULL;
 	int *ord = NULL;
+	cJSON *verdicts = NULL; /* validate_answer's verdicts, moved into the decision */
 	int asked = fl->current;
 	bool asked_done = false, asked_skip_required = false;
 	int screen = -1;
 
 	fl->turn++;
 	dec_init(&d, fl->turn, asked >= 0 ? f->questions[asked].name : NULL);
-	if (d.root)
-		chk(&d, d.skipped = cJSON_CreateArray());
+	if (!(verdicts = cJSON_CreateArray()))
+		d.nomem = true;
 	if (ex && ex->fault)
 		dec_fault(&d, "extraction: %s%s", ex->fault, NULL);
 	if (ex && ex->n > 0 && !(ord = item_order(f, ex))) {
@@ -445,13 +369,13 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 		const struct extraction_item *it = &ex->items[ord[k]];
 		int q = form_find(f, it->field);
 		if (q < 0) {
-			dec_capture(&d, it, NULL, "ignored", "unknown field");
+			dec_capture(&d, it, NULL, DECISION_IGNORED, "unknown field");
 			dec_fault(&d, "unknown field '%s'%s", it->field ? it->field : "(none)", NULL);
 			continue;
 		}
 		const struct form_question *qq = &f->questions[q];
 		if (branch_state(fl, qq->branch) == 0) {
-			dec_capture(&d, it, NULL, "ignored", "its branch is not active");
+			dec_capture(&d, it, NULL, DECISION_IGNORED, "its branch is not active");
 			dec_fault(&d, "'%s' answered, but branch '%s' is not active", qq->name,
 				  qq->branch_id);
 			continue;
@@ -459,14 +383,14 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 		if (it->skip) {
 			if (qq->required) {
 				/* A model's skip flag never skips a required field. */
-				dec_capture(&d, it, NULL, "ignored", "a required field cannot be skipped");
+				dec_capture(&d, it, NULL, DECISION_IGNORED, "a required field cannot be skipped");
 				if (q == asked)
 					asked_skip_required = true;
 			} else if (fl->st[q] == FIELD_ANSWERED && q != asked) {
-				dec_capture(&d, it, NULL, "ignored", "already answered");
+				dec_capture(&d, it, NULL, DECISION_IGNORED, "already answered");
 			} else {
 				set_value(fl, q, NULL, FIELD_SKIPPED);
-				dec_capture(&d, it, NULL, "skipped", it->reason ? it->reason : "dont_know");
+				dec_capture(&d, it, NULL, DECISION_SKIPPED, it->reason ? it->reason : "dont_know");
 				dec_skipped(&d, qq->name);
 				if (q == asked)
 					asked_done = true;
@@ -476,13 +400,13 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 		enum normalize_result res;
 		cJSON *value = NULL;
 		char *err = NULL;
-		e = validate_answer(qq, fl->lex, fl->today, it->value, d.verdicts, &res, &value, &err);
+		e = validate_answer(qq, fl->lex, fl->today, it->value, verdicts, &res, &value, &err);
 		if (e != ERR_OK)
 			goto out;
 		if (res == NORMALIZE_EMPTY) {
-			dec_capture(&d, it, NULL, "ignored", "no value");
+			dec_capture(&d, it, NULL, DECISION_IGNORED, "no value");
 		} else if (res == NORMALIZE_INVALID) {
-			dec_capture(&d, it, NULL, "invalid", err);
+			dec_capture(&d, it, NULL, DECISION_INVALID, err);
 			if (q == asked) {
 				free(asked_err);
 				asked_err = err;
@@ -490,7 +414,7 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 			}
 			free(err);
 		} else {
-			dec_capture(&d, it, value, "answered", NULL);
+			dec_capture(&d, it, value, DECISION_ANSWERED, NULL);
 			set_value(fl, q, value, FIELD_ANSWERED);
 			if (q == asked)
 				asked_done = true;
@@ -564,26 +488,22 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out)
 		}
 	}
 	fl->current = fl->status == CALL_IN_PROGRESS ? next : -1;
+	if (d.d)
+		chk(&d, decision_add_verdicts(d.d, verdicts));
 	dec_retries(&d, fl, asked);
 	dec_branches(&d, fl);
-	if (d.root && d.skipped) {
-		if (cJSON_AddItemToObject(d.root, "skipped", d.skipped))
-			d.skipped = NULL;
-		else
-			d.nomem = true;
-	}
 	dec_finish(&d, fl, next, next == asked ? asked_err : NULL, end_reason, reason);
 	if (d.nomem || rebuild_views(fl) != ERR_OK)
 		e = ERR_NOMEM;
 out:
 	free(ord);
 	free(asked_err);
-	cJSON_Delete(d.skipped); /* NULL once attached to the decision */
+	cJSON_Delete(verdicts);
 	if (e == ERR_OK && !d.nomem) {
-		*out = d.root;
+		*out = d.d;
 		return ERR_OK;
 	}
-	cJSON_Delete(d.root);
+	decision_free(d.d);
 	return e != ERR_OK ? e : ERR_NOMEM;
 }
 

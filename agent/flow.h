@@ -9,30 +9,16 @@
  * error while retries remain, end the call when a required field runs out, skip an optional
  * one, apply branches, choose the next question.
  *
- * Each turn yields one decision record (JSON), which is what the panes show, what the
- * store keeps and what REPLY receives as a tool call. Its shape:
- * {
- *   "turn": 1,                       caller turns so far (0 for the opening decision)
- *   "asked": "district" | null,      the question the caller was answering
- *   "captured": [{"field","raw","value","status":"answered"|"invalid"|"skipped"|"ignored",
- *                 "reason"?}],       every item EXTRACT returned, after normalization
- *   "verdicts": [{"field","rule","ok","message"}],   each validator that ran
- *   "faults": ["..."],               backend output the rules refused (unknown field, ...)
- *   "retries": {"field","used","max","left","until_answered"} | null,
- *   "branches": [{"id","field","condition","active"}],
- *   "skipped": ["field", ...],       fields skipped in this turn (say their skip_message)
- *   "tool_call": {"name":"ask_question","arguments":{"field","label","script","retry",
- *                  "error"?,"progress"?}}
- *              | {"name":"end_call","arguments":{"status","reason","script"}},
- *   "call_status": "in_progress"|"complete"|"screened_out"|"failed",
- *   "reason": "why this decision"
- * }
+ * Each turn yields one decision (agent/decision.h: a C record, with the one function that
+ * turns it into JSON), which is what the panes show, what the store keeps and what REPLY
+ * receives as a tool call.
  */
 #ifndef FORMDESK_FLOW_H
 #define FORMDESK_FLOW_H
 
 #include <stdbool.h>
 #include <cjson/cJSON.h>
+#include "decision.h"
 #include "err.h"
 #include "form.h"
 #include "ymd.h"
@@ -40,13 +26,6 @@
 
 struct lexicon;
 struct flow;
-
-enum call_status {
-	CALL_IN_PROGRESS,
-	CALL_COMPLETE,
-	CALL_SCREENED_OUT,
-	CALL_FAILED,
-};
 
 enum field_status {
 	FIELD_EMPTY,
@@ -63,15 +42,15 @@ enum err flow_new(const struct form *form, const struct lexicon *lex, struct ymd
 void flow_free(struct flow *fl);
 
 /* flow_start: the opening decision (ask the first question that applies). Output: *out a
- * new decision record (caller frees with cJSON_Delete). Errors: ERR_NOMEM, ERR_INVALID
- * (called twice). */
-enum err flow_start(struct flow *fl, cJSON **out);
+ * new decision (caller frees with decision_free). Errors: ERR_NOMEM, ERR_INVALID (called
+ * twice). */
+enum err flow_start(struct flow *fl, struct decision **out);
 
 /* flow_turn: apply one caller turn. ex (borrowed) is EXTRACT's output; NULL or empty
  * means nothing was captured (silence or an unusable answer), which uses a retry. Output:
  * *out the decision record (caller frees). Errors: ERR_NOMEM, ERR_INVALID (call already
  * ended or not started). */
-enum err flow_turn(struct flow *fl, const struct extraction *ex, cJSON **out);
+enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision **out);
 
 /* flow_check: normalize and validate ex against the form without changing the call's
  * state, as if the question `asked` (index, -1 for none) had just been put. Output: *out a
@@ -96,8 +75,7 @@ int flow_current(const struct flow *fl);
 /* flow_branch_active: whether branch b's condition holds now. */
 bool flow_branch_active(const struct flow *fl, int branch);
 
-/* call_status_name / field_status_name: FormBharo's words; static strings. */
-const char *call_status_name(enum call_status s);
+/* field_status_name: FormBharo's words; a static string (call_status_name: decision.h). */
 const char *field_status_name(enum field_status s);
 
 #endif

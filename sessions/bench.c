@@ -185,6 +185,30 @@ static char *value_text(const cJSON *v)
 	return NULL;
 }
 
+/* flow_start / flow_turn with the decision as JSON (decision.h's shape), which is what
+ * the bench grades and hands to REPLY. Output: *out (caller frees). Errors: as those. */
+static enum err as_json(enum err e, struct decision *d, cJSON **out)
+{
+	if (e == ERR_OK && !(*out = decision_to_json(d)))
+		e = ERR_NOMEM;
+	decision_free(d);
+	return e;
+}
+
+static enum err start_json(struct flow *fl, cJSON **out)
+{
+	struct decision *d = NULL;
+	enum err e = flow_start(fl, &d);
+	return as_json(e, d, out);
+}
+
+static enum err turn_json(struct flow *fl, const struct extraction *ex, cJSON **out)
+{
+	struct decision *d = NULL;
+	enum err e = flow_turn(fl, ex, &d);
+	return as_json(e, d, out);
+}
+
 static const char *tool_name(const cJSON *decision)
 {
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(
@@ -253,7 +277,7 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 	fprintf(kf, "%s|%s", call->caller ? call->caller : "",
 		call->n_turns && call->turns[0].condition ? call->turns[0].condition : "");
 	if ((e = flow_new(f, b->cfg->lex, b->cfg->today, &fl)) != ERR_OK ||
-	    (e = flow_start(fl, &d)) != ERR_OK)
+	    (e = start_json(fl, &d)) != ERR_OK)
 		goto out;
 	e = ERR_NOMEM;
 	if (!(words = script_words(f, d, h)) || !history_push(h, "agent", words))
@@ -298,7 +322,7 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 			goto out;
 		cJSON_Delete(d);
 		d = NULL;
-		if ((e = flow_turn(fl, ex, &d)) != ERR_OK)
+		if ((e = turn_json(fl, ex, &d)) != ERR_OK)
 			goto out;
 		e = ERR_NOMEM;
 		extraction_free(ex);
@@ -904,7 +928,7 @@ static void icall_extracted(struct icall *c, enum err e, struct extraction *ex, 
 	}
 	cJSON_Delete(c->decision);
 	c->decision = NULL;
-	if (flow_turn(c->fl, e == ERR_OK ? ex : NULL, &c->decision) != ERR_OK) {
+	if (turn_json(c->fl, e == ERR_OK ? ex : NULL, &c->decision) != ERR_OK) {
 		fail(b, ERR_NOMEM, "rules");
 		return;
 	}
@@ -1033,7 +1057,7 @@ static void icall_advance(struct icall *c)
 				c->decision = NULL;
 				free(c->answer);
 				c->answer = NULL;
-				if (flow_turn(c->fl, NULL, &c->decision) != ERR_OK) {
+				if (turn_json(c->fl, NULL, &c->decision) != ERR_OK) {
 					fail(b, ERR_NOMEM, "rules");
 					return;
 				}
@@ -1074,7 +1098,7 @@ static struct icall *icall_start(struct bench *b, const struct corpus_call *call
 	struct icall *c = calloc(1, sizeof *c);
 	if (!c || !(c->history = cJSON_CreateArray()) || !(c->turn_times = cJSON_CreateArray()) ||
 	    flow_new(b->cfg->form, b->cfg->lex, b->cfg->today, &c->fl) != ERR_OK ||
-	    flow_start(c->fl, &c->decision) != ERR_OK) {
+	    start_json(c->fl, &c->decision) != ERR_OK) {
 		if (c)
 			icall_free(c);
 		fail(b, ERR_NOMEM, "call");

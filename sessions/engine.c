@@ -56,7 +56,9 @@ struct turn {
 	double ack_ms;          /* when: ms after EXTRACT began */
 	struct extraction *ex;
 	struct extract_request xreq;
-	cJSON *caller, *ex_json, *decision;
+	cJSON *caller, *ex_json;
+	struct decision *dec;   /* the rule layer's decision, NULL until the rules ran */
+	cJSON *decision;        /* dec as JSON, made once: REPLY's tool call and the store's */
 	struct reply_request rreq;
 };
 
@@ -193,6 +195,7 @@ static void turn_free(struct engine *e, struct turn *t)
 	extraction_free(t->ex);
 	cJSON_Delete(t->caller);
 	cJSON_Delete(t->ex_json);
+	decision_free(t->dec);
 	cJSON_Delete(t->decision);
 	free(t);
 }
@@ -284,11 +287,10 @@ void engine_free(struct engine *e)
 	free(e);
 }
 
-/* end_reason: the decision's "reason", for the calls table. */
-static const char *end_reason(const cJSON *decision)
+/* end_reason: the decision's reason, for the calls table. */
+static const char *end_reason(const struct decision *d)
 {
-	const cJSON *r = cJSON_GetObjectItemCaseSensitive(decision, "reason");
-	return cJSON_IsString(r) ? r->valuestring : NULL;
+	return d ? d->reason : NULL;
 }
 
 /* ---- one stage, at once or over the network ---- */
@@ -552,29 +554,40 @@ static enum err extract_run(struct engine *e, struct turn *t)
 	return ERR_OK;
 }
 
-/* mark_barge_in: the decision record says the caller barged in, and when. */
-static enum err mark_barge_in(struct turn *t)
+/* decided: t's decision is made (t->dec): mark a barge-in on it, turn it into JSON once
+ * (for REPLY and the store) and tell the listener. Errors: ERR_NOMEM. */
+static enum err decided(struct engine *e, struct turn *t)
 {
-	cJSON *b = cJSON_CreateObject();
-	if (!b || !cJSON_AddNumberToObject(b, "at_ms", (double)t->barge_in_ms) ||
-	    !cJSON_AddStringToObject(b, "during", t->barge_during) ||
-	    !cJSON_AddItemToObject(t->decision, "barge_in", b)) {
-		cJSON_Delete(b);
-		return ERR_NOMEM;
+	if (t->barge_in) {
+		t->dec->barge_in = true;
+		t->dec->barge_in_at_ms = t->barge_in_ms;
+		free(t->dec->barge_in_during);
+		if (!(t->dec->barge_in_during = strdup(t->barge_during)))
+			return ERR_NOMEM;
 	}
+	cJSON_Delete(t->decision);
+	if (!(t->decision = decision_to_json(t->dec)))
+		return ERR_NOMEM;
+	struct engine_event ev = {
+		.kind = ENGINE_DECISION,
+		.call_id = e->call ? e->call->id : e->begun ? "live" : NULL,
+		.turn = t->index,
+		.json = t->decision,
+		.decision = t->dec,
+		.status = e->status,
+	};
+	if (e->listener)
+		e->listener(e->ud, &ev);
 	return ERR_OK;
 }
 
 static enum err rules_run(struct engine *e, struct turn *t)
 {
 	double t0 = now_ms();
-	enum err err = flow_turn(e->flow, t->ex, &t->decision);
+	enum err err = flow_turn(e->flow, t->ex, &t->dec);
 	t->tm.rules_ms = now_ms() - t0;
-	if (err != ERR_OK)
+	if (err != ERR_OK || (err = decided(e, t)) != ERR_OK)
 		return err;
-	if (t->barge_in && (err = mark_barge_in(t)) != ERR_OK)
-		return err;
-	emit(e, ENGINE_DECISION, t->index, NULL, t->decision, NULL);
 	t->state = T_REPLY;
 	t->started = false;
 	return ERR_OK;
@@ -661,16 +674,12 @@ static void usage_rows(const struct turn *t, struct store_usage rows[ENGINE_STAG
  * say them, end the call if there is nothing to ask. */
 static enum err opening_done(struct engine *e, struct turn *t)
 {
-	char *dtext = NULL;
 	char today[16];
 	struct store_usage rows[ENGINE_STAGES];
 	int n_rows;
 	enum err err = ERR_NOMEM;
 
 	if (t->said && (err = history_add(e, "agent", t->said)) != ERR_OK)
-		goto out;
-	err = ERR_NOMEM;
-	if (!(dtext = cJSON_PrintUnformatted(t->decision)))
 		goto out;
 	if (e->cfg.store) {
 		snprintf(today, sizeof today, "%04d-%02d-%02d", e->cfg.today.y, e->cfg.today.m,
@@ -688,7 +697,7 @@ static enum err opening_done(struct engine *e, struct turn *t)
 			.reply = e->cfg.reply.name,
 			.today = today,
 			.opening = t->said,
-			.opening_decision = dtext,
+			.opening_decision_json = t->decision,
 			.usage = rows,
 			.n_usage = n_rows,
 		};
@@ -704,11 +713,10 @@ static enum err opening_done(struct engine *e, struct turn *t)
 	err = ERR_OK;
 	/* A form with nothing to ask ends at once. */
 	if (flow_status(e->flow) != CALL_IN_PROGRESS)
-		err = finish(e, flow_status(e->flow), end_reason(t->decision));
+		err = finish(e, flow_status(e->flow), end_reason(t->dec));
 	else if (e->call && e->call->n_turns == 0)
 		err = finish(e, CALL_FAILED, "the caller hung up: the call has no caller turns");
 out:
-	free(dtext);
 	return err;
 }
 
@@ -716,7 +724,7 @@ out:
  * listener, end the call when the rules or the caller's turns say so. */
 static enum err turn_done(struct engine *e, struct turn *t)
 {
-	char *seg_text = NULL, *ex_text = NULL, *dec_text = NULL;
+	char *seg_text = NULL, *ex_text = NULL;
 	struct store_usage rows[ENGINE_STAGES];
 	int n_rows;
 	enum err err;
@@ -733,7 +741,6 @@ static enum err turn_done(struct engine *e, struct turn *t)
 
 	err = ERR_NOMEM;
 	if (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
-	    (t->decision && !(dec_text = cJSON_PrintUnformatted(t->decision))) ||
 	    (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))))
 		goto out;
 	if (e->recording) {
@@ -748,7 +755,7 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			.segments = seg_text,
 			.transcript = t->transcript,
 			.extraction = ex_text,
-			.decision = dec_text,
+			.decision_json = t->decision,
 			.reply = t->said,
 			.audio_ms = t->tm.audio_ms,
 			.vad_ms = t->tm.vad_ms,
@@ -780,13 +787,12 @@ static enum err turn_done(struct engine *e, struct turn *t)
 
 	err = ERR_OK;
 	if (flow_status(e->flow) != CALL_IN_PROGRESS)
-		err = finish(e, flow_status(e->flow), end_reason(t->decision));
+		err = finish(e, flow_status(e->flow), end_reason(t->dec));
 	else if (e->call && e->next >= e->call->n_turns)
 		err = finish(e, CALL_FAILED, "the caller hung up: the call's recorded turns ran out");
 out:
 	free(seg_text);
 	free(ex_text);
-	free(dec_text);
 	return err;
 }
 
@@ -860,11 +866,12 @@ enum err engine_start_call(struct engine *e, const struct corpus_call *call)
 	t->index = 0;
 	t->t_start = now_ms();
 	if ((err = flow_new(e->cfg.form, e->cfg.lex, e->cfg.today, &e->flow)) != ERR_OK ||
-	    (err = flow_start(e->flow, &t->decision)) != ERR_OK)
+	    (err = flow_start(e->flow, &t->dec)) != ERR_OK)
 		goto out;
 	e->open = true;
 	emit(e, ENGINE_CALL_START, 0, call ? call->id : "live", NULL, NULL);
-	emit(e, ENGINE_DECISION, 0, NULL, t->decision, NULL);
+	if ((err = decided(e, t)) != ERR_OK)
+		goto out;
 	t->state = T_REPLY;
 	e->t = t;
 	t = NULL;

@@ -81,7 +81,9 @@ enum engine_event_kind {
 	                       "condition","utterance_id","input","silence"[,"barge_in":{"at_ms",
 	                       "during"}]} */
 	ENGINE_EXTRACTED,   /* json: extraction_to_json() */
-	ENGINE_DECISION,    /* json: the decision record (flow.h) */
+	ENGINE_DECISION,    /* decision: the rule layer's decision (agent/decision.h); json:
+	                       the same as JSON (decision_to_json), as REPLY and the store
+	                       receive it */
 	ENGINE_TURN_DONE,   /* timings set (cancelled turns too) */
 	ENGINE_CALL_END,    /* status set; json: {"form_data","form_status","reason","usage"},
 	                       usage as engine_usage_json() */
@@ -103,6 +105,7 @@ struct engine_event {
 	int turn;                          /* caller turn number, 0 before the first */
 	const char *text;                  /* may be NULL */
 	const cJSON *json;                 /* may be NULL; valid during the callback only */
+	const struct decision *decision;   /* ENGINE_DECISION only; valid during the callback */
 	const struct engine_timings *timings; /* ENGINE_TURN_DONE only */
 	enum call_status status;
 };

@@ -714,7 +714,11 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 	enum err e = ERR_DB;
 	long long row;
 	bool open = false;
+	char *opening = NULL; /* the opening decision, printed once, here */
 
+	if (c->opening_decision_json &&
+	    !(r.info.opening_decision = opening = cJSON_PrintUnformatted(c->opening_decision_json)))
+		return ERR_NOMEM;
 	if (exec(st, "BEGIN IMMEDIATE", "starting a call") != SQLITE_OK)
 		goto out;
 	open = true;
@@ -734,6 +738,7 @@ out:
 	if (open)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(q);
+	cJSON_free(opening);
 	return e;
 }
 
@@ -818,12 +823,21 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	static const char what[] = "recording a turn";
 	struct store_turn_row r = {.call_id = call, .t = *t};
 	sqlite3_stmt *q = NULL;
-	cJSON *decision = NULL;
+	cJSON *parsed = NULL;
+	const cJSON *decision = t->decision_json;
+	char *dtext = NULL; /* decision_json, printed once, here */
 	long long turn;
 	enum err e = ERR_DB;
 	bool open = false;
 
-	if (t->decision && !(decision = cJSON_Parse(t->decision))) {
+	if (decision && !cJSON_IsObject(decision)) {
+		snprintf(st->err, sizeof st->err, "%s: turn %d: the decision record is not a JSON object",
+			 st->path, t->index);
+		return ERR_PARSE;
+	}
+	if (decision && !(r.t.decision = dtext = cJSON_PrintUnformatted(decision)))
+		return ERR_NOMEM;
+	if (!decision && t->decision && !(decision = parsed = cJSON_Parse(t->decision))) {
 		snprintf(st->err, sizeof st->err, "%s: turn %d: the decision record is not JSON",
 			 st->path, t->index);
 		return ERR_PARSE;
@@ -867,7 +881,8 @@ out:
 	if (open)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(q);
-	cJSON_Delete(decision);
+	cJSON_Delete(parsed);
+	cJSON_free(dtext);
 	return e;
 }
 

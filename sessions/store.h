@@ -44,6 +44,7 @@
 #define FORMDESK_STORE_H
 
 #include <stdbool.h>
+#include <cjson/cJSON.h>
 #include "agent/err.h"
 
 #define STORE_SCHEMA_VERSION 4
@@ -133,6 +134,8 @@ struct store_call_info {
 	const char *today;           /* "YYYY-MM-DD" given to the rule layer */
 	const char *opening;         /* the agent's first words */
 	const char *opening_decision; /* JSON text of the opening decision */
+	const cJSON *opening_decision_json; /* or the decision itself (agent/decision.h): the
+	                               store prints it into opening_decision; readers: NULL */
 	const struct store_usage *usage; /* the opening REPLY's requests, n_usage of them */
 	int n_usage;
 };
@@ -152,6 +155,9 @@ struct store_turn {
 	const char *transcript;
 	const char *extraction;    /* extraction_to_json() text */
 	const char *decision;      /* the rule layer's decision record */
+	const cJSON *decision_json; /* or the decision itself (agent/decision.h): the store
+	                               prints it into decision and reads its captures and
+	                               verdicts from it, parsing nothing; readers: NULL */
 	const char *reply;         /* the agent's words after the turn */
 	double audio_ms, vad_ms, stt_ms, extract_ms, rules_ms, reply_ms, total_ms, speech_ms;
 	const char *error;         /* what failed in the turn, NULL when nothing did */
@@ -168,9 +174,9 @@ struct store_turn {
 };
 
 /* store_turn_add: record one turn of call id, with its captures and verdicts (read from
- * t->decision) and its stage_usage rows, in one transaction: after it returns ERR_OK the turn survives a crash.
- * Errors: ERR_DB (nothing of the turn is kept), ERR_PARSE (t->decision is not JSON),
- * ERR_NOMEM. */
+ * t->decision_json, or else t->decision) and its stage_usage rows, in one transaction: after it returns ERR_OK the turn survives a crash.
+ * Errors: ERR_DB (nothing of the turn is kept), ERR_PARSE (t->decision is not JSON, or
+ * t->decision_json not an object), ERR_NOMEM. */
 enum err store_turn_add(struct store *st, long long call, const struct store_turn *t);
 
 /* store_call_end: close call id: status ("complete", "failed", ...), reason (may be NULL),

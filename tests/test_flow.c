@@ -16,6 +16,108 @@
 
 static const struct ymd today = {2026, 11, 29};
 
+/* The decisions the rule layer made on the 48 paths when it still built them as JSON
+ * itself, each printed once (unformatted, sorted, without repeats): every decision of the
+ * walk must print as one of them, byte for byte, and every one must be met. When the
+ * form or the rules change on purpose, FORMDESK_WRITE_GOLDEN=1 rewrites the file. */
+#define GOLDEN "tests/data/flow_48_decisions.jsonl"
+static struct {
+	bool on;
+	char **line;
+	bool *seen;
+	int n;
+	FILE *out;          /* FORMDESK_WRITE_GOLDEN: every decision, for sort -u */
+} golden;
+
+static void golden_open(void)
+{
+	const char *w = getenv("FORMDESK_WRITE_GOLDEN");
+	memset(&golden, 0, sizeof golden);
+	golden.on = true;
+	if (w && *w && strcmp(w, "0") != 0) {
+		golden.out = fopen(GOLDEN ".all", "w");
+		assert_non_null(golden.out);
+		return;
+	}
+	FILE *f = fopen(GOLDEN, "r");
+	assert_non_null(f);
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&l, &cap, f)) > 0) {
+		if (l[len - 1] == '\n')
+			l[len - 1] = '\0';
+		golden.line = realloc(golden.line, (size_t)(golden.n + 1) * sizeof(char *));
+		assert_non_null(golden.line);
+		golden.line[golden.n] = strdup(l);
+		assert_non_null(golden.line[golden.n++]);
+	}
+	free(l);
+	fclose(f);
+	golden.seen = calloc((size_t)golden.n + 1, sizeof(bool));
+	assert_non_null(golden.seen);
+	assert_true(golden.n > 0);
+}
+
+static void golden_check(const char *text)
+{
+	if (!golden.on)
+		return;
+	if (golden.out) {
+		fprintf(golden.out, "%s\n", text);
+		return;
+	}
+	for (int i = 0; i < golden.n; i++)
+		if (strcmp(golden.line[i], text) == 0) {
+			golden.seen[i] = true;
+			return;
+		}
+	fail_msg("a decision unlike any the rules made before:\n%s", text);
+}
+
+static void golden_close(void)
+{
+	if (golden.out) {
+		fclose(golden.out);
+		print_message("wrote " GOLDEN ".all: sort -u it into " GOLDEN "\n");
+	}
+	for (int i = 0; i < golden.n; i++) {
+		if (!golden.seen[i])
+			fail_msg("a decision the rules made before was not made:\n%s", golden.line[i]);
+		free(golden.line[i]);
+	}
+	free(golden.line);
+	free(golden.seen);
+	memset(&golden, 0, sizeof golden);
+}
+
+/* json_of: the decision as JSON (dd freed), checked on the way: decision_from_json reads
+ * back exactly what decision_to_json wrote, and decision_dup copies all of it. */
+static cJSON *json_of(struct decision *dd)
+{
+	cJSON *j = decision_to_json(dd);
+	assert_non_null(j);
+	struct decision *back = NULL, *copy = decision_dup(dd);
+	assert_non_null(copy);
+	assert_int_equal(decision_from_json(j, &back), ERR_OK);
+	cJSON *j2 = decision_to_json(back), *j3 = decision_to_json(copy);
+	char *a = cJSON_PrintUnformatted(j), *b = cJSON_PrintUnformatted(j2),
+	     *c = cJSON_PrintUnformatted(j3);
+	assert_non_null(a);
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	golden_check(a);
+	free(a);
+	free(b);
+	free(c);
+	cJSON_Delete(j2);
+	cJSON_Delete(j3);
+	decision_free(back);
+	decision_free(copy);
+	decision_free(dd);
+	return j;
+}
+
 /* One extraction item: field, raw value as JSON text (NULL for none), skip flag. */
 struct it {
 	const char *field;
@@ -48,8 +150,10 @@ static struct form *parse(const char *text)
 static struct flow *start(const struct form *f, cJSON **d)
 {
 	struct flow *fl = NULL;
+	struct decision *dd = NULL;
 	assert_int_equal(flow_new(f, NULL, today, &fl), ERR_OK);
-	assert_int_equal(flow_start(fl, d), ERR_OK);
+	assert_int_equal(flow_start(fl, &dd), ERR_OK);
+	*d = json_of(dd);
 	return fl;
 }
 
@@ -65,10 +169,10 @@ static cJSON *turn(struct flow *fl, const struct it *items, int n)
 		assert_int_equal(extraction_add(ex, items[i].field, v, items[i].skip,
 						items[i].skip ? "dont_know" : NULL, NULL), ERR_OK);
 	}
-	cJSON *d = NULL;
+	struct decision *d = NULL;
 	assert_int_equal(flow_turn(fl, ex, &d), ERR_OK);
 	extraction_free(ex);
-	return d;
+	return json_of(d);
 }
 
 #define TURN(fl, ...) turn(fl, (struct it[]){__VA_ARGS__}, \
@@ -171,6 +275,7 @@ static void test_48_paths(void **state)
 	(void)state;
 	struct form *f = load("forms/armman_enrollment.json");
 	int paths = 0;
+	golden_open();
 	for (int p = 0; p < 2; p++)
 	for (int l = 0; l < 3; l++)
 	for (int w = 0; w < 4; w++)
@@ -237,12 +342,13 @@ static void test_48_paths(void **state)
 		assert_non_null(strstr(text, f->outro));
 		free(text);
 		/* The call has ended: no more turns. */
-		cJSON *d2 = NULL;
+		struct decision *d2 = NULL;
 		assert_int_equal(flow_turn(fl, NULL, &d2), ERR_INVALID);
 		cJSON_Delete(d);
 		flow_free(fl);
 		paths++;
 	}
+	golden_close();
 	assert_int_equal(paths, 48);
 	form_free(f);
 }
@@ -554,10 +660,67 @@ static void test_faults(void **state)
 	assert_int_equal(arg(d, "retry")->valueint, 2);
 	cJSON_Delete(d);
 	/* flow_start twice is refused */
-	assert_int_equal(flow_start(fl, &d), ERR_INVALID);
+	struct decision *again = NULL;
+	assert_int_equal(flow_start(fl, &again), ERR_INVALID);
 	flow_free(fl);
 	flow_free(NULL);
 	form_free(f);
+}
+
+/* The engine's barge-in mark and hand-written records: the decoder reads what the encoder
+ * writes, a partial record reads as empty parts, and what is not an object is refused. */
+static void test_decision_json(void **state)
+{
+	(void)state;
+	struct decision *d = NULL, *back = NULL;
+	const char *text =
+		"{\"turn\":3,\"asked\":\"child_dob\",\"captured\":[{\"field\":null,\"raw\":[1,\"x\"],"
+		"\"value\":null,\"status\":\"ignored\",\"reason\":\"unknown field\"}],\"verdicts\":[],"
+		"\"faults\":[\"unknown field '(none)'\"],\"retries\":{\"field\":\"child_dob\",\"used\":4,"
+		"\"max\":null,\"left\":null,\"until_answered\":true},\"branches\":[],\"skipped\":[],"
+		"\"tool_call\":{\"name\":\"ask_question\",\"arguments\":{\"field\":\"child_dob\","
+		"\"label\":\"Child's date of birth\",\"script\":null,\"retry\":4,\"error\":\"Date must be "
+		"in the past.\",\"progress\":\"2 left\"}},\"call_status\":\"in_progress\",\"reason\":\"r\","
+		"\"barge_in\":{\"at_ms\":1250,\"during\":\"speaking\"}}";
+	cJSON *j = cJSON_Parse(text);
+	assert_non_null(j);
+	assert_int_equal(decision_from_json(j, &d), ERR_OK);
+	assert_true(d->barge_in);
+	assert_int_equal(d->barge_in_at_ms, 1250);
+	assert_true(d->retries.until_answered);
+	assert_int_equal(d->ask.retry, 4);
+	assert_null(d->ask.script);
+	assert_null(d->captured[0].field);
+	assert_int_equal(d->captured[0].status, DECISION_IGNORED);
+	cJSON *out = decision_to_json(d);
+	char *printed = cJSON_PrintUnformatted(out);
+	assert_string_equal(printed, text);
+	free(printed);
+	cJSON_Delete(out);
+	cJSON_Delete(j);
+	decision_free(d);
+
+	j = cJSON_Parse("{\"turn\":2,\"tool_call\":{\"name\":\"end_call\",\"arguments\":"
+			"{\"status\":\"screened_out\",\"reason\":\"end_call_value\"}},"
+			"\"call_status\":\"screened_out\"}");
+	assert_int_equal(decision_from_json(j, &back), ERR_OK);
+	assert_int_equal(back->tool, DECISION_END_CALL);
+	assert_int_equal(back->end.status, CALL_SCREENED_OUT);
+	assert_int_equal(back->call_status, CALL_SCREENED_OUT);
+	assert_int_equal(back->n_captured, 0);
+	assert_false(back->has_retries);
+	assert_null(back->reason);
+	decision_free(back);
+	cJSON_Delete(j);
+
+	back = NULL;
+	j = cJSON_CreateString("{not an object}");
+	assert_int_equal(decision_from_json(j, &back), ERR_PARSE);
+	assert_int_equal(decision_from_json(NULL, &back), ERR_PARSE);
+	assert_null(back);
+	cJSON_Delete(j);
+	decision_free(NULL);
+	assert_null(decision_dup(NULL));
 }
 
 static void test_flow_check(void **state)
@@ -592,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_present_branches),
 		cmocka_unit_test(test_multi_field_and_corrections),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_decision_json),
 		cmocka_unit_test(test_flow_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

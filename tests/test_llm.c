@@ -287,13 +287,16 @@ static void test_faults_through_rules(void **state)
 	/* a call: the injected "complete" changes nothing, a required field is not skipped */
 	struct flow *fl = NULL;
 	assert_int_equal(flow_new(form, NULL, today, &fl), ERR_OK);
-	assert_int_equal(flow_start(fl, &out), ERR_OK);
-	cJSON_Delete(out);
+	struct decision *dec = NULL;
+	assert_int_equal(flow_start(fl, &dec), ERR_OK);
+	decision_free(dec);
 	ex = extract_with(&be, "{\"ack\":\"\",\"fields\":[{\"field\":\"name\",\"value\":\"सुनीता देवी\","
 		"\"skip\":false,\"reason\":\"none\"}],\"form_complete\":true,\"call_status\":\"complete\","
 		"\"end_call\":true}");
 	assert_non_null(strstr(ex->fault, "form_complete"));
-	assert_int_equal(flow_turn(fl, ex, &out), ERR_OK);
+	assert_int_equal(flow_turn(fl, ex, &dec), ERR_OK);
+	out = decision_to_json(dec);
+	decision_free(dec);
 	assert_int_equal(flow_status(fl), CALL_IN_PROGRESS);
 	assert_true(reqcheck_value_is(reqcheck_jpath(out, "call_status"), "in_progress"));
 	for (int i = 0; i < form->n_questions; i++)
@@ -304,10 +307,10 @@ static void test_faults_through_rules(void **state)
 	assert_int_equal(flow_current(fl), district);
 	ex = extract_with(&be, "{\"ack\":\"\",\"fields\":[{\"field\":\"district\",\"value\":null,"
 		"\"skip\":true,\"reason\":\"declined\"}]}");
-	assert_int_equal(flow_turn(fl, ex, &out), ERR_OK);
+	assert_int_equal(flow_turn(fl, ex, &dec), ERR_OK);
 	assert_int_equal(flow_field_status(fl, district), FIELD_EMPTY);
 	assert_int_equal(flow_status(fl), CALL_IN_PROGRESS);
-	cJSON_Delete(out);
+	decision_free(dec);
 	extraction_free(ex);
 	flow_free(fl);
 }

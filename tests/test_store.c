@@ -529,6 +529,40 @@ static void test_call_round_trip(void **state)
 		     "name=Sunita:answered;district=NULL:invalid");
 }
 
+/* The engine hands the decision as JSON (not text): the store prints it into the column,
+ * byte for byte what the text would have been, and writes its captures and verdicts from
+ * it; a decision that is not an object is refused before anything is written. */
+static void test_decision_json(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	long long id = 0;
+	cJSON *opening = cJSON_Parse("{\"turn\":0,\"asked\":null}");
+	cJSON *d1 = cJSON_Parse(decision1), *bad = cJSON_CreateArray();
+	assert_non_null(opening);
+	assert_non_null(d1);
+	struct store_call_info info = {.corpus = "demo", .corpus_call_id = "c1",
+				       .opening_decision_json = opening};
+	struct store_turn t1 = turn(1, "mera naam Sunita hai", NULL), t2 = turn(2, "x", NULL);
+	t1.decision_json = d1;
+	t2.decision_json = bad;
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t2), ERR_PARSE);
+	store_close(st);
+	assert_query(f->path, "SELECT opening_decision FROM calls", "{\"turn\":0,\"asked\":null}");
+	assert_query(f->path, "SELECT decision FROM turns", decision1);
+	assert_query(f->path, "SELECT count(*) FROM turns", "1");
+	assert_query(f->path, "SELECT field||'='||value||':'||status FROM captures",
+		     "name=Sunita:answered");
+	assert_query(f->path, "SELECT field||'|'||rule||'|'||ok FROM verdicts", "name|min_length|1");
+	cJSON_Delete(opening);
+	cJSON_Delete(d1);
+	cJSON_Delete(bad);
+}
+
 /* A turn committed and then the process dies at once (no close, no atexit): the turn is
  * in the database. */
 static void test_turn_survives_crash(void **state)
@@ -815,6 +849,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unopenable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_decision_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),

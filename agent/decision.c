@@ -1,0 +1,523 @@
+/* decision: the rule layer's decision record and its one JSON shape (see decision.h). */
+#include "decision.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *call_status_name(enum call_status s)
+{
+	switch (s) {
+	case CALL_IN_PROGRESS: return "in_progress";
+	case CALL_COMPLETE: return "complete";
+	case CALL_SCREENED_OUT: return "screened_out";
+	case CALL_FAILED: return "failed";
+	}
+	return "failed";
+}
+
+const char *decision_capture_status_name(enum decision_capture_status s)
+{
+	switch (s) {
+	case DECISION_ANSWERED: return "answered";
+	case DECISION_INVALID: return "invalid";
+	case DECISION_SKIPPED: return "skipped";
+	case DECISION_IGNORED: return "ignored";
+	}
+	return "ignored";
+}
+
+const char *decision_tool_name(enum decision_tool t)
+{
+	return t == DECISION_END_CALL ? "end_call" : "ask_question";
+}
+
+/* ---- memory ---- */
+
+/* dup: s copied into *slot (NULL stays NULL). false when out of memory. */
+static bool dup(char **slot, const char *s)
+{
+	*slot = s ? strdup(s) : NULL;
+	return !s || *slot;
+}
+
+static bool dup_json(cJSON **slot, const cJSON *v)
+{
+	*slot = v ? cJSON_Duplicate(v, true) : NULL;
+	return !v || *slot;
+}
+
+/* grow: room for one more element of size sz in *v (holding n). */
+static bool grow(void *v, int n, size_t sz)
+{
+	void **p = v;
+	void *nv = realloc(*p, ((size_t)n + 1) * sz);
+	if (!nv)
+		return false;
+	*p = nv;
+	return true;
+}
+
+static void free_strs(char **s, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(s[i]);
+	free(s);
+}
+
+static void capture_clear(struct decision_capture *c)
+{
+	free(c->field);
+	cJSON_Delete(c->raw);
+	cJSON_Delete(c->value);
+	free(c->reason);
+}
+
+static void verdict_clear(struct decision_verdict *v)
+{
+	free(v->field);
+	free(v->rule);
+	free(v->message);
+}
+
+static void branch_clear(struct decision_branch *b)
+{
+	free(b->id);
+	free(b->field);
+	free(b->condition);
+}
+
+struct decision *decision_new(void)
+{
+	return calloc(1, sizeof(struct decision));
+}
+
+void decision_free(struct decision *d)
+{
+	if (!d)
+		return;
+	free(d->asked);
+	for (int i = 0; i < d->n_captured; i++)
+		capture_clear(&d->captured[i]);
+	free(d->captured);
+	for (int i = 0; i < d->n_verdicts; i++)
+		verdict_clear(&d->verdicts[i]);
+	free(d->verdicts);
+	free_strs(d->faults, d->n_faults);
+	free(d->retries.field);
+	for (int i = 0; i < d->n_branches; i++)
+		branch_clear(&d->branches[i]);
+	free(d->branches);
+	free_strs(d->skipped, d->n_skipped);
+	free(d->ask.field);
+	free(d->ask.label);
+	free(d->ask.script);
+	free(d->ask.error);
+	free(d->ask.progress);
+	free(d->end.reason);
+	free(d->end.script);
+	free(d->reason);
+	free(d->barge_in_during);
+	free(d);
+}
+
+/* ---- builders ---- */
+
+enum err decision_add_capture(struct decision *d, const char *field, const cJSON *raw,
+			      const cJSON *value, enum decision_capture_status status,
+			      const char *reason)
+{
+	struct decision_capture c = {.status = status};
+	if (!dup(&c.field, field) || !dup_json(&c.raw, raw) || !dup_json(&c.value, value) ||
+	    !dup(&c.reason, reason) || !grow(&d->captured, d->n_captured, sizeof c)) {
+		capture_clear(&c);
+		return ERR_NOMEM;
+	}
+	d->captured[d->n_captured++] = c;
+	return ERR_OK;
+}
+
+static enum err add_str(char ***list, int *n, const char *s)
+{
+	char *c = NULL;
+	if (!dup(&c, s ? s : "") || !grow(list, *n, sizeof c)) {
+		free(c);
+		return ERR_NOMEM;
+	}
+	(*list)[(*n)++] = c;
+	return ERR_OK;
+}
+
+enum err decision_add_fault(struct decision *d, const char *fault)
+{
+	return add_str(&d->faults, &d->n_faults, fault);
+}
+
+enum err decision_add_skipped(struct decision *d, const char *field)
+{
+	return add_str(&d->skipped, &d->n_skipped, field);
+}
+
+enum err decision_add_branch(struct decision *d, const char *id, const char *field,
+			     const char *condition, bool active)
+{
+	struct decision_branch b = {.active = active};
+	if (!dup(&b.id, id) || !dup(&b.field, field) || !dup(&b.condition, condition) ||
+	    !grow(&d->branches, d->n_branches, sizeof b)) {
+		branch_clear(&b);
+		return ERR_NOMEM;
+	}
+	d->branches[d->n_branches++] = b;
+	return ERR_OK;
+}
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int jint(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valueint : 0;
+}
+
+enum err decision_add_verdicts(struct decision *d, const cJSON *verdicts)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, verdicts) {
+		struct decision_verdict v = {
+			.ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "ok")),
+		};
+		if (!dup(&v.field, jstr(it, "field")) || !dup(&v.rule, jstr(it, "rule")) ||
+		    !dup(&v.message, jstr(it, "message")) ||
+		    !grow(&d->verdicts, d->n_verdicts, sizeof v)) {
+			verdict_clear(&v);
+			return ERR_NOMEM;
+		}
+		d->verdicts[d->n_verdicts++] = v;
+	}
+	return ERR_OK;
+}
+
+struct decision *decision_dup(const struct decision *d)
+{
+	if (!d)
+		return NULL;
+	struct decision *c = decision_new();
+	if (!c)
+		return NULL;
+	bool ok = true;
+	c->turn = d->turn;
+	c->has_retries = d->has_retries;
+	c->retries = d->retries;
+	c->tool = d->tool;
+	c->ask = d->ask;
+	c->end = d->end;
+	c->call_status = d->call_status;
+	c->barge_in = d->barge_in;
+	c->barge_in_at_ms = d->barge_in_at_ms;
+	/* the copied pointers above are replaced by copies of what they point to */
+	ok &= dup(&c->asked, d->asked);
+	ok &= dup(&c->retries.field, d->retries.field);
+	ok &= dup(&c->ask.field, d->ask.field);
+	ok &= dup(&c->ask.label, d->ask.label);
+	ok &= dup(&c->ask.script, d->ask.script);
+	ok &= dup(&c->ask.error, d->ask.error);
+	ok &= dup(&c->ask.progress, d->ask.progress);
+	ok &= dup(&c->end.reason, d->end.reason);
+	ok &= dup(&c->end.script, d->end.script);
+	ok &= dup(&c->reason, d->reason);
+	ok &= dup(&c->barge_in_during, d->barge_in_during);
+	for (int i = 0; ok && i < d->n_captured; i++) {
+		const struct decision_capture *k = &d->captured[i];
+		ok = decision_add_capture(c, k->field, k->raw, k->value, k->status, k->reason) == ERR_OK;
+	}
+	for (int i = 0; ok && i < d->n_verdicts; i++) {
+		struct decision_verdict v = {.ok = d->verdicts[i].ok};
+		ok = dup(&v.field, d->verdicts[i].field) && dup(&v.rule, d->verdicts[i].rule) &&
+		     dup(&v.message, d->verdicts[i].message) &&
+		     grow(&c->verdicts, c->n_verdicts, sizeof v);
+		if (ok)
+			c->verdicts[c->n_verdicts++] = v;
+		else
+			verdict_clear(&v);
+	}
+	for (int i = 0; ok && i < d->n_faults; i++)
+		ok = decision_add_fault(c, d->faults[i]) == ERR_OK;
+	for (int i = 0; ok && i < d->n_branches; i++) {
+		const struct decision_branch *b = &d->branches[i];
+		ok = decision_add_branch(c, b->id, b->field, b->condition, b->active) == ERR_OK;
+	}
+	for (int i = 0; ok && i < d->n_skipped; i++)
+		ok = decision_add_skipped(c, d->skipped[i]) == ERR_OK;
+	if (!ok) {
+		decision_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* ---- JSON out ---- */
+
+/* An object under construction; allocation failures are remembered in nomem so the
+ * writing stays linear, and reported once. */
+struct out {
+	bool nomem;
+};
+
+static void chk(struct out *o, const void *p)
+{
+	if (!p)
+		o->nomem = true;
+}
+
+static void put_str(struct out *o, cJSON *obj, const char *key, const char *s)
+{
+	chk(o, s ? cJSON_AddStringToObject(obj, key, s) : cJSON_AddNullToObject(obj, key));
+}
+
+static void put_item(struct out *o, cJSON *obj, const char *key, cJSON *v)
+{
+	if (!v || !cJSON_AddItemToObject(obj, key, v)) {
+		cJSON_Delete(v);
+		o->nomem = true;
+	}
+}
+
+static void put_json(struct out *o, cJSON *obj, const char *key, const cJSON *v)
+{
+	put_item(o, obj, key, v ? cJSON_Duplicate(v, true) : cJSON_CreateNull());
+}
+
+static void put_strs(struct out *o, cJSON *obj, const char *key, char *const *s, int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(obj, key);
+	chk(o, a);
+	for (int i = 0; a && i < n; i++) {
+		cJSON *e = cJSON_CreateString(s[i]);
+		if (!e || !cJSON_AddItemToArray(a, e)) {
+			cJSON_Delete(e);
+			o->nomem = true;
+		}
+	}
+}
+
+/* add_obj: a new object appended to array a (NULL when out of memory). */
+static cJSON *add_obj(struct out *o, cJSON *a)
+{
+	cJSON *e = cJSON_CreateObject();
+	if (!e || !a || !cJSON_AddItemToArray(a, e)) {
+		cJSON_Delete(e);
+		o->nomem = true;
+		return NULL;
+	}
+	return e;
+}
+
+cJSON *decision_to_json(const struct decision *d)
+{
+	struct out o = {false};
+	cJSON *root = d ? cJSON_CreateObject() : NULL, *a, *e;
+	if (!root)
+		return NULL;
+	chk(&o, cJSON_AddNumberToObject(root, "turn", d->turn));
+	put_str(&o, root, "asked", d->asked);
+
+	chk(&o, a = cJSON_AddArrayToObject(root, "captured"));
+	for (int i = 0; a && i < d->n_captured; i++) {
+		const struct decision_capture *c = &d->captured[i];
+		if (!(e = add_obj(&o, a)))
+			break;
+		put_str(&o, e, "field", c->field);
+		put_json(&o, e, "raw", c->raw);
+		put_json(&o, e, "value", c->value);
+		put_str(&o, e, "status", decision_capture_status_name(c->status));
+		if (c->reason)
+			put_str(&o, e, "reason", c->reason);
+	}
+	chk(&o, a = cJSON_AddArrayToObject(root, "verdicts"));
+	for (int i = 0; a && i < d->n_verdicts; i++) {
+		const struct decision_verdict *v = &d->verdicts[i];
+		if (!(e = add_obj(&o, a)))
+			break;
+		put_str(&o, e, "field", v->field);
+		put_str(&o, e, "rule", v->rule);
+		chk(&o, cJSON_AddBoolToObject(e, "ok", v->ok));
+		put_str(&o, e, "message", v->message);
+	}
+	put_strs(&o, root, "faults", d->faults, d->n_faults);
+
+	if (!d->has_retries) {
+		chk(&o, cJSON_AddNullToObject(root, "retries"));
+	} else if ((e = cJSON_AddObjectToObject(root, "retries"))) {
+		const struct decision_retries *r = &d->retries;
+		put_str(&o, e, "field", r->field);
+		chk(&o, cJSON_AddNumberToObject(e, "used", r->used));
+		if (r->until_answered) {
+			chk(&o, cJSON_AddNullToObject(e, "max"));
+			chk(&o, cJSON_AddNullToObject(e, "left"));
+		} else {
+			chk(&o, cJSON_AddNumberToObject(e, "max", r->max));
+			chk(&o, cJSON_AddNumberToObject(e, "left", r->left));
+		}
+		chk(&o, cJSON_AddBoolToObject(e, "until_answered", r->until_answered));
+	} else {
+		o.nomem = true;
+	}
+
+	chk(&o, a = cJSON_AddArrayToObject(root, "branches"));
+	for (int i = 0; a && i < d->n_branches; i++) {
+		const struct decision_branch *b = &d->branches[i];
+		if (!(e = add_obj(&o, a)))
+			break;
+		put_str(&o, e, "id", b->id);
+		put_str(&o, e, "field", b->field);
+		put_str(&o, e, "condition", b->condition);
+		chk(&o, cJSON_AddBoolToObject(e, "active", b->active));
+	}
+	put_strs(&o, root, "skipped", d->skipped, d->n_skipped);
+
+	cJSON *tc = cJSON_AddObjectToObject(root, "tool_call"), *args = NULL;
+	chk(&o, tc);
+	if (tc) {
+		put_str(&o, tc, "name", decision_tool_name(d->tool));
+		chk(&o, args = cJSON_AddObjectToObject(tc, "arguments"));
+	}
+	if (args && d->tool == DECISION_ASK_QUESTION) {
+		put_str(&o, args, "field", d->ask.field);
+		put_str(&o, args, "label", d->ask.label);
+		put_str(&o, args, "script", d->ask.script);
+		chk(&o, cJSON_AddNumberToObject(args, "retry", d->ask.retry));
+		if (d->ask.error)
+			put_str(&o, args, "error", d->ask.error);
+		if (d->ask.progress)
+			put_str(&o, args, "progress", d->ask.progress);
+	} else if (args) {
+		put_str(&o, args, "status", call_status_name(d->end.status));
+		put_str(&o, args, "reason", d->end.reason);
+		put_str(&o, args, "script", d->end.script);
+	}
+	put_str(&o, root, "call_status", call_status_name(d->call_status));
+	put_str(&o, root, "reason", d->reason);
+
+	if (d->barge_in && (e = cJSON_AddObjectToObject(root, "barge_in"))) {
+		chk(&o, cJSON_AddNumberToObject(e, "at_ms", (double)d->barge_in_at_ms));
+		put_str(&o, e, "during", d->barge_in_during);
+	} else if (d->barge_in) {
+		o.nomem = true;
+	}
+	if (o.nomem) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* ---- JSON in ---- */
+
+static enum call_status status_from(const char *s)
+{
+	static const enum call_status all[] = {CALL_IN_PROGRESS, CALL_COMPLETE, CALL_SCREENED_OUT,
+					       CALL_FAILED};
+	for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
+		if (strcmp(s, call_status_name(all[i])) == 0)
+			return all[i];
+	return CALL_IN_PROGRESS;
+}
+
+static enum decision_capture_status capture_status_from(const char *s)
+{
+	for (int i = DECISION_ANSWERED; s && i <= DECISION_IGNORED; i++)
+		if (strcmp(s, decision_capture_status_name((enum decision_capture_status)i)) == 0)
+			return (enum decision_capture_status)i;
+	return DECISION_IGNORED;
+}
+
+/* A value as the record has it: JSON null (or no key) reads as NULL. */
+static const cJSON *jval(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+static enum err add_strs_from(char ***list, int *n, const cJSON *a)
+{
+	const cJSON *it;
+	cJSON_ArrayForEach(it, a)
+		if (cJSON_IsString(it) && add_str(list, n, it->valuestring) != ERR_OK)
+			return ERR_NOMEM;
+	return ERR_OK;
+}
+
+enum err decision_from_json(const cJSON *j, struct decision **out)
+{
+	if (!cJSON_IsObject(j))
+		return ERR_PARSE;
+	struct decision *d = decision_new();
+	if (!d)
+		return ERR_NOMEM;
+	bool ok = true;
+	const cJSON *it;
+	d->turn = jint(j, "turn");
+	ok &= dup(&d->asked, jstr(j, "asked"));
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "captured")) {
+		if (!ok)
+			break;
+		ok = decision_add_capture(d, jstr(it, "field"), jval(it, "raw"), jval(it, "value"),
+					  capture_status_from(jstr(it, "status")),
+					  jstr(it, "reason")) == ERR_OK;
+	}
+	ok = ok && decision_add_verdicts(d, cJSON_GetObjectItemCaseSensitive(j, "verdicts")) == ERR_OK;
+	ok = ok && add_strs_from(&d->faults, &d->n_faults,
+				 cJSON_GetObjectItemCaseSensitive(j, "faults")) == ERR_OK;
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(j, "retries");
+	if (cJSON_IsObject(r)) {
+		d->has_retries = true;
+		d->retries.used = jint(r, "used");
+		d->retries.max = jint(r, "max");
+		d->retries.left = jint(r, "left");
+		d->retries.until_answered = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "until_answered"));
+		ok &= dup(&d->retries.field, jstr(r, "field"));
+	}
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "branches")) {
+		if (!ok)
+			break;
+		ok = decision_add_branch(d, jstr(it, "id"), jstr(it, "field"), jstr(it, "condition"),
+					 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "active"))) == ERR_OK;
+	}
+	ok = ok && add_strs_from(&d->skipped, &d->n_skipped,
+				 cJSON_GetObjectItemCaseSensitive(j, "skipped")) == ERR_OK;
+	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(j, "tool_call");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(tc, "arguments");
+	const char *name = jstr(tc, "name");
+	if (name && strcmp(name, decision_tool_name(DECISION_END_CALL)) == 0) {
+		d->tool = DECISION_END_CALL;
+		d->end.status = status_from(jstr(args, "status"));
+		ok &= dup(&d->end.reason, jstr(args, "reason"));
+		ok &= dup(&d->end.script, jstr(args, "script"));
+	} else {
+		d->tool = DECISION_ASK_QUESTION;
+		d->ask.retry = jint(args, "retry");
+		ok &= dup(&d->ask.field, jstr(args, "field"));
+		ok &= dup(&d->ask.label, jstr(args, "label"));
+		ok &= dup(&d->ask.script, jstr(args, "script"));
+		ok &= dup(&d->ask.error, jstr(args, "error"));
+		ok &= dup(&d->ask.progress, jstr(args, "progress"));
+	}
+	d->call_status = status_from(jstr(j, "call_status"));
+	ok &= dup(&d->reason, jstr(j, "reason"));
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "barge_in");
+	if (cJSON_IsObject(b)) {
+		const cJSON *at = cJSON_GetObjectItemCaseSensitive(b, "at_ms");
+		d->barge_in = true;
+		d->barge_in_at_ms = cJSON_IsNumber(at) ? (long)at->valuedouble : 0;
+		ok &= dup(&d->barge_in_during, jstr(b, "during"));
+	}
+	if (!ok) {
+		decision_free(d);
+		return ERR_NOMEM;
+	}
+	*out = d;
+	return ERR_OK;
+}

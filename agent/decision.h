@@ -1,0 +1,161 @@
+/* decision: the rule layer's decision for one turn, as a C record (what flow_start and
+ * flow_turn return), and the one owner of its JSON shape: decision_to_json writes it,
+ * decision_from_json reads it back (for decisions read from the store). The panes read the
+ * record; REPLY and the store receive its JSON, made once per turn.
+ *
+ * The JSON shape (unchanged since the record was first built as JSON; flow.h says where
+ * the rules come from):
+ * {
+ *   "turn": 1,                       caller turns so far (0 for the opening decision)
+ *   "asked": "district" | null,      the question the caller was answering
+ *   "captured": [{"field","raw","value","status":"answered"|"invalid"|"skipped"|"ignored",
+ *                 "reason"?}],       every item EXTRACT returned, after normalization
+ *   "verdicts": [{"field","rule","ok","message"}],   each validator that ran
+ *   "faults": ["..."],               backend output the rules refused (unknown field, ...)
+ *   "retries": {"field","used","max","left","until_answered"} | null,
+ *   "branches": [{"id","field","condition","active"}],
+ *   "skipped": ["field", ...],       fields skipped in this turn (say their skip_message)
+ *   "tool_call": {"name":"ask_question","arguments":{"field","label","script","retry",
+ *                  "error"?,"progress"?}}
+ *              | {"name":"end_call","arguments":{"status","reason","script"}},
+ *   "call_status": "in_progress"|"complete"|"screened_out"|"failed",
+ *   "reason": "why this decision",
+ *   "barge_in"?: {"at_ms","during"}  added by the call engine, not the rules
+ * }
+ * Pure: no I/O, no clock. */
+#ifndef FORMDESK_DECISION_H
+#define FORMDESK_DECISION_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include "err.h"
+
+/* FormBharo's call status (concepts/calls.mdx). */
+enum call_status {
+	CALL_IN_PROGRESS,
+	CALL_COMPLETE,
+	CALL_SCREENED_OUT,
+	CALL_FAILED,
+};
+
+/* What became of one item EXTRACT returned. */
+enum decision_capture_status {
+	DECISION_ANSWERED, /* normalized, valid, stored */
+	DECISION_INVALID,  /* refused by a validator; reason says why */
+	DECISION_SKIPPED,  /* the caller did not know or declined; reason says which */
+	DECISION_IGNORED,  /* not applied; reason says why */
+};
+
+struct decision_capture {
+	char *field;   /* as EXTRACT named it; NULL when it named none */
+	cJSON *raw;    /* EXTRACT's value; NULL for JSON null */
+	cJSON *value;  /* the normalized value stored; NULL for JSON null */
+	enum decision_capture_status status;
+	char *reason;  /* NULL when there is none (no "reason" key) */
+};
+
+struct decision_verdict {
+	char *field, *rule; /* rule as the config names it, or "type" */
+	bool ok;
+	char *message;      /* "" when ok */
+};
+
+/* The retries of the question asked (retries.mdx). */
+struct decision_retries {
+	char *field;
+	int used;            /* failed answers so far */
+	int max, left;       /* re-asks allowed and left; meaningless when until_answered */
+	bool until_answered;
+};
+
+struct decision_branch {
+	char *id, *field;
+	char *condition;     /* "equals true", "present false", ... */
+	bool active;
+};
+
+enum decision_tool {
+	DECISION_ASK_QUESTION,
+	DECISION_END_CALL,
+};
+
+/* ask_question's arguments (tool == DECISION_ASK_QUESTION). */
+struct decision_ask {
+	char *field, *label;
+	char *script;        /* NULL for JSON null */
+	int retry;           /* re-asks made of this question so far */
+	char *error;         /* the validation error to say; NULL: no "error" key */
+	char *progress;      /* NULL: no "progress" key */
+};
+
+/* end_call's arguments (tool == DECISION_END_CALL). */
+struct decision_end {
+	enum call_status status;
+	char *reason;        /* "all_answered", "retries_exhausted", "end_call_value" */
+	char *script;        /* NULL for JSON null */
+};
+
+/* One decision. Every string and cJSON in it is owned by it. */
+struct decision {
+	int turn;
+	char *asked;         /* NULL for JSON null */
+	struct decision_capture *captured;
+	int n_captured;
+	struct decision_verdict *verdicts;
+	int n_verdicts;
+	char **faults;
+	int n_faults;
+	bool has_retries;    /* false for JSON null */
+	struct decision_retries retries;
+	struct decision_branch *branches;
+	int n_branches;
+	char **skipped;
+	int n_skipped;
+	enum decision_tool tool;
+	struct decision_ask ask;
+	struct decision_end end;
+	enum call_status call_status;
+	char *reason;
+	bool barge_in;       /* the caller barged in (set by the call engine) */
+	long barge_in_at_ms; /* ms into the agent's speech */
+	char *barge_in_during; /* "speaking" or "thinking" */
+};
+
+/* decision_new: an empty decision (turn 0, nothing captured, ask_question, in progress).
+ * Output: new decision (caller frees with decision_free), NULL when out of memory. */
+struct decision *decision_new(void);
+void decision_free(struct decision *d);
+
+/* decision_dup: a deep copy of d. Output: new decision (caller frees), NULL when out of
+ * memory or d is NULL. */
+struct decision *decision_dup(const struct decision *d);
+
+/* Builders, used by the rule layer. Strings and values are copied (NULL stays NULL).
+ * Errors: ERR_NOMEM (d unchanged). */
+enum err decision_add_capture(struct decision *d, const char *field, const cJSON *raw,
+			      const cJSON *value, enum decision_capture_status status,
+			      const char *reason);
+enum err decision_add_fault(struct decision *d, const char *fault);
+enum err decision_add_skipped(struct decision *d, const char *field);
+enum err decision_add_branch(struct decision *d, const char *id, const char *field,
+			     const char *condition, bool active);
+/* decision_add_verdicts: append each {"field","rule","ok","message"} object of verdicts
+ * (a JSON array as agent/validate.h writes it; NULL appends nothing). */
+enum err decision_add_verdicts(struct decision *d, const cJSON *verdicts);
+
+/* decision_to_json: d in the shape above. Output: new cJSON object (caller frees with
+ * cJSON_Delete), NULL when out of memory. */
+cJSON *decision_to_json(const struct decision *d);
+
+/* decision_from_json: read a decision record back (e.g. from the store's turns.decision).
+ * Missing or mistyped keys read as empty (0, NULL, no items), so older or partial records
+ * load. Output: *out new decision (caller frees) on ERR_OK. Errors: ERR_PARSE (j is not a
+ * JSON object), ERR_NOMEM. */
+enum err decision_from_json(const cJSON *j, struct decision **out);
+
+/* The words of the shape; static strings. call_status_name gives FormBharo's words. */
+const char *call_status_name(enum call_status s);
+const char *decision_capture_status_name(enum decision_capture_status s);
+const char *decision_tool_name(enum decision_tool t);
+
+#endif
