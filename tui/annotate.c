@@ -18,6 +18,7 @@
 #include <curses.h>
 #include <cjson/cJSON.h>
 
+#include "agent/decision.h"
 #include "audio/audiofile.h"
 #include "audio/sink.h"
 #include "tui/width.h"
@@ -247,9 +248,11 @@ static void draw_stages(struct ui *u, const struct labels_item *it, int *y, int 
 			 cJSON_IsString(m) ? ": " : "", cJSON_IsString(m) ? m->valuestring : "");
 		*y += wrap(*y, 16, buf, 2, ok ? 0 : A_BOLD);
 	}
-	v = cJSON_GetObjectItemCaseSensitive(ctx, "decision");
-	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(v, "reason");
-	field_row(y, "decision", cJSON_IsString(reason) ? reason->valuestring : "(none)", 0);
+	struct decision *dec = NULL; /* the turn's stored record, read by its one decoder */
+	if (decision_from_json(cJSON_GetObjectItemCaseSensitive(ctx, "decision"), &dec) != ERR_OK)
+		dec = NULL;
+	field_row(y, "decision", dec && dec->reason ? dec->reason : "(none)", 0);
+	decision_free(dec);
 	v = cJSON_GetObjectItemCaseSensitive(ctx, "reply");
 	field_row(y, "agent said", cJSON_IsString(v) ? v->valuestring : NULL, 0);
 	v = cJSON_GetObjectItemCaseSensitive(ctx, "error");
@@ -259,7 +262,7 @@ static void draw_stages(struct ui *u, const struct labels_item *it, int *y, int 
 		free(s);
 	}
 	v = cJSON_GetObjectItemCaseSensitive(ctx, "call_status");
-	reason = cJSON_GetObjectItemCaseSensitive(ctx, "call_reason");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(ctx, "call_reason");
 	snprintf(buf, sizeof buf, "%s%s%s", cJSON_IsString(v) ? v->valuestring : "?",
 		 cJSON_IsString(reason) ? ": " : "",
 		 cJSON_IsString(reason) ? reason->valuestring : "");

@@ -298,63 +298,51 @@ enum err callview_call(struct callview *v, int index, const struct corpus_call *
 }
 
 /* The verdicts pane for decision d: what was captured, each validator, the faults. */
-static void show_verdicts(struct callview *v, const cJSON *d)
+static void show_verdicts(struct callview *v, const struct decision *d)
 {
 	struct callview_lines *l = &v->verdicts;
 	lines_clear(l);
-	const char *asked = jstr(d, "asked");
-	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(d, "turn");
-	lines_add(l, CV_HEAD, NULL, "turn %d · asked %s", cJSON_IsNumber(turn) ? turn->valueint : 0,
-		  asked ? asked : "nothing");
+	lines_add(l, CV_HEAD, NULL, "turn %d · asked %s", d->turn, d->asked ? d->asked : "nothing");
 
-	const cJSON *cap = cJSON_GetObjectItemCaseSensitive(d, "captured"), *c;
 	lines_add(l, CV_HEAD, NULL, "captured");
-	if (cJSON_GetArraySize(cap) == 0)
+	if (d->n_captured == 0)
 		lines_add(l, CV_NOTE, "  ", "nothing captured");
-	cJSON_ArrayForEach(c, cap) {
-		const char *status = jstr(c, "status");
-		const char *reason = jstr(c, "reason");
-		const char *field = jstr(c, "field");
-		char *raw = value_text(cJSON_GetObjectItemCaseSensitive(c, "raw"));
-		char *val = value_text(cJSON_GetObjectItemCaseSensitive(c, "value"));
-		enum callview_style st = !status ? CV_PLAIN
-			: strcmp(status, "answered") == 0 ? CV_OK
-			: strcmp(status, "invalid") == 0 ? CV_FAIL
-			: strcmp(status, "ignored") == 0 ? CV_DIM : CV_NOTE;
+	for (int i = 0; i < d->n_captured; i++) {
+		const struct decision_capture *c = &d->captured[i];
+		const char *status = decision_capture_status_name(c->status);
+		const char *reason = c->reason;
+		char *raw = value_text(c->raw);
+		char *val = value_text(c->value);
+		enum callview_style st = c->status == DECISION_ANSWERED ? CV_OK
+			: c->status == DECISION_INVALID ? CV_FAIL
+			: c->status == DECISION_IGNORED ? CV_DIM : CV_NOTE;
 		char prefix[128];
-		snprintf(prefix, sizeof(prefix), "  %s: ", field ? field : "(no field)");
+		snprintf(prefix, sizeof(prefix), "  %s: ", c->field ? c->field : "(no field)");
 		if (raw && val && strcmp(raw, val) != 0 && *raw)
-			lines_add(l, st, prefix, "\"%s\" → %s  %s%s%s", raw, *val ? val : "-",
-				  status ? status : "?", reason ? ", " : "", reason ? reason : "");
+			lines_add(l, st, prefix, "\"%s\" → %s  %s%s%s", raw, *val ? val : "-", status,
+				  reason ? ", " : "", reason ? reason : "");
 		else
-			lines_add(l, st, prefix, "%s  %s%s%s", val && *val ? val : "-",
-				  status ? status : "?", reason ? ", " : "", reason ? reason : "");
+			lines_add(l, st, prefix, "%s  %s%s%s", val && *val ? val : "-", status,
+				  reason ? ", " : "", reason ? reason : "");
 		free(raw);
 		free(val);
 	}
 
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(d, "verdicts");
 	lines_add(l, CV_HEAD, NULL, "validators");
-	if (cJSON_GetArraySize(ver) == 0)
+	if (d->n_verdicts == 0)
 		lines_add(l, CV_NOTE, "  ", "none ran");
-	cJSON_ArrayForEach(c, ver) {
-		bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "ok"));
-		const char *msg = jstr(c, "message");
-		lines_add(l, ok ? CV_OK : CV_FAIL, ok ? "  ok   " : "  FAIL ", "%s %s%s%s",
-			  jstr(c, "field") ? jstr(c, "field") : "?",
-			  jstr(c, "rule") ? jstr(c, "rule") : "?", msg && *msg ? ": " : "",
+	for (int i = 0; i < d->n_verdicts; i++) {
+		const struct decision_verdict *c = &d->verdicts[i];
+		const char *msg = c->message;
+		lines_add(l, c->ok ? CV_OK : CV_FAIL, c->ok ? "  ok   " : "  FAIL ", "%s %s%s%s",
+			  c->field ? c->field : "?", c->rule ? c->rule : "?", msg && *msg ? ": " : "",
 			  msg && *msg ? msg : "");
 	}
 
-	const cJSON *sk = cJSON_GetObjectItemCaseSensitive(d, "skipped");
-	cJSON_ArrayForEach(c, sk)
-		if (cJSON_IsString(c))
-			lines_add(l, CV_NOTE, "  skipped: ", "%s", c->valuestring);
-
-	const cJSON *faults = cJSON_GetObjectItemCaseSensitive(d, "faults");
-	cJSON_ArrayForEach(c, faults)
-		if (cJSON_IsString(c))
-			lines_add(l, CV_FAIL, "fault: ", "%s", c->valuestring);
+	for (int i = 0; i < d->n_skipped; i++)
+		lines_add(l, CV_NOTE, "  skipped: ", "%s", d->skipped[i]);
+	for (int i = 0; i < d->n_faults; i++)
+		lines_add(l, CV_FAIL, "fault: ", "%s", d->faults[i]);
 	const char *xfault = jstr(v->extraction, "fault");
 	if (xfault)
 		lines_add(l, CV_FAIL, "EXTRACT fault: ", "%s", xfault);
@@ -365,70 +353,57 @@ static void show_verdicts(struct callview *v, const cJSON *d)
 }
 
 /* The decision pane for decision d: branches, then the next question or the end. */
-static void show_decision(struct callview *v, const cJSON *d)
+static void show_decision(struct callview *v, const struct decision *d)
 {
 	struct callview_lines *l = &v->decision;
 	lines_clear(l);
-	const cJSON *br = cJSON_GetObjectItemCaseSensitive(d, "branches"), *b;
 	lines_add(l, CV_HEAD, NULL, "branches");
-	if (cJSON_GetArraySize(br) == 0)
+	if (d->n_branches == 0)
 		lines_add(l, CV_NOTE, "  ", "none");
-	cJSON_ArrayForEach(b, br) {
-		bool on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "active"));
-		lines_add(l, on ? CV_OK : CV_DIM, on ? "  active   " : "  inactive ", "%s: %s",
-			  jstr(b, "id") ? jstr(b, "id") : "?",
-			  jstr(b, "condition") ? jstr(b, "condition") : "?");
+	for (int i = 0; i < d->n_branches; i++) {
+		const struct decision_branch *b = &d->branches[i];
+		lines_add(l, b->active ? CV_OK : CV_DIM, b->active ? "  active   " : "  inactive ",
+			  "%s: %s", b->id ? b->id : "?", b->condition ? b->condition : "?");
 	}
 
-	const cJSON *r = cJSON_GetObjectItemCaseSensitive(d, "retries");
-	if (cJSON_IsObject(r)) {
-		const cJSON *used = cJSON_GetObjectItemCaseSensitive(r, "used");
-		const cJSON *max = cJSON_GetObjectItemCaseSensitive(r, "max");
-		const cJSON *left = cJSON_GetObjectItemCaseSensitive(r, "left");
-		int u = cJSON_IsNumber(used) ? used->valueint : 0;
-		if (cJSON_IsNumber(max) && u > max->valueint) /* the last failed answer ends it */
-			lines_add(l, CV_NOTE, "retries ", "%s: all %d re-asks used, no answer",
-				  jstr(r, "field") ? jstr(r, "field") : "?", max->valueint);
-		else if (cJSON_IsNumber(max))
-			lines_add(l, CV_NOTE, "retries ", "%s: used %d of %d, %d left",
-				  jstr(r, "field") ? jstr(r, "field") : "?", u, max->valueint,
-				  cJSON_IsNumber(left) ? left->valueint : 0);
+	if (d->has_retries) {
+		const struct decision_retries *r = &d->retries;
+		const char *field = r->field ? r->field : "?";
+		if (r->until_answered)
+			lines_add(l, CV_NOTE, "retries ", "%s: used %d, until answered", field, r->used);
+		else if (r->used > r->max) /* the last failed answer ends it */
+			lines_add(l, CV_NOTE, "retries ", "%s: all %d re-asks used, no answer", field,
+				  r->max);
 		else
-			lines_add(l, CV_NOTE, "retries ", "%s: used %d, until answered",
-				  jstr(r, "field") ? jstr(r, "field") : "?",
-				  cJSON_IsNumber(used) ? used->valueint : 0);
+			lines_add(l, CV_NOTE, "retries ", "%s: used %d of %d, %d left", field, r->used,
+				  r->max, r->left);
 	}
 
-	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "tool_call");
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(tc, "arguments");
-	const char *name = jstr(tc, "name");
-	if (name && strcmp(name, "ask_question") == 0) {
-		const cJSON *retry = cJSON_GetObjectItemCaseSensitive(args, "retry");
-		int rn = cJSON_IsNumber(retry) ? retry->valueint : 0;
+	if (d->tool == DECISION_ASK_QUESTION) {
+		const struct decision_ask *a = &d->ask;
 		lines_add(l, CV_HEAD, NULL, "next question");
-		lines_add(l, CV_PLAIN, "  ask ", "%s%s%s%s", jstr(args, "field") ? jstr(args, "field") : "?",
-			  jstr(args, "label") ? " (" : "", jstr(args, "label") ? jstr(args, "label") : "",
-			  jstr(args, "label") ? ")" : "");
-		if (rn > 0)
-			lines_add(l, CV_FAIL, "  retry ", "%d", rn);
-		if (jstr(args, "error"))
-			lines_add(l, CV_FAIL, "  error: ", "%s", jstr(args, "error"));
-		if (jstr(args, "progress"))
-			lines_add(l, CV_NOTE, "  progress: ", "%s", jstr(args, "progress"));
-		if (jstr(args, "script"))
-			lines_add(l, CV_AGENT, "  script: ", "%s", jstr(args, "script"));
-	} else if (name && strcmp(name, "end_call") == 0) {
-		const char *status = jstr(args, "status");
+		lines_add(l, CV_PLAIN, "  ask ", "%s%s%s%s", a->field ? a->field : "?",
+			  a->label ? " (" : "", a->label ? a->label : "", a->label ? ")" : "");
+		if (a->retry > 0)
+			lines_add(l, CV_FAIL, "  retry ", "%d", a->retry);
+		if (a->error)
+			lines_add(l, CV_FAIL, "  error: ", "%s", a->error);
+		if (a->progress)
+			lines_add(l, CV_NOTE, "  progress: ", "%s", a->progress);
+		if (a->script)
+			lines_add(l, CV_AGENT, "  script: ", "%s", a->script);
+	} else {
+		const struct decision_end *en = &d->end;
 		lines_add(l, CV_HEAD, NULL, "end of call");
-		lines_add(l, status && strcmp(status, "complete") == 0 ? CV_OK : CV_FAIL, "  END ",
-			  "%s", status ? status : "?");
-		if (jstr(args, "reason"))
-			lines_add(l, CV_PLAIN, "  reason: ", "%s", jstr(args, "reason"));
-		if (jstr(args, "script"))
-			lines_add(l, CV_AGENT, "  script: ", "%s", jstr(args, "script"));
+		lines_add(l, en->status == CALL_COMPLETE ? CV_OK : CV_FAIL, "  END ", "%s",
+			  call_status_name(en->status));
+		if (en->reason)
+			lines_add(l, CV_PLAIN, "  reason: ", "%s", en->reason);
+		if (en->script)
+			lines_add(l, CV_AGENT, "  script: ", "%s", en->script);
 	}
-	if (jstr(d, "reason"))
-		lines_add(l, CV_NOTE, "why: ", "%s", jstr(d, "reason"));
+	if (d->reason)
+		lines_add(l, CV_NOTE, "why: ", "%s", d->reason);
 	v->dirty |= CALLVIEW_DECISION;
 }
 
@@ -507,12 +482,11 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 		v->extraction = ev->json ? cJSON_Duplicate(ev->json, 1) : NULL;
 		break;
 	case ENGINE_DECISION:
-		if (ev->json) {
+		if (ev->decision) {
 			/* The opening decision has no caller turn behind it: no verdicts yet. */
-			const cJSON *t = cJSON_GetObjectItemCaseSensitive(ev->json, "turn");
-			if (cJSON_IsNumber(t) && t->valueint > 0)
-				show_verdicts(v, ev->json);
-			show_decision(v, ev->json);
+			if (ev->decision->turn > 0)
+				show_verdicts(v, ev->decision);
+			show_decision(v, ev->decision);
 		}
 		break;
 	case ENGINE_TURN_DONE:

@@ -28,6 +28,7 @@ struct item {
 	int turn;
 	char *text;
 	cJSON *json;
+	struct decision *decision;  /* ENGINE_DECISION's, copied */
 	bool has_timings;
 	struct engine_timings timings;
 	enum call_status status;
@@ -63,6 +64,7 @@ static void item_free(struct item *it)
 	free(it->call_id);
 	free(it->text);
 	cJSON_Delete(it->json);
+	decision_free(it->decision);
 	callview_snap_free(it->snap);
 	memset(it, 0, sizeof(*it));
 }
@@ -97,6 +99,9 @@ static void listener(void *ud, const struct engine_event *ev)
 	it->call_id = ev->call_id ? strdup(ev->call_id) : NULL;
 	it->text = ev->text ? strdup(ev->text) : NULL;
 	it->json = ev->json ? cJSON_Duplicate(ev->json, 1) : NULL;
+	it->decision = decision_dup(ev->decision);
+	if (ev->decision && !it->decision)
+		callview_error(p->view, "out of memory: a decision of this call is not shown");
 	if (ev->timings) {
 		it->has_timings = true;
 		it->timings = *ev->timings;
@@ -176,7 +181,8 @@ static void release(struct playback *p, struct item *it)
 	} else {
 		struct engine_event ev = {
 			.kind = it->kind, .call_id = it->call_id, .turn = it->turn, .text = it->text,
-			.json = it->json, .timings = it->has_timings ? &it->timings : NULL,
+			.json = it->json, .decision = it->decision,
+			.timings = it->has_timings ? &it->timings : NULL,
 			.status = it->status,
 		};
 		callview_event(p->view, &ev);
