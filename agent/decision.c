@@ -46,16 +46,15 @@ static bool dup_json(cJSON **slot, const cJSON *v)
 	return !v || *slot;
 }
 
-/* grow: room for one more element of size sz in *v (holding n). */
-static bool grow(void *v, int n, size_t sz)
-{
-	void **p = v;
-	void *nv = realloc(*p, ((size_t)n + 1) * sz);
-	if (!nv)
-		return false;
-	*p = nv;
-	return true;
-}
+/* GROW: room for one more element in array a (holding n); false when out of memory (a
+ * unchanged). */
+#define GROW(a, n)                                                                    \
+	({                                                                            \
+		__typeof__(a) g_ = realloc((a), ((size_t)(n) + 1) * sizeof *(a));     \
+		if (g_)                                                               \
+			(a) = g_;                                                     \
+		g_ != NULL;                                                           \
+	})
 
 static void free_strs(char **s, int n)
 {
@@ -128,7 +127,7 @@ enum err decision_add_capture(struct decision *d, const char *field, const cJSON
 {
 	struct decision_capture c = {.status = status};
 	if (!dup(&c.field, field) || !dup_json(&c.raw, raw) || !dup_json(&c.value, value) ||
-	    !dup(&c.reason, reason) || !grow(&d->captured, d->n_captured, sizeof c)) {
+	    !dup(&c.reason, reason) || !GROW(d->captured, d->n_captured)) {
 		capture_clear(&c);
 		return ERR_NOMEM;
 	}
@@ -139,7 +138,7 @@ enum err decision_add_capture(struct decision *d, const char *field, const cJSON
 static enum err add_str(char ***list, int *n, const char *s)
 {
 	char *c = NULL;
-	if (!dup(&c, s ? s : "") || !grow(list, *n, sizeof c)) {
+	if (!dup(&c, s ? s : "") || !GROW(*list, *n)) {
 		free(c);
 		return ERR_NOMEM;
 	}
@@ -162,7 +161,7 @@ enum err decision_add_branch(struct decision *d, const char *id, const char *fie
 {
 	struct decision_branch b = {.active = active};
 	if (!dup(&b.id, id) || !dup(&b.field, field) || !dup(&b.condition, condition) ||
-	    !grow(&d->branches, d->n_branches, sizeof b)) {
+	    !GROW(d->branches, d->n_branches)) {
 		branch_clear(&b);
 		return ERR_NOMEM;
 	}
@@ -191,7 +190,7 @@ enum err decision_add_verdicts(struct decision *d, const cJSON *verdicts)
 		};
 		if (!dup(&v.field, jstr(it, "field")) || !dup(&v.rule, jstr(it, "rule")) ||
 		    !dup(&v.message, jstr(it, "message")) ||
-		    !grow(&d->verdicts, d->n_verdicts, sizeof v)) {
+		    !GROW(d->verdicts, d->n_verdicts)) {
 			verdict_clear(&v);
 			return ERR_NOMEM;
 		}
@@ -237,7 +236,7 @@ struct decision *decision_dup(const struct decision *d)
 		struct decision_verdict v = {.ok = d->verdicts[i].ok};
 		ok = dup(&v.field, d->verdicts[i].field) && dup(&v.rule, d->verdicts[i].rule) &&
 		     dup(&v.message, d->verdicts[i].message) &&
-		     grow(&c->verdicts, c->n_verdicts, sizeof v);
+		     GROW(c->verdicts, c->n_verdicts);
 		if (ok)
 			c->verdicts[c->n_verdicts++] = v;
 		else

@@ -48,8 +48,8 @@ enum err flow_start(struct flow *fl, struct decision **out);
 
 /* flow_turn: apply one caller turn. ex (borrowed) is EXTRACT's output; NULL or empty
  * means nothing was captured (silence or an unusable answer), which uses a retry. Output:
- * *out the decision record (caller frees). Errors: ERR_NOMEM, ERR_INVALID (call already
- * ended or not started). */
+ * *out the decision (caller frees with decision_free). Errors: ERR_NOMEM, ERR_INVALID
+ * (call already ended or not started). */
 enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision **out);
 
 /* flow_check: normalize and validate ex against the form without changing the call's
