@@ -207,16 +207,12 @@ struct decision *decision_dup(const struct decision *d)
 	if (!c)
 		return NULL;
 	bool ok = true;
-	c->turn = d->turn;
-	c->has_retries = d->has_retries;
-	c->retries = d->retries;
-	c->tool = d->tool;
-	c->ask = d->ask;
-	c->end = d->end;
-	c->call_status = d->call_status;
-	c->barge_in = d->barge_in;
-	c->barge_in_at_ms = d->barge_in_at_ms;
-	/* the copied pointers above are replaced by copies of what they point to */
+	*c = *d; /* every scalar; each pointer below is replaced by a copy of what it points to */
+	c->captured = NULL;
+	c->verdicts = NULL;
+	c->faults = c->skipped = NULL;
+	c->branches = NULL;
+	c->n_captured = c->n_verdicts = c->n_faults = c->n_branches = c->n_skipped = 0;
 	ok &= dup(&c->asked, d->asked);
 	ok &= dup(&c->retries.field, d->retries.field);
 	ok &= dup(&c->ask.field, d->ask.field);
