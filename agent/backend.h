@@ -53,7 +53,7 @@ struct extract_backend {
 
 struct reply_request {
 	const struct form *form;
-	const cJSON *decision;    /* the rule layer's decision record (see flow.h) */
+	const cJSON *decision;    /* the rule layer's decision (agent/decision.h), as JSON */
 	const cJSON *history;
 };
 

@@ -1,5 +1,5 @@
-/* flow: one call's rule layer (FormBharo semantics; see flow.h for the sources and the
- * decision record's shape). Every value goes through validate_answer, the same code
+/* flow: one call's rule layer (FormBharo semantics; flow.h names the sources, decision.h
+ * the decision record). Every value goes through validate_answer, the same code
  * flow_check uses, so `formdesk extract` and a call always agree. */
 #include "flow.h"
 

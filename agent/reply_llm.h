@@ -3,7 +3,7 @@
  * question in Hindi, or ends the call with an end_call tool call).
  *
  * The messages are the call's history, then an assistant tool call carrying the
- * decision record's "tool_call" (flow.h: ask_question or end_call with its arguments),
+ * decision record's "tool_call" (decision.h: ask_question or end_call with its arguments),
  * then that call's result (the verdicts and the rule layer's reason). The model answers
  * with one line of Hindi, or calls end_call {"message"} when the decision ends the call.
  * The model cannot change the decision: an end_call when the rules asked a question is
