@@ -1,6 +1,7 @@
 /* test_playback: the simulator's pacing, pause and next call (tui/playback.c feeding
  * tui/callview.c), with the real call engine on a fixture corpus and a simulated clock.
- * The timeline is the table in tests/data/playback.tsv. */
+ * The timeline is the table in tests/data/playback.tsv. Then the verdicts and decision
+ * panes drawn from a decision given as a struct alone (no JSON with the event). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "agent/backend.h"
+#include "agent/decision.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
 #include "audio/endpoint.h"
@@ -179,10 +181,75 @@ static void test_timeline(void **state)
 	assert_true(rows >= 20);
 }
 
+/* show: the panes after an ENGINE_DECISION carrying only the struct read from text. */
+static void show(struct callview *v, const char *text)
+{
+	cJSON *j = cJSON_Parse(text);
+	struct decision *d = NULL;
+	assert_non_null(j);
+	assert_int_equal(decision_from_json(j, &d), ERR_OK);
+	cJSON_Delete(j);
+	struct engine_event ev = {.kind = ENGINE_DECISION, .turn = d->turn, .decision = d};
+	assert_int_equal(callview_event(v, &ev), ERR_OK);
+	decision_free(d);
+}
+
+static void expect(const struct callview *v, const char *pane, const char *want)
+{
+	char *text = pane_text(v, pane);
+	if (!strstr(text, want)) {
+		print_error("---- %s pane:\n%s\n----\n", pane, text);
+		free(text);
+		fail_msg("the %s pane lacks \"%s\"", pane, want);
+	}
+	free(text);
+}
+
+static void test_decision_panes(void **state)
+{
+	(void)state;
+	struct callview *v = callview_new(NULL, "demo", 1);
+	assert_non_null(v);
+	assert_int_equal(callview_call(v, 0, &(struct corpus_call){.id = "c1", .n_turns = 3}), ERR_OK);
+	show(v, "{\"turn\":2,\"asked\":\"district\",\"captured\":[{\"field\":\"district\","
+		"\"raw\":\"Patna\",\"value\":null,\"status\":\"invalid\",\"reason\":\"not an option\"}],"
+		"\"verdicts\":[{\"field\":\"district\",\"rule\":\"type\",\"ok\":false,"
+		"\"message\":\"not an option\"}],\"faults\":[\"unknown field 'x'\"],"
+		"\"retries\":{\"field\":\"district\",\"used\":1,\"max\":2,\"left\":1,"
+		"\"until_answered\":false},\"branches\":[{\"id\":\"is_pregnant\",\"field\":\"pregnant\","
+		"\"condition\":\"equals true\",\"active\":true}],\"skipped\":[\"clinic_name\"],"
+		"\"tool_call\":{\"name\":\"ask_question\",\"arguments\":{\"field\":\"district\","
+		"\"label\":\"District\",\"script\":\"Which district?\",\"retry\":1,"
+		"\"error\":\"not an option\"}},\"call_status\":\"in_progress\",\"reason\":\"Re-ask.\"}");
+	expect(v, "verdicts", "turn 2 · asked district");
+	expect(v, "verdicts", "  district: \"Patna\" → -  invalid, not an option");
+	expect(v, "verdicts", "  FAIL district type: not an option");
+	expect(v, "verdicts", "  skipped: clinic_name");
+	expect(v, "verdicts", "fault: unknown field 'x'");
+	expect(v, "decision", "  active   is_pregnant: equals true");
+	expect(v, "decision", "retries district: used 1 of 2, 1 left");
+	expect(v, "decision", "  ask district (District)");
+	expect(v, "decision", "  retry 1");
+	expect(v, "decision", "  error: not an option");
+	expect(v, "decision", "  script: Which district?");
+	expect(v, "decision", "why: Re-ask.");
+	show(v, "{\"turn\":3,\"asked\":\"pregnant\",\"retries\":{\"field\":\"pregnant\",\"used\":0,"
+		"\"max\":null,\"left\":null,\"until_answered\":true},\"tool_call\":{\"name\":\"end_call\","
+		"\"arguments\":{\"status\":\"screened_out\",\"reason\":\"end_call_value\",\"script\":null}},"
+		"\"call_status\":\"screened_out\",\"reason\":\"Screened out.\"}");
+	expect(v, "verdicts", "nothing captured");
+	expect(v, "verdicts", "none ran");
+	expect(v, "decision", "retries pregnant: used 0, until answered");
+	expect(v, "decision", "  END screened_out");
+	expect(v, "decision", "  reason: end_call_value");
+	callview_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_timeline, setup, teardown),
+		cmocka_unit_test(test_decision_panes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
