@@ -194,16 +194,21 @@ static void show(struct callview *v, const char *text)
 	decision_free(d);
 }
 
-static void expect(const struct callview *v, const char *pane, const char *want)
+/* expect: each {pane, text} of want[0..n) is on screen. */
+static void expect(const struct callview *v, const char *const want[][2], size_t n)
 {
-	char *text = pane_text(v, pane);
-	if (!strstr(text, want)) {
-		print_error("---- %s pane:\n%s\n----\n", pane, text);
+	for (size_t i = 0; i < n; i++) {
+		char *text = pane_text(v, want[i][0]);
+		if (!strstr(text, want[i][1])) {
+			print_error("---- %s pane:\n%s\n----\n", want[i][0], text);
+			free(text);
+			fail_msg("the %s pane lacks \"%s\"", want[i][0], want[i][1]);
+		}
 		free(text);
-		fail_msg("the %s pane lacks \"%s\"", pane, want);
 	}
-	free(text);
 }
+#define EXPECT(v, ...) expect(v, (const char *const[][2]){__VA_ARGS__}, \
+	sizeof((const char *const[][2]){__VA_ARGS__}) / sizeof(const char *const[2]))
 
 static void test_decision_panes(void **state)
 {
@@ -221,27 +226,29 @@ static void test_decision_panes(void **state)
 		"\"tool_call\":{\"name\":\"ask_question\",\"arguments\":{\"field\":\"district\","
 		"\"label\":\"District\",\"script\":\"Which district?\",\"retry\":1,"
 		"\"error\":\"not an option\"}},\"call_status\":\"in_progress\",\"reason\":\"Re-ask.\"}");
-	expect(v, "verdicts", "turn 2 · asked district");
-	expect(v, "verdicts", "  district: \"Patna\" → -  invalid, not an option");
-	expect(v, "verdicts", "  FAIL district type: not an option");
-	expect(v, "verdicts", "  skipped: clinic_name");
-	expect(v, "verdicts", "fault: unknown field 'x'");
-	expect(v, "decision", "  active   is_pregnant: equals true");
-	expect(v, "decision", "retries district: used 1 of 2, 1 left");
-	expect(v, "decision", "  ask district (District)");
-	expect(v, "decision", "  retry 1");
-	expect(v, "decision", "  error: not an option");
-	expect(v, "decision", "  script: Which district?");
-	expect(v, "decision", "why: Re-ask.");
+	EXPECT(v,
+	       {"verdicts", "turn 2 · asked district"},
+	       {"verdicts", "  district: \"Patna\" → -  invalid, not an option"},
+	       {"verdicts", "  FAIL district type: not an option"},
+	       {"verdicts", "  skipped: clinic_name"},
+	       {"verdicts", "fault: unknown field 'x'"},
+	       {"decision", "  active   is_pregnant: equals true"},
+	       {"decision", "retries district: used 1 of 2, 1 left"},
+	       {"decision", "  ask district (District)"},
+	       {"decision", "  retry 1"},
+	       {"decision", "  error: not an option"},
+	       {"decision", "  script: Which district?"},
+	       {"decision", "why: Re-ask."});
 	show(v, "{\"turn\":3,\"asked\":\"pregnant\",\"retries\":{\"field\":\"pregnant\",\"used\":0,"
 		"\"max\":null,\"left\":null,\"until_answered\":true},\"tool_call\":{\"name\":\"end_call\","
 		"\"arguments\":{\"status\":\"screened_out\",\"reason\":\"end_call_value\",\"script\":null}},"
 		"\"call_status\":\"screened_out\",\"reason\":\"Screened out.\"}");
-	expect(v, "verdicts", "nothing captured");
-	expect(v, "verdicts", "none ran");
-	expect(v, "decision", "retries pregnant: used 0, until answered");
-	expect(v, "decision", "  END screened_out");
-	expect(v, "decision", "  reason: end_call_value");
+	EXPECT(v,
+	       {"verdicts", "nothing captured"},
+	       {"verdicts", "none ran"},
+	       {"decision", "retries pregnant: used 0, until answered"},
+	       {"decision", "  END screened_out"},
+	       {"decision", "  reason: end_call_value"});
 	callview_free(v);
 }
 
