@@ -486,6 +486,12 @@ enum err decision_from_json(const cJSON *j, struct decision **out)
 	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(j, "tool_call");
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(tc, "arguments");
 	const char *name = jstr(tc, "name");
+	if (tc && !(cJSON_IsObject(args) && name &&
+		    (strcmp(name, decision_tool_name(DECISION_END_CALL)) == 0 ||
+		     strcmp(name, decision_tool_name(DECISION_ASK_QUESTION)) == 0))) {
+		decision_free(d); /* a tool call neither tool: not a decision record */
+		return ERR_PARSE;
+	}
 	if (name && strcmp(name, decision_tool_name(DECISION_END_CALL)) == 0) {
 		d->tool = DECISION_END_CALL;
 		d->end.status = status_from(jstr(args, "status"));

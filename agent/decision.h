@@ -150,7 +150,7 @@ cJSON *decision_to_json(const struct decision *d);
 /* decision_from_json: read a decision record back (e.g. from the store's turns.decision).
  * Missing or mistyped keys read as empty (0, NULL, no items), so older or partial records
  * load. Output: *out new decision (caller frees) on ERR_OK. Errors: ERR_PARSE (j is not a
- * JSON object), ERR_NOMEM. */
+ * JSON object, or its "tool_call" is neither tool with an "arguments" object), ERR_NOMEM. */
 enum err decision_from_json(const cJSON *j, struct decision **out);
 
 /* The words of the shape; static strings. call_status_name gives FormBharo's words. */

@@ -64,63 +64,53 @@ static void say(struct buf *b, const char *s, const char *error)
 	}
 }
 
-static const char *str_arg(const cJSON *o, const char *key)
+/* phrase: the words for decision d (see reply_script_reply) into b. Errors: ERR_INVALID
+ * (an ask_question for no question of f). */
+static enum err phrase(struct buf *b, const struct form *f, const struct decision *d)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	if (d->turn == 0)
+		say(b, f->intro, NULL);
+	for (int i = 0; i < d->n_skipped; i++) {
+		int q = form_find(f, d->skipped[i]);
+		if (q >= 0)
+			say(b, f->questions[q].skip_message, NULL);
+	}
+	if (d->tool == DECISION_ASK_QUESTION) {
+		int q = form_find(f, d->ask.field);
+		if (q < 0)
+			return ERR_INVALID;
+		const struct form_question *qq = &f->questions[q];
+		int retry = d->ask.retry;
+		const char *line = qq->script && !blank(qq->script) ? qq->script : qq->label;
+		if (retry > 0 && retry <= qq->n_retry_messages && !blank(qq->retry_messages[retry - 1]))
+			line = qq->retry_messages[retry - 1];
+		say(b, line, d->ask.error);
+	} else {
+		const char *script = d->end.script;
+		if (!script)
+			script = d->end.status == CALL_COMPLETE ? f->outro : f->outro_incomplete;
+		say(b, script, NULL);
+	}
+	return ERR_OK;
 }
 
 enum err reply_script_reply(void *ctx, const struct reply_request *req, char **text)
 {
 	(void)ctx;
-	const struct form *f = req->form;
-	const cJSON *d = req->decision;
-	const cJSON *tc = cJSON_GetObjectItemCaseSensitive(d, "tool_call");
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(tc, "arguments");
-	const char *name = str_arg(tc, "name");
-	if (!f || !name || !cJSON_IsObject(args))
+	struct decision *d = NULL;
+	/* The record is read by its one decoder; one without a tool call reads as a question
+	 * for no field, which is refused below. */
+	if (!req->form || decision_from_json(req->decision, &d) != ERR_OK)
 		return ERR_INVALID;
 	struct buf b = {NULL, 0, 0, true};
 	put(&b, "", 0);
-
-	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(d, "turn");
-	if (cJSON_IsNumber(turn) && turn->valuedouble == 0)
-		say(&b, f->intro, NULL);
-
-	const cJSON *sk;
-	cJSON_ArrayForEach(sk, cJSON_GetObjectItemCaseSensitive(d, "skipped")) {
-		int q = cJSON_IsString(sk) ? form_find(f, sk->valuestring) : -1;
-		if (q >= 0)
-			say(&b, f->questions[q].skip_message, NULL);
-	}
-
-	if (strcmp(name, "ask_question") == 0) {
-		int q = form_find(f, str_arg(args, "field"));
-		if (q < 0) {
-			free(b.s);
-			return ERR_INVALID;
-		}
-		const struct form_question *qq = &f->questions[q];
-		const cJSON *r = cJSON_GetObjectItemCaseSensitive(args, "retry");
-		int retry = cJSON_IsNumber(r) ? (int)r->valuedouble : 0;
-		const char *line = qq->script && !blank(qq->script) ? qq->script : qq->label;
-		if (retry > 0 && retry <= qq->n_retry_messages && !blank(qq->retry_messages[retry - 1]))
-			line = qq->retry_messages[retry - 1];
-		say(&b, line, str_arg(args, "error"));
-	} else if (strcmp(name, "end_call") == 0) {
-		const char *script = str_arg(args, "script");
-		if (!script) {
-			const char *st = str_arg(args, "status");
-			script = st && strcmp(st, "complete") == 0 ? f->outro : f->outro_incomplete;
-		}
-		say(&b, script, NULL);
-	} else {
+	enum err e = phrase(&b, req->form, d);
+	decision_free(d);
+	if (e == ERR_OK && !b.ok)
+		e = ERR_NOMEM;
+	if (e != ERR_OK) {
 		free(b.s);
-		return ERR_INVALID;
-	}
-	if (!b.ok) {
-		free(b.s);
-		return ERR_NOMEM;
+		return e;
 	}
 	*text = b.s;
 	return ERR_OK;

@@ -6,10 +6,13 @@
 #define FORMDESK_REPLY_SCRIPT_H
 
 #include "backend.h"
+#include "decision.h"
 
-/* reply_script_reply: see struct reply_backend.reply. ctx is unused (NULL).
+/* reply_script_reply: see struct reply_backend.reply. ctx is unused (NULL). The decision
+ * is read with decision_from_json (a record without "turn" reads as the opening, turn 0).
  * Output: *text new string (caller frees). Errors: ERR_INVALID (decision record lacks a
- * tool_call), ERR_NOMEM. */
+ * tool_call, or it is not one decision.h describes, or it asks no question of the form),
+ * ERR_NOMEM. */
 enum err reply_script_reply(void *ctx, const struct reply_request *req, char **text);
 
 #endif

@@ -713,7 +713,22 @@ static void test_decision_json(void **state)
 	decision_free(back);
 	cJSON_Delete(j);
 
+	/* a tool call that is neither tool is not a decision; REPLY refuses both */
+	j = cJSON_Parse("{\"turn\":1,\"tool_call\":{\"name\":\"hang_up\",\"arguments\":{}}}");
 	back = NULL;
+	assert_int_equal(decision_from_json(j, &back), ERR_PARSE);
+	assert_null(back);
+	struct form *f = load("forms/armman_enrollment.json");
+	struct reply_request rq = {f, j, NULL};
+	char *said = NULL;
+	assert_int_equal(reply_script_reply(NULL, &rq, &said), ERR_INVALID);
+	cJSON_Delete(j);
+	rq.decision = j = cJSON_CreateObject();
+	assert_int_equal(reply_script_reply(NULL, &rq, &said), ERR_INVALID);
+	assert_null(said);
+	cJSON_Delete(j);
+	form_free(f);
+
 	j = cJSON_CreateString("{not an object}");
 	assert_int_equal(decision_from_json(j, &back), ERR_PARSE);
 	assert_int_equal(decision_from_json(NULL, &back), ERR_PARSE);
