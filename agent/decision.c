@@ -1,29 +1,29 @@
 /* decision: the rule layer's decision record and its one JSON shape (see decision.h). */
 #include "decision.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The shape's words, by enum value. */
+static const char *const call_status_words[] = {
+	[CALL_IN_PROGRESS] = "in_progress", [CALL_COMPLETE] = "complete",
+	[CALL_SCREENED_OUT] = "screened_out", [CALL_FAILED] = "failed",
+};
+static const char *const capture_words[] = {
+	[DECISION_ANSWERED] = "answered", [DECISION_INVALID] = "invalid",
+	[DECISION_SKIPPED] = "skipped", [DECISION_IGNORED] = "ignored",
+};
+#define N_WORDS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 const char *call_status_name(enum call_status s)
 {
-	switch (s) {
-	case CALL_IN_PROGRESS: return "in_progress";
-	case CALL_COMPLETE: return "complete";
-	case CALL_SCREENED_OUT: return "screened_out";
-	case CALL_FAILED: return "failed";
-	}
-	return "failed";
+	return (int)s >= 0 && (int)s < N_WORDS(call_status_words) ? call_status_words[s] : "failed";
 }
 
 const char *decision_capture_status_name(enum decision_capture_status s)
 {
-	switch (s) {
-	case DECISION_ANSWERED: return "answered";
-	case DECISION_INVALID: return "invalid";
-	case DECISION_SKIPPED: return "skipped";
-	case DECISION_IGNORED: return "ignored";
-	}
-	return "ignored";
+	return (int)s >= 0 && (int)s < N_WORDS(capture_words) ? capture_words[s] : "ignored";
 }
 
 const char *decision_tool_name(enum decision_tool t)
@@ -85,6 +85,19 @@ static void branch_clear(struct decision_branch *b)
 	free(b->condition);
 }
 
+/* The decision's own strings outside its lists, by offset: decision_free and decision_dup
+ * walk this one list. */
+static const size_t strings[] = {
+	offsetof(struct decision, asked),      offsetof(struct decision, retries.field),
+	offsetof(struct decision, ask.field),  offsetof(struct decision, ask.label),
+	offsetof(struct decision, ask.script), offsetof(struct decision, ask.error),
+	offsetof(struct decision, ask.progress), offsetof(struct decision, end.reason),
+	offsetof(struct decision, end.script), offsetof(struct decision, reason),
+	offsetof(struct decision, barge_in_during),
+};
+#define N_STRINGS (sizeof strings / sizeof strings[0])
+#define STRING(d, off) ((char **)((char *)(d) + (off)))
+
 struct decision *decision_new(void)
 {
 	return calloc(1, sizeof(struct decision));
@@ -94,7 +107,6 @@ void decision_free(struct decision *d)
 {
 	if (!d)
 		return;
-	free(d->asked);
 	for (int i = 0; i < d->n_captured; i++)
 		capture_clear(&d->captured[i]);
 	free(d->captured);
@@ -102,20 +114,12 @@ void decision_free(struct decision *d)
 		verdict_clear(&d->verdicts[i]);
 	free(d->verdicts);
 	free_strs(d->faults, d->n_faults);
-	free(d->retries.field);
 	for (int i = 0; i < d->n_branches; i++)
 		branch_clear(&d->branches[i]);
 	free(d->branches);
 	free_strs(d->skipped, d->n_skipped);
-	free(d->ask.field);
-	free(d->ask.label);
-	free(d->ask.script);
-	free(d->ask.error);
-	free(d->ask.progress);
-	free(d->end.reason);
-	free(d->end.script);
-	free(d->reason);
-	free(d->barge_in_during);
+	for (size_t i = 0; i < N_STRINGS; i++)
+		free(*STRING(d, strings[i]));
 	free(d);
 }
 
@@ -213,17 +217,8 @@ struct decision *decision_dup(const struct decision *d)
 	c->faults = c->skipped = NULL;
 	c->branches = NULL;
 	c->n_captured = c->n_verdicts = c->n_faults = c->n_branches = c->n_skipped = 0;
-	ok &= dup(&c->asked, d->asked);
-	ok &= dup(&c->retries.field, d->retries.field);
-	ok &= dup(&c->ask.field, d->ask.field);
-	ok &= dup(&c->ask.label, d->ask.label);
-	ok &= dup(&c->ask.script, d->ask.script);
-	ok &= dup(&c->ask.error, d->ask.error);
-	ok &= dup(&c->ask.progress, d->ask.progress);
-	ok &= dup(&c->end.reason, d->end.reason);
-	ok &= dup(&c->end.script, d->end.script);
-	ok &= dup(&c->reason, d->reason);
-	ok &= dup(&c->barge_in_during, d->barge_in_during);
+	for (size_t i = 0; i < N_STRINGS; i++) /* every one, so c owns no string of d's */
+		ok &= dup(STRING(c, strings[i]), *STRING(d, strings[i]));
 	for (int i = 0; ok && i < d->n_captured; i++) {
 		const struct decision_capture *k = &d->captured[i];
 		ok = decision_add_capture(c, k->field, k->raw, k->value, k->status, k->reason) == ERR_OK;
@@ -411,22 +406,25 @@ cJSON *decision_to_json(const struct decision *d)
 
 /* ---- JSON in ---- */
 
+/* word_index: the index of s in words (n of them), or dflt. */
+static int word_index(const char *const *words, int n, const char *s, int dflt)
+{
+	for (int i = 0; s && i < n; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	return dflt;
+}
+
 static enum call_status status_from(const char *s)
 {
-	static const enum call_status all[] = {CALL_IN_PROGRESS, CALL_COMPLETE, CALL_SCREENED_OUT,
-					       CALL_FAILED};
-	for (size_t i = 0; s && i < sizeof all / sizeof all[0]; i++)
-		if (strcmp(s, call_status_name(all[i])) == 0)
-			return all[i];
-	return CALL_IN_PROGRESS;
+	return (enum call_status)word_index(call_status_words, N_WORDS(call_status_words), s,
+					    CALL_IN_PROGRESS);
 }
 
 static enum decision_capture_status capture_status_from(const char *s)
 {
-	for (int i = DECISION_ANSWERED; s && i <= DECISION_IGNORED; i++)
-		if (strcmp(s, decision_capture_status_name((enum decision_capture_status)i)) == 0)
-			return (enum decision_capture_status)i;
-	return DECISION_IGNORED;
+	return (enum decision_capture_status)word_index(capture_words, N_WORDS(capture_words), s,
+							DECISION_IGNORED);
 }
 
 /* A value as the record has it: JSON null (or no key) reads as NULL. */
