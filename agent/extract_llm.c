@@ -552,3 +552,43 @@ enum err extract_llm_extract(void *ctx, const struct extract_request *req, struc
 	http_result_free(res);
 	return e;
 }
+
+/* ---- the backend's ops (backend.h) ---- */
+
+static enum err ops_call(void *ctx, const void *req, void *out)
+{
+	return extract_llm_extract(ctx, req, out);
+}
+
+static enum err ops_start(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u)
+{
+	const struct extract_llm *x = ctx;
+	llm_usage_begin(u, x->p);
+	return llm_request_built(x->p, extract_llm_request(x, req, hr), u);
+}
+
+static enum err ops_finish(void *ctx, const void *req, const struct http_result *res, void *out,
+			   struct backend_usage *u)
+{
+	return extract_llm_response(ctx, req, res, out, u);
+}
+
+static const struct backend_usage *ops_usage(const void *ctx)
+{
+	return extract_llm_usage(ctx);
+}
+
+static void ops_free(void *ctx)
+{
+	extract_llm_free(ctx);
+}
+
+const struct backend_ops extract_llm_ops = {
+	.stage = BACKEND_EXTRACT,
+	.call = ops_call,
+	.start = ops_start,
+	.finish = ops_finish,
+	.ack = extract_llm_ack_ready,
+	.usage = ops_usage,
+	.free = ops_free,
+};

@@ -32,6 +32,9 @@
 
 struct extract_llm;
 
+/* The backend's ops (backend.h); its ctx is a struct extract_llm. */
+extern const struct backend_ops extract_llm_ops;
+
 /* extract_llm_new: an EXTRACT backend on provider p (taken over, also on failure).
  * Output: *out (caller frees with extract_llm_free). Errors: ERR_NOMEM. */
 enum err extract_llm_new(struct provider *p, struct extract_llm **out);

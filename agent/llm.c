@@ -139,6 +139,14 @@ void llm_usage_begin(struct backend_usage *u, const struct provider *p)
 	u->ack_ms = -1;
 }
 
+enum err llm_request_built(const struct provider *p, enum err e, struct backend_usage *u)
+{
+	if (e)
+		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
+			 p->info->name, err_str(e));
+	return e;
+}
+
 void llm_usage_http(struct backend_usage *u, const struct http_result *res)
 {
 	u->ttfb_ms = res->ttfb_ms;

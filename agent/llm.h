@@ -76,6 +76,9 @@ enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_
 
 /* llm_usage_begin: reset u for a call on p (provider, model; cost -1 when unpriced). */
 void llm_usage_begin(struct backend_usage *u, const struct provider *p);
+/* llm_request_built: e, the result of building p's request; when it failed, u->error
+ * says so. Returns e. */
+enum err llm_request_built(const struct provider *p, enum err e, struct backend_usage *u);
 /* llm_usage_http: copy res's timings and status into u. */
 void llm_usage_http(struct backend_usage *u, const struct http_result *res);
 /* llm_usage_tokens: copy r's token counts into u and, when p is priced, their cost. */

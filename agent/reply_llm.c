@@ -277,3 +277,42 @@ enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text
 	http_result_free(res);
 	return e;
 }
+
+/* ---- the backend's ops (backend.h) ---- */
+
+static enum err ops_call(void *ctx, const void *req, void *out)
+{
+	return reply_llm_reply(ctx, req, out);
+}
+
+static enum err ops_start(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u)
+{
+	const struct reply_llm *x = ctx;
+	llm_usage_begin(u, x->p);
+	return llm_request_built(x->p, reply_llm_request(x, req, hr), u);
+}
+
+static enum err ops_finish(void *ctx, const void *req, const struct http_result *res, void *out,
+			   struct backend_usage *u)
+{
+	return reply_llm_response(ctx, req, res, out, u);
+}
+
+static const struct backend_usage *ops_usage(const void *ctx)
+{
+	return reply_llm_usage(ctx);
+}
+
+static void ops_free(void *ctx)
+{
+	reply_llm_free(ctx);
+}
+
+const struct backend_ops reply_llm_ops = {
+	.stage = BACKEND_REPLY,
+	.call = ops_call,
+	.start = ops_start,
+	.finish = ops_finish,
+	.usage = ops_usage,
+	.free = ops_free,
+};

@@ -18,6 +18,9 @@
 
 struct reply_llm;
 
+/* The backend's ops (backend.h); its ctx is a struct reply_llm. */
+extern const struct backend_ops reply_llm_ops;
+
 /* reply_llm_new: a REPLY backend on provider p (taken over, also on failure). Output:
  * *out (caller frees with reply_llm_free). Errors: ERR_NOMEM. */
 enum err reply_llm_new(struct provider *p, struct reply_llm **out);

@@ -7,7 +7,10 @@
 
 #include "backend.h"
 
-/* reply_script_reply: see struct reply_backend.reply. ctx is unused (NULL).
+/* The backend's ops (backend.h), no ctx; its call is reply_script_reply. */
+extern const struct backend_ops reply_script_ops;
+
+/* reply_script_reply: REPLY on req (struct backend_ops call). ctx is unused (NULL).
  * Output: *text new string (caller frees). Errors: ERR_INVALID (decision record lacks a
  * tool_call), ERR_NOMEM. */
 enum err reply_script_reply(void *ctx, const struct reply_request *req, char **text);

@@ -341,3 +341,42 @@ enum err stt_cloud_transcribe(void *ctx, const struct stt_request *req, char **t
 	http_result_free(res);
 	return e;
 }
+
+/* ---- the backend's ops (backend.h) ---- */
+
+static enum err ops_call(void *ctx, const void *req, void *out)
+{
+	return stt_cloud_transcribe(ctx, req, out);
+}
+
+static enum err ops_start(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u)
+{
+	stt_cloud_usage_begin(ctx, req, u);
+	return stt_cloud_request(ctx, req, hr, u);
+}
+
+static enum err ops_finish(void *ctx, const void *req, const struct http_result *res, void *out,
+			   struct backend_usage *u)
+{
+	(void)req;
+	return stt_cloud_response(ctx, res, out, u);
+}
+
+static const struct backend_usage *ops_usage(const void *ctx)
+{
+	return stt_cloud_usage(ctx);
+}
+
+static void ops_free(void *ctx)
+{
+	stt_cloud_free(ctx);
+}
+
+const struct backend_ops stt_cloud_ops = {
+	.stage = BACKEND_STT,
+	.call = ops_call,
+	.start = ops_start,
+	.finish = ops_finish,
+	.usage = ops_usage,
+	.free = ops_free,
+};

@@ -30,6 +30,9 @@
 
 struct stt_cloud;
 
+/* The backend's ops (backend.h); its ctx is a struct stt_cloud. */
+extern const struct backend_ops stt_cloud_ops;
+
 /* stt_cloud_new: an STT backend on provider p (taken over, also on failure). For Google
  * the key file named by p->key (GOOGLE_APPLICATION_CREDENTIALS) is read now. Output:
  * *out (caller frees with stt_cloud_free); why (size n) on failure. Errors: ERR_IO,

@@ -8,12 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/extract_llm.h"
 #include "agent/flow.h"
 #include "agent/http.h"
 #include "agent/namematch.h"
 #include "agent/parse.h"
-#include "agent/reply_llm.h"
 #include "agent/reply_script.h"
 #include "audio/audiofile.h"
 #include "sessions/benchdb.h"
@@ -406,13 +404,13 @@ static void put(struct bench *b, const char *stage, const char *spec, const char
 }
 
 /* usage: the cost and latency of the backend call just made inline. */
-static void usage_of(const void *ctx, double wall_ms, double *ms, double *cost, char *error,
+static void usage_of(const struct backend *be, double wall_ms, double *ms, double *cost, char *error,
 		     size_t n)
 {
 	struct backend_usage u;
 	*ms = wall_ms;
 	*cost = 0;
-	if (backend_last_usage(ctx, &u)) {
+	if (backend_last_usage(be, &u)) {
 		if (u.total_ms > 0)
 			*ms = u.total_ms;
 		*cost = u.cost_usd > 0 ? u.cost_usd : 0;
@@ -468,7 +466,7 @@ static void stt_one(struct bench *b, const struct utt *ut)
 
 	/* The reference backend needs no audio; any other hears the whole recording. An
 	 * unreadable recording goes as no audio: the backend says whether it can do without. */
-	if (strcmp(b->cfg->stt.name ? b->cfg->stt.name : "", "reference") != 0 && turn->audio) {
+	if (!(b->cfg->stt.ops && b->cfg->stt.ops->reference_only) && turn->audio) {
 		if ((e = audiofile_read(turn->audio, STT_RATE, &samples, &n, &msg)) != ERR_OK) {
 			snprintf(error, sizeof error, "audio: %s", msg ? msg : err_str(e));
 			samples = NULL;
@@ -477,9 +475,8 @@ static void stt_one(struct bench *b, const struct utt *ut)
 		rq.samples = samples;
 		rq.n_samples = n;
 	}
-	e = b->cfg->stt.transcribe ? b->cfg->stt.transcribe(b->cfg->stt.ctx, &rq, &hyp)
-				   : ERR_UNSUPPORTED;
-	usage_of(b->cfg->stt.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	e = backend_transcribe(&b->cfg->stt, &rq, &hyp);
+	usage_of(&b->cfg->stt, now_ms() - t0, &ms, &cost, error, sizeof error);
 	if (e != ERR_OK) {
 		hyp = NULL;
 		if (!error[0])
@@ -645,6 +642,7 @@ struct flight {
 	struct extract_request xrq;
 	struct reply_request rrq;
 	struct icall *ic;  /* integration call, or NULL for a unit test */
+	struct backend_usage us; /* reset by backend_start */
 };
 
 static void extract_http_done(void *ud, struct http_result *res)
@@ -653,7 +651,7 @@ static void extract_http_done(void *ud, struct http_result *res)
 	struct bench *b = fl->b;
 	struct extraction *ex = NULL;
 	struct backend_usage us = {0};
-	enum err e = extract_llm_response(b->cfg->extract.ctx, &fl->xrq, res, &ex, &us);
+	enum err e = backend_finish(&b->cfg->extract, &fl->xrq, res, &ex, &us);
 	b->inflight--;
 	extract_done(b, fl->u, e, e == ERR_OK ? ex : NULL, us.total_ms > 0 ? us.total_ms : res->total_ms,
 		     us.cost_usd > 0 ? us.cost_usd : 0, us.error);
@@ -675,7 +673,7 @@ static void extract_start(struct bench *b, const struct unit *u)
 			return;
 		}
 		*fl = (struct flight){.b = b, .u = u, .xrq = rq};
-		if ((e = extract_llm_request(b->cfg->extract.ctx, &fl->xrq, &hr)) != ERR_OK) {
+		if ((e = backend_start(&b->cfg->extract, &fl->xrq, &hr, &fl->us)) != ERR_OK) {
 			extract_done(b, u, e, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
@@ -691,10 +689,8 @@ static void extract_start(struct bench *b, const struct unit *u)
 	struct extraction *ex = NULL;
 	char error[256] = "";
 	double t0 = now_ms(), ms, cost;
-	enum err e = b->cfg->extract.extract
-			     ? b->cfg->extract.extract(b->cfg->extract.ctx, &rq, &ex)
-			     : ERR_UNSUPPORTED;
-	usage_of(b->cfg->extract.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	enum err e = backend_extract_fields(&b->cfg->extract, &rq, &ex);
+	usage_of(&b->cfg->extract, now_ms() - t0, &ms, &cost, error, sizeof error);
 	extract_done(b, u, e, e == ERR_OK ? ex : NULL, ms, cost, error);
 	extraction_free(ex);
 }
@@ -762,7 +758,7 @@ static void reply_http_done(void *ud, struct http_result *res)
 	struct bench *b = fl->b;
 	struct backend_usage us = {0};
 	char *text = NULL;
-	enum err e = reply_llm_response(b->cfg->reply.ctx, &fl->rrq, res, &text, &us);
+	enum err e = backend_finish(&b->cfg->reply, &fl->rrq, res, &text, &us);
 	b->inflight--;
 	reply_done(b, fl->u, e, e == ERR_OK ? text : NULL,
 		   us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0,
@@ -784,7 +780,7 @@ static void reply_start(struct bench *b, const struct unit *u)
 			return;
 		}
 		*fl = (struct flight){.b = b, .u = u, .rrq = rq};
-		if ((e = reply_llm_request(b->cfg->reply.ctx, &fl->rrq, &hr)) != ERR_OK) {
+		if ((e = backend_start(&b->cfg->reply, &fl->rrq, &hr, &fl->us)) != ERR_OK) {
 			reply_done(b, u, e, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
@@ -799,9 +795,8 @@ static void reply_start(struct bench *b, const struct unit *u)
 	}
 	char *text = NULL, error[256] = "";
 	double t0 = now_ms(), ms, cost;
-	enum err e = b->cfg->reply.reply ? b->cfg->reply.reply(b->cfg->reply.ctx, &rq, &text)
-					 : ERR_UNSUPPORTED;
-	usage_of(b->cfg->reply.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	enum err e = backend_say(&b->cfg->reply, &rq, &text);
+	usage_of(&b->cfg->reply, now_ms() - t0, &ms, &cost, error, sizeof error);
 	reply_done(b, u, e, e == ERR_OK ? text : NULL, ms, cost, error);
 	free(e == ERR_OK ? text : NULL);
 }
@@ -931,7 +926,7 @@ static void ic_extract_http_done(void *ud, struct http_result *res)
 	struct icall *c = fl->ic;
 	struct extraction *ex = NULL;
 	struct backend_usage us = {0};
-	enum err e = extract_llm_response(c->b->cfg->extract.ctx, &fl->xrq, res, &ex, &us);
+	enum err e = backend_finish(&c->b->cfg->extract, &fl->xrq, res, &ex, &us);
 	c->b->inflight--;
 	icall_extracted(c, e, ex, us.total_ms > 0 ? us.total_ms : res->total_ms,
 			us.cost_usd > 0 ? us.cost_usd : 0);
@@ -947,7 +942,7 @@ static void ic_reply_http_done(void *ud, struct http_result *res)
 	struct icall *c = fl->ic;
 	struct backend_usage us = {0};
 	char *text = NULL;
-	enum err e = reply_llm_response(c->b->cfg->reply.ctx, &fl->rrq, res, &text, &us);
+	enum err e = backend_finish(&c->b->cfg->reply, &fl->rrq, res, &text, &us);
 	c->b->inflight--;
 	icall_replied(c, e, e == ERR_OK ? text : NULL,
 		      us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0);
@@ -973,12 +968,12 @@ static bool icall_send(struct icall *c, bool extract)
 	if (extract) {
 		fl->xrq = (struct extract_request){b->cfg->form, b->cfg->lex, flow_current(c->fl),
 						   c->transcript, c->history, b->cfg->today};
-		e = extract_llm_request(b->cfg->extract.ctx, &fl->xrq, &hr);
+		e = backend_start(&b->cfg->extract, &fl->xrq, &hr, &fl->us);
 		if (e == ERR_OK)
 			e = http_start(b->http, hr, ic_extract_http_done, fl, NULL);
 	} else {
 		fl->rrq = (struct reply_request){b->cfg->form, c->decision, c->history};
-		e = reply_llm_request(b->cfg->reply.ctx, &fl->rrq, &hr);
+		e = backend_start(&b->cfg->reply, &fl->rrq, &hr, &fl->us);
 		if (e == ERR_OK)
 			e = http_start(b->http, hr, ic_reply_http_done, fl, NULL);
 	}
@@ -1010,10 +1005,8 @@ static void icall_advance(struct icall *c)
 				struct reply_request rq = {b->cfg->form, c->decision, c->history};
 				char *text = NULL;
 				double t0 = now_ms(), ms, cost;
-				enum err e = b->cfg->reply.reply ? b->cfg->reply.reply(b->cfg->reply.ctx, &rq,
-										     &text)
-								 : ERR_UNSUPPORTED;
-				usage_of(b->cfg->reply.ctx, now_ms() - t0, &ms, &cost, NULL, 0);
+				enum err e = backend_say(&b->cfg->reply, &rq, &text);
+				usage_of(&b->cfg->reply, now_ms() - t0, &ms, &cost, NULL, 0);
 				icall_replied(c, e, e == ERR_OK ? text : NULL, ms, cost);
 				free(e == ERR_OK ? text : NULL);
 			}
@@ -1052,10 +1045,8 @@ static void icall_advance(struct icall *c)
 							     c->transcript, c->history, b->cfg->today};
 				struct extraction *ex = NULL;
 				double t0 = now_ms(), ms, cost;
-				enum err e = b->cfg->extract.extract
-						     ? b->cfg->extract.extract(b->cfg->extract.ctx, &rq, &ex)
-						     : ERR_UNSUPPORTED;
-				usage_of(b->cfg->extract.ctx, now_ms() - t0, &ms, &cost, NULL, 0);
+				enum err e = backend_extract_fields(&b->cfg->extract, &rq, &ex);
+				usage_of(&b->cfg->extract, now_ms() - t0, &ms, &cost, NULL, 0);
 				icall_extracted(c, e, e == ERR_OK ? ex : NULL, ms, cost);
 				extraction_free(ex);
 			}
@@ -1141,8 +1132,8 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	unsigned want = cfg->stages ? cfg->stages : BENCH_STT | BENCH_EXTRACT | BENCH_REPLY | BENCH_CALLS;
 	enum err e;
 
-	b.extract_async = cfg->extract.extract == extract_llm_extract;
-	b.reply_async = cfg->reply.reply == reply_llm_reply;
+	b.extract_async = backend_is_network(&cfg->extract);
+	b.reply_async = backend_is_network(&cfg->reply);
 	if (!(b.scope = bench_scope(cfg)) ||
 	    asprintf(&b.call_spec, "%s+%s+%s", cfg->stt_spec, cfg->extract_spec, cfg->reply_spec) < 0) {
 		b.call_spec = NULL;

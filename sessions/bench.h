@@ -78,9 +78,9 @@ struct bench_config {
 	const struct corpus *corpus; /* borrowed; calls without an expected form are skipped */
 	struct ymd today;
 	const char *stt_spec, *extract_spec, *reply_spec; /* recorded names ("rules") */
-	struct stt_backend stt;
-	struct extract_backend extract;
-	struct reply_backend reply;
+	struct backend stt;
+	struct backend extract;
+	struct backend reply;
 	int concurrency;             /* requests in flight for network backends, >= 1 */
 	const struct provider *judge; /* the LLM judge (sessions/benchjudge.h), borrowed; NULL:
 	                                the offline judges only */

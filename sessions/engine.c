@@ -346,7 +346,7 @@ static void say_ack(struct engine *e, struct turn *t, char *text)
 }
 
 /* poll_ack: while EXTRACT's request is in flight, take its streamed acknowledgement as
- * soon as it is complete (agent/backend.h: backend_extract_ack). */
+ * soon as it is complete (agent/backend.h: backend_ack). */
 static void poll_ack(struct engine *e)
 {
 	struct turn *t = e->t;
@@ -354,7 +354,7 @@ static void poll_ack(struct engine *e)
 
 	if (!t || t->state != T_EXTRACT || !t->xfer || t->stage != ENGINE_STAGE_EXTRACT || t->ack)
 		return;
-	if (backend_extract_ack(t->xfer, &text)) {
+	if (backend_ack(&e->cfg.extract, t->xfer, &text)) {
 		if (text && text[0])
 			say_ack(e, t, text);
 		else
@@ -364,10 +364,77 @@ static void poll_ack(struct engine *e)
 
 /* ---- the turn's states ---- */
 
-static void stt_run(struct engine *e, struct turn *t)
+/* The stages' places: the backend, the turn's request and output slot, its timing. */
+struct slot {
+	const struct backend *b;
+	const void *req;
+	void *out;
+	double *ms;
+};
+
+static struct slot slot_of(struct engine *e, struct turn *t, enum engine_stage s)
 {
+	switch (s) {
+	case ENGINE_STAGE_STT:
+		return (struct slot){&e->cfg.stt, &t->sreq, &t->transcript, &t->tm.stt_ms};
+	case ENGINE_STAGE_EXTRACT:
+		return (struct slot){&e->cfg.extract, &t->xreq, &t->ex, &t->tm.extract_ms};
+	default:
+		return (struct slot){&e->cfg.reply, &t->rreq, &t->said, &t->tm.reply_ms};
+	}
+}
+
+/* run_stage: one stage of t on its backend (agent/backend.h), its request already in
+ * the turn: the first time, start the network request (true: in flight, come back when
+ * it has finished) or, offline, make the call at once; the second time, read the
+ * finished request's result. Output: the stage's output in its slot, its timing, the
+ * request's usage accounted; *err the stage's result (false returned). */
+static bool run_stage(struct engine *e, struct turn *t, enum engine_stage s, enum err *err)
+{
+	struct slot sl = slot_of(e, t, s);
 	struct backend_usage u;
 	struct http_req *req = NULL;
+
+	if (!t->res) {
+		*err = backend_start(sl.b, sl.req, &req, &u);
+		if (*err == ERR_OK && begin_request(e, t, s, req, &u))
+			return true;
+		if (*err == ERR_UNSUPPORTED) {
+			*err = backend_call(sl.b, sl.req, sl.out);
+		} else {
+			if (*err == ERR_OK)
+				*err = ERR_BACKEND;
+			account(e, t, s, &u);
+		}
+	} else {
+		u = t->tm.usage[s];
+		*err = backend_finish(sl.b, sl.req, t->res, sl.out, &u);
+		http_result_free(t->res);
+		t->res = NULL;
+		/* An acknowledgement said from the stream stands, even when the answer then
+		 * failed: keep when it came. */
+		if (s == ENGINE_STAGE_EXTRACT && t->ack && !(u.ack_ms > 0))
+			u.ack_ms = t->ack_ms;
+		account(e, t, s, &u);
+	}
+	*sl.ms = now_ms() - t->stage_t0;
+	e->stage_ms[s] += *sl.ms;
+	return false;
+}
+
+/* stage_failed: note why stage s of t failed (err), and what was done instead (then). */
+static void stage_failed(struct engine *e, struct turn *t, enum engine_stage s, enum err err,
+			 const char *then)
+{
+	const struct backend *b = slot_of(e, t, s).b;
+	const char *why = t->tm.has_usage[s] && t->tm.usage[s].error[0] ? t->tm.usage[s].error
+									 : err_str(err);
+	note(e, t->index, &t->errs, "%s (%s): %s%s", stage_keys[s], b->name ? b->name : "?", why,
+	     then);
+}
+
+static void stt_run(struct engine *e, struct turn *t)
+{
 	enum err err;
 
 	if (!t->started) {
@@ -397,36 +464,13 @@ static void stt_run(struct engine *e, struct turn *t)
 				t->sreq.n_samples = b - a;
 			}
 		}
-		err = backend_stt_request(&e->cfg.stt, &t->sreq, &req, &u);
-		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_STT, req, &u))
-			return;
-		if (err == ERR_UNSUPPORTED) {
-			err = e->cfg.stt.transcribe
-				      ? e->cfg.stt.transcribe(e->cfg.stt.ctx, &t->sreq, &t->transcript)
-				      : ERR_UNSUPPORTED;
-		} else {
-			if (err == ERR_OK)
-				err = ERR_BACKEND;
-			account(e, t, ENGINE_STAGE_STT, &u);
-		}
-	} else {
-		u = t->tm.usage[ENGINE_STAGE_STT];
-		err = backend_stt_response(&e->cfg.stt, t->res, &t->transcript, &u);
-		http_result_free(t->res);
-		t->res = NULL;
-		account(e, t, ENGINE_STAGE_STT, &u);
 	}
-	t->tm.stt_ms = now_ms() - t->stage_t0;
-	e->stage_ms[ENGINE_STAGE_STT] += t->tm.stt_ms;
+	if (run_stage(e, t, ENGINE_STAGE_STT, &err))
+		return;
 	if (err != ERR_OK) {
 		free(t->transcript);
 		t->transcript = NULL;
-		if (t->tm.has_usage[ENGINE_STAGE_STT] && t->tm.usage[ENGINE_STAGE_STT].error[0])
-			note(e, t->index, &t->errs, "stt (%s): %s", e->cfg.stt.name,
-			     t->tm.usage[ENGINE_STAGE_STT].error);
-		else
-			note(e, t->index, &t->errs, "stt (%s): %s",
-			     e->cfg.stt.name ? e->cfg.stt.name : "?", err_str(err));
+		stage_failed(e, t, ENGINE_STAGE_STT, err, "");
 	}
 	t->state = T_EXTRACT;
 	t->started = false;
@@ -477,8 +521,6 @@ static enum err caller_says(struct engine *e, struct turn *t)
 
 static enum err extract_run(struct engine *e, struct turn *t)
 {
-	struct backend_usage u;
-	struct http_req *req = NULL;
 	enum err err;
 
 	if (!t->started) {
@@ -497,42 +539,15 @@ static enum err extract_run(struct engine *e, struct turn *t)
 			.history = e->history,
 			.today = e->cfg.today,
 		};
-		err = backend_extract_request(&e->cfg.extract, &t->xreq, &req, &u);
-		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_EXTRACT, req, &u))
-			return ERR_OK;
-		if (err == ERR_UNSUPPORTED) {
-			err = e->cfg.extract.extract
-				      ? e->cfg.extract.extract(e->cfg.extract.ctx, &t->xreq, &t->ex)
-				      : ERR_UNSUPPORTED;
-		} else {
-			if (err == ERR_OK)
-				err = ERR_BACKEND;
-			account(e, t, ENGINE_STAGE_EXTRACT, &u);
-		}
-	} else {
-		u = t->tm.usage[ENGINE_STAGE_EXTRACT];
-		err = backend_extract_response(&e->cfg.extract, &t->xreq, t->res, &t->ex, &u);
-		http_result_free(t->res);
-		t->res = NULL;
-		/* An acknowledgement said from the stream stands, even when the answer then
-		 * failed: keep when it came. */
-		if (t->ack && !(u.ack_ms > 0))
-			u.ack_ms = t->ack_ms;
-		account(e, t, ENGINE_STAGE_EXTRACT, &u);
 	}
-	t->tm.extract_ms = now_ms() - t->stage_t0;
-	e->stage_ms[ENGINE_STAGE_EXTRACT] += t->tm.extract_ms;
+	if (run_stage(e, t, ENGINE_STAGE_EXTRACT, &err))
+		return ERR_OK;
 	t->state = T_RULES;
 	t->started = false;
 	if (err != ERR_OK) {
 		extraction_free(t->ex);
 		t->ex = NULL;
-		if (t->tm.has_usage[ENGINE_STAGE_EXTRACT] && t->tm.usage[ENGINE_STAGE_EXTRACT].error[0])
-			note(e, t->index, &t->errs, "extract (%s): %s", e->cfg.extract.name,
-			     t->tm.usage[ENGINE_STAGE_EXTRACT].error);
-		else
-			note(e, t->index, &t->errs, "extract (%s): %s",
-			     e->cfg.extract.name ? e->cfg.extract.name : "?", err_str(err));
+		stage_failed(e, t, ENGINE_STAGE_EXTRACT, err, "");
 	} else {
 		if (!(t->ex_json = extraction_to_json(t->ex)))
 			return ERR_NOMEM;
@@ -582,49 +597,24 @@ static enum err rules_run(struct engine *e, struct turn *t)
 
 static void reply_run(struct engine *e, struct turn *t)
 {
-	struct backend_usage u;
-	struct http_req *req = NULL;
 	enum err err;
 
 	if (!t->started) {
 		t->started = true;
 		t->stage_t0 = now_ms();
 		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history};
-		err = backend_reply_request(&e->cfg.reply, &t->rreq, &req, &u);
-		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_REPLY, req, &u))
-			return;
-		if (err == ERR_UNSUPPORTED) {
-			err = e->cfg.reply.reply
-				      ? e->cfg.reply.reply(e->cfg.reply.ctx, &t->rreq, &t->said)
-				      : ERR_UNSUPPORTED;
-		} else {
-			if (err == ERR_OK)
-				err = ERR_BACKEND;
-			account(e, t, ENGINE_STAGE_REPLY, &u);
-		}
-	} else {
-		u = t->tm.usage[ENGINE_STAGE_REPLY];
-		err = backend_reply_response(&e->cfg.reply, &t->rreq, t->res, &t->said, &u);
-		http_result_free(t->res);
-		t->res = NULL;
-		account(e, t, ENGINE_STAGE_REPLY, &u);
 	}
-	t->tm.reply_ms = now_ms() - t->stage_t0;
-	e->stage_ms[ENGINE_STAGE_REPLY] += t->tm.reply_ms;
+	if (run_stage(e, t, ENGINE_STAGE_REPLY, &err))
+		return;
 	if (err != ERR_OK) {
-		const char *why = t->tm.has_usage[ENGINE_STAGE_REPLY] &&
-					  t->tm.usage[ENGINE_STAGE_REPLY].error[0]
-				  ? t->tm.usage[ENGINE_STAGE_REPLY].error
-				  : err_str(err);
 		free(t->said);
 		t->said = NULL;
 		/* The decision stands; the form's own words say it (FormBharo: REPLY only
 		 * phrases, it never decides). */
 		if (reply_script_reply(NULL, &t->rreq, &t->said) != ERR_OK)
 			t->said = NULL;
-		note(e, t->index, &t->errs, "reply (%s): %s%s",
-		     e->cfg.reply.name ? e->cfg.reply.name : "?", why,
-		     t->said ? "; the script's words were said instead" : "");
+		stage_failed(e, t, ENGINE_STAGE_REPLY, err,
+			     t->said ? "; the script's words were said instead" : "");
 	}
 	t->state = T_DONE;
 	t->started = false;

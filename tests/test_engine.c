@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "tests/fake_backend.h"
 #include "agent/form.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
@@ -74,6 +75,10 @@ static enum err fake_reply(void *ctx, const struct reply_request *req, char **te
 	return ERR_OK;
 }
 
+FAKE_OPS(fake_stt_ops, BACKEND_STT, fake_stt);
+FAKE_OPS(fake_extract_ops, BACKEND_EXTRACT, fake_extract);
+FAKE_OPS(fake_reply_ops, BACKEND_REPLY, fake_reply);
+
 /* The events, one letter each: S start, A agent, C caller, X extracted, D decision,
  * T turn done, E end, ! error, K acknowledgement. */
 struct log {
@@ -121,9 +126,9 @@ static int setup(void **state)
 	cfg.form = f->form;
 	cfg.form_path = "forms/armman_enrollment.json";
 	cfg.corpus_name = "fake";
-	cfg.stt = (struct stt_backend){"fakestt", fake_stt, NULL};
-	cfg.extract = (struct extract_backend){"fakeextract", fake_extract, NULL};
-	cfg.reply = (struct reply_backend){"fakereply", fake_reply, NULL};
+	cfg.stt = (struct backend){"fakestt", &fake_stt_ops, NULL};
+	cfg.extract = (struct backend){"fakeextract", &fake_extract_ops, NULL};
+	cfg.reply = (struct backend){"fakereply", &fake_reply_ops, NULL};
 	cfg.store = f->store;
 	cfg.today = (struct ymd){2025, 3, 15};
 	cfg.endpoint = endpoint_defaults();
