@@ -82,10 +82,9 @@ const char *backend_known(enum backend_stage stage, char *buf, size_t n)
 	const struct stage *st = &stages[stage];
 	size_t len = (size_t)snprintf(buf, n, "%s", st->offline);
 	int np;
-	const struct provider_info *t = provider_table(&np);
+	const struct provider_info *t = provider_table(st->kind, &np);
 	for (int i = 0; i < np && len < n; i++)
-		if (t[i].kind == st->kind)
-			len += (size_t)snprintf(buf + len, n - len, ", %s", t[i].name);
+		len += (size_t)snprintf(buf + len, n - len, ", %s", t[i].name);
 	return buf;
 }
 
