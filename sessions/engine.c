@@ -77,6 +77,9 @@ struct engine {
 	enum call_status status;
 	struct turn *t;       /* the opening or turn in progress, NULL when none */
 	enum err fatal;       /* a failure while moving a turn on, for the next return */
+	int failing;          /* the stage whose failure is being noted, -1 otherwise */
+	struct turn *spare;   /* a finished turn's memory, for the next (a turn is large
+	                         enough that allocating each afresh shows in a benchmark) */
 
 	/* the current call's totals */
 	double cost_usd, stage_ms[ENGINE_STAGES], turn_total, turn_max;
@@ -113,6 +116,7 @@ static void emit(struct engine *e, enum engine_event_kind kind, int turn, const 
 		.text = text,
 		.json = json,
 		.timings = t,
+		.stage = kind == ENGINE_ERROR ? e->failing : -1,
 		.status = e->status,
 	};
 	if (e->listener)
@@ -169,6 +173,7 @@ enum err engine_new(const struct engine_config *cfg, engine_listener listener, v
 	e->cfg = *cfg;
 	e->listener = listener;
 	e->ud = ud;
+	e->failing = -1;
 	*out = e;
 	return ERR_OK;
 }
@@ -194,7 +199,20 @@ static void turn_free(struct engine *e, struct turn *t)
 	cJSON_Delete(t->caller);
 	cJSON_Delete(t->ex_json);
 	cJSON_Delete(t->decision);
-	free(t);
+	if (!e->spare)
+		e->spare = t;
+	else
+		free(t);
+}
+
+/* turn_new: a zeroed turn, the spare one when there is one; NULL when out of memory. */
+static struct turn *turn_new(struct engine *e)
+{
+	struct turn *t = e->spare;
+	e->spare = NULL;
+	if (t)
+		memset(t, 0, sizeof *t);
+	return t ? t : calloc(1, sizeof *t);
 }
 
 cJSON *engine_usage_json(const struct engine *e)
@@ -224,10 +242,10 @@ static enum err finish(struct engine *e, enum call_status status, const char *re
 
 	e->open = false;
 	e->status = status;
-	if (!(data = cJSON_PrintUnformatted(flow_form_data(e->flow))) ||
-	    !(fstatus = cJSON_PrintUnformatted(flow_form_status(e->flow))))
-		goto out;
 	if (e->recording) {
+		if (!(data = cJSON_PrintUnformatted(flow_form_data(e->flow))) ||
+		    !(fstatus = cJSON_PrintUnformatted(flow_form_status(e->flow))))
+			goto out;
 		err = store_call_end(e->cfg.store, e->row, call_status_name(status), reason, data,
 				     fstatus, turns);
 		if (err != ERR_OK) {
@@ -237,9 +255,10 @@ static enum err finish(struct engine *e, enum call_status status, const char *re
 	}
 	err = ERR_NOMEM;
 	if (!(both = cJSON_CreateObject()) ||
-	    !cJSON_AddItemToObject(both, "form_data", cJSON_Duplicate(flow_form_data(e->flow), 1)) ||
-	    !cJSON_AddItemToObject(both, "form_status",
-				   cJSON_Duplicate(flow_form_status(e->flow), 1)) ||
+	    /* references: the event's json lives during the callback only */
+	    !cJSON_AddItemReferenceToObject(both, "form_data", (cJSON *)flow_form_data(e->flow)) ||
+	    !cJSON_AddItemReferenceToObject(both, "form_status",
+					    (cJSON *)flow_form_status(e->flow)) ||
 	    !cJSON_AddStringToObject(both, "reason", reason ? reason : "") ||
 	    !cJSON_AddItemToObject(both, "usage", engine_usage_json(e)))
 		goto out;
@@ -281,6 +300,7 @@ void engine_free(struct engine *e)
 		finish(e, CALL_FAILED, "abandoned: the session ended during the call");
 	drop_call(e);
 	http_client_free(e->http);
+	free(e->spare);
 	free(e);
 }
 
@@ -429,8 +449,10 @@ static void stage_failed(struct engine *e, struct turn *t, enum engine_stage s, 
 	const struct backend *b = slot_of(e, t, s).b;
 	const char *why = t->tm.has_usage[s] && t->tm.usage[s].error[0] ? t->tm.usage[s].error
 									 : err_str(err);
+	e->failing = (int)s;
 	note(e, t->index, &t->errs, "%s (%s): %s%s", stage_keys[s], b->name ? b->name : "?", why,
 	     then);
+	e->failing = -1;
 }
 
 static void stt_run(struct engine *e, struct turn *t)
@@ -660,7 +682,8 @@ static enum err opening_done(struct engine *e, struct turn *t)
 	if (t->said && (err = history_add(e, "agent", t->said)) != ERR_OK)
 		goto out;
 	err = ERR_NOMEM;
-	if (!(dtext = cJSON_PrintUnformatted(t->decision)))
+	/* the decision as text only for the store */
+	if (e->cfg.store && !(dtext = cJSON_PrintUnformatted(t->decision)))
 		goto out;
 	if (e->cfg.store) {
 		snprintf(today, sizeof today, "%04d-%02d-%02d", e->cfg.today.y, e->cfg.today.m,
@@ -722,9 +745,11 @@ static enum err turn_done(struct engine *e, struct turn *t)
 		e->turn_max = t->tm.total_ms;
 
 	err = ERR_NOMEM;
-	if (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
-	    (t->decision && !(dec_text = cJSON_PrintUnformatted(t->decision))) ||
-	    (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))))
+	/* the records as text only for the store */
+	if (e->recording &&
+	    (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
+	     (t->decision && !(dec_text = cJSON_PrintUnformatted(t->decision))) ||
+	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json)))))
 		goto out;
 	if (e->recording) {
 		usage_rows(t, rows, &n_rows);
@@ -843,7 +868,7 @@ enum err engine_start_call(struct engine *e, const struct corpus_call *call)
 	e->fatal = ERR_OK;
 	e->call = call;
 	e->begun = true;
-	if (!(e->history = cJSON_CreateArray()) || !(t = calloc(1, sizeof *t))) {
+	if (!(e->history = cJSON_CreateArray()) || !(t = turn_new(e))) {
 		err = ERR_NOMEM;
 		goto out;
 	}
@@ -966,7 +991,7 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 	if (!in && (!e->call || e->next >= e->call->n_turns))
 		return ERR_INVALID;
 	err = ERR_NOMEM;
-	if (!(t = calloc(1, sizeof *t)))
+	if (!(t = turn_new(e)))
 		return ERR_NOMEM;
 	t->t_start = now_ms();
 	if (in) {

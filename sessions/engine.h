@@ -104,6 +104,8 @@ struct engine_event {
 	const char *text;                  /* may be NULL */
 	const cJSON *json;                 /* may be NULL; valid during the callback only */
 	const struct engine_timings *timings; /* ENGINE_TURN_DONE only */
+	int stage;                         /* ENGINE_ERROR: the stage (enum engine_stage) whose
+	                                      backend failed; -1 for any other error or event */
 	enum call_status status;
 };
 

@@ -87,6 +87,8 @@ struct log {
 	enum call_status end_status;
 	int end_turn;
 	char last_error[512];
+	char error_stages[16]; /* each ENGINE_ERROR's stage: '0' STT, '1' EXTRACT, '2' REPLY,
+	                          '-' none */
 };
 
 static void listener(void *ud, const struct engine_event *ev)
@@ -100,8 +102,12 @@ static void listener(void *ud, const struct engine_event *ev)
 		l->end_turn = ev->turn;
 		assert_non_null(cJSON_GetObjectItem(ev->json, "form_data"));
 	}
-	if (ev->kind == ENGINE_ERROR)
+	if (ev->kind == ENGINE_ERROR) {
+		size_t k = strlen(l->error_stages);
 		snprintf(l->last_error, sizeof l->last_error, "%s", ev->text);
+		if (k < sizeof l->error_stages - 1)
+			l->error_stages[k] = ev->stage >= 0 ? (char)('0' + ev->stage) : '-';
+	}
 	if (ev->kind == ENGINE_TURN_DONE)
 		assert_non_null(ev->timings);
 }
@@ -229,6 +235,8 @@ static void test_failures_and_hang_up(void **state)
 	assert_string_equal(f->log.kinds, "SDA" "CXDAT" "C!DAT" "!CDAT" "CXDATE");
 	assert_int_equal(f->log.end_status, CALL_FAILED);
 	assert_int_equal(f->log.end_turn, 4);
+	/* each backend failure names its stage: EXTRACT in turn 2, STT in turn 3 */
+	assert_string_equal(f->log.error_stages, "10");
 	const struct flow *fl = engine_flow(f->engine);
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "name")->valuestring, "Sunita Devi");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "district")->valuestring, "Gaya");
