@@ -12,12 +12,26 @@
 #include "reply_script.h"
 #include "stt_cloud.h"
 #include "stt_reference.h"
+#include "tts.h"
+#include "tts_espeak.h"
 
-/* The offline backends' ctx constructors (NULL: no ctx) and the network backends' on a
- * resolved provider (taken over, also on failure). */
-static enum err rules_new(void **ctx)
+/* The offline backends' constructors (model: what follows "NAME:", NULL when nothing;
+ * NULL constructor: no ctx) and the network backends' on a resolved provider (taken
+ * over, also on failure); why (size n) says what failed. */
+static enum err rules_new(const char *model, void **ctx, char *why, size_t n)
 {
+	(void)model, (void)why, (void)n;
 	return extract_rules_new((struct extract_rules **)ctx);
+}
+
+static enum err espeak_new(const char *voice, void **ctx, char *why, size_t n)
+{
+	const char *w = NULL;
+	enum err e = tts_espeak_open(voice, &w);
+	(void)ctx; /* espeak-ng keeps one global state: no ctx */
+	if (e)
+		snprintf(why, n, "%s", w ? w : err_str(e));
+	return e;
 }
 
 static enum err stt_net_new(struct provider *p, void **ctx, char *why, size_t n)
@@ -37,24 +51,34 @@ static enum err reply_net_new(struct provider *p, void **ctx, char *why, size_t 
 	return reply_llm_new(p, (struct reply_llm **)ctx);
 }
 
-/* One table per stage: its offline backend, then one row per provider of kind in the
- * provider registry (provider.h), all served by net_ops. */
+/* An offline backend: its name, ops and constructor; whole: no ":MODEL" after it. */
+struct offline {
+	const char *name;
+	const struct backend_ops *ops;
+	enum err (*new)(const char *model, void **ctx, char *why, size_t n);
+	bool whole;
+};
+
+/* One table per stage: its offline backends, then (net_ops set) one row per provider of
+ * kind in the provider registry (provider.h), all served by net_ops. */
 static const struct stage {
 	const char *label;
-	const char *offline;
-	const struct backend_ops *offline_ops;
-	enum err (*offline_new)(void **ctx);
+	struct offline offline[2];
 	enum provider_kind kind;
 	const struct backend_ops *net_ops;
 	enum err (*net_new)(struct provider *p, void **ctx, char *why, size_t n);
 } stages[BACKEND_STAGES] = {
-	[BACKEND_STT] = {"STT", "reference", &stt_reference_ops, NULL, PROVIDER_STT, &stt_cloud_ops,
+	[BACKEND_STT] = {"STT", {{"reference", &stt_reference_ops}}, PROVIDER_STT, &stt_cloud_ops,
 			 stt_net_new},
-	[BACKEND_EXTRACT] = {"EXTRACT", "rules", &extract_rules_ops, rules_new, PROVIDER_LLM,
+	[BACKEND_EXTRACT] = {"EXTRACT", {{"rules", &extract_rules_ops, rules_new}}, PROVIDER_LLM,
 			     &extract_llm_ops, extract_net_new},
-	[BACKEND_REPLY] = {"REPLY", "script", &reply_script_ops, NULL, PROVIDER_LLM, &reply_llm_ops,
+	[BACKEND_REPLY] = {"REPLY", {{"script", &reply_script_ops}}, PROVIDER_LLM, &reply_llm_ops,
 			   reply_net_new},
+	[BACKEND_TTS] = {"TTS", {{"espeak", &tts_espeak_ops, espeak_new},
+				 {"none", &tts_none_ops, NULL, true}}},
 };
+
+#define N_OFFLINE (sizeof(stages[0].offline) / sizeof(stages[0].offline[0]))
 
 /* Every instance made, so that backend_cleanup can free its ctx (never searched). */
 struct made {
@@ -80,12 +104,36 @@ const char *backend_stage_name(enum backend_stage stage)
 const char *backend_known(enum backend_stage stage, char *buf, size_t n)
 {
 	const struct stage *st = &stages[stage];
-	size_t len = (size_t)snprintf(buf, n, "%s", st->offline);
-	int np;
-	const struct provider_info *t = provider_table(st->kind, &np);
+	size_t len = 0;
+	int np = 0;
+	const struct provider_info *t = st->net_ops ? provider_table(st->kind, &np) : NULL;
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_OFFLINE && st->offline[i].name && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+					st->offline[i].name);
 	for (int i = 0; i < np && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, ", %s", t[i].name);
 	return buf;
+}
+
+/* offline_of: the offline backend spec names, NULL when none. */
+static const struct offline *offline_of(const struct stage *st, const char *spec)
+{
+	for (size_t i = 0; i < N_OFFLINE && st->offline[i].name; i++) {
+		const struct offline *o = &st->offline[i];
+		if (provider_is(spec, o->name) && !(o->whole && spec[strlen(o->name)] == ':'))
+			return o;
+	}
+	return NULL;
+}
+
+/* unknown: the error for a provider the stage's table does not have. */
+static enum err unknown(enum backend_stage stage, const char *spec)
+{
+	char known[200];
+	snprintf(why_buf, sizeof(why_buf), "unknown %s provider \"%.40s\" (known: %s)",
+		 stages[stage].label, spec, backend_known(stage, known, sizeof(known)));
+	return ERR_NOTFOUND;
 }
 
 /* keep: b (ctx taken over) goes on the list of instances to free at cleanup. */
@@ -106,6 +154,7 @@ static enum err lookup(enum backend_stage stage, const char *spec, struct backen
 		       const char **why)
 {
 	const struct stage *st = &stages[stage];
+	const struct offline *o = offline_of(st, spec);
 	struct backend b = {0};
 	struct provider *p = NULL;
 	enum err e;
@@ -113,18 +162,19 @@ static enum err lookup(enum backend_stage stage, const char *spec, struct backen
 	if (why)
 		*why = why_buf;
 	why_buf[0] = '\0';
-	if (provider_is(spec, st->offline)) {
-		b = (struct backend){st->offline, st->offline_ops, NULL};
-		if (st->offline_new && (e = st->offline_new(&b.ctx)) != ERR_OK)
+	if (o) {
+		const char *colon = strchr(spec, ':');
+		b = (struct backend){o->name, o->ops, NULL};
+		if (o->new && (e = o->new(colon && colon[1] ? colon + 1 : NULL, &b.ctx, why_buf,
+					  sizeof(why_buf))) != ERR_OK)
 			return e;
+	} else if (!st->net_ops) {
+		return unknown(stage, spec);
 	} else {
 		e = provider_resolve(spec, st->kind, &p, why_buf, sizeof(why_buf));
 		if (e) {
-			if (e == ERR_NOTFOUND && !provider_find(spec, st->kind) && !strchr(spec, ':')) {
-				char known[200];
-				snprintf(why_buf, sizeof(why_buf), "unknown %s provider \"%.40s\" (known: %s)",
-					 st->label, spec, backend_known(stage, known, sizeof(known)));
-			}
+			if (e == ERR_NOTFOUND && !provider_find(spec, st->kind) && !strchr(spec, ':'))
+				unknown(stage, spec);
 			return e;
 		}
 		b = (struct backend){p->info->name, st->net_ops, NULL};
@@ -150,6 +200,11 @@ enum err backend_extract(const char *spec, struct backend *out, const char **why
 enum err backend_reply(const char *spec, struct backend *out, const char **why)
 {
 	return lookup(BACKEND_REPLY, spec, out, why);
+}
+
+enum err backend_tts(const char *spec, struct backend *out, const char **why)
+{
+	return lookup(BACKEND_TTS, spec && *spec ? spec : TTS_DEFAULT, out, why);
 }
 
 enum err backend_call(const struct backend *b, const void *req, void *out)
@@ -181,6 +236,11 @@ enum err backend_extract_fields(const struct backend *b, const struct extract_re
 enum err backend_say(const struct backend *b, const struct reply_request *req, char **text)
 {
 	return typed_call(b, BACKEND_REPLY, req, text);
+}
+
+enum err backend_speak(const struct backend *b, const char *text, struct tts_audio *out)
+{
+	return typed_call(b, BACKEND_TTS, text, out);
 }
 
 enum err backend_start(const struct backend *b, const void *req, struct http_req **hr,

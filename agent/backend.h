@@ -1,9 +1,9 @@
-/* backend: the one door to the STT, EXTRACT and REPLY backends. Each backend fills one
+/* backend: the one door to the STT, EXTRACT, REPLY and TTS backends. Each backend fills one
  * ops table (struct backend_ops: blocking call, the non-blocking halves, the EXTRACT
  * acknowledgement hook, usage, free); an instance is that table with its ctx (struct
  * backend). Backends register by name in one table per stage (backend.c): the offline
- * backend first, "reference" (STT), "rules" (EXTRACT), "script" (REPLY), then one row per
- * network provider of the registry (provider.h). Lookup is by "PROVIDER[:MODEL]"; the
+ * backends first, "reference" (STT), "rules" (EXTRACT), "script" (REPLY), "espeak" and
+ * "none" (TTS), then one row per network provider of the registry (provider.h). Lookup is by "PROVIDER[:MODEL]"; the
  * names an error lists as known come from the same tables. Nothing outside agent/ needs
  * to know a provider's name or compare function pointers. (The model: redis's
  * connection.h, where a connection carries its type and both halves in one table.) */
@@ -69,18 +69,29 @@ struct backend_usage {
 
 
 /* The stages a backend can serve. */
-enum backend_stage { BACKEND_STT, BACKEND_EXTRACT, BACKEND_REPLY, BACKEND_STAGES };
+enum backend_stage { BACKEND_STT, BACKEND_EXTRACT, BACKEND_REPLY, BACKEND_TTS, BACKEND_STAGES };
+
+/* The audio TTS makes of a text: mono floats in [-1, 1] at the backend's own rate
+ * (resample_buffer() in audio/ converts). */
+struct tts_audio {
+	float *samples;      /* caller frees with free(); NULL when n is 0 */
+	size_t n;
+	int rate;            /* Hz */
+};
 
 /* One stage's operations, one static table per kind of backend. req and out are the
  * stage's own types:
  *   STT      req const struct stt_request *,     out char ** (the transcript)
  *   EXTRACT  req const struct extract_request *, out struct extraction ** (extraction_free)
  *   REPLY    req const struct reply_request *,   out char ** (the words to say)
+ *   TTS      req const char * (UTF-8 text),      out struct tts_audio * (filled; empty
+ *            text gives 0 samples)
  * On success *out is new (caller frees); on failure it is untouched. */
 struct backend_ops {
 	enum backend_stage stage;
 	bool reference_only;  /* STT: reads req->reference, never the samples (a caller need
 	                         not decode the audio) */
+	bool silent;          /* TTS: makes no sound (the words are shown only) */
 	/* call: the whole call, blocking. Errors: ERR_BACKEND (the usage record says why),
 	 * ERR_NOTFOUND (reference STT without a reference), ERR_INVALID, ERR_NOMEM. */
 	enum err (*call)(void *ctx, const void *req, void *out);
@@ -124,11 +135,17 @@ enum err backend_stt(const char *spec, struct backend *out, const char **why);
 enum err backend_extract(const char *spec, struct backend *out, const char **why);
 enum err backend_reply(const char *spec, struct backend *out, const char **why);
 
+/* backend_tts: the TTS backend named spec (NULL or "": TTS_DEFAULT, agent/tts.h):
+ * "espeak" or "espeak:VOICE" (an espeak-ng voice; default "hi", its Hindi), or "none"
+ * (text only). As backend_stt otherwise; ERR_BACKEND when the synthesizer would not
+ * start. */
+enum err backend_tts(const char *spec, struct backend *out, const char **why);
+
 /* backend_known: the names the stage's table knows, offline first, ", " between them,
  * into buf (size n, truncated to fit). Output: buf. */
 const char *backend_known(enum backend_stage stage, char *buf, size_t n);
 
-/* backend_stage_name: "STT", "EXTRACT", "REPLY" (static). */
+/* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS" (static). */
 const char *backend_stage_name(enum backend_stage stage);
 
 /* backend_call: b's blocking call on req of b's stage (see struct backend_ops).
@@ -140,6 +157,7 @@ enum err backend_transcribe(const struct backend *b, const struct stt_request *r
 enum err backend_extract_fields(const struct backend *b, const struct extract_request *req,
 				struct extraction **out);
 enum err backend_say(const struct backend *b, const struct reply_request *req, char **text);
+enum err backend_speak(const struct backend *b, const char *text, struct tts_audio *out);
 
 /* backend_start / backend_finish: the two halves of one call to a network backend, for a
  * loop that runs requests itself without blocking (http_start / http_poll,

@@ -1,4 +1,4 @@
-/* The backend table: lookup by "PROVIDER[:MODEL]" per stage, the known names an unknown
+/* The backend table: lookup by "PROVIDER[:MODEL]" per stage (STT, EXTRACT, REPLY, TTS), the known names an unknown
  * provider's error lists (made from the stage's table, offline first), offline backends
  * with a ctx of their own, and the ops that tell a network backend from an offline one. */
 #include <stdarg.h>
@@ -34,6 +34,19 @@ static void test_known(void **state)
 	assert_int_equal(backend_reply("nosuch", &b, &why), ERR_NOTFOUND);
 	assert_non_null(strstr(why, "(known: script, openai,"));
 	assert_string_equal(backend_stage_name(BACKEND_EXTRACT), "EXTRACT");
+	/* TTS: offline backends only */
+	assert_string_equal(backend_known(BACKEND_TTS, buf, sizeof buf), "espeak, none");
+	assert_int_equal(backend_tts("festival", &b, &why), ERR_NOTFOUND);
+	assert_non_null(strstr(why, "unknown TTS provider \"festival\" (known: espeak, none)"));
+	assert_int_equal(backend_tts("none", &b, NULL), ERR_OK);
+	assert_true(b.ops->silent);
+	assert_false(backend_is_network(&b));
+	struct tts_audio a = {.n = 9};
+	assert_int_equal(backend_speak(&b, "नमस्ते", &a), ERR_OK);
+	assert_int_equal(a.n, 0);
+	assert_null(a.samples);
+	/* a backend of another stage is refused */
+	assert_int_equal(backend_speak(&(struct backend){"x", NULL, NULL}, "", &a), ERR_UNSUPPORTED);
 }
 
 static void test_offline(void **state)
