@@ -101,6 +101,11 @@ const char *backend_stage_name(enum backend_stage stage)
 	return stage >= 0 && stage < BACKEND_STAGES ? stages[stage].label : "?";
 }
 
+const char *backend_default(enum backend_stage stage)
+{
+	return stages[stage].offline[0].name;
+}
+
 const char *backend_known(enum backend_stage stage, char *buf, size_t n)
 {
 	const struct stage *st = &stages[stage];

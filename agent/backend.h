@@ -145,6 +145,10 @@ enum err backend_tts(const char *spec, struct backend *out, const char **why);
  * into buf (size n, truncated to fit). Output: buf. */
 const char *backend_known(enum backend_stage stage, char *buf, size_t n);
 
+/* backend_default: the stage's default backend, its first offline one: "reference",
+ * "rules", "script", "espeak" (static). */
+const char *backend_default(enum backend_stage stage);
+
 /* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS" (static). */
 const char *backend_stage_name(enum backend_stage stage);
 

@@ -14,6 +14,7 @@
 #include "agent/extraction.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
+#include "agent/tts.h"
 
 static void test_known(void **state)
 {
@@ -34,6 +35,10 @@ static void test_known(void **state)
 	assert_int_equal(backend_reply("nosuch", &b, &why), ERR_NOTFOUND);
 	assert_non_null(strstr(why, "(known: script, openai,"));
 	assert_string_equal(backend_stage_name(BACKEND_EXTRACT), "EXTRACT");
+	assert_string_equal(backend_default(BACKEND_STT), "reference");
+	assert_string_equal(backend_default(BACKEND_EXTRACT), "rules");
+	assert_string_equal(backend_default(BACKEND_REPLY), "script");
+	assert_string_equal(backend_default(BACKEND_TTS), TTS_DEFAULT);
 	/* TTS: offline backends only */
 	assert_string_equal(backend_known(BACKEND_TTS, buf, sizeof buf), "espeak, none");
 	assert_int_equal(backend_tts("festival", &b, &why), ERR_NOTFOUND);
