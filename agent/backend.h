@@ -3,10 +3,11 @@
  * acknowledgement hook, usage, free); an instance is that table with its ctx (struct
  * backend). Backends register by name in one table per stage (backend.c): the offline
  * backends first, "reference" (STT), "rules" (EXTRACT), "script" (REPLY), "espeak" and
- * "none" (TTS), then one row per network provider of the registry (provider.h). Lookup is by "PROVIDER[:MODEL]"; the
- * names an error lists as known come from the same tables. Nothing outside agent/ needs
- * to know a provider's name or compare function pointers. (The model: redis's
- * connection.h, where a connection carries its type and both halves in one table.) */
+ * "none" (TTS), then one row per network provider of the registry (provider.h). Lookup
+ * is by "PROVIDER[:MODEL]"; the names an error lists as known come from the same tables.
+ * Nothing outside agent/ needs to know a provider's name or compare function pointers.
+ * (The model: redis's connection.h, where a connection carries its type and both halves
+ * in one table.) */
 #ifndef FORMDESK_BACKEND_H
 #define FORMDESK_BACKEND_H
 
