@@ -7,23 +7,86 @@
 #include "extract_llm.h"
 #include "extract_rules.h"
 #include "http.h"
-#include "llm.h"
 #include "provider.h"
 #include "reply_llm.h"
 #include "reply_script.h"
 #include "stt_cloud.h"
 #include "stt_reference.h"
+#include "tts.h"
+#include "tts_espeak.h"
 
-/* Every network backend made, so that its ctx can be found (usage) and freed. */
-enum net_kind { NET_STT, NET_EXTRACT, NET_REPLY };
+/* The offline backends' constructors (model: what follows "NAME:", NULL when nothing;
+ * NULL constructor: no ctx) and the network backends' on a resolved provider (taken
+ * over, also on failure); why (size n) says what failed. */
+static enum err rules_new(const char *model, void **ctx, char *why, size_t n)
+{
+	(void)model, (void)why, (void)n;
+	return extract_rules_new((struct extract_rules **)ctx);
+}
 
-struct net {
-	enum net_kind kind;
-	void *ctx;
-	struct net *next;
+static enum err espeak_new(const char *voice, void **ctx, char *why, size_t n)
+{
+	const char *w = NULL;
+	enum err e = tts_espeak_open(voice, &w);
+	(void)ctx; /* espeak-ng keeps one global state: no ctx */
+	if (e)
+		snprintf(why, n, "%s", w ? w : err_str(e));
+	return e;
+}
+
+static enum err stt_net_new(struct provider *p, void **ctx, char *why, size_t n)
+{
+	return stt_cloud_new(p, (struct stt_cloud **)ctx, why, n);
+}
+
+static enum err extract_net_new(struct provider *p, void **ctx, char *why, size_t n)
+{
+	(void)why, (void)n;
+	return extract_llm_new(p, (struct extract_llm **)ctx);
+}
+
+static enum err reply_net_new(struct provider *p, void **ctx, char *why, size_t n)
+{
+	(void)why, (void)n;
+	return reply_llm_new(p, (struct reply_llm **)ctx);
+}
+
+/* An offline backend: its name, ops and constructor; whole: no ":MODEL" after it. */
+struct offline {
+	const char *name;
+	const struct backend_ops *ops;
+	enum err (*new)(const char *model, void **ctx, char *why, size_t n);
+	bool whole;
 };
 
-static struct net *nets;
+/* One table per stage: its offline backends, then (net_ops set) one row per provider of
+ * kind in the provider registry (provider.h), all served by net_ops. */
+static const struct stage {
+	const char *label;
+	struct offline offline[2];
+	enum provider_kind kind;
+	const struct backend_ops *net_ops;
+	enum err (*net_new)(struct provider *p, void **ctx, char *why, size_t n);
+} stages[BACKEND_STAGES] = {
+	[BACKEND_STT] = {"STT", {{"reference", &stt_reference_ops}}, PROVIDER_STT, &stt_cloud_ops,
+			 stt_net_new},
+	[BACKEND_EXTRACT] = {"EXTRACT", {{"rules", &extract_rules_ops, rules_new}}, PROVIDER_LLM,
+			     &extract_llm_ops, extract_net_new},
+	[BACKEND_REPLY] = {"REPLY", {{"script", &reply_script_ops}}, PROVIDER_LLM, &reply_llm_ops,
+			   reply_net_new},
+	[BACKEND_TTS] = {"TTS", {{"espeak", &tts_espeak_ops, espeak_new},
+				 {"none", &tts_none_ops, NULL, true}}},
+};
+
+#define N_OFFLINE (sizeof(stages[0].offline) / sizeof(stages[0].offline[0]))
+
+/* Every instance made, so that backend_cleanup can free its ctx (never searched). */
+struct made {
+	struct backend b;
+	struct made *next;
+};
+
+static struct made *made;
 static char why_buf[256];
 
 /* provider part of "PROVIDER[:MODEL]" equals name */
@@ -33,234 +96,201 @@ static int provider_is(const char *spec, const char *name)
 	return strncmp(spec, name, n) == 0 && (spec[n] == '\0' || spec[n] == ':');
 }
 
-static enum err keep(enum net_kind kind, void *ctx)
+const char *backend_stage_name(enum backend_stage stage)
 {
-	struct net *n = malloc(sizeof(*n));
-	if (!n)
+	return stage >= 0 && stage < BACKEND_STAGES ? stages[stage].label : "?";
+}
+
+const char *backend_default(enum backend_stage stage)
+{
+	return stages[stage].offline[0].name;
+}
+
+const char *backend_known(enum backend_stage stage, char *buf, size_t n)
+{
+	const struct stage *st = &stages[stage];
+	size_t len = 0;
+	int np = 0;
+	const struct provider_info *t = st->net_ops ? provider_table(st->kind, &np) : NULL;
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_OFFLINE && st->offline[i].name && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
+					st->offline[i].name);
+	for (int i = 0; i < np && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, ", %s", t[i].name);
+	return buf;
+}
+
+/* offline_of: the offline backend spec names, NULL when none. */
+static const struct offline *offline_of(const struct stage *st, const char *spec)
+{
+	for (size_t i = 0; i < N_OFFLINE && st->offline[i].name; i++) {
+		const struct offline *o = &st->offline[i];
+		if (provider_is(spec, o->name) && !(o->whole && spec[strlen(o->name)] == ':'))
+			return o;
+	}
+	return NULL;
+}
+
+/* unknown: the error for a provider the stage's table does not have. */
+static enum err unknown(enum backend_stage stage, const char *spec)
+{
+	char known[200];
+	snprintf(why_buf, sizeof(why_buf), "unknown %s provider \"%.40s\" (known: %s)",
+		 stages[stage].label, spec, backend_known(stage, known, sizeof(known)));
+	return ERR_NOTFOUND;
+}
+
+/* keep: b (ctx taken over) goes on the list of instances to free at cleanup. */
+static enum err keep(struct backend *b)
+{
+	struct made *m = malloc(sizeof(*m));
+	if (!m) {
+		if (b->ops->free)
+			b->ops->free(b->ctx);
 		return ERR_NOMEM;
-	*n = (struct net){kind, ctx, nets};
-	nets = n;
+	}
+	*m = (struct made){*b, made};
+	made = m;
 	return ERR_OK;
 }
 
-static void free_ctx(enum net_kind kind, void *ctx)
+static enum err lookup(enum backend_stage stage, const char *spec, struct backend *out,
+		       const char **why)
 {
-	switch (kind) {
-	case NET_STT:
-		stt_cloud_free(ctx);
-		break;
-	case NET_EXTRACT:
-		extract_llm_free(ctx);
-		break;
-	case NET_REPLY:
-		reply_llm_free(ctx);
-		break;
-	}
-}
+	const struct stage *st = &stages[stage];
+	const struct offline *o = offline_of(st, spec);
+	struct backend b = {0};
+	struct provider *p = NULL;
+	enum err e;
 
-static enum err fail(enum err e, const char **why)
-{
 	if (why)
 		*why = why_buf;
-	return e;
-}
-
-enum err backend_stt(const char *spec, struct stt_backend *out, const char **why)
-{
-	if (provider_is(spec, "reference")) {
-		*out = (struct stt_backend){"reference", stt_reference_transcribe, NULL};
-		return ERR_OK;
-	}
-	struct provider *p = NULL;
-	enum err e = provider_resolve(spec, PROVIDER_STT, &p, why_buf, sizeof(why_buf));
-	if (e) {
-		if (e == ERR_NOTFOUND && !provider_find(spec, PROVIDER_STT) && !strchr(spec, ':'))
-			snprintf(why_buf, sizeof(why_buf), "unknown STT provider \"%.40s\" (known: reference, "
-				 "elevenlabs, sarvam, deepgram, openai, groq, google, whispercpp)", spec);
-		return fail(e, why);
-	}
-	const char *name = p->info->name;
-	struct stt_cloud *x = NULL;
-	if ((e = stt_cloud_new(p, &x, why_buf, sizeof(why_buf))))
-		return fail(e, why);
-	if ((e = keep(NET_STT, x))) {
-		stt_cloud_free(x);
-		return e;
-	}
-	*out = (struct stt_backend){name, stt_cloud_transcribe, x};
-	return ERR_OK;
-}
-
-enum err backend_extract(const char *spec, struct extract_backend *out, const char **why)
-{
-	if (provider_is(spec, "rules")) {
-		*out = (struct extract_backend){"rules", extract_rules_extract, NULL};
-		return ERR_OK;
-	}
-	struct provider *p = NULL;
-	enum err e = provider_resolve(spec, PROVIDER_LLM, &p, why_buf, sizeof(why_buf));
-	if (e) {
-		if (e == ERR_NOTFOUND && !provider_find(spec, PROVIDER_LLM) && !strchr(spec, ':'))
-			snprintf(why_buf, sizeof(why_buf), "unknown EXTRACT provider \"%.40s\" (known: rules, "
-				 "openai, openrouter, gemini, mistral, groq, anthropic, local)", spec);
-		return fail(e, why);
-	}
-	const char *name = p->info->name;
-	struct extract_llm *x = NULL;
-	if ((e = extract_llm_new(p, &x)))
-		return e;
-	if ((e = keep(NET_EXTRACT, x))) {
-		extract_llm_free(x);
-		return e;
-	}
-	*out = (struct extract_backend){name, extract_llm_extract, x};
-	return ERR_OK;
-}
-
-enum err backend_reply(const char *spec, struct reply_backend *out, const char **why)
-{
-	if (provider_is(spec, "script")) {
-		*out = (struct reply_backend){"script", reply_script_reply, NULL};
-		return ERR_OK;
-	}
-	struct provider *p = NULL;
-	enum err e = provider_resolve(spec, PROVIDER_LLM, &p, why_buf, sizeof(why_buf));
-	if (e) {
-		if (e == ERR_NOTFOUND && !provider_find(spec, PROVIDER_LLM) && !strchr(spec, ':'))
-			snprintf(why_buf, sizeof(why_buf), "unknown REPLY provider \"%.40s\" (known: script, "
-				 "openai, openrouter, gemini, mistral, groq, anthropic, local)", spec);
-		return fail(e, why);
-	}
-	const char *name = p->info->name;
-	struct reply_llm *x = NULL;
-	if ((e = reply_llm_new(p, &x)))
-		return e;
-	if ((e = keep(NET_REPLY, x))) {
-		reply_llm_free(x);
-		return e;
-	}
-	*out = (struct reply_backend){name, reply_llm_reply, x};
-	return ERR_OK;
-}
-
-bool backend_last_usage(const void *ctx, struct backend_usage *out)
-{
-	if (!ctx)
-		return false;
-	for (struct net *n = nets; n; n = n->next) {
-		if (n->ctx != ctx)
-			continue;
-		const struct backend_usage *u = NULL;
-		switch (n->kind) {
-		case NET_STT:
-			u = stt_cloud_usage(ctx);
-			break;
-		case NET_EXTRACT:
-			u = extract_llm_usage(ctx);
-			break;
-		case NET_REPLY:
-			u = reply_llm_usage(ctx);
-			break;
+	why_buf[0] = '\0';
+	if (o) {
+		const char *colon = strchr(spec, ':');
+		b = (struct backend){o->name, o->ops, NULL};
+		if (o->new && (e = o->new(colon && colon[1] ? colon + 1 : NULL, &b.ctx, why_buf,
+					  sizeof(why_buf))) != ERR_OK)
+			return e;
+	} else if (!st->net_ops) {
+		return unknown(stage, spec);
+	} else {
+		e = provider_resolve(spec, st->kind, &p, why_buf, sizeof(why_buf));
+		if (e) {
+			if (e == ERR_NOTFOUND && !provider_find(spec, st->kind) && !strchr(spec, ':'))
+				unknown(stage, spec);
+			return e;
 		}
-		if (!u)
-			return false;
-		*out = *u;
-		return true;
+		b = (struct backend){p->info->name, st->net_ops, NULL};
+		if ((e = st->net_new(p, &b.ctx, why_buf, sizeof(why_buf))) != ERR_OK)
+			return e;
 	}
-	return false;
+	if (b.ctx && (e = keep(&b)) != ERR_OK)
+		return e;
+	*out = b;
+	return ERR_OK;
 }
 
-/* The kind of network backend ctx is, or -1 when it is none of ours. */
-static int net_kind_of(const void *ctx)
+enum err backend_stt(const char *spec, struct backend *out, const char **why)
 {
-	if (!ctx)
-		return -1;
-	for (struct net *n = nets; n; n = n->next)
-		if (n->ctx == ctx)
-			return (int)n->kind;
-	return -1;
+	return lookup(BACKEND_STT, spec, out, why);
 }
 
-bool backend_is_network(const void *ctx)
+enum err backend_extract(const char *spec, struct backend *out, const char **why)
 {
-	return net_kind_of(ctx) >= 0;
+	return lookup(BACKEND_EXTRACT, spec, out, why);
 }
 
-enum err backend_stt_request(const struct stt_backend *b, const struct stt_request *req,
-			     struct http_req **out, struct backend_usage *u)
+enum err backend_reply(const char *spec, struct backend *out, const char **why)
 {
-	if (net_kind_of(b->ctx) != NET_STT)
+	return lookup(BACKEND_REPLY, spec, out, why);
+}
+
+enum err backend_tts(const char *spec, struct backend *out, const char **why)
+{
+	return lookup(BACKEND_TTS, spec && *spec ? spec : TTS_DEFAULT, out, why);
+}
+
+enum err backend_call(const struct backend *b, const void *req, void *out)
+{
+	if (!b->ops || !b->ops->call)
 		return ERR_UNSUPPORTED;
-	stt_cloud_usage_begin(b->ctx, req, u);
-	return stt_cloud_request(b->ctx, req, out, u);
+	return b->ops->call(b->ctx, req, out);
 }
 
-enum err backend_stt_response(const struct stt_backend *b, const struct http_result *res,
-			      char **text, struct backend_usage *u)
+static enum err typed_call(const struct backend *b, enum backend_stage stage, const void *req,
+			   void *out)
 {
-	if (net_kind_of(b->ctx) != NET_STT)
+	if (b->ops && b->ops->stage != stage)
+		return ERR_INVALID;
+	return backend_call(b, req, out);
+}
+
+enum err backend_transcribe(const struct backend *b, const struct stt_request *req, char **text)
+{
+	return typed_call(b, BACKEND_STT, req, text);
+}
+
+enum err backend_extract_fields(const struct backend *b, const struct extract_request *req,
+				struct extraction **out)
+{
+	return typed_call(b, BACKEND_EXTRACT, req, out);
+}
+
+enum err backend_say(const struct backend *b, const struct reply_request *req, char **text)
+{
+	return typed_call(b, BACKEND_REPLY, req, text);
+}
+
+enum err backend_speak(const struct backend *b, const char *text, struct tts_audio *out)
+{
+	return typed_call(b, BACKEND_TTS, text, out);
+}
+
+enum err backend_start(const struct backend *b, const void *req, struct http_req **hr,
+		       struct backend_usage *u)
+{
+	if (!backend_is_network(b))
 		return ERR_UNSUPPORTED;
-	return stt_cloud_response(b->ctx, res, text, u);
+	return b->ops->start(b->ctx, req, hr, u);
 }
 
-enum err backend_extract_request(const struct extract_backend *b, const struct extract_request *req,
-				 struct http_req **out, struct backend_usage *u)
+enum err backend_finish(const struct backend *b, const void *req, const struct http_result *res,
+			void *out, struct backend_usage *u)
 {
-	if (net_kind_of(b->ctx) != NET_EXTRACT)
+	if (!backend_is_network(b) || !b->ops->finish)
 		return ERR_UNSUPPORTED;
-	const struct provider *p = extract_llm_provider(b->ctx);
-	llm_usage_begin(u, p);
-	enum err e = extract_llm_request(b->ctx, req, out);
-	if (e)
-		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
-			 p->info->name, err_str(e));
-	return e;
+	return b->ops->finish(b->ctx, req, res, out, u);
 }
 
-enum err backend_extract_response(const struct extract_backend *b,
-				  const struct extract_request *req, const struct http_result *res,
-				  struct extraction **out, struct backend_usage *u)
+bool backend_ack(const struct backend *b, const struct http_xfer *x, char **text)
 {
-	if (net_kind_of(b->ctx) != NET_EXTRACT)
-		return ERR_UNSUPPORTED;
-	return extract_llm_response(b->ctx, req, res, out, u);
+	return x && b->ops && b->ops->ack && b->ops->ack(x, text);
 }
 
-enum err backend_reply_request(const struct reply_backend *b, const struct reply_request *req,
-			       struct http_req **out, struct backend_usage *u)
+bool backend_last_usage(const struct backend *b, struct backend_usage *out)
 {
-	if (net_kind_of(b->ctx) != NET_REPLY)
-		return ERR_UNSUPPORTED;
-	const struct provider *p = reply_llm_provider(b->ctx);
-	llm_usage_begin(u, p);
-	enum err e = reply_llm_request(b->ctx, req, out);
-	if (e)
-		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
-			 p->info->name, err_str(e));
-	return e;
+	const struct backend_usage *u = b->ops && b->ops->usage ? b->ops->usage(b->ctx) : NULL;
+	if (!u)
+		return false;
+	*out = *u;
+	return true;
 }
 
-enum err backend_reply_response(const struct reply_backend *b, const struct reply_request *req,
-				const struct http_result *res, char **text,
-				struct backend_usage *u)
+bool backend_is_network(const struct backend *b)
 {
-	if (net_kind_of(b->ctx) != NET_REPLY)
-		return ERR_UNSUPPORTED;
-	return reply_llm_response(b->ctx, req, res, text, u);
-}
-
-bool backend_extract_ack(const struct http_xfer *x, char **text)
-{
-	return x && extract_llm_ack_ready(x, text);
+	return b->ops && b->ops->start;
 }
 
 void backend_cleanup(void)
 {
-	while (nets) {
-		struct net *n = nets;
-		nets = n->next;
-		free_ctx(n->kind, n->ctx);
-		free(n);
+	while (made) {
+		struct made *m = made;
+		made = m->next;
+		if (m->b.ops->free)
+			m->b.ops->free(m->b.ctx);
+		free(m);
 	}
 	http_shared_free();
 	provider_config_free();

@@ -1,6 +1,13 @@
-/* backend: the tables of function pointers behind which STT, EXTRACT and REPLY sit, and
- * their lookup by name ("PROVIDER[:MODEL]"). Offline backends come first: "reference"
- * (STT), "rules" (EXTRACT), "script" (REPLY). */
+/* backend: the one door to the STT, EXTRACT, REPLY and TTS backends. Each backend fills one
+ * ops table (struct backend_ops: blocking call, the non-blocking halves, the EXTRACT
+ * acknowledgement hook, usage, free); an instance is that table with its ctx (struct
+ * backend). Backends register by name in one table per stage (backend.c): the offline
+ * backends first, "reference" (STT), "rules" (EXTRACT), "script" (REPLY), "espeak" and
+ * "none" (TTS), then one row per network provider of the registry (provider.h). Lookup
+ * is by "PROVIDER[:MODEL]"; the names an error lists as known come from the same tables.
+ * Nothing outside agent/ needs to know a provider's name or compare function pointers.
+ * (The model: redis's connection.h, where a connection carries its type and both halves
+ * in one table.) */
 #ifndef FORMDESK_BACKEND_H
 #define FORMDESK_BACKEND_H
 
@@ -26,14 +33,6 @@ struct stt_request {
 	const char *language;    /* "hi" */
 };
 
-struct stt_backend {
-	const char *name;
-	/* transcribe: text of the utterance. Output: *text new string (caller frees).
-	 * Errors: ERR_BACKEND, ERR_NOTFOUND (reference STT without a reference), ERR_NOMEM. */
-	enum err (*transcribe)(void *ctx, const struct stt_request *req, char **text);
-	void *ctx;
-};
-
 struct extract_request {
 	const struct form *form;
 	const struct lexicon *lex;
@@ -43,26 +42,10 @@ struct extract_request {
 	struct ymd today;
 };
 
-struct extract_backend {
-	const char *name;
-	/* extract: the fields answered in the turn. Output: *out new extraction (caller frees
-	 * with extraction_free). Errors: ERR_BACKEND, ERR_NOMEM. */
-	enum err (*extract)(void *ctx, const struct extract_request *req, struct extraction **out);
-	void *ctx;
-};
-
 struct reply_request {
 	const struct form *form;
 	const cJSON *decision;    /* the rule layer's decision (agent/decision.h), as JSON */
 	const cJSON *history;
-};
-
-struct reply_backend {
-	const char *name;
-	/* reply: the words the agent says next. Output: *text new string (caller frees).
-	 * Errors: ERR_BACKEND, ERR_NOMEM. */
-	enum err (*reply)(void *ctx, const struct reply_request *req, char **text);
-	void *ctx;
 };
 
 /* What one call to a network backend cost, for the engine to store per turn and the
@@ -85,65 +68,132 @@ struct backend_usage {
 	                        holds a key */
 };
 
+
+/* The stages a backend can serve. */
+enum backend_stage { BACKEND_STT, BACKEND_EXTRACT, BACKEND_REPLY, BACKEND_TTS, BACKEND_STAGES };
+
+/* The audio TTS makes of a text: mono floats in [-1, 1] at the backend's own rate
+ * (resample_buffer() in audio/ converts). */
+struct tts_audio {
+	float *samples;      /* caller frees with free(); NULL when n is 0 */
+	size_t n;
+	int rate;            /* Hz */
+};
+
+/* One stage's operations, one static table per kind of backend. req and out are the
+ * stage's own types:
+ *   STT      req const struct stt_request *,     out char ** (the transcript)
+ *   EXTRACT  req const struct extract_request *, out struct extraction ** (extraction_free)
+ *   REPLY    req const struct reply_request *,   out char ** (the words to say)
+ *   TTS      req const char * (UTF-8 text),      out struct tts_audio * (filled; empty
+ *            text gives 0 samples)
+ * On success *out is new (caller frees); on failure it is untouched. */
+struct backend_ops {
+	enum backend_stage stage;
+	bool reference_only;  /* STT: reads req->reference, never the samples (a caller need
+	                         not decode the audio) */
+	bool silent;          /* TTS: makes no sound (the words are shown only) */
+	/* call: the whole call, blocking. Errors: ERR_BACKEND (the usage record says why),
+	 * ERR_NOTFOUND (reference STT without a reference), ERR_INVALID, ERR_NOMEM. */
+	enum err (*call)(void *ctx, const void *req, void *out);
+	/* start: the HTTP request for req (caller owns *hr, or hands it to http_start); u is
+	 * reset for the call (provider, model, tokens unknown, cost -1 when unpriced; STT:
+	 * seconds of audio and their cost) and says why building failed. NULL for an
+	 * offline backend, whose call completes at once. Errors: as call. */
+	enum err (*start)(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u);
+	/* finish: the stage's output from res, the finished request start built for the same
+	 * req; u (as start left it) gains timings, attempts, tokens, cost and error text
+	 * (never a key). An extraction's faults go to its fault. Errors: as call. */
+	enum err (*finish)(void *ctx, const void *req, const struct http_result *res, void *out,
+			   struct backend_usage *u);
+	/* ack: EXTRACT only, may be NULL: see backend_ack. */
+	bool (*ack)(const struct http_xfer *x, char **text);
+	/* usage: the last blocking call's measurements, NULL before the first or offline;
+	 * may be NULL. */
+	const struct backend_usage *(*usage)(const void *ctx);
+	/* free: release ctx; may be NULL (no ctx). */
+	void (*free)(void *ctx);
+};
+
+/* A backend instance: its ops with their ctx, and the provider name it was made for
+ * ("reference", "openrouter", ...). */
+struct backend {
+	const char *name;
+	const struct backend_ops *ops;
+	void *ctx;
+};
+
 /* backend_stt / backend_extract / backend_reply: the backend named spec
- * ("PROVIDER[:MODEL]"). Offline: "reference", "rules", "script" (the defaults). Network
- * (provider registry in provider.h): STT elevenlabs, sarvam, deepgram, openai, groq,
- * google, whispercpp; EXTRACT and REPLY openai, openrouter, gemini, mistral, groq,
- * anthropic, local. Output: *out filled; a network backend's ctx lives until
+ * ("PROVIDER[:MODEL]") from the stage's table: offline "reference", "rules", "script"
+ * (the defaults); network STT elevenlabs, sarvam, deepgram, openai, groq, google,
+ * whispercpp; EXTRACT and REPLY openai, openrouter, gemini, mistral, groq, anthropic,
+ * local (provider.h). Output: *out filled; the instance's ctx lives until
  * backend_cleanup() (the caller frees nothing). Errors: ERR_NOTFOUND (unknown provider,
- * key not set in the environment), ERR_PARSE / ERR_INVALID (config file), ERR_NOMEM; with
- * *why (a static buffer, valid until the next lookup) saying which. */
-enum err backend_stt(const char *spec, struct stt_backend *out, const char **why);
-enum err backend_extract(const char *spec, struct extract_backend *out, const char **why);
-enum err backend_reply(const char *spec, struct reply_backend *out, const char **why);
+ * with the known names; key not set in the environment), ERR_PARSE / ERR_INVALID (config
+ * file), ERR_NOMEM; with *why (may be NULL; a static buffer, valid until the next
+ * lookup) saying which. */
+enum err backend_stt(const char *spec, struct backend *out, const char **why);
+enum err backend_extract(const char *spec, struct backend *out, const char **why);
+enum err backend_reply(const char *spec, struct backend *out, const char **why);
 
-/* backend_last_usage: the measurements of the last call made through the backend whose
- * ctx is given (the ctx member of a table filled above). Output: *out. Returns false for
- * an offline backend or one that has made no call (then *out is untouched). */
-bool backend_last_usage(const void *ctx, struct backend_usage *out);
+/* backend_tts: the TTS backend named spec (NULL or "": TTS_DEFAULT, agent/tts.h):
+ * "espeak" or "espeak:VOICE" (an espeak-ng voice; default "hi", its Hindi), or "none"
+ * (text only). As backend_stt otherwise; ERR_BACKEND when the synthesizer would not
+ * start. */
+enum err backend_tts(const char *spec, struct backend *out, const char **why);
 
-/* backend_is_network: whether ctx (the ctx member of a table filled above) belongs to a
- * network backend, whose calls go over HTTP and take their time. */
-bool backend_is_network(const void *ctx);
+/* backend_known: the names the stage's table knows, offline first, ", " between them,
+ * into buf (size n, truncated to fit). Output: buf. */
+const char *backend_known(enum backend_stage stage, char *buf, size_t n);
 
-/* The two halves of one call to a network backend, for a loop that runs requests itself
- * without blocking (http_start / http_poll, agent/http.h); offline backends have none:
- * call the table's function, which completes at once.
- * backend_*_request: the HTTP request for req (caller owns *out, or hands it to
- * http_start); u is reset for the call (provider, model, tokens unknown, cost -1 when
- * unpriced; for STT the seconds of audio and their cost) and says why when building
- * fails. backend_*_response: the stage's output from res, the finished request (caller
- * frees *text / *out; an extraction's faults in its fault); u gains the timings,
- * attempts, tokens, cost and error text (never a key). The request (req) must be the
- * same for both halves.
- * Errors: ERR_UNSUPPORTED (b is not a network backend: nothing done), else as the
- * backend's blocking function (ERR_BACKEND with u->error, ERR_INVALID, ERR_NOMEM). */
-enum err backend_stt_request(const struct stt_backend *b, const struct stt_request *req,
-			     struct http_req **out, struct backend_usage *u);
-enum err backend_stt_response(const struct stt_backend *b, const struct http_result *res,
-			      char **text, struct backend_usage *u);
-enum err backend_extract_request(const struct extract_backend *b, const struct extract_request *req,
-				 struct http_req **out, struct backend_usage *u);
-enum err backend_extract_response(const struct extract_backend *b,
-				  const struct extract_request *req, const struct http_result *res,
-				  struct extraction **out, struct backend_usage *u);
-enum err backend_reply_request(const struct reply_backend *b, const struct reply_request *req,
-			       struct http_req **out, struct backend_usage *u);
-enum err backend_reply_response(const struct reply_backend *b, const struct reply_request *req,
-				const struct http_result *res, char **text,
-				struct backend_usage *u);
+/* backend_default: the stage's default backend, its first offline one: "reference",
+ * "rules", "script", "espeak" (static). */
+const char *backend_default(enum backend_stage stage);
 
-/* backend_extract_ack: the hook for speaking EXTRACT's acknowledgement early (the
- * FormBharo paper: spoken at once, before the fields are known). x is the handle
- * http_start gave for the request that backend_extract_request built. Returns true once,
- * the first time the streamed answer's "ack" is complete and not empty, with *text a new
- * string (caller frees); false before, after, for an offline backend or a provider that
- * does not stream. Poll it after each http_poll while the request is in flight; if the
+/* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS" (static). */
+const char *backend_stage_name(enum backend_stage stage);
+
+/* backend_call: b's blocking call on req of b's stage (see struct backend_ops).
+ * Output: *out (caller frees). Errors: ERR_UNSUPPORTED (b has no ops), else the call's. */
+enum err backend_call(const struct backend *b, const void *req, void *out);
+
+/* Typed forms of backend_call for one stage; ERR_INVALID when b serves another. */
+enum err backend_transcribe(const struct backend *b, const struct stt_request *req, char **text);
+enum err backend_extract_fields(const struct backend *b, const struct extract_request *req,
+				struct extraction **out);
+enum err backend_say(const struct backend *b, const struct reply_request *req, char **text);
+enum err backend_speak(const struct backend *b, const char *text, struct tts_audio *out);
+
+/* backend_start / backend_finish: the two halves of one call to a network backend, for a
+ * loop that runs requests itself without blocking (http_start / http_poll,
+ * agent/http.h); see struct backend_ops start and finish. req must be the same for both.
+ * Errors: ERR_UNSUPPORTED (b is offline: nothing done; call backend_call, which
+ * completes at once), else as the ops'. */
+enum err backend_start(const struct backend *b, const void *req, struct http_req **hr,
+		       struct backend_usage *u);
+enum err backend_finish(const struct backend *b, const void *req, const struct http_result *res,
+			void *out, struct backend_usage *u);
+
+/* backend_ack: the hook for speaking EXTRACT's acknowledgement early (the FormBharo
+ * paper: spoken at once, before the fields are known). x is the handle http_start gave
+ * for the request backend_start built on b. Returns true once, the first time the
+ * streamed answer's "ack" is complete and not empty, with *text a new string (caller
+ * frees); false before, after, for a backend without the hook or a provider that does
+ * not stream. Poll it after each http_poll while the request is in flight; if the
  * request ends before it was taken, the same text is the extraction's ack. */
-bool backend_extract_ack(const struct http_xfer *x, char **text);
+bool backend_ack(const struct backend *b, const struct http_xfer *x, char **text);
 
-/* backend_cleanup: free every network backend's ctx and the shared HTTP client (at
- * exit). Tables filled before are no longer usable. */
+/* backend_last_usage: the measurements of the last blocking call made through b.
+ * Output: *out. Returns false for an offline backend or one that has made no call (then
+ * *out is untouched). */
+bool backend_last_usage(const struct backend *b, struct backend_usage *out);
+
+/* backend_is_network: whether b's calls go over HTTP and take their time (it has the
+ * non-blocking halves). */
+bool backend_is_network(const struct backend *b);
+
+/* backend_cleanup: free every instance's ctx made by the lookups above and the shared
+ * HTTP client (at exit). Instances filled before are no longer usable. */
 void backend_cleanup(void);
 
 #endif

@@ -12,39 +12,29 @@
 #define TOOL_NAME "record_extraction"
 
 struct extract_llm {
-	struct provider *p;
-	struct backend_usage last;
-	bool used;
+	struct llm_client c; /* first: the ctx the shared ops (llm.h) read */
 };
+
+static enum err stage_request(const struct llm_client *c, const void *req, struct http_req **out)
+{
+	return extract_llm_request((const struct extract_llm *)c, req, out);
+}
+
+static enum err stage_response(const struct llm_client *c, const void *req,
+			       const struct http_result *res, void *out, struct backend_usage *u)
+{
+	return extract_llm_response((const struct extract_llm *)c, req, res, out, u);
+}
+
+static const struct llm_stage stage = {stage_request, stage_response};
 
 enum err extract_llm_new(struct provider *p, struct extract_llm **out)
 {
-	struct extract_llm *x = calloc(1, sizeof(*x));
-	if (!x) {
-		provider_free(p);
+	struct extract_llm *x = llm_client_new(p, &stage, sizeof(*x));
+	if (!x)
 		return ERR_NOMEM;
-	}
-	x->p = p;
 	*out = x;
 	return ERR_OK;
-}
-
-void extract_llm_free(struct extract_llm *x)
-{
-	if (!x)
-		return;
-	provider_free(x->p);
-	free(x);
-}
-
-const struct provider *extract_llm_provider(const struct extract_llm *x)
-{
-	return x->p;
-}
-
-const struct backend_usage *extract_llm_usage(const struct extract_llm *x)
-{
-	return x->used ? &x->last : NULL;
 }
 
 /* ---- the prompt ---- */
@@ -251,7 +241,7 @@ cJSON *extract_llm_schema(const struct form *form)
 enum err extract_llm_request(const struct extract_llm *x, const struct extract_request *req,
 			     struct http_req **out)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	enum err e = ERR_NOMEM;
 	char *system = system_prompt(req->form, req);
 	cJSON *msgs = messages(req, p->extract_history);
@@ -478,7 +468,7 @@ enum err extract_llm_response(const struct extract_llm *x, const struct extract_
 			      const struct http_result *res, struct extraction **out,
 			      struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	struct backend_usage local;
 	if (!u)
 		u = &local;
@@ -539,16 +529,12 @@ bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 	return s && llm_stream_take_ack(s, text);
 }
 
-enum err extract_llm_extract(void *ctx, const struct extract_request *req, struct extraction **out)
-{
-	struct extract_llm *x = ctx;
-	struct http_req *hr = NULL;
-	struct http_result *res = NULL;
-	x->used = true;
-	enum err e = extract_llm_request(x, req, &hr);
-	if ((e = llm_send(x->p, e, hr, &res, &x->last)))
-		return e;
-	e = extract_llm_response(x, req, res, out, &x->last);
-	http_result_free(res);
-	return e;
-}
+const struct backend_ops extract_llm_ops = {
+	.stage = BACKEND_EXTRACT,
+	.call = llm_ops_call,
+	.start = llm_ops_start,
+	.finish = llm_ops_finish,
+	.ack = extract_llm_ack_ready,
+	.usage = llm_ops_usage,
+	.free = llm_ops_free,
+};

@@ -32,21 +32,14 @@
 
 struct extract_llm;
 
+/* The backend's ops (backend.h); its ctx is a struct extract_llm. */
+extern const struct backend_ops extract_llm_ops;
+
 /* extract_llm_new: an EXTRACT backend on provider p (taken over, also on failure).
- * Output: *out (caller frees with extract_llm_free). Errors: ERR_NOMEM. */
+ * Output: *out (caller frees with the ops' free, llm_ops_free). Errors: ERR_NOMEM.
+ * Its ops' call is blocking (http_perform): *out (caller frees) on ERR_OK, faults in its
+ * fault; ERR_BACKEND when the request failed (the usage record says why), ERR_NOMEM. */
 enum err extract_llm_new(struct provider *p, struct extract_llm **out);
-void extract_llm_free(struct extract_llm *x);
-
-/* extract_llm_extract: see struct extract_backend.extract; ctx is a struct extract_llm.
- * Blocking (http_perform). Output: *out (caller frees) on ERR_OK, faults in its fault.
- * Errors: ERR_BACKEND (the request failed: the usage record says why), ERR_NOMEM. */
-enum err extract_llm_extract(void *ctx, const struct extract_request *req, struct extraction **out);
-
-/* extract_llm_usage: the last call's measurements, NULL before the first call. */
-const struct backend_usage *extract_llm_usage(const struct extract_llm *x);
-
-/* extract_llm_provider: the provider x calls (owned by x). */
-const struct provider *extract_llm_provider(const struct extract_llm *x);
 
 /* The two halves of one call, for a loop that runs requests itself (http_start):
  * extract_llm_request builds the HTTP request (caller owns *out; streamed when the

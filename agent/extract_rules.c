@@ -169,10 +169,10 @@ struct qinfo {
 	int nblabel[2];
 };
 
-/* The questions' analysis is kept per thread for the last form seen, keyed by the form's
- * address, the word lists' address and a hash of everything read from the questions, so a
- * changed or new form is analysed afresh; it costs tens of microseconds, the utterance
- * itself a few. */
+/* The questions' analysis is kept in the backend's ctx (struct extract_rules) for the
+ * last form seen, keyed by the form's address, the word lists' address and a hash of
+ * everything read from the questions, so a changed or new form is analysed afresh; it
+ * costs tens of microseconds, the utterance itself a few. */
 struct formcache {
 	const struct form *form;
 	const struct lexicon *lex;
@@ -181,7 +181,9 @@ struct formcache {
 	int n;
 };
 
-static _Thread_local struct formcache cache;
+struct extract_rules {
+	struct formcache cache;
+};
 
 static uint64_t mix(uint64_t h, const void *p, size_t n)
 {
@@ -217,12 +219,12 @@ static uint64_t form_hash(const struct form *f)
 	return h;
 }
 
-static void cache_clear(void)
+static void cache_clear(struct formcache *cache)
 {
-	for (int i = 0; i < cache.n; i++)
-		free(cache.q[i].opts);
-	free(cache.q);
-	memset(&cache, 0, sizeof(cache));
+	for (int i = 0; i < cache->n; i++)
+		free(cache->q[i].opts);
+	free(cache->q);
+	memset(cache, 0, sizeof(*cache));
 }
 
 static void fold_words(const char *s, char (*out)[KEYLEN], int *n)
@@ -277,40 +279,40 @@ static enum err analyse(const struct lexicon *lex, const struct form_question *q
 
 /* The analysis of every question of f. Output: the cached array (owned by the cache).
  * Errors: ERR_NOMEM. */
-static enum err form_info(const struct lexicon *lex, const struct form *f, const struct qinfo **out)
+static enum err form_info(struct formcache *cache, const struct lexicon *lex, const struct form *f, const struct qinfo **out)
 {
 	uint64_t h = form_hash(f);
-	if (cache.q && cache.form == f && cache.lex == lex && cache.hash == h) {
-		*out = cache.q;
+	if (cache->q && cache->form == f && cache->lex == lex && cache->hash == h) {
+		*out = cache->q;
 		return ERR_OK;
 	}
-	cache_clear();
-	cache.q = calloc((size_t)f->n_questions + 1, sizeof(*cache.q));
-	if (!cache.q)
+	cache_clear(cache);
+	cache->q = calloc((size_t)f->n_questions + 1, sizeof(*cache->q));
+	if (!cache->q)
 		return ERR_NOMEM;
-	cache.n = f->n_questions;
+	cache->n = f->n_questions;
 	for (int i = 0; i < f->n_questions; i++)
-		if (analyse(lex, &f->questions[i], &cache.q[i]) != ERR_OK) {
-			cache_clear();
+		if (analyse(lex, &f->questions[i], &cache->q[i]) != ERR_OK) {
+			cache_clear(cache);
 			return ERR_NOMEM;
 		}
 	/* a label word that no other question's label has ("pregnant", not "number") */
 	for (int i = 0; i < f->n_questions; i++)
-		for (int w = 0; w < cache.q[i].nwords; w++) {
-			bool shared = !cache.q[i].in_label[w];
+		for (int w = 0; w < cache->q[i].nwords; w++) {
+			bool shared = !cache->q[i].in_label[w];
 			for (int o = 0; o < f->n_questions && !shared; o++) {
 				if (o == i)
 					continue;
-				for (int x = 0; x < cache.q[o].nwords && !shared; x++)
-					shared = cache.q[o].in_label[x] &&
-						 strcmp(cache.q[o].words[x], cache.q[i].words[w]) == 0;
+				for (int x = 0; x < cache->q[o].nwords && !shared; x++)
+					shared = cache->q[o].in_label[x] &&
+						 strcmp(cache->q[o].words[x], cache->q[i].words[w]) == 0;
 			}
-			cache.q[i].distinct[w] = !shared;
+			cache->q[i].distinct[w] = !shared;
 		}
-	cache.form = f;
-	cache.lex = lex;
-	cache.hash = h;
-	*out = cache.q;
+	cache->form = f;
+	cache->lex = lex;
+	cache->hash = h;
+	*out = cache->q;
 	return ERR_OK;
 }
 
@@ -1158,12 +1160,31 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 	return e;
 }
 
+enum err extract_rules_new(struct extract_rules **out)
+{
+	struct extract_rules *x = calloc(1, sizeof(*x));
+	if (!x)
+		return ERR_NOMEM;
+	*out = x;
+	return ERR_OK;
+}
+
+void extract_rules_free(struct extract_rules *x)
+{
+	if (!x)
+		return;
+	cache_clear(&x->cache);
+	free(x);
+}
+
 enum err extract_rules_extract(void *vctx, const struct extract_request *req, struct extraction **out)
 {
 	enum err e = ERR_NOMEM;
 	struct extraction *ex = extraction_new();
 	struct ctx c = {.req = req, .lex = req->lex};
-	(void)vctx;
+	struct extract_rules *x = vctx;
+	struct formcache once = {0}; /* no ctx: the form is analysed for this call alone */
+	struct formcache *cache = x ? &x->cache : &once;
 	if (!ex)
 		goto out;
 	if (!req->lex || !req->form) {
@@ -1171,7 +1192,7 @@ enum err extract_rules_extract(void *vctx, const struct extract_request *req, st
 		*out = ex;
 		return ERR_OK;
 	}
-	if (form_info(c.lex, req->form, &c.info) != ERR_OK || text_new(req->transcript, &c.t) != ERR_OK)
+	if (form_info(cache, c.lex, req->form, &c.info) != ERR_OK || text_new(req->transcript, &c.t) != ERR_OK)
 		goto out;
 	lexicon_tag_text(c.lex, c.t);
 	c.used = calloc((size_t)c.t->n + 1, sizeof(bool));
@@ -1213,5 +1234,22 @@ out:
 	text_free(c.t);
 	free(c.used);
 	free(c.keys);
+	cache_clear(&once);
 	return e;
 }
+
+static enum err rules_call(void *ctx, const void *req, void *out)
+{
+	return extract_rules_extract(ctx, req, out);
+}
+
+static void rules_free(void *ctx)
+{
+	extract_rules_free(ctx);
+}
+
+const struct backend_ops extract_rules_ops = {
+	.stage = BACKEND_EXTRACT,
+	.call = rules_call,
+	.free = rules_free,
+};

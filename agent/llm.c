@@ -139,6 +139,14 @@ void llm_usage_begin(struct backend_usage *u, const struct provider *p)
 	u->ack_ms = -1;
 }
 
+enum err llm_request_built(const struct provider *p, enum err e, struct backend_usage *u)
+{
+	if (e)
+		snprintf(u->error, sizeof(u->error), "%s: could not build the request: %s",
+			 p->info->name, err_str(e));
+	return e;
+}
+
 void llm_usage_http(struct backend_usage *u, const struct http_result *res)
 {
 	u->ttfb_ms = res->ttfb_ms;
@@ -187,6 +195,61 @@ enum err llm_send(const struct provider *p, enum err built, struct http_req *hr,
 	if (e)
 		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, err_str(e));
 	return e;
+}
+
+void *llm_client_new(struct provider *p, const struct llm_stage *stage, size_t size)
+{
+	struct llm_client *c = calloc(1, size);
+	if (!c) {
+		provider_free(p);
+		return NULL;
+	}
+	c->p = p;
+	c->stage = stage;
+	return c;
+}
+
+enum err llm_ops_call(void *ctx, const void *req, void *out)
+{
+	struct llm_client *c = ctx;
+	struct http_req *hr = NULL;
+	struct http_result *res = NULL;
+	c->used = true;
+	enum err e = c->stage->request(c, req, &hr);
+	if ((e = llm_send(c->p, e, hr, &res, &c->last)))
+		return e;
+	e = c->stage->response(c, req, res, out, &c->last);
+	http_result_free(res);
+	return e;
+}
+
+enum err llm_ops_start(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u)
+{
+	const struct llm_client *c = ctx;
+	llm_usage_begin(u, c->p);
+	return llm_request_built(c->p, c->stage->request(c, req, hr), u);
+}
+
+enum err llm_ops_finish(void *ctx, const void *req, const struct http_result *res, void *out,
+			struct backend_usage *u)
+{
+	const struct llm_client *c = ctx;
+	return c->stage->response(c, req, res, out, u);
+}
+
+const struct backend_usage *llm_ops_usage(const void *ctx)
+{
+	const struct llm_client *c = ctx;
+	return c->used ? &c->last : NULL;
+}
+
+void llm_ops_free(void *ctx)
+{
+	struct llm_client *c = ctx;
+	if (!c)
+		return;
+	provider_free(c->p);
+	free(c);
 }
 
 cJSON *llm_history(const cJSON *history, int turns)

@@ -76,6 +76,9 @@ enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_
 
 /* llm_usage_begin: reset u for a call on p (provider, model; cost -1 when unpriced). */
 void llm_usage_begin(struct backend_usage *u, const struct provider *p);
+/* llm_request_built: e, the result of building p's request; when it failed, u->error
+ * says so. Returns e. */
+enum err llm_request_built(const struct provider *p, enum err e, struct backend_usage *u);
 /* llm_usage_http: copy res's timings and status into u. */
 void llm_usage_http(struct backend_usage *u, const struct http_result *res);
 /* llm_usage_tokens: copy r's token counts into u and, when p is priced, their cost. */
@@ -87,6 +90,42 @@ void llm_usage_tokens(struct backend_usage *u, const struct provider *p, const s
  * Errors: ERR_BACKEND (transport, HTTP status, provider error, unparsable body), ERR_NOMEM. */
 enum err llm_response(const struct provider *p, const struct http_result *res,
 		      struct llm_result **out, struct backend_usage *u);
+
+/* A language-model backend's ctx: its provider, its stage's two halves, the last blocking
+ * call's measurements. A stage's own ctx struct starts with one (extract_llm.c,
+ * reply_llm.c), so the backend ops below serve every stage. */
+struct llm_client;
+
+struct llm_stage {
+	/* request: the HTTP request for req (caller owns *out). */
+	enum err (*request)(const struct llm_client *c, const void *req, struct http_req **out);
+	/* response: the stage's output from res (see struct backend_ops finish). */
+	enum err (*response)(const struct llm_client *c, const void *req,
+			     const struct http_result *res, void *out, struct backend_usage *u);
+};
+
+struct llm_client {
+	struct provider *p;            /* owned */
+	const struct llm_stage *stage; /* static */
+	struct backend_usage last;
+	bool used;                     /* last holds a call */
+};
+
+/* llm_client_new: a stage's ctx of size bytes (at least a struct llm_client, which it
+ * starts with), zeroed, on provider p (taken over, also on failure) and stage. Returns
+ * it (caller frees with llm_ops_free), NULL when out of memory. */
+void *llm_client_new(struct provider *p, const struct llm_stage *stage, size_t size);
+
+/* The backend ops members every language-model stage shares (backend.h: struct
+ * backend_ops); ctx is a stage's ctx, which starts with a struct llm_client. call is
+ * blocking (llm_send); start also resets u and says when the request cannot be built;
+ * usage gives last; free wipes the provider's key and frees ctx. */
+enum err llm_ops_call(void *ctx, const void *req, void *out);
+enum err llm_ops_start(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u);
+enum err llm_ops_finish(void *ctx, const void *req, const struct http_result *res, void *out,
+			struct backend_usage *u);
+const struct backend_usage *llm_ops_usage(const void *ctx);
+void llm_ops_free(void *ctx);
 
 /* llm_send: the blocking half of a backend's call on p: resets u (llm_usage_begin), then
  * sends hr, the request its builder made with result built. Output: *res on ERR_OK (caller

@@ -8,66 +8,54 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "provider_stt.h"
+
 /* Base URLs, models and key variables: each provider's API reference (OpenAI
  * platform.openai.com/docs/api-reference; OpenRouter openrouter.ai/docs/api-reference;
  * Gemini ai.google.dev/gemini-api/docs/openai; Mistral docs.mistral.ai/api; Groq
- * console.groq.com/docs/openai; Anthropic docs.anthropic.com/en/api/messages; ElevenLabs
- * elevenlabs.io/docs/api-reference/speech-to-text/convert; Sarvam
- * docs.sarvam.ai/api-reference-docs/speech-to-text/transcribe; Deepgram
- * developers.deepgram.com/reference/speech-to-text-api/listen; Google
- * cloud.google.com/speech-to-text/v2/docs/chirp_3-model; whisper.cpp examples/server).
- * Default models follow the FormBharo paper's choices where it made one (Scribe v2,
- * Gemini 3.5 Flash via OpenRouter, GPT-5.4-mini). */
+ * console.groq.com/docs/openai; Anthropic docs.anthropic.com/en/api/messages). Default
+ * models follow the FormBharo paper's choices where it made one (Gemini 3.5 Flash via
+ * OpenRouter, GPT-5.4-mini). The speech-to-text providers are in provider_stt.c. */
+#define LLM(n, proto, m, base, benv, kenv)                                                    \
+	{.name = (n), .kind = PROVIDER_LLM, .protocol = (proto), .model = (m), .base_url = (base), \
+	 .base_env = (benv), .key_env = (kenv)}
 static const struct provider_info table[] = {
-	{"openai", PROVIDER_LLM, PROTO_OPENAI_CHAT, "gpt-5.4-mini", "https://api.openai.com/v1",
-	 "OPENAI_BASE_URL", "OPENAI_API_KEY", "hi"},
-	{"openrouter", PROVIDER_LLM, PROTO_OPENAI_CHAT, "google/gemini-3.5-flash",
-	 "https://openrouter.ai/api/v1", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY", "hi"},
-	{"gemini", PROVIDER_LLM, PROTO_OPENAI_CHAT, "gemini-3.5-flash",
-	 "https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_BASE_URL",
-	 "GEMINI_API_KEY", "hi"},
-	{"mistral", PROVIDER_LLM, PROTO_OPENAI_CHAT, "mistral-medium-latest", "https://api.mistral.ai/v1",
-	 "MISTRAL_BASE_URL", "MISTRAL_API_KEY", "hi"},
-	{"groq", PROVIDER_LLM, PROTO_OPENAI_CHAT, "llama-3.3-70b-versatile",
-	 "https://api.groq.com/openai/v1", "GROQ_BASE_URL", "GROQ_API_KEY", "hi"},
-	{"anthropic", PROVIDER_LLM, PROTO_ANTHROPIC, "claude-haiku-4-5", "https://api.anthropic.com",
-	 "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "hi"},
+	LLM("openai", PROTO_OPENAI_CHAT, "gpt-5.4-mini", "https://api.openai.com/v1",
+	    "OPENAI_BASE_URL", "OPENAI_API_KEY"),
+	LLM("openrouter", PROTO_OPENAI_CHAT, "google/gemini-3.5-flash", "https://openrouter.ai/api/v1",
+	    "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY"),
+	LLM("gemini", PROTO_OPENAI_CHAT, "gemini-3.5-flash",
+	    "https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_BASE_URL",
+	    "GEMINI_API_KEY"),
+	LLM("mistral", PROTO_OPENAI_CHAT, "mistral-medium-latest", "https://api.mistral.ai/v1",
+	    "MISTRAL_BASE_URL", "MISTRAL_API_KEY"),
+	LLM("groq", PROTO_OPENAI_CHAT, "llama-3.3-70b-versatile", "https://api.groq.com/openai/v1",
+	    "GROQ_BASE_URL", "GROQ_API_KEY"),
+	LLM("anthropic", PROTO_ANTHROPIC, "claude-haiku-4-5", "https://api.anthropic.com",
+	    "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"),
 	/* an OpenAI-compatible server on this machine (llama.cpp's server, vLLM, Ollama) */
-	{"local", PROVIDER_LLM, PROTO_OPENAI_CHAT, "local", "http://127.0.0.1:8080/v1",
-	 "LOCAL_BASE_URL", NULL, "hi"},
-
-	{"elevenlabs", PROVIDER_STT, PROTO_ELEVENLABS, "scribe_v2", "https://api.elevenlabs.io",
-	 "ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "hin"},
-	{"sarvam", PROVIDER_STT, PROTO_SARVAM, "saaras:v3", "https://api.sarvam.ai",
-	 "SARVAM_BASE_URL", "SARVAM_API_KEY", "hi-IN"},
-	{"deepgram", PROVIDER_STT, PROTO_DEEPGRAM, "nova-3", "https://api.deepgram.com",
-	 "DEEPGRAM_BASE_URL", "DEEPGRAM_API_KEY", "hi"},
-	{"openai", PROVIDER_STT, PROTO_OPENAI_STT, "gpt-4o-transcribe", "https://api.openai.com/v1",
-	 "OPENAI_BASE_URL", "OPENAI_API_KEY", "hi"},
-	{"groq", PROVIDER_STT, PROTO_OPENAI_STT, "whisper-large-v3", "https://api.groq.com/openai/v1",
-	 "GROQ_BASE_URL", "GROQ_API_KEY", "hi"},
-	/* Chirp 3 is served from the us, eu and some asia locations */
-	{"google", PROVIDER_STT, PROTO_GOOGLE_STT, "chirp_3", "https://us-speech.googleapis.com",
-	 "GOOGLE_SPEECH_BASE_URL", "GOOGLE_APPLICATION_CREDENTIALS", "hi-IN"},
-	{"whispercpp", PROVIDER_STT, PROTO_WHISPERCPP, "", "http://127.0.0.1:8080",
-	 "WHISPERCPP_BASE_URL", NULL, "hi"},
+	LLM("local", PROTO_OPENAI_CHAT, "local", "http://127.0.0.1:8080/v1", "LOCAL_BASE_URL", NULL),
 };
 
 static cJSON *config;          /* the loaded config file, NULL when none */
 static char *config_path;
 static bool config_tried;
 
-const struct provider_info *provider_table(int *n)
+const struct provider_info *provider_table(enum provider_kind kind, int *n)
 {
+	if (kind == PROVIDER_STT)
+		return provider_stt_table(n);
 	*n = (int)(sizeof(table) / sizeof(table[0]));
 	return table;
 }
 
 const struct provider_info *provider_find(const char *name, enum provider_kind kind)
 {
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (table[i].kind == kind && strcmp(table[i].name, name) == 0)
-			return &table[i];
+	int n;
+	const struct provider_info *t = provider_table(kind, &n);
+	for (int i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return &t[i];
 	return NULL;
 }
 
@@ -502,14 +490,13 @@ const char *provider_language(const struct provider *p, const char *lang)
 	};
 	if (!lang || !*lang)
 		lang = "hi";
-	switch (p->info->protocol) {
-	case PROTO_ELEVENLABS:
+	switch (p->info->lang) {
+	case LANG_ISO639_3:
 		for (size_t i = 0; i < sizeof(iso3) / sizeof(iso3[0]); i++)
 			if (strcmp(lang, iso3[i].iso1) == 0)
 				return iso3[i].iso3;
 		return lang;
-	case PROTO_SARVAM:
-	case PROTO_GOOGLE_STT:
+	case LANG_BCP47:
 		for (size_t i = 0; i < sizeof(bcp) / sizeof(bcp[0]); i++)
 			if (strcmp(lang, bcp[i].iso1) == 0)
 				return bcp[i].bcp;

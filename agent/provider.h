@@ -40,13 +40,18 @@ enum provider_kind { PROVIDER_LLM, PROVIDER_STT };
 enum provider_protocol {
 	PROTO_OPENAI_CHAT,   /* POST {base}/chat/completions */
 	PROTO_ANTHROPIC,     /* POST {base}/v1/messages */
-	PROTO_ELEVENLABS,    /* POST {base}/v1/speech-to-text, multipart */
-	PROTO_SARVAM,        /* POST {base}/speech-to-text, multipart */
-	PROTO_DEEPGRAM,      /* POST {base}/v1/listen, raw audio */
-	PROTO_OPENAI_STT,    /* POST {base}/audio/transcriptions, multipart (OpenAI, Groq) */
-	PROTO_GOOGLE_STT,    /* POST {base}/v2/projects/P/locations/L/recognizers/_:recognize */
-	PROTO_WHISPERCPP,    /* POST {base}/inference, multipart */
+	PROTO_STT,           /* speech-to-text: the row's stt_request and stt_parse say how */
 };
+
+/* How a provider writes a language in its requests. */
+enum provider_lang {
+	LANG_ISO639_1,       /* "hi" */
+	LANG_ISO639_3,       /* "hin" (ElevenLabs) */
+	LANG_BCP47,          /* "hi-IN" (Sarvam, Google) */
+};
+
+struct stt_call;
+struct http_req;
 
 /* A built-in provider (static data). */
 struct provider_info {
@@ -57,7 +62,15 @@ struct provider_info {
 	const char *base_url;   /* default base URL, no trailing slash */
 	const char *base_env;   /* environment variable overriding base_url */
 	const char *key_env;    /* environment variable with the key; NULL: none needed */
-	const char *language;   /* how the provider writes Hindi: "hin", "hi-IN" or "hi" */
+	enum provider_lang lang;
+	/* STT rows only (provider_stt.h): */
+	bool oauth;             /* the key is a Google service-account file (OAuth token) */
+	/* stt_request: the HTTP request for c (caller owns *out). Errors: ERR_NOMEM,
+	 * ERR_INVALID. */
+	enum err (*stt_request)(const struct stt_call *c, struct http_req **out);
+	/* stt_parse: the transcript in a successful answer body (len bytes). Output: *text
+	 * (caller frees). Errors: ERR_PARSE (no transcript), ERR_NOMEM. */
+	enum err (*stt_parse)(const char *body, size_t len, char **text);
 };
 
 /* A provider resolved for use: defaults, environment and config merged. */
@@ -77,8 +90,9 @@ struct provider {
 	int extract_history, reply_history;  /* history turns sent (the paper: 200) */
 };
 
-/* provider_table: the built-in providers, *n of them (static). */
-const struct provider_info *provider_table(int *n);
+/* provider_table: the built-in providers of kind, *n of them (static): the language
+ * models here, the speech-to-text services in provider_stt.h. */
+const struct provider_info *provider_table(enum provider_kind kind, int *n);
 
 /* provider_find: the built-in provider named name of kind, NULL if none. */
 const struct provider_info *provider_find(const char *name, enum provider_kind kind);
@@ -111,9 +125,9 @@ void provider_free(struct provider *p);
  * model name (OpenAI gpt-5 and o-series, Gemini 2.5 and 3, DeepSeek R1, Qwen3, Magistral). */
 bool provider_is_reasoning(const struct provider *p);
 
-/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT expects it: ISO 639-3
- * for ElevenLabs ("hin"), BCP-47 with region for Sarvam and Google ("hi-IN"), else as
- * given. Output: a static string or lang itself. */
+/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT expects it (its row's
+ * lang): ISO 639-3 for ElevenLabs ("hin"), BCP-47 with region for Sarvam and Google
+ * ("hi-IN"), else as given. Output: a static string or lang itself. */
 const char *provider_language(const struct provider *p, const char *lang);
 
 /* provider_configured: whether the config file names provider name. */

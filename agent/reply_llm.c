@@ -7,39 +7,29 @@
 #include "llm.h"
 
 struct reply_llm {
-	struct provider *p;
-	struct backend_usage last;
-	bool used;
+	struct llm_client c; /* first: the ctx the shared ops (llm.h) read */
 };
+
+static enum err stage_request(const struct llm_client *c, const void *req, struct http_req **out)
+{
+	return reply_llm_request((const struct reply_llm *)c, req, out);
+}
+
+static enum err stage_response(const struct llm_client *c, const void *req,
+			       const struct http_result *res, void *out, struct backend_usage *u)
+{
+	return reply_llm_response((const struct reply_llm *)c, req, res, out, u);
+}
+
+static const struct llm_stage stage = {stage_request, stage_response};
 
 enum err reply_llm_new(struct provider *p, struct reply_llm **out)
 {
-	struct reply_llm *x = calloc(1, sizeof(*x));
-	if (!x) {
-		provider_free(p);
+	struct reply_llm *x = llm_client_new(p, &stage, sizeof(*x));
+	if (!x)
 		return ERR_NOMEM;
-	}
-	x->p = p;
 	*out = x;
 	return ERR_OK;
-}
-
-void reply_llm_free(struct reply_llm *x)
-{
-	if (!x)
-		return;
-	provider_free(x->p);
-	free(x);
-}
-
-const struct provider *reply_llm_provider(const struct reply_llm *x)
-{
-	return x->p;
-}
-
-const struct backend_usage *reply_llm_usage(const struct reply_llm *x)
-{
-	return x->used ? &x->last : NULL;
 }
 
 static const char *const SYSTEM_HEAD =
@@ -135,7 +125,7 @@ static const cJSON *decision_call(const struct reply_request *req)
 enum err reply_llm_request(const struct reply_llm *x, const struct reply_request *req,
 			   struct http_req **out)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	const cJSON *call = decision_call(req);
 	if (!call)
 		return ERR_INVALID;
@@ -199,7 +189,7 @@ static char *one_line(const char *s)
 enum err reply_llm_response(const struct reply_llm *x, const struct reply_request *req,
 			    const struct http_result *res, char **text, struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	struct backend_usage local;
 	if (!u)
 		u = &local;
@@ -264,16 +254,11 @@ out:
 	return e;
 }
 
-enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text)
-{
-	struct reply_llm *x = ctx;
-	struct http_req *hr = NULL;
-	struct http_result *res = NULL;
-	x->used = true;
-	enum err e = reply_llm_request(x, req, &hr);
-	if ((e = llm_send(x->p, e, hr, &res, &x->last)))
-		return e;
-	e = reply_llm_response(x, req, res, text, &x->last);
-	http_result_free(res);
-	return e;
-}
+const struct backend_ops reply_llm_ops = {
+	.stage = BACKEND_REPLY,
+	.call = llm_ops_call,
+	.start = llm_ops_start,
+	.finish = llm_ops_finish,
+	.usage = llm_ops_usage,
+	.free = llm_ops_free,
+};

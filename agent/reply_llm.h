@@ -18,22 +18,15 @@
 
 struct reply_llm;
 
+/* The backend's ops (backend.h); its ctx is a struct reply_llm. */
+extern const struct backend_ops reply_llm_ops;
+
 /* reply_llm_new: a REPLY backend on provider p (taken over, also on failure). Output:
- * *out (caller frees with reply_llm_free). Errors: ERR_NOMEM. */
+ * *out (caller frees with the ops' free, llm_ops_free). Errors: ERR_NOMEM. Its ops' call
+ * is blocking: *text, one line (caller frees); ERR_INVALID (decision has no tool_call),
+ * ERR_BACKEND (request failed, refusal, no text, or an end_call the rules did not
+ * decide: the usage record says which), ERR_NOMEM. */
 enum err reply_llm_new(struct provider *p, struct reply_llm **out);
-void reply_llm_free(struct reply_llm *x);
-
-/* reply_llm_reply: see struct reply_backend.reply; ctx is a struct reply_llm. Blocking.
- * Output: *text, one line (caller frees). Errors: ERR_INVALID (decision has no
- * tool_call), ERR_BACKEND (request failed, refusal, no text, or an end_call the rules did
- * not decide: the usage record says which), ERR_NOMEM. */
-enum err reply_llm_reply(void *ctx, const struct reply_request *req, char **text);
-
-/* reply_llm_usage: the last call's measurements, NULL before the first call. */
-const struct backend_usage *reply_llm_usage(const struct reply_llm *x);
-
-/* reply_llm_provider: the provider x calls (owned by x). */
-const struct provider *reply_llm_provider(const struct reply_llm *x);
 
 /* The two halves of one call (see extract_llm.h). */
 enum err reply_llm_request(const struct reply_llm *x, const struct reply_request *req,

@@ -115,3 +115,13 @@ enum err reply_script_reply(void *ctx, const struct reply_request *req, char **t
 	*text = b.s;
 	return ERR_OK;
 }
+
+static enum err script_call(void *ctx, const void *req, void *out)
+{
+	return reply_script_reply(ctx, req, out);
+}
+
+const struct backend_ops reply_script_ops = {
+	.stage = BACKEND_REPLY,
+	.call = script_call,
+};

@@ -8,8 +8,12 @@
 #include "backend.h"
 #include "decision.h"
 
-/* reply_script_reply: see struct reply_backend.reply. ctx is unused (NULL). The decision
- * is read with decision_from_json (a record without "turn" reads as the opening, turn 0).
+/* The backend's ops (backend.h), no ctx; its call is reply_script_reply. */
+extern const struct backend_ops reply_script_ops;
+
+/* reply_script_reply: REPLY on req (struct backend_ops call). ctx is unused (NULL). The
+ * decision is read with decision_from_json (a record without "turn" reads as the opening,
+ * turn 0).
  * Output: *text new string (caller frees). Errors: ERR_INVALID (decision record lacks a
  * tool_call, or it is not one decision.h describes, or it asks no question of the form),
  * ERR_NOMEM. */

@@ -1,24 +1,7 @@
 /* stt_cloud: speech-to-text over HTTP, one client for every hosted and local service in
- * the provider registry. Each request is the one the provider documents:
- * - ElevenLabs Scribe (elevenlabs.io/docs/api-reference/speech-to-text/convert):
- *   POST /v1/speech-to-text, xi-api-key, multipart model_id, language_code ("hin"), file;
- *   answer "text".
- * - Sarvam Saaras (docs.sarvam.ai/api-reference-docs/speech-to-text/transcribe):
- *   POST /speech-to-text, api-subscription-key, multipart file, model, mode=transcribe,
- *   language_code ("hi-IN"); answer "transcript".
- * - Deepgram (developers.deepgram.com/reference/speech-to-text-api/listen):
- *   POST /v1/listen?model=nova-3&language=hi, Authorization: Token KEY, the WAV file as
- *   the body (Content-Type audio/wav); answer results.channels[0].alternatives[0].transcript.
- * - OpenAI and Groq (platform.openai.com/docs/api-reference/audio/createTranscription,
- *   console.groq.com/docs/speech-to-text): POST /audio/transcriptions, Bearer, multipart
- *   file, model, language ("hi"), response_format=json, temperature=0; answer "text".
- * - Google Speech v2 with Chirp 3 (cloud.google.com/speech-to-text/v2/docs/reference/rest/
- *   v2/projects.locations.recognizers/recognize): POST
- *   /v2/projects/P/locations/L/recognizers/_:recognize, Bearer (service-account OAuth),
- *   JSON {"config":{"autoDecodingConfig":{},"model":"chirp_3","languageCodes":["hi-IN"]},
- *   "content": base64}; answer results[].alternatives[0].transcript.
- * - whisper.cpp's server (examples/server/README.md): POST /inference, multipart file,
- *   temperature, response_format=json, language; answer "text".
+ * the provider registry. Each provider's row (provider_stt.h) builds the request the
+ * provider documents and reads its answer; this module encodes the audio, fetches
+ * Google's access token for a row that needs OAuth, runs the request and measures it.
  * Audio goes as 16-bit PCM mono WAV at the utterance's rate (16 kHz from the audio
  * layer), which every one of them accepts. */
 #ifndef FORMDESK_STT_CLOUD_H
@@ -29,6 +12,20 @@
 #include "provider.h"
 
 struct stt_cloud;
+
+/* What a provider row's stt_request builds from (provider.h). */
+struct stt_call {
+	const struct provider *p;
+	const char *lang;          /* the language as the provider writes it */
+	const unsigned char *wav;  /* the utterance as a WAV file, wav_len bytes */
+	size_t wav_len;
+	const char *base;          /* the base URL to use instead of p->base_url, or NULL */
+	const char *token;         /* OAuth rows: the access token */
+	const char *project;       /* OAuth rows: the Google project */
+};
+
+/* The backend's ops (backend.h); its ctx is a struct stt_cloud. */
+extern const struct backend_ops stt_cloud_ops;
 
 /* stt_cloud_new: an STT backend on provider p (taken over, also on failure). For Google
  * the key file named by p->key (GOOGLE_APPLICATION_CREDENTIALS) is read now. Output:

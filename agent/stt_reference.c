@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum err stt_reference_transcribe(void *ctx, const struct stt_request *req, char **text)
+static enum err transcribe(void *ctx, const void *vreq, void *out)
 {
+	const struct stt_request *req = vreq;
+	char **text = out;
 	(void)ctx;
 	if (!req->reference)
 		return ERR_NOTFOUND;
@@ -14,3 +16,9 @@ enum err stt_reference_transcribe(void *ctx, const struct stt_request *req, char
 	*text = s;
 	return ERR_OK;
 }
+
+const struct backend_ops stt_reference_ops = {
+	.stage = BACKEND_STT,
+	.reference_only = true,
+	.call = transcribe,
+};

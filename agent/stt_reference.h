@@ -6,8 +6,9 @@
 
 #include "backend.h"
 
-/* stt_reference_transcribe: copy of req->reference. Output: *text new string (caller
- * frees). Errors: ERR_NOTFOUND when the turn has no reference, ERR_NOMEM. */
-enum err stt_reference_transcribe(void *ctx, const struct stt_request *req, char **text);
+/* The backend's ops (backend.h), no ctx. Its call gives a copy of req->reference.
+ * Output: *text new string (caller frees). Errors: ERR_NOTFOUND when the turn has no
+ * reference, ERR_NOMEM. */
+extern const struct backend_ops stt_reference_ops;
 
 #endif

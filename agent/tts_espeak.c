@@ -89,8 +89,12 @@ enum err tts_espeak_open(const char *voice, const char **why)
 	return ERR_OK;
 }
 
-enum err tts_espeak_speak(void *ctx, const char *text, float **samples, size_t *n, int *rate)
+/* speak: the audio of text (req) into *out (a struct tts_audio). Errors: ERR_BACKEND (the
+ * synthesizer failed or is not started), ERR_NOMEM. */
+static enum err speak(void *ctx, const void *req, void *vout)
 {
+	const char *text = req;
+	struct tts_audio *a = vout;
 	struct collect c = {0};
 	espeak_ng_STATUS st;
 	float *out = NULL;
@@ -115,13 +119,17 @@ enum err tts_espeak_speak(void *ctx, const char *text, float **samples, size_t *
 		for (size_t i = 0; i < c.n; i++)
 			out[i] = c.buf[i] / 32768.0f;
 	}
-	*samples = out;
-	*n = c.n;
-	*rate = espeak_ng_GetSampleRate();
+	(void)ctx;
+	*a = (struct tts_audio){.samples = out, .n = c.n, .rate = espeak_ng_GetSampleRate()};
 out:
 	free(c.buf);
 	return e;
 }
+
+const struct backend_ops tts_espeak_ops = {
+	.stage = BACKEND_TTS,
+	.call = speak,
+};
 
 void tts_espeak_close(void)
 {

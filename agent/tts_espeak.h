@@ -8,16 +8,17 @@
 #define FORMDESK_TTS_ESPEAK_H
 
 #include <stddef.h>
+#include "backend.h"
 #include "err.h"
+
+/* The backend's ops (backend.h), no ctx: the library's state is global. */
+extern const struct backend_ops tts_espeak_ops;
 
 /* tts_espeak_open: start espeak-ng (once; later calls only change the voice) and select
  * voice (NULL for "hi"). On failure *why (may be NULL) points at a static message.
  * Errors: ERR_BACKEND (the library or its data would not load), ERR_NOTFOUND (no such
  * voice). */
 enum err tts_espeak_open(const char *voice, const char **why);
-
-/* tts_espeak_speak: the tts_backend speak function (tts.h); ctx is unused. */
-enum err tts_espeak_speak(void *ctx, const char *text, float **samples, size_t *n, int *rate);
 
 /* tts_espeak_close: nothing to do: espeak-ng cannot be restarted after
  * espeak_ng_Terminate, so it stays up until the process exits (see tts_espeak.c). */

@@ -201,7 +201,7 @@ int cmd_extract(int argc, char **argv)
 			goto out;
 		}
 	}
-	struct extract_backend be;
+	struct backend be;
 	const char *why = NULL;
 	if ((e = backend_extract(spec, &be, &why)) != ERR_OK) {
 		fprintf(stderr, "formdesk extract: --extract %s: %s\n", spec, why ? why : err_str(e));
@@ -213,8 +213,8 @@ int cmd_extract(int argc, char **argv)
 	};
 	struct backend_usage u;
 	bool net = false;
-	e = be.extract(be.ctx, &req, &ex);
-	net = backend_last_usage(be.ctx, &u);
+	e = backend_extract_fields(&be, &req, &ex);
+	net = backend_last_usage(&be, &u);
 	if (e != ERR_OK) {
 		if (net && u.error[0]) /* it names the provider already */
 			fprintf(stderr, "formdesk extract: %s\n", u.error);

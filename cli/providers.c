@@ -31,22 +31,24 @@ int cmd_providers(int argc, char **argv)
 	printf("config file: %s\n", path ? path : "none (formdesk.json, $FORMDESK_CONFIG or --config FILE)");
 	printf("offline (default): stt reference, extract rules, reply script\n\n");
 	printf("%-4s %-11s %-26s %-10s %-48s %s\n", "kind", "provider", "model", "config", "base URL", "key");
-	int n;
-	const struct provider_info *t = provider_table(&n);
-	int ready = 0;
-	for (int i = 0; i < n; i++) {
-		char model[128], base[512], key[96];
-		provider_settings(&t[i], model, sizeof(model), base, sizeof(base));
-		const char *kv = t[i].key_env ? getenv(t[i].key_env) : NULL;
-		bool ok = !t[i].key_env || (kv && *kv);
-		if (!t[i].key_env)
-			snprintf(key, sizeof(key), "none needed");
-		else
-			snprintf(key, sizeof(key), "%s %s", t[i].key_env, kv && *kv ? "set" : "missing");
-		ready += ok;
-		printf("%-4s %-11s %-26s %-10s %-48s %s\n", t[i].kind == PROVIDER_LLM ? "llm" : "stt",
-		       t[i].name, model[0] ? model : "(server's)",
-		       provider_configured(t[i].name) ? "yes" : "-", base, key);
+	int n = 0, ready = 0;
+	for (int kind = PROVIDER_LLM; kind <= PROVIDER_STT; kind++) {
+		int nk;
+		const struct provider_info *t = provider_table(kind, &nk);
+		for (int i = 0; i < nk; i++, n++) {
+			char model[128], base[512], key[96];
+			provider_settings(&t[i], model, sizeof(model), base, sizeof(base));
+			const char *kv = t[i].key_env ? getenv(t[i].key_env) : NULL;
+			bool ok = !t[i].key_env || (kv && *kv);
+			if (!t[i].key_env)
+				snprintf(key, sizeof(key), "none needed");
+			else
+				snprintf(key, sizeof(key), "%s %s", t[i].key_env, kv && *kv ? "set" : "missing");
+			ready += ok;
+			printf("%-4s %-11s %-26s %-10s %-48s %s\n", t[i].kind == PROVIDER_LLM ? "llm" : "stt",
+			       t[i].name, model[0] ? model : "(server's)",
+			       provider_configured(t[i].name) ? "yes" : "-", base, key);
+		}
 	}
 	printf("\n%d of %d providers ready; use them as --stt, --extract, --reply PROVIDER[:MODEL]\n",
 	       ready, n);

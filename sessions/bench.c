@@ -8,16 +8,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/extract_llm.h"
 #include "agent/flow.h"
 #include "agent/http.h"
 #include "agent/namematch.h"
 #include "agent/parse.h"
-#include "agent/reply_llm.h"
 #include "agent/reply_script.h"
 #include "audio/audiofile.h"
 #include "sessions/benchdb.h"
 #include "sessions/corpus.h"
+#include "sessions/engine.h"
 #include "sessions/replycheck.h"
 #include "sessions/score.h"
 #include "sessions/wer.h"
@@ -430,13 +429,13 @@ static void put(struct bench *b, const char *stage, const char *spec, const char
 }
 
 /* usage: the cost and latency of the backend call just made inline. */
-static void usage_of(const void *ctx, double wall_ms, double *ms, double *cost, char *error,
+static void usage_of(const struct backend *be, double wall_ms, double *ms, double *cost, char *error,
 		     size_t n)
 {
 	struct backend_usage u;
 	*ms = wall_ms;
 	*cost = 0;
-	if (backend_last_usage(ctx, &u)) {
+	if (backend_last_usage(be, &u)) {
 		if (u.total_ms > 0)
 			*ms = u.total_ms;
 		*cost = u.cost_usd > 0 ? u.cost_usd : 0;
@@ -492,7 +491,7 @@ static void stt_one(struct bench *b, const struct utt *ut)
 
 	/* The reference backend needs no audio; any other hears the whole recording. An
 	 * unreadable recording goes as no audio: the backend says whether it can do without. */
-	if (strcmp(b->cfg->stt.name ? b->cfg->stt.name : "", "reference") != 0 && turn->audio) {
+	if (!(b->cfg->stt.ops && b->cfg->stt.ops->reference_only) && turn->audio) {
 		if ((e = audiofile_read(turn->audio, STT_RATE, &samples, &n, &msg)) != ERR_OK) {
 			snprintf(error, sizeof error, "audio: %s", msg ? msg : err_str(e));
 			samples = NULL;
@@ -501,9 +500,8 @@ static void stt_one(struct bench *b, const struct utt *ut)
 		rq.samples = samples;
 		rq.n_samples = n;
 	}
-	e = b->cfg->stt.transcribe ? b->cfg->stt.transcribe(b->cfg->stt.ctx, &rq, &hyp)
-				   : ERR_UNSUPPORTED;
-	usage_of(b->cfg->stt.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	e = backend_transcribe(&b->cfg->stt, &rq, &hyp);
+	usage_of(&b->cfg->stt, now_ms() - t0, &ms, &cost, error, sizeof error);
 	if (e != ERR_OK) {
 		hyp = NULL;
 		if (!error[0])
@@ -668,7 +666,7 @@ struct flight {
 	const struct unit *u;
 	struct extract_request xrq;
 	struct reply_request rrq;
-	struct icall *ic;  /* integration call, or NULL for a unit test */
+	struct backend_usage us; /* reset by backend_start */
 };
 
 static void extract_http_done(void *ud, struct http_result *res)
@@ -677,7 +675,7 @@ static void extract_http_done(void *ud, struct http_result *res)
 	struct bench *b = fl->b;
 	struct extraction *ex = NULL;
 	struct backend_usage us = {0};
-	enum err e = extract_llm_response(b->cfg->extract.ctx, &fl->xrq, res, &ex, &us);
+	enum err e = backend_finish(&b->cfg->extract, &fl->xrq, res, &ex, &us);
 	b->inflight--;
 	extract_done(b, fl->u, e, e == ERR_OK ? ex : NULL, us.total_ms > 0 ? us.total_ms : res->total_ms,
 		     us.cost_usd > 0 ? us.cost_usd : 0, us.error);
@@ -699,7 +697,7 @@ static void extract_start(struct bench *b, const struct unit *u)
 			return;
 		}
 		*fl = (struct flight){.b = b, .u = u, .xrq = rq};
-		if ((e = extract_llm_request(b->cfg->extract.ctx, &fl->xrq, &hr)) != ERR_OK) {
+		if ((e = backend_start(&b->cfg->extract, &fl->xrq, &hr, &fl->us)) != ERR_OK) {
 			extract_done(b, u, e, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
@@ -715,10 +713,8 @@ static void extract_start(struct bench *b, const struct unit *u)
 	struct extraction *ex = NULL;
 	char error[256] = "";
 	double t0 = now_ms(), ms, cost;
-	enum err e = b->cfg->extract.extract
-			     ? b->cfg->extract.extract(b->cfg->extract.ctx, &rq, &ex)
-			     : ERR_UNSUPPORTED;
-	usage_of(b->cfg->extract.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	enum err e = backend_extract_fields(&b->cfg->extract, &rq, &ex);
+	usage_of(&b->cfg->extract, now_ms() - t0, &ms, &cost, error, sizeof error);
 	extract_done(b, u, e, e == ERR_OK ? ex : NULL, ms, cost, error);
 	extraction_free(ex);
 }
@@ -786,7 +782,7 @@ static void reply_http_done(void *ud, struct http_result *res)
 	struct bench *b = fl->b;
 	struct backend_usage us = {0};
 	char *text = NULL;
-	enum err e = reply_llm_response(b->cfg->reply.ctx, &fl->rrq, res, &text, &us);
+	enum err e = backend_finish(&b->cfg->reply, &fl->rrq, res, &text, &us);
 	b->inflight--;
 	reply_done(b, fl->u, e, e == ERR_OK ? text : NULL,
 		   us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0,
@@ -808,7 +804,7 @@ static void reply_start(struct bench *b, const struct unit *u)
 			return;
 		}
 		*fl = (struct flight){.b = b, .u = u, .rrq = rq};
-		if ((e = reply_llm_request(b->cfg->reply.ctx, &fl->rrq, &hr)) != ERR_OK) {
+		if ((e = backend_start(&b->cfg->reply, &fl->rrq, &hr, &fl->us)) != ERR_OK) {
 			reply_done(b, u, e, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
@@ -823,44 +819,51 @@ static void reply_start(struct bench *b, const struct unit *u)
 	}
 	char *text = NULL, error[256] = "";
 	double t0 = now_ms(), ms, cost;
-	enum err e = b->cfg->reply.reply ? b->cfg->reply.reply(b->cfg->reply.ctx, &rq, &text)
-					 : ERR_UNSUPPORTED;
-	usage_of(b->cfg->reply.ctx, now_ms() - t0, &ms, &cost, error, sizeof error);
+	enum err e = backend_say(&b->cfg->reply, &rq, &text);
+	usage_of(&b->cfg->reply, now_ms() - t0, &ms, &cost, error, sizeof error);
 	reply_done(b, u, e, e == ERR_OK ? text : NULL, ms, cost, error);
 	free(e == ERR_OK ? text : NULL);
 }
 
-/* ---- integration: one call, a state machine so network stages can wait ---- */
+/* ---- integration: each call through the call engine (sessions/engine.h) ---- */
 
-enum ic_state { IC_REPLY, IC_NEXT, IC_EXTRACT, IC_WAIT, IC_DONE };
-
+/* A call on an engine of its own: the STT results are the caller's turns, typed in, so
+ * EXTRACT, the rules and REPLY run as in any other call; the listener grades each reply
+ * and scores the form when the call ends. */
 struct icall {
 	struct bench *b;
 	const struct corpus_call *call;
-	struct flow *fl;
-	cJSON *history;
-	cJSON *decision;
+	struct engine *eng;
+	int t;                  /* caller turns fed */
 	const char *transcript; /* the current turn's STT output, borrowed from the map */
+	int asked;              /* the question asked when the current turn began */
+	bool asks;              /* the last decision asks a question (not end_call) */
+	char *label;            /* ... its question's label, NULL when none */
+	char *ref;              /* ... the script replier's words for it */
 	char *answer;           /* the value captured in the current turn, as text */
-	enum ic_state state;
-	int t;                  /* caller turns played */
+	bool pending;           /* the decision's reply is not graded yet */
+	bool reply_failed;      /* ... REPLY failed (the engine said the script's words) */
+	bool ended;
+	bool closing;           /* being freed: the engine's last events are not ours */
 	int replies, replies_ok;
 	double cost, turn_ms;
 	cJSON *turn_times;
 };
 
-static void icall_finish(struct icall *c)
+static void icall_finish(struct icall *c, const struct engine_event *ev)
 {
 	struct bench *b = c->b;
 	cJSON *row = cJSON_CreateObject(), *misses = cJSON_CreateArray();
 	struct score sc = {0};
 	const char *cond = c->call->n_turns && c->call->turns[0].condition ? c->call->turns[0].condition
 									    : "";
-	enum call_status st = flow_status(c->fl);
-	if (st == CALL_IN_PROGRESS)
-		st = CALL_FAILED; /* the caller's turns ran out: hung up */
+	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(ev->json, "usage");
+	const cJSON *cost = cJSON_GetObjectItemCaseSensitive(usage, "cost_usd");
+	if (cJSON_IsNumber(cost) && cost->valuedouble > 0)
+		c->cost += cost->valuedouble;
 	if (score_call(b->cfg->form, c->call->expected_data, c->call->expected_status,
-		       flow_form_data(c->fl), flow_form_status(c->fl), &sc, misses) != ERR_OK)
+		       cJSON_GetObjectItemCaseSensitive(ev->json, "form_data"),
+		       cJSON_GetObjectItemCaseSensitive(ev->json, "form_status"), &sc, misses) != ERR_OK)
 		fail(b, ERR_NOMEM, "score");
 	cJSON_AddStringToObject(row, "caller", c->call->caller ? c->call->caller : "");
 	cJSON_AddStringToObject(row, "condition", cond);
@@ -868,7 +871,7 @@ static void icall_finish(struct icall *c)
 	cJSON_AddNumberToObject(row, "correct", sc.correct);
 	cJSON_AddStringToObject(row, "status_want",
 				c->call->expected_call_status ? c->call->expected_call_status : "");
-	cJSON_AddStringToObject(row, "status_got", call_status_name(st));
+	cJSON_AddStringToObject(row, "status_got", call_status_name(ev->status));
 	cJSON_AddNumberToObject(row, "turns", c->t);
 	cJSON_AddNumberToObject(row, "replies", c->replies);
 	cJSON_AddNumberToObject(row, "replies_ok", c->replies_ok);
@@ -877,238 +880,199 @@ static void icall_finish(struct icall *c)
 	cJSON_AddNumberToObject(row, "cost", c->cost);
 	cJSON_AddItemToObject(row, "misses", misses);
 	put(b, "call", b->call_spec, c->call->id, row);
-	c->state = IC_DONE;
+	c->ended = true;
 }
 
 static void icall_free(struct icall *c)
 {
-	flow_free(c->fl);
-	cJSON_Delete(c->history);
-	cJSON_Delete(c->decision);
+	if (!c)
+		return;
+	c->closing = true;
+	engine_free(c->eng);
+	free(c->label);
+	free(c->ref);
 	cJSON_Delete(c->turn_times);
 	free(c->answer);
 	free(c);
 }
 
-/* icall_replied: REPLY's words for c->decision, graded like a unit test. */
-static void icall_replied(struct icall *c, enum err e, const char *text, double ms, double cost)
+/* icall_grade: REPLY's words for the last decision (said, NULL when none) are known:
+ * graded like a unit test. */
+static void icall_grade(struct icall *c, const char *said)
 {
-	struct bench *b = c->b;
-	c->cost += cost;
-	c->turn_ms += ms;
-	if (c->t > 0) {
-		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
-		c->turn_ms = 0;
-	}
-	if (strcmp(tool_name(c->decision), "end_call") != 0) {
-		char *ref = script_words(b->cfg->form, c->decision, c->history);
+	if (!c->pending)
+		return;
+	c->pending = false;
+	if (c->asks) {
+		const char *text = c->reply_failed ? NULL : said;
 		struct replycheck rc = {0};
-		struct replycheck_input in = {text, ref, tool_arg(c->decision, "label"), c->answer,
+		struct replycheck_input in = {text, c->ref, c->label, c->answer,
 					      c->t > 0 ? c->transcript : NULL};
 		c->replies++;
-		if (e == ERR_OK && text && replycheck_grade(&in, &rc) == ERR_OK && rc.pass)
+		if (text && replycheck_grade(&in, &rc) == ERR_OK && rc.pass)
 			c->replies_ok++;
-		free(ref);
 	}
-	if (e == ERR_OK && text && !history_push(c->history, "agent", text))
-		fail(b, ERR_NOMEM, "history");
-	c->state = IC_NEXT;
+	c->reply_failed = false;
 }
 
-static void icall_extracted(struct icall *c, enum err e, struct extraction *ex, double ms,
-			    double cost)
+/* icall_decided: the rules' decision for the turn (or the opening): kept for grading its
+ * reply, with the value captured for the asked field, for the echo check. */
+static void icall_decided(struct icall *c, const struct engine_event *ev)
 {
 	struct bench *b = c->b;
-	int asked = flow_current(c->fl);
-	c->cost += cost;
-	c->turn_ms += ms;
-	if (!history_push(c->history, "user", c->transcript)) {
-		fail(b, ERR_NOMEM, "history");
-		return;
-	}
-	cJSON_Delete(c->decision);
-	c->decision = NULL;
-	if (turn_json(c->fl, e == ERR_OK ? ex : NULL, &c->decision) != ERR_OK) {
-		fail(b, ERR_NOMEM, "rules");
-		return;
-	}
-	/* The value the rules captured for the asked field, for the echo check. */
+	icall_grade(c, NULL);
+	const char *label = tool_arg(ev->json, "label");
 	free(c->answer);
-	c->answer = NULL;
-	const cJSON *cap;
-	cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(c->decision, "captured")) {
-		const cJSON *fld = cJSON_GetObjectItemCaseSensitive(cap, "field");
-		const cJSON *st = cJSON_GetObjectItemCaseSensitive(cap, "status");
-		if (asked >= 0 && cJSON_IsString(fld) && cJSON_IsString(st) &&
-		    strcmp(fld->valuestring, b->cfg->form->questions[asked].name) == 0 &&
-		    strcmp(st->valuestring, "answered") == 0)
-			c->answer = value_text(cJSON_GetObjectItemCaseSensitive(cap, "value"));
-	}
-	c->state = IC_REPLY;
-}
-
-static void icall_advance(struct icall *c);
-
-static void ic_extract_http_done(void *ud, struct http_result *res)
-{
-	struct flight *fl = ud;
-	struct icall *c = fl->ic;
-	struct extraction *ex = NULL;
-	struct backend_usage us = {0};
-	enum err e = extract_llm_response(c->b->cfg->extract.ctx, &fl->xrq, res, &ex, &us);
-	c->b->inflight--;
-	icall_extracted(c, e, ex, us.total_ms > 0 ? us.total_ms : res->total_ms,
-			us.cost_usd > 0 ? us.cost_usd : 0);
-	extraction_free(ex);
-	http_result_free(res);
-	free(fl);
-	icall_advance(c);
-}
-
-static void ic_reply_http_done(void *ud, struct http_result *res)
-{
-	struct flight *fl = ud;
-	struct icall *c = fl->ic;
-	struct backend_usage us = {0};
-	char *text = NULL;
-	enum err e = reply_llm_response(c->b->cfg->reply.ctx, &fl->rrq, res, &text, &us);
-	c->b->inflight--;
-	icall_replied(c, e, e == ERR_OK ? text : NULL,
-		      us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0);
-	free(e == ERR_OK ? text : NULL);
-	http_result_free(res);
-	free(fl);
-	icall_advance(c);
-}
-
-/* icall_send: start a network request for c; false (and a failure noted) when it cannot. */
-static bool icall_send(struct icall *c, bool extract)
-{
-	struct bench *b = c->b;
-	struct flight *fl = calloc(1, sizeof *fl);
-	struct http_req *hr = NULL;
-	enum err e;
-	if (!fl) {
-		fail(b, ERR_NOMEM, "request");
-		return false;
-	}
-	fl->b = b;
-	fl->ic = c;
-	if (extract) {
-		fl->xrq = (struct extract_request){b->cfg->form, b->cfg->lex, flow_current(c->fl),
-						   c->transcript, c->history, b->cfg->today};
-		e = extract_llm_request(b->cfg->extract.ctx, &fl->xrq, &hr);
-		if (e == ERR_OK)
-			e = http_start(b->http, hr, ic_extract_http_done, fl, NULL);
-	} else {
-		fl->rrq = (struct reply_request){b->cfg->form, c->decision, c->history};
-		e = reply_llm_request(b->cfg->reply.ctx, &fl->rrq, &hr);
-		if (e == ERR_OK)
-			e = http_start(b->http, hr, ic_reply_http_done, fl, NULL);
-	}
-	if (e != ERR_OK) {
-		free(fl);
-		/* A request that cannot be built is a failed stage: the call goes on. */
-		if (extract)
-			icall_extracted(c, e, NULL, 0, 0);
-		else
-			icall_replied(c, e, NULL, 0, 0);
-		return false;
-	}
-	b->inflight++;
-	c->state = IC_WAIT;
-	return true;
-}
-
-static void icall_advance(struct icall *c)
-{
-	struct bench *b = c->b;
-	while (b->err == ERR_OK) {
-		switch (c->state) {
-		case IC_REPLY:
-			if (b->reply_async) {
-				if (icall_send(c, false))
-					return;
-				continue;
-			} else {
-				struct reply_request rq = {b->cfg->form, c->decision, c->history};
-				char *text = NULL;
-				double t0 = now_ms(), ms, cost;
-				enum err e = b->cfg->reply.reply ? b->cfg->reply.reply(b->cfg->reply.ctx, &rq,
-										     &text)
-								 : ERR_UNSUPPORTED;
-				usage_of(b->cfg->reply.ctx, now_ms() - t0, &ms, &cost, NULL, 0);
-				icall_replied(c, e, e == ERR_OK ? text : NULL, ms, cost);
-				free(e == ERR_OK ? text : NULL);
-			}
-			continue;
-		case IC_NEXT: {
-			if (flow_status(c->fl) != CALL_IN_PROGRESS || c->t >= c->call->n_turns) {
-				icall_finish(c);
-				return;
-			}
-			const struct corpus_turn *turn = &c->call->turns[c->t++];
-			size_t i = set_find(&b->stt_keys, turn->utterance_id);
-			c->transcript = b->stt_keys.slot[i] ? b->stt_hyp[i] : NULL;
-			c->cost += b->stt_keys.slot[i] ? b->stt_cost[i] : 0;
-			if (!c->transcript || !c->transcript[0]) {
-				/* Nothing heard: the rules count a retry. */
-				cJSON_Delete(c->decision);
-				c->decision = NULL;
-				free(c->answer);
-				c->answer = NULL;
-				if (turn_json(c->fl, NULL, &c->decision) != ERR_OK) {
-					fail(b, ERR_NOMEM, "rules");
-					return;
-				}
-				c->state = IC_REPLY;
-			} else {
-				c->state = IC_EXTRACT;
-			}
-			continue;
-		}
-		case IC_EXTRACT:
-			if (b->extract_async) {
-				if (icall_send(c, true))
-					return;
-			} else {
-				struct extract_request rq = {b->cfg->form, b->cfg->lex, flow_current(c->fl),
-							     c->transcript, c->history, b->cfg->today};
-				struct extraction *ex = NULL;
-				double t0 = now_ms(), ms, cost;
-				enum err e = b->cfg->extract.extract
-						     ? b->cfg->extract.extract(b->cfg->extract.ctx, &rq, &ex)
-						     : ERR_UNSUPPORTED;
-				usage_of(b->cfg->extract.ctx, now_ms() - t0, &ms, &cost, NULL, 0);
-				icall_extracted(c, e, e == ERR_OK ? ex : NULL, ms, cost);
-				extraction_free(ex);
-			}
-			continue;
-		case IC_WAIT:
-		case IC_DONE:
+	free(c->label);
+	free(c->ref);
+	c->answer = c->label = c->ref = NULL;
+	c->asks = strcmp(tool_name(ev->json), "end_call") != 0;
+	if (c->asks) {
+		c->ref = script_words(b->cfg->form, ev->json, NULL); /* NULL: none */
+		if (label && !(c->label = strdup(label))) {
+			fail(b, ERR_NOMEM, "rules");
 			return;
 		}
 	}
+	c->pending = true;
+	if (ev->turn == 0 || !c->transcript || !c->transcript[0])
+		return;
+	const cJSON *cap;
+	cJSON_ArrayForEach(cap, cJSON_GetObjectItemCaseSensitive(ev->json, "captured")) {
+		const cJSON *fld = cJSON_GetObjectItemCaseSensitive(cap, "field");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(cap, "status");
+		if (c->asked >= 0 && cJSON_IsString(fld) && cJSON_IsString(st) &&
+		    strcmp(fld->valuestring, b->cfg->form->questions[c->asked].name) == 0 &&
+		    strcmp(st->valuestring, "answered") == 0)
+			c->answer = value_text(cJSON_GetObjectItemCaseSensitive(cap, "value"));
+	}
 }
 
-/* icall_start: begin call (its opening decision and words); finished calls are freed by
- * the loop. */
-static struct icall *icall_start(struct bench *b, const struct corpus_call *call)
+/* stage_ms: a stage's time in a turn: its request's own (start to end, retries
+ * included) when it made one, so that waiting on the other calls' engines is not
+ * counted, else the wall time. */
+static double stage_ms(const struct engine_timings *tm, enum engine_stage s, double wall)
 {
-	struct icall *c = calloc(1, sizeof *c);
-	if (!c || !(c->history = cJSON_CreateArray()) || !(c->turn_times = cJSON_CreateArray()) ||
-	    flow_new(b->cfg->form, b->cfg->lex, b->cfg->today, &c->fl) != ERR_OK ||
-	    start_json(c->fl, &c->decision) != ERR_OK) {
-		if (c)
-			icall_free(c);
-		fail(b, ERR_NOMEM, "call");
-		return NULL;
+	return tm->has_usage[s] && tm->usage[s].total_ms > 0 ? tm->usage[s].total_ms : wall;
+}
+
+static void icall_event(void *ud, const struct engine_event *ev)
+{
+	struct icall *c = ud;
+	if (c->closing)
+		return;
+	switch (ev->kind) {
+	case ENGINE_DECISION:
+		icall_decided(c, ev);
+		break;
+	case ENGINE_ERROR:
+		if (ev->stage == ENGINE_STAGE_REPLY)
+			c->reply_failed = true;
+		break;
+	case ENGINE_AGENT_SAYS:
+		icall_grade(c, ev->text);
+		break;
+	case ENGINE_TURN_DONE:
+		icall_grade(c, NULL); /* no words at all */
+		c->turn_ms += stage_ms(ev->timings, ENGINE_STAGE_EXTRACT, ev->timings->extract_ms) +
+			      stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
+		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
+		c->turn_ms = 0;
+		break;
+	case ENGINE_CALL_END:
+		icall_grade(c, NULL);
+		icall_finish(c, ev);
+		break;
+	default:
+		break;
 	}
+}
+
+/* opening_ms: the opening REPLY's time, counted with the first caller turn. */
+static double opening_ms(const struct engine *eng)
+{
+	cJSON *u = engine_usage_json(eng);
+	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(u, "reply_ms");
+	double v = cJSON_IsNumber(ms) ? ms->valuedouble : 0;
+	cJSON_Delete(u);
+	return v;
+}
+
+/* icall_advance: feed c's engine the caller's next turns while it waits for nothing. */
+static void icall_advance(struct icall *c)
+{
+	struct bench *b = c->b;
+	enum err e;
+	while (b->err == ERR_OK && !c->ended && !engine_busy(c->eng) && c->t < c->call->n_turns) {
+		if (c->t == 0) {
+			icall_grade(c, NULL); /* the opening had no words */
+			c->turn_ms = opening_ms(c->eng);
+		}
+		const struct corpus_turn *turn = &c->call->turns[c->t++];
+		size_t i = set_find(&b->stt_keys, turn->utterance_id);
+		c->transcript = b->stt_keys.slot[i] ? b->stt_hyp[i] : NULL;
+		c->cost += b->stt_keys.slot[i] ? b->stt_cost[i] : 0;
+		c->asked = flow_current(engine_flow(c->eng));
+		/* nothing heard is silence: the rules count a retry */
+		struct engine_input in = {.transcript = c->transcript, .input = "typed"};
+		if ((e = engine_start_turn(c->eng, &in)) != ERR_OK)
+			fail(b, e, "call");
+	}
+}
+
+/* icall_new: a place for calls, one at a time, with its engine. Output: *out (caller
+ * frees with icall_free). Errors: as engine_new. */
+static enum err icall_new(struct bench *b, struct icall **out)
+{
+	struct engine_config ec = {
+		.form = b->cfg->form,
+		.form_path = b->cfg->form_path,
+		.lex = b->cfg->lex,
+		.stt = b->cfg->stt,
+		.extract = b->cfg->extract,
+		.reply = b->cfg->reply,
+		.today = b->cfg->today,
+		.endpoint = endpoint_defaults(),
+	};
+	struct icall *c = calloc(1, sizeof *c);
+	enum err e;
+	if (!c)
+		return ERR_NOMEM;
 	c->b = b;
-	c->call = call;
-	c->state = IC_REPLY;
+	if ((e = engine_new(&ec, icall_event, c, &c->eng)) != ERR_OK) {
+		free(c);
+		return e;
+	}
+	*out = c;
+	return ERR_OK;
+}
+
+/* icall_start: begin call on c's engine (its opening decision and words), the last call
+ * forgotten. */
+static void icall_start(struct icall *c, const struct corpus_call *call)
+{
+	enum err e;
+	cJSON_Delete(c->turn_times);
+	free(c->answer);
+	free(c->label);
+	free(c->ref);
+	*c = (struct icall){.b = c->b, .eng = c->eng, .call = call, .asked = -1,
+			    .turn_times = cJSON_CreateArray()};
+	if (!c->turn_times) {
+		fail(c->b, ERR_NOMEM, "call");
+		return;
+	}
+	if ((e = engine_start_call(c->eng, call)) != ERR_OK) {
+		fail(c->b, e, "call");
+		return;
+	}
 	icall_advance(c);
-	return c;
+}
+
+/* icall_busy: c holds a call not yet ended. */
+static bool icall_busy(const struct icall *c)
+{
+	return c && c->call && !c->ended;
 }
 
 /* ---- the loop ---- */
@@ -1165,8 +1129,8 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	unsigned want = cfg->stages ? cfg->stages : BENCH_STT | BENCH_EXTRACT | BENCH_REPLY | BENCH_CALLS;
 	enum err e;
 
-	b.extract_async = cfg->extract.extract == extract_llm_extract;
-	b.reply_async = cfg->reply.reply == reply_llm_reply;
+	b.extract_async = backend_is_network(&cfg->extract);
+	b.reply_async = backend_is_network(&cfg->reply);
 	if (!(b.scope = bench_scope(cfg)) ||
 	    asprintf(&b.call_spec, "%s+%s+%s", cfg->stt_spec, cfg->extract_spec, cfg->reply_spec) < 0) {
 		b.call_spec = NULL;
@@ -1276,25 +1240,37 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 			fail(&b, ERR_NOMEM, "bench");
 			goto out;
 		}
-		while (b.err == ERR_OK && (next < b.n_calls || n_live > 0)) {
-			while (b.err == ERR_OK && next < b.n_calls && n_live < limit) {
-				const struct corpus_call *call = b.calls[next++];
-				struct icall *c;
-				if (set_has(&done, call->id))
-					continue;
-				b.counts.new_calls++;
-				if (!(c = icall_start(&b, call)))
-					break;
-				live[n_live++] = c;
-			}
-			for (int i = 0; i < n_live;)
-				if (live[i]->state == IC_DONE) {
-					icall_free(live[i]);
-					live[i] = live[--n_live];
-				} else {
-					i++;
+		n_live = limit;
+		for (;;) {
+			int busy = 0;
+			/* each free place takes the next call; offline calls end at once */
+			for (int i = 0; i < limit && b.err == ERR_OK; i++) {
+				while (b.err == ERR_OK && !icall_busy(live[i])) {
+					while (next < b.n_calls && set_has(&done, b.calls[next]->id))
+						next++;
+					if (next >= b.n_calls)
+						break;
+					if (!live[i] && (e = icall_new(&b, &live[i])) != ERR_OK) {
+						fail(&b, e, "call");
+						break;
+					}
+					b.counts.new_calls++;
+					icall_start(live[i], b.calls[next++]);
 				}
-			wait_some(&b);
+				busy += icall_busy(live[i]);
+			}
+			if (b.err != ERR_OK || !busy)
+				break;
+			/* the calls waiting on the network: a short wait on the first, a look at the
+			 * others, so that no answer waits long to be read */
+			for (int i = 0, wait = busy > 1 ? 2 : 200; i < limit && b.err == ERR_OK; i++) {
+				if (!icall_busy(live[i]))
+					continue;
+				if ((e = engine_poll(live[i]->eng, wait, NULL, 0)) != ERR_OK)
+					fail(&b, e, "HTTP");
+				wait = 0;
+				icall_advance(live[i]);
+			}
 		}
 	}
 	if (b.err == ERR_OK && (e = benchdb_flush(db)) != ERR_OK)

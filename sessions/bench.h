@@ -33,18 +33,22 @@
  *   settle "asks", the row keeps the decided wording for the LLM judge. Row:
  *   {"kind":"ask"|"end","pass","asks","asks_unsure","question"?,"label"?,"hindi",
  *   "single_line","no_ack","no_echo","why","text","ms","cost","error"}.
- * - Integration, one per call: STT's output for each turn (from the STT results) goes to
- *   EXTRACT with the history as it happened, the extraction through the rule layer from
- *   an empty form, the decision to REPLY; the final form is scored (sessions/score.h).
+ * - Integration, one per call, run by the call engine (sessions/engine.h) as any call
+ *   is: STT's output for each turn (from the STT results) is the caller's turn, typed
+ *   in; EXTRACT sees the history as it happened, the rule layer starts from an empty
+ *   form, REPLY phrases each decision (a failed REPLY counts as failed, though the
+ *   engine says the script's words and the call goes on); the final form is scored
+ *   (sessions/score.h).
  *   Row: {"caller","condition","fields","correct","status_want","status_got","turns",
  *   "replies","replies_ok","turn_ms":[...],"cost","misses":[...]}.
  *
  * With an LLM judge (bench_config.judge), after the unit tests: undecided items of the
  * STT, EXTRACT and REPLY rows are judged and the rows rewritten (sessions/benchjudge.h).
  *
- * Network EXTRACT and REPLY backends run through the non-blocking request halves
- * (extract_llm_request / reply_llm_request, http_start, http_poll) with up to
- * `concurrency` requests in flight; offline backends and STT run inline. */
+ * Network EXTRACT and REPLY backends run through the non-blocking halves of their ops
+ * (backend_start / backend_finish, http_start, http_poll) with up to `concurrency` unit
+ * tests in flight, and up to `concurrency` integration calls side by side, each on an
+ * engine of its own; offline backends and STT run inline. */
 #ifndef FORMDESK_BENCH_H
 #define FORMDESK_BENCH_H
 
@@ -78,9 +82,9 @@ struct bench_config {
 	const struct corpus *corpus; /* borrowed; calls without an expected form are skipped */
 	struct ymd today;
 	const char *stt_spec, *extract_spec, *reply_spec; /* recorded names ("rules") */
-	struct stt_backend stt;
-	struct extract_backend extract;
-	struct reply_backend reply;
+	struct backend stt;
+	struct backend extract;
+	struct backend reply;
 	int concurrency;             /* requests in flight for network backends, >= 1 */
 	const struct provider *judge; /* the LLM judge (sessions/benchjudge.h), borrowed; NULL:
 	                                the offline judges only */

@@ -79,6 +79,9 @@ struct engine {
 	enum call_status status;
 	struct turn *t;       /* the opening or turn in progress, NULL when none */
 	enum err fatal;       /* a failure while moving a turn on, for the next return */
+	int failing;          /* the stage whose failure is being noted, -1 otherwise */
+	struct turn *spare;   /* a finished turn's memory, for the next (a turn is large
+	                         enough that allocating each afresh shows in a benchmark) */
 
 	/* the current call's totals */
 	double cost_usd, stage_ms[ENGINE_STAGES], turn_total, turn_max;
@@ -115,6 +118,7 @@ static void emit(struct engine *e, enum engine_event_kind kind, int turn, const 
 		.text = text,
 		.json = json,
 		.timings = t,
+		.stage = kind == ENGINE_ERROR ? e->failing : -1,
 		.status = e->status,
 	};
 	if (e->listener)
@@ -171,6 +175,7 @@ enum err engine_new(const struct engine_config *cfg, engine_listener listener, v
 	e->cfg = *cfg;
 	e->listener = listener;
 	e->ud = ud;
+	e->failing = -1;
 	*out = e;
 	return ERR_OK;
 }
@@ -197,7 +202,20 @@ static void turn_free(struct engine *e, struct turn *t)
 	cJSON_Delete(t->ex_json);
 	decision_free(t->dec);
 	cJSON_Delete(t->decision);
-	free(t);
+	if (!e->spare)
+		e->spare = t;
+	else
+		free(t);
+}
+
+/* turn_new: a zeroed turn, the spare one when there is one; NULL when out of memory. */
+static struct turn *turn_new(struct engine *e)
+{
+	struct turn *t = e->spare;
+	e->spare = NULL;
+	if (t)
+		memset(t, 0, sizeof *t);
+	return t ? t : calloc(1, sizeof *t);
 }
 
 cJSON *engine_usage_json(const struct engine *e)
@@ -227,10 +245,10 @@ static enum err finish(struct engine *e, enum call_status status, const char *re
 
 	e->open = false;
 	e->status = status;
-	if (!(data = cJSON_PrintUnformatted(flow_form_data(e->flow))) ||
-	    !(fstatus = cJSON_PrintUnformatted(flow_form_status(e->flow))))
-		goto out;
 	if (e->recording) {
+		if (!(data = cJSON_PrintUnformatted(flow_form_data(e->flow))) ||
+		    !(fstatus = cJSON_PrintUnformatted(flow_form_status(e->flow))))
+			goto out;
 		err = store_call_end(e->cfg.store, e->row, call_status_name(status), reason, data,
 				     fstatus, turns);
 		if (err != ERR_OK) {
@@ -240,9 +258,10 @@ static enum err finish(struct engine *e, enum call_status status, const char *re
 	}
 	err = ERR_NOMEM;
 	if (!(both = cJSON_CreateObject()) ||
-	    !cJSON_AddItemToObject(both, "form_data", cJSON_Duplicate(flow_form_data(e->flow), 1)) ||
-	    !cJSON_AddItemToObject(both, "form_status",
-				   cJSON_Duplicate(flow_form_status(e->flow), 1)) ||
+	    /* references: the event's json lives during the callback only */
+	    !cJSON_AddItemReferenceToObject(both, "form_data", (cJSON *)flow_form_data(e->flow)) ||
+	    !cJSON_AddItemReferenceToObject(both, "form_status",
+					    (cJSON *)flow_form_status(e->flow)) ||
 	    !cJSON_AddStringToObject(both, "reason", reason ? reason : "") ||
 	    !cJSON_AddItemToObject(both, "usage", engine_usage_json(e)))
 		goto out;
@@ -284,6 +303,7 @@ void engine_free(struct engine *e)
 		finish(e, CALL_FAILED, "abandoned: the session ended during the call");
 	drop_call(e);
 	http_client_free(e->http);
+	free(e->spare);
 	free(e);
 }
 
@@ -348,7 +368,7 @@ static void say_ack(struct engine *e, struct turn *t, char *text)
 }
 
 /* poll_ack: while EXTRACT's request is in flight, take its streamed acknowledgement as
- * soon as it is complete (agent/backend.h: backend_extract_ack). */
+ * soon as it is complete (agent/backend.h: backend_ack). */
 static void poll_ack(struct engine *e)
 {
 	struct turn *t = e->t;
@@ -356,7 +376,7 @@ static void poll_ack(struct engine *e)
 
 	if (!t || t->state != T_EXTRACT || !t->xfer || t->stage != ENGINE_STAGE_EXTRACT || t->ack)
 		return;
-	if (backend_extract_ack(t->xfer, &text)) {
+	if (backend_ack(&e->cfg.extract, t->xfer, &text)) {
 		if (text && text[0])
 			say_ack(e, t, text);
 		else
@@ -366,10 +386,79 @@ static void poll_ack(struct engine *e)
 
 /* ---- the turn's states ---- */
 
-static void stt_run(struct engine *e, struct turn *t)
+/* The stages' places: the backend, the turn's request and output slot, its timing. */
+struct slot {
+	const struct backend *b;
+	const void *req;
+	void *out;
+	double *ms;
+};
+
+static struct slot slot_of(struct engine *e, struct turn *t, enum engine_stage s)
 {
+	switch (s) {
+	case ENGINE_STAGE_STT:
+		return (struct slot){&e->cfg.stt, &t->sreq, &t->transcript, &t->tm.stt_ms};
+	case ENGINE_STAGE_EXTRACT:
+		return (struct slot){&e->cfg.extract, &t->xreq, &t->ex, &t->tm.extract_ms};
+	default:
+		return (struct slot){&e->cfg.reply, &t->rreq, &t->said, &t->tm.reply_ms};
+	}
+}
+
+/* run_stage: one stage of t on its backend (agent/backend.h), its request already in
+ * the turn: the first time, start the network request (true: in flight, come back when
+ * it has finished) or, offline, make the call at once; the second time, read the
+ * finished request's result. Output: the stage's output in its slot, its timing, the
+ * request's usage accounted; *err the stage's result (false returned). */
+static bool run_stage(struct engine *e, struct turn *t, enum engine_stage s, enum err *err)
+{
+	struct slot sl = slot_of(e, t, s);
 	struct backend_usage u;
 	struct http_req *req = NULL;
+
+	if (!t->res) {
+		*err = backend_start(sl.b, sl.req, &req, &u);
+		if (*err == ERR_OK && begin_request(e, t, s, req, &u))
+			return true;
+		if (*err == ERR_UNSUPPORTED) {
+			*err = backend_call(sl.b, sl.req, sl.out);
+		} else {
+			if (*err == ERR_OK)
+				*err = ERR_BACKEND;
+			account(e, t, s, &u);
+		}
+	} else {
+		u = t->tm.usage[s];
+		*err = backend_finish(sl.b, sl.req, t->res, sl.out, &u);
+		http_result_free(t->res);
+		t->res = NULL;
+		/* An acknowledgement said from the stream stands, even when the answer then
+		 * failed: keep when it came. */
+		if (s == ENGINE_STAGE_EXTRACT && t->ack && !(u.ack_ms > 0))
+			u.ack_ms = t->ack_ms;
+		account(e, t, s, &u);
+	}
+	*sl.ms = now_ms() - t->stage_t0;
+	e->stage_ms[s] += *sl.ms;
+	return false;
+}
+
+/* stage_failed: note why stage s of t failed (err), and what was done instead (then). */
+static void stage_failed(struct engine *e, struct turn *t, enum engine_stage s, enum err err,
+			 const char *then)
+{
+	const struct backend *b = slot_of(e, t, s).b;
+	const char *why = t->tm.has_usage[s] && t->tm.usage[s].error[0] ? t->tm.usage[s].error
+									 : err_str(err);
+	e->failing = (int)s;
+	note(e, t->index, &t->errs, "%s (%s): %s%s", stage_keys[s], b->name ? b->name : "?", why,
+	     then);
+	e->failing = -1;
+}
+
+static void stt_run(struct engine *e, struct turn *t)
+{
 	enum err err;
 
 	if (!t->started) {
@@ -399,36 +488,13 @@ static void stt_run(struct engine *e, struct turn *t)
 				t->sreq.n_samples = b - a;
 			}
 		}
-		err = backend_stt_request(&e->cfg.stt, &t->sreq, &req, &u);
-		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_STT, req, &u))
-			return;
-		if (err == ERR_UNSUPPORTED) {
-			err = e->cfg.stt.transcribe
-				      ? e->cfg.stt.transcribe(e->cfg.stt.ctx, &t->sreq, &t->transcript)
-				      : ERR_UNSUPPORTED;
-		} else {
-			if (err == ERR_OK)
-				err = ERR_BACKEND;
-			account(e, t, ENGINE_STAGE_STT, &u);
-		}
-	} else {
-		u = t->tm.usage[ENGINE_STAGE_STT];
-		err = backend_stt_response(&e->cfg.stt, t->res, &t->transcript, &u);
-		http_result_free(t->res);
-		t->res = NULL;
-		account(e, t, ENGINE_STAGE_STT, &u);
 	}
-	t->tm.stt_ms = now_ms() - t->stage_t0;
-	e->stage_ms[ENGINE_STAGE_STT] += t->tm.stt_ms;
+	if (run_stage(e, t, ENGINE_STAGE_STT, &err))
+		return;
 	if (err != ERR_OK) {
 		free(t->transcript);
 		t->transcript = NULL;
-		if (t->tm.has_usage[ENGINE_STAGE_STT] && t->tm.usage[ENGINE_STAGE_STT].error[0])
-			note(e, t->index, &t->errs, "stt (%s): %s", e->cfg.stt.name,
-			     t->tm.usage[ENGINE_STAGE_STT].error);
-		else
-			note(e, t->index, &t->errs, "stt (%s): %s",
-			     e->cfg.stt.name ? e->cfg.stt.name : "?", err_str(err));
+		stage_failed(e, t, ENGINE_STAGE_STT, err, "");
 	}
 	t->state = T_EXTRACT;
 	t->started = false;
@@ -479,8 +545,6 @@ static enum err caller_says(struct engine *e, struct turn *t)
 
 static enum err extract_run(struct engine *e, struct turn *t)
 {
-	struct backend_usage u;
-	struct http_req *req = NULL;
 	enum err err;
 
 	if (!t->started) {
@@ -499,42 +563,15 @@ static enum err extract_run(struct engine *e, struct turn *t)
 			.history = e->history,
 			.today = e->cfg.today,
 		};
-		err = backend_extract_request(&e->cfg.extract, &t->xreq, &req, &u);
-		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_EXTRACT, req, &u))
-			return ERR_OK;
-		if (err == ERR_UNSUPPORTED) {
-			err = e->cfg.extract.extract
-				      ? e->cfg.extract.extract(e->cfg.extract.ctx, &t->xreq, &t->ex)
-				      : ERR_UNSUPPORTED;
-		} else {
-			if (err == ERR_OK)
-				err = ERR_BACKEND;
-			account(e, t, ENGINE_STAGE_EXTRACT, &u);
-		}
-	} else {
-		u = t->tm.usage[ENGINE_STAGE_EXTRACT];
-		err = backend_extract_response(&e->cfg.extract, &t->xreq, t->res, &t->ex, &u);
-		http_result_free(t->res);
-		t->res = NULL;
-		/* An acknowledgement said from the stream stands, even when the answer then
-		 * failed: keep when it came. */
-		if (t->ack && !(u.ack_ms > 0))
-			u.ack_ms = t->ack_ms;
-		account(e, t, ENGINE_STAGE_EXTRACT, &u);
 	}
-	t->tm.extract_ms = now_ms() - t->stage_t0;
-	e->stage_ms[ENGINE_STAGE_EXTRACT] += t->tm.extract_ms;
+	if (run_stage(e, t, ENGINE_STAGE_EXTRACT, &err))
+		return ERR_OK;
 	t->state = T_RULES;
 	t->started = false;
 	if (err != ERR_OK) {
 		extraction_free(t->ex);
 		t->ex = NULL;
-		if (t->tm.has_usage[ENGINE_STAGE_EXTRACT] && t->tm.usage[ENGINE_STAGE_EXTRACT].error[0])
-			note(e, t->index, &t->errs, "extract (%s): %s", e->cfg.extract.name,
-			     t->tm.usage[ENGINE_STAGE_EXTRACT].error);
-		else
-			note(e, t->index, &t->errs, "extract (%s): %s",
-			     e->cfg.extract.name ? e->cfg.extract.name : "?", err_str(err));
+		stage_failed(e, t, ENGINE_STAGE_EXTRACT, err, "");
 	} else {
 		if (!(t->ex_json = extraction_to_json(t->ex)))
 			return ERR_NOMEM;
@@ -595,49 +632,24 @@ static enum err rules_run(struct engine *e, struct turn *t)
 
 static void reply_run(struct engine *e, struct turn *t)
 {
-	struct backend_usage u;
-	struct http_req *req = NULL;
 	enum err err;
 
 	if (!t->started) {
 		t->started = true;
 		t->stage_t0 = now_ms();
 		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history};
-		err = backend_reply_request(&e->cfg.reply, &t->rreq, &req, &u);
-		if (err == ERR_OK && begin_request(e, t, ENGINE_STAGE_REPLY, req, &u))
-			return;
-		if (err == ERR_UNSUPPORTED) {
-			err = e->cfg.reply.reply
-				      ? e->cfg.reply.reply(e->cfg.reply.ctx, &t->rreq, &t->said)
-				      : ERR_UNSUPPORTED;
-		} else {
-			if (err == ERR_OK)
-				err = ERR_BACKEND;
-			account(e, t, ENGINE_STAGE_REPLY, &u);
-		}
-	} else {
-		u = t->tm.usage[ENGINE_STAGE_REPLY];
-		err = backend_reply_response(&e->cfg.reply, &t->rreq, t->res, &t->said, &u);
-		http_result_free(t->res);
-		t->res = NULL;
-		account(e, t, ENGINE_STAGE_REPLY, &u);
 	}
-	t->tm.reply_ms = now_ms() - t->stage_t0;
-	e->stage_ms[ENGINE_STAGE_REPLY] += t->tm.reply_ms;
+	if (run_stage(e, t, ENGINE_STAGE_REPLY, &err))
+		return;
 	if (err != ERR_OK) {
-		const char *why = t->tm.has_usage[ENGINE_STAGE_REPLY] &&
-					  t->tm.usage[ENGINE_STAGE_REPLY].error[0]
-				  ? t->tm.usage[ENGINE_STAGE_REPLY].error
-				  : err_str(err);
 		free(t->said);
 		t->said = NULL;
 		/* The decision stands; the form's own words say it (FormBharo: REPLY only
 		 * phrases, it never decides). */
 		if (reply_script_reply(NULL, &t->rreq, &t->said) != ERR_OK)
 			t->said = NULL;
-		note(e, t->index, &t->errs, "reply (%s): %s%s",
-		     e->cfg.reply.name ? e->cfg.reply.name : "?", why,
-		     t->said ? "; the script's words were said instead" : "");
+		stage_failed(e, t, ENGINE_STAGE_REPLY, err,
+			     t->said ? "; the script's words were said instead" : "");
 	}
 	t->state = T_DONE;
 	t->started = false;
@@ -740,8 +752,10 @@ static enum err turn_done(struct engine *e, struct turn *t)
 		e->turn_max = t->tm.total_ms;
 
 	err = ERR_NOMEM;
-	if (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
-	    (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))))
+	/* the records as text only for the store */
+	if (e->recording &&
+	    (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
+	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json)))))
 		goto out;
 	if (e->recording) {
 		usage_rows(t, rows, &n_rows);
@@ -859,7 +873,7 @@ enum err engine_start_call(struct engine *e, const struct corpus_call *call)
 	e->fatal = ERR_OK;
 	e->call = call;
 	e->begun = true;
-	if (!(e->history = cJSON_CreateArray()) || !(t = calloc(1, sizeof *t))) {
+	if (!(e->history = cJSON_CreateArray()) || !(t = turn_new(e))) {
 		err = ERR_NOMEM;
 		goto out;
 	}
@@ -983,7 +997,7 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 	if (!in && (!e->call || e->next >= e->call->n_turns))
 		return ERR_INVALID;
 	err = ERR_NOMEM;
-	if (!(t = calloc(1, sizeof *t)))
+	if (!(t = turn_new(e)))
 		return ERR_NOMEM;
 	t->t_start = now_ms();
 	if (in) {

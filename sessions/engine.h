@@ -34,9 +34,9 @@ struct engine_config {
 	const char *form_path;         /* recorded with each call */
 	const char *corpus_name;       /* recorded with each call, may be NULL */
 	const struct lexicon *lex;     /* borrowed */
-	struct stt_backend stt;
-	struct extract_backend extract;
-	struct reply_backend reply;
+	struct backend stt;             /* each from backend_stt / _extract / _reply */
+	struct backend extract;
+	struct backend reply;
 	struct store *store;           /* borrowed; NULL records nothing */
 	struct ymd today;
 	struct endpoint_options endpoint;
@@ -107,6 +107,8 @@ struct engine_event {
 	const cJSON *json;                 /* may be NULL; valid during the callback only */
 	const struct decision *decision;   /* ENGINE_DECISION only; valid during the callback */
 	const struct engine_timings *timings; /* ENGINE_TURN_DONE only */
+	int stage;                         /* ENGINE_ERROR: the stage (enum engine_stage) whose
+	                                      backend failed; -1 for any other error or event */
 	enum call_status status;
 };
 

@@ -13,7 +13,7 @@
 
 struct live {
 	struct sink *sink;
-	struct tts_backend tts;
+	struct backend tts;
 	struct recorder *rec;
 	struct live_options opt;
 	struct endpoint *ep;
@@ -104,7 +104,7 @@ static enum err new_phase(struct live *l, bool numeric)
 	return ERR_OK;
 }
 
-enum err live_new(struct sink *sink, const struct tts_backend *tts, struct recorder *rec,
+enum err live_new(struct sink *sink, const struct backend *tts, struct recorder *rec,
 		  const struct live_options *opt, struct live **out)
 {
 	struct live *l = calloc(1, sizeof(*l));
@@ -205,15 +205,13 @@ enum err live_say_samples(struct live *l, const float *samples, size_t n, int ra
 
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 {
-	float *s = NULL;
-	size_t n = 0;
-	int rate = LIVE_RATE;
-	enum err e = l->tts.speak(l->tts.ctx, text, &s, &n, &rate);
+	struct tts_audio a = {.rate = LIVE_RATE};
+	enum err e = backend_speak(&l->tts, text, &a);
 
 	if (e)
 		return e;
-	e = live_say_samples(l, s, n, rate, numeric, now_ms);
-	free(s);
+	e = live_say_samples(l, a.samples, a.n, a.rate, numeric, now_ms);
+	free(a.samples);
 	return e;
 }
 

@@ -74,11 +74,12 @@ struct live;
 
 /* live_new: turn-taking with sink (borrowed; plays at its own rate: the agent's audio is
  * resampled to it; NULL when there is no output: the words are recorded, not played, and
- * the agent "stops" at once), tts (copied; "none" plays nothing and the agent "stops" at once),
+ * the agent "stops" at once), tts (copied, from backend_tts; "none" plays nothing and the
+ * agent "stops" at once),
  * recorder (borrowed, may be NULL: then nothing is recorded) and opt (copied; NULL for
  * live_defaults()). Output: *out (caller frees with live_free). Errors: ERR_INVALID
  * (options), ERR_AUDIO (the endpointer would not start), ERR_NOMEM. */
-enum err live_new(struct sink *sink, const struct tts_backend *tts, struct recorder *rec,
+enum err live_new(struct sink *sink, const struct backend *tts, struct recorder *rec,
 		  const struct live_options *opt, struct live **out);
 void live_free(struct live *l);
 

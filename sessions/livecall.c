@@ -27,7 +27,7 @@ struct livecall {
 	engine_listener listener;
 	void *ud;
 	struct engine *eng;
-	struct tts_backend tts;
+	struct backend tts;
 	struct capture *cap;
 	bool capturing;
 	bool more;             /* the last drain left audio in the ring */
@@ -159,7 +159,7 @@ enum err livecall_new(const struct engine_config *cfg, const struct livecall_opt
 	if (opt->mic &&
 	    (e = capture_open(opt->input_device, LIVE_RATE, LIVECALL_RING_MS, &lc->cap, &msg)) != ERR_OK)
 		goto out;
-	if ((e = tts_lookup(opt->tts ? opt->tts : TTS_DEFAULT, &lc->tts, &why)) != ERR_OK) {
+	if ((e = backend_tts(opt->tts, &lc->tts, &why)) != ERR_OK) {
 		if (errmsg && asprintf(errmsg, "--tts %s: %s", opt->tts ? opt->tts : TTS_DEFAULT,
 				       why ? why : err_str(e)) < 0)
 			*errmsg = NULL;
@@ -170,7 +170,7 @@ enum err livecall_new(const struct engine_config *cfg, const struct livecall_opt
 		if ((e = sink_open_file(opt->output_file, LIVE_RATE, lc->audio_clock ? audio_clock : NULL,
 					lc, &lc->sink, &msg)) != ERR_OK)
 			goto out;
-	} else if (strcmp(opt->tts ? opt->tts : TTS_DEFAULT, "none") != 0) {
+	} else if (!lc->tts.ops->silent) {
 		if ((e = sink_open_device(opt->output_device, LIVE_RATE, &lc->sink, &msg)) != ERR_OK) {
 			if (opt->output_device)
 				goto out;

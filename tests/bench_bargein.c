@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/fake_backend.h"
 #include "agent/tts.h"
 #include "audio/resample.h"
 #include "audio/sink.h"
@@ -33,7 +34,7 @@ static double clock_ms(void *ud)
 }
 
 /* Runs TRIALS barge-ins against sink k; prints the figures under label. */
-static int run(struct sink *k, const struct tts_backend *tts, const float *speech, size_t n_speech,
+static int run(struct sink *k, const struct backend *tts, const float *speech, size_t n_speech,
 	       const char *label)
 {
 	static double stop[TRIALS];
@@ -91,7 +92,7 @@ static int run(struct sink *k, const struct tts_backend *tts, const float *speec
 int main(void)
 {
 	char dir[] = "/tmp/formdesk-bench-bargein-XXXXXX", conf[128], wav[128], *msg = NULL;
-	struct tts_backend tts;
+	struct backend tts;
 	float *s = NULL, *speech = NULL;
 	size_t n = 0, n_speech = 0;
 	int rate = 0;
@@ -109,8 +110,8 @@ int main(void)
 	fclose(f);
 	setenv("ALSA_CONFIG_PATH", conf, 1);
 
-	if (tts_lookup("espeak", &tts, NULL) != ERR_OK ||
-	    tts.speak(tts.ctx, "मेरा नाम सुनीता देवी है", &s, &n, &rate) != ERR_OK ||
+	if (backend_tts("espeak", &tts, NULL) != ERR_OK ||
+	    speak_parts(&tts, "मेरा नाम सुनीता देवी है", &s, &n, &rate) != ERR_OK ||
 	    resample_buffer(s, n, rate, LIVE_RATE, &speech, &n_speech) != ERR_OK) {
 		fprintf(stderr, "bench_bargein: espeak-ng speech unavailable\n");
 		return 1;

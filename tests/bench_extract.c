@@ -36,7 +36,10 @@ int main(void)
 	struct form *f = NULL;
 	struct form_issues is = {0};
 	struct lexicon *lex = NULL;
+	struct extract_rules *rules = NULL; /* the backend's ctx: keeps the form's analysis */
 	char *msg = NULL;
+	if (extract_rules_new(&rules) != ERR_OK)
+		return 1;
 	snprintf(path, sizeof(path), "%s/case_form.json", dir);
 	if (form_load(path, &f, &is) != ERR_OK) {
 		fprintf(stderr, "bench_extract: cannot load %s\n", path);
@@ -81,7 +84,7 @@ int main(void)
 			struct extraction *ex = NULL;
 			cJSON *res = NULL;
 			double t0 = now_us();
-			if (extract_rules_extract(NULL, &req, &ex) != ERR_OK ||
+			if (extract_rules_extract(rules, &req, &ex) != ERR_OK ||
 			    flow_check(f, lex, today, req.asked, ex, &res) != ERR_OK) {
 				fprintf(stderr, "bench_extract: failed on '%s'\n", utts[i]);
 				return 1;
@@ -101,5 +104,6 @@ int main(void)
 	}
 	lexicon_free(lex);
 	form_free(f);
+	extract_rules_free(rules);
 	return 0;
 }

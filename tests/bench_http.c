@@ -92,7 +92,7 @@ int main(void)
 	unsetenv("FORMDESK_CONFIG");
 	setenv("OPENAI_BASE_URL", base, 1);
 	setenv("OPENAI_API_KEY", "sk-bench", 1);
-	struct extract_backend be;
+	struct backend be;
 	const char *why = NULL;
 	if (backend_extract("openai", &be, &why) != ERR_OK) {
 		fprintf(stderr, "bench_http: %s\n", why);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/fake_backend.h"
 #include "agent/lexicon.h"
 #include "agent/reply_script.h"
 #include "sessions/bench.h"
@@ -93,6 +94,10 @@ static enum err counting_reply(void *ctx, const struct reply_request *req, char 
 	reply_calls++;
 	return reply_script_reply(ctx, req, text);
 }
+
+FAKE_OPS(fake_stt_ops, BACKEND_STT, fake_stt);
+FAKE_OPS(fake_extract_ops, BACKEND_EXTRACT, fake_extract);
+FAKE_OPS(counting_reply_ops, BACKEND_REPLY, counting_reply);
 
 /* expected: the hand-computed figure called name. */
 static long expected(const char *name)
@@ -183,8 +188,8 @@ static int setup(void **state)
 		.form = fx->form, .form_path = "tests/data/bench_form.json", .lex = fx->lex,
 		.corpus = fx->corpus, .today = fx->corpus->today, .stt_spec = "fake",
 		.extract_spec = "fake", .reply_spec = "script",
-		.stt = {"fake", fake_stt, NULL}, .extract = {"fake", fake_extract, NULL},
-		.reply = {"script", counting_reply, NULL}, .concurrency = 4};
+		.stt = {"fake", &fake_stt_ops, NULL}, .extract = {"fake", &fake_extract_ops, NULL},
+		.reply = {"script", &counting_reply_ops, NULL}, .concurrency = 4};
 	snprintf(fx->db, sizeof fx->db, "/tmp/test_bench_%d.db", (int)getpid());
 	snprintf(fx->out, sizeof fx->out, "/tmp/test_bench_%d", (int)getpid());
 	unlink(fx->db);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "tests/fake_backend.h"
 #include "agent/form.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
@@ -74,6 +75,10 @@ static enum err fake_reply(void *ctx, const struct reply_request *req, char **te
 	return ERR_OK;
 }
 
+FAKE_OPS(fake_stt_ops, BACKEND_STT, fake_stt);
+FAKE_OPS(fake_extract_ops, BACKEND_EXTRACT, fake_extract);
+FAKE_OPS(fake_reply_ops, BACKEND_REPLY, fake_reply);
+
 /* The events, one letter each: S start, A agent, C caller, X extracted, D decision,
  * T turn done, E end, ! error, K acknowledgement. */
 struct log {
@@ -82,6 +87,8 @@ struct log {
 	enum call_status end_status;
 	int end_turn;
 	char last_error[512];
+	char error_stages[16]; /* each ENGINE_ERROR's stage: '0' STT, '1' EXTRACT, '2' REPLY,
+	                          '-' none */
 };
 
 static void listener(void *ud, const struct engine_event *ev)
@@ -95,8 +102,12 @@ static void listener(void *ud, const struct engine_event *ev)
 		l->end_turn = ev->turn;
 		assert_non_null(cJSON_GetObjectItem(ev->json, "form_data"));
 	}
-	if (ev->kind == ENGINE_ERROR)
+	if (ev->kind == ENGINE_ERROR) {
+		size_t k = strlen(l->error_stages);
 		snprintf(l->last_error, sizeof l->last_error, "%s", ev->text);
+		if (k < sizeof l->error_stages - 1)
+			l->error_stages[k] = ev->stage >= 0 ? (char)('0' + ev->stage) : '-';
+	}
 	if (ev->kind == ENGINE_TURN_DONE)
 		assert_non_null(ev->timings);
 }
@@ -121,9 +132,9 @@ static int setup(void **state)
 	cfg.form = f->form;
 	cfg.form_path = "forms/armman_enrollment.json";
 	cfg.corpus_name = "fake";
-	cfg.stt = (struct stt_backend){"fakestt", fake_stt, NULL};
-	cfg.extract = (struct extract_backend){"fakeextract", fake_extract, NULL};
-	cfg.reply = (struct reply_backend){"fakereply", fake_reply, NULL};
+	cfg.stt = (struct backend){"fakestt", &fake_stt_ops, NULL};
+	cfg.extract = (struct backend){"fakeextract", &fake_extract_ops, NULL};
+	cfg.reply = (struct backend){"fakereply", &fake_reply_ops, NULL};
 	cfg.store = f->store;
 	cfg.today = (struct ymd){2025, 3, 15};
 	cfg.endpoint = endpoint_defaults();
@@ -224,6 +235,8 @@ static void test_failures_and_hang_up(void **state)
 	assert_string_equal(f->log.kinds, "SDA" "CXDAT" "C!DAT" "!CDAT" "CXDATE");
 	assert_int_equal(f->log.end_status, CALL_FAILED);
 	assert_int_equal(f->log.end_turn, 4);
+	/* each backend failure names its stage: EXTRACT in turn 2, STT in turn 3 */
+	assert_string_equal(f->log.error_stages, "10");
 	const struct flow *fl = engine_flow(f->engine);
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "name")->valuestring, "Sunita Devi");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "district")->valuestring, "Gaya");

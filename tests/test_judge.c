@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/fake_backend.h"
 #include "agent/judge_llm.h"
 #include "agent/lexicon.h"
 #include "agent/provider.h"
@@ -78,6 +79,10 @@ static enum err fake_reply(void *ctx, const struct reply_request *req, char **te
 		return (*text = strdup(REWORDED)) ? ERR_OK : ERR_NOMEM;
 	return reply_script_reply(ctx, req, text);
 }
+
+FAKE_OPS(fake_stt_ops, BACKEND_STT, fake_stt);
+FAKE_OPS(fake_extract_ops, BACKEND_EXTRACT, fake_extract);
+FAKE_OPS(fake_reply_ops, BACKEND_REPLY, fake_reply);
 
 /* The judge's answer: decided by what it was asked. */
 static void judge_handler(void *ud, const struct mock_request *req, struct mock_reply *out)
@@ -155,8 +160,8 @@ static int setup(void **state)
 		.form = fx->form, .form_path = "tests/data/bench_form.json", .lex = fx->lex,
 		.corpus = fx->corpus, .today = fx->corpus->today, .stt_spec = "fake",
 		.extract_spec = "fake", .reply_spec = "fake",
-		.stt = {"fake", fake_stt, NULL}, .extract = {"fake", fake_extract, NULL},
-		.reply = {"fake", fake_reply, NULL}, .concurrency = 3,
+		.stt = {"fake", &fake_stt_ops, NULL}, .extract = {"fake", &fake_extract_ops, NULL},
+		.reply = {"fake", &fake_reply_ops, NULL}, .concurrency = 3,
 		.stages = BENCH_STT | BENCH_EXTRACT | BENCH_REPLY};
 	snprintf(fx->db, sizeof fx->db, "/tmp/test_judge_%d.db", (int)getpid());
 	snprintf(fx->out, sizeof fx->out, "/tmp/test_judge_%d", (int)getpid());

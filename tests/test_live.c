@@ -17,6 +17,7 @@
 
 #include <sndfile.h>
 
+#include "tests/fake_backend.h"
 #include "agent/tts.h"
 #include "audio/recorder.h"
 #include "audio/resample.h"
@@ -27,7 +28,7 @@ static char tmpdir[64];
 static double now_ms;
 static float *speech; /* a spoken phrase at 16 kHz, trimmed to about its speech */
 static size_t n_speech;
-static struct tts_backend tts;
+static struct backend tts;
 
 static double clock_fn(void *ud)
 {
@@ -43,9 +44,9 @@ static int setup(void **state)
 
 	(void)state;
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/formdesk-test-live-XXXXXX");
-	if (!mkdtemp(tmpdir) || tts_lookup("espeak", &tts, NULL) != ERR_OK)
+	if (!mkdtemp(tmpdir) || backend_tts("espeak", &tts, NULL) != ERR_OK)
 		return -1;
-	if (tts.speak(tts.ctx, "मेरा नाम सुनीता देवी है", &s, &n, &rate) != ERR_OK)
+	if (speak_parts(&tts, "मेरा नाम सुनीता देवी है", &s, &n, &rate) != ERR_OK)
 		return -1;
 	if (resample_buffer(s, n, rate, LIVE_RATE, &speech, &n_speech) != ERR_OK)
 		return -1;

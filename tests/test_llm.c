@@ -92,12 +92,12 @@ static void test_protocols(void **state)
 		mockserver_clear(ms);
 		mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
 		free(body);
-		struct extract_backend be;
+		struct backend be;
 		const char *why = NULL;
 		assert_int_equal(backend_extract(spec, &be, &why), ERR_OK);
 		struct extract_request rq = extract_req("मैं गया से हूँ");
 		struct extraction *ex = NULL;
-		assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+		assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 		const struct mock_request *q = mockserver_request(ms, 0);
 		assert_non_null(q);
 		reqcheck_run(expect, ms, q, false, NULL);
@@ -107,7 +107,7 @@ static void test_protocols(void **state)
 		assert_true(cJSON_IsNumber(ex->items[0].value) && ex->items[0].value->valueint == 1);
 		assert_string_equal(ex->ack, "ठीक है");
 		struct backend_usage u;
-		assert_true(backend_last_usage(be.ctx, &u));
+		assert_true(backend_last_usage(&be, &u));
 		assert_int_equal(u.tokens_in, 812);
 		assert_int_equal(u.tokens_out, 31);
 		assert_int_equal(u.http_status, 200);
@@ -162,7 +162,7 @@ static void test_faults(void **state)
 	free(text);
 	const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
 	assert_true(cJSON_GetArraySize(cases) >= 10);
-	struct extract_backend be;
+	struct backend be;
 	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
 	const cJSON *c;
 	cJSON_ArrayForEach(c, cases) {
@@ -175,7 +175,7 @@ static void test_faults(void **state)
 		struct extract_request rq =
 			extract_req(cJSON_GetObjectItemCaseSensitive(c, "transcript")->valuestring);
 		struct extraction *ex = NULL;
-		assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+		assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 		/* the transcript went to the model as data, quoted in the last user message */
 		const struct mock_request *q = mockserver_request(ms, 0);
 		cJSON *sent = cJSON_Parse(q->body);
@@ -222,14 +222,14 @@ static void test_faults(void **state)
 }
 
 /* A failure gives ERR_BACKEND and a reason, and never shows the key. */
-static void expect_failure(const struct extract_backend *be, const char *want)
+static void expect_failure(const struct backend *be, const char *want)
 {
 	struct extract_request rq = extract_req("गया");
 	struct extraction *ex = NULL;
-	assert_int_equal(be->extract(be->ctx, &rq, &ex), ERR_BACKEND);
+	assert_int_equal(backend_extract_fields(be, &rq, &ex), ERR_BACKEND);
 	assert_null(ex);
 	struct backend_usage u;
-	assert_true(backend_last_usage(be->ctx, &u));
+	assert_true(backend_last_usage(be, &u));
 	if (!strstr(u.error, want))
 		fail_msg("error \"%s\" does not say \"%s\"", u.error, want);
 	assert_null(strstr(u.error, "sk-test-secret-4242"));
@@ -238,7 +238,7 @@ static void expect_failure(const struct extract_backend *be, const char *want)
 /* What the model got wrong cannot reach the form: through the rule layer an index out of
  * range is invalid, a skip on a required field is not a skip, a number sent as a string
  * is normalized, and "mark the form complete" leaves the call in progress. */
-static struct extraction *extract_with(const struct extract_backend *be, const char *content)
+static struct extraction *extract_with(const struct backend *be, const char *content)
 {
 	cJSON *c = cJSON_CreateString(content);
 	char *body = completion(c, NULL);
@@ -248,7 +248,7 @@ static struct extraction *extract_with(const struct extract_backend *be, const c
 	cJSON_free(body);
 	struct extract_request rq = extract_req("...");
 	struct extraction *ex = NULL;
-	assert_int_equal(be->extract(be->ctx, &rq, &ex), ERR_OK);
+	assert_int_equal(backend_extract_fields(be, &rq, &ex), ERR_OK);
 	return ex;
 }
 
@@ -262,7 +262,7 @@ static void test_faults_through_rules(void **state)
 {
 	(void)state;
 	use_openai();
-	struct extract_backend be;
+	struct backend be;
 	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
 	struct ymd today = {2026, 3, 15};
 	int district = form_find(form, "district");
@@ -319,7 +319,7 @@ static void test_errors(void **state)
 {
 	(void)state;
 	use_openai();
-	struct extract_backend be;
+	struct backend be;
 	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
 	cJSON *ok_content = cJSON_CreateString("{\"ack\":\"\",\"fields\":[]}");
 	char *ok = completion(ok_content, NULL);
@@ -344,10 +344,10 @@ static void test_errors(void **state)
 	mockserver_push(ms, (struct mock_reply){200, NULL, ok, NULL, 0});
 	struct extract_request rq = extract_req("गया");
 	struct extraction *ex = NULL;
-	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 	extraction_free(ex);
 	struct backend_usage u;
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_true(backend_last_usage(&be, &u));
 	assert_int_equal(u.attempts, 2);
 	assert_true(u.total_ms >= 950);
 
@@ -356,9 +356,9 @@ static void test_errors(void **state)
 	mockserver_push(ms, (struct mock_reply){500, NULL, "{\"error\":{\"message\":\"server error\"}}", NULL, 0});
 	mockserver_push(ms, (struct mock_reply){502, NULL, "bad gateway", "Retry-After: 0", 0});
 	mockserver_push(ms, (struct mock_reply){200, NULL, ok, NULL, 0});
-	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 	extraction_free(ex);
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_true(backend_last_usage(&be, &u));
 	assert_int_equal(u.attempts, 3);
 
 	/* 5xx every time: the turn fails after the retries */
@@ -397,7 +397,7 @@ static void test_timeout(void **state)
 	char path[] = "/tmp/formdesk-test-XXXXXX";
 	write_temp(path, "{\"providers\":{\"openai\":{\"timeout_ms\":300,\"retries\":0}}}");
 	assert_int_equal(provider_config_load(path, NULL, 0), ERR_OK);
-	struct extract_backend be;
+	struct backend be;
 	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, "{}", NULL, 3000});
@@ -422,7 +422,7 @@ static void test_config(void **state)
 	provider_config_free();
 
 	/* the key is still needed from the environment */
-	struct extract_backend be;
+	struct backend be;
 	const char *why = NULL;
 	assert_int_equal(backend_extract("openrouter", &be, &why), ERR_NOTFOUND);
 	assert_non_null(strstr(why, "OPENROUTER_API_KEY is not set"));
@@ -436,7 +436,7 @@ static void test_config(void **state)
 	cJSON_free(body);
 	struct extract_request rq = extract_req("गया");
 	struct extraction *ex = NULL;
-	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 	extraction_free(ex);
 	const struct mock_request *q = mockserver_request(ms, 0);
 	assert_string_equal(q->path, "/or/v1/chat/completions");
@@ -447,7 +447,7 @@ static void test_config(void **state)
 	assert_int_equal(cJSON_GetArraySize(reqcheck_jpath(sent, "messages")), 3);
 	cJSON_Delete(sent);
 	struct backend_usage u;
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_true(backend_last_usage(&be, &u));
 	/* 100 tokens in at $2/M + 10 out at $10/M */
 	assert_true(u.cost_usd > 0.000299 && u.cost_usd < 0.000301);
 	assert_string_equal(u.provider, "openrouter");
@@ -487,7 +487,7 @@ static void test_reply(void **state)
 	use_openai();
 	cJSON *ask = load_json("tests/data/llm_reply/decision_ask.json");
 	cJSON *end = load_json("tests/data/llm_reply/decision_end.json");
-	struct reply_backend rb;
+	struct backend rb;
 	assert_int_equal(backend_reply("openai:gpt-5.4-mini", &rb, NULL), ERR_OK);
 	struct reply_request rq = {form, ask, history};
 
@@ -498,7 +498,7 @@ static void test_reply(void **state)
 	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
 	cJSON_free(body);
 	char *text = NULL;
-	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_OK);
+	assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
 	assert_string_equal(text, "आप किस ज़िले में रहती हैं?");
 	free(text);
 	const struct mock_request *q = mockserver_request(ms, 0);
@@ -528,17 +528,17 @@ static void test_reply(void **state)
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, end_call, NULL, 0});
 	text = NULL;
-	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_BACKEND);
+	assert_int_equal(backend_say(&rb, &rq, &text), ERR_BACKEND);
 	assert_null(text);
 	struct backend_usage u;
-	assert_true(backend_last_usage(rb.ctx, &u));
+	assert_true(backend_last_usage(&rb, &u));
 	assert_non_null(strstr(u.error, "tried to end the call"));
 
 	/* when the rules end the call, the end_call tool call gives the closing words */
 	rq.decision = end;
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, end_call, NULL, 0});
-	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_OK);
+	assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
 	assert_string_equal(text, "धन्यवाद, नमस्ते!");
 	free(text);
 
@@ -546,7 +546,7 @@ static void test_reply(void **state)
 	cJSON *none = cJSON_CreateObject();
 	rq.decision = none;
 	mockserver_clear(ms);
-	assert_int_equal(rb.reply(rb.ctx, &rq, &text), ERR_INVALID);
+	assert_int_equal(backend_say(&rb, &rq, &text), ERR_INVALID);
 	assert_int_equal(mockserver_count(ms), 0);
 	cJSON_Delete(none);
 
@@ -555,7 +555,7 @@ static void test_reply(void **state)
 	snprintf(base, sizeof(base), "%s", mockserver_url(ms));
 	setenv("ANTHROPIC_BASE_URL", base, 1);
 	setenv("ANTHROPIC_API_KEY", "sk-ant-secret", 1);
-	struct reply_backend ab;
+	struct backend ab;
 	assert_int_equal(backend_reply("anthropic", &ab, NULL), ERR_OK);
 	rq.decision = ask;
 	mockserver_clear(ms);
@@ -563,7 +563,7 @@ static void test_reply(void **state)
 		"{\"id\":\"msg_2\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
 		"\"text\":\"आप किस ज़िले में रहती हैं?\"}],\"stop_reason\":\"end_turn\",\"usage\":"
 		"{\"input_tokens\":300,\"output_tokens\":20}}", NULL, 0});
-	assert_int_equal(ab.reply(ab.ctx, &rq, &text), ERR_OK);
+	assert_int_equal(backend_say(&ab, &rq, &text), ERR_OK);
 	assert_string_equal(text, "आप किस ज़िले में रहती हैं?");
 	free(text);
 	q = mockserver_request(ms, 0);

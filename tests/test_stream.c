@@ -249,11 +249,11 @@ static char *unstreamed(enum proto p)
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, text, NULL, 0});
 	free(text);
-	struct extract_backend be;
+	struct backend be;
 	assert_int_equal(backend_extract(p == OPENAI ? "openai" : "anthropic", &be, NULL), ERR_OK);
 	struct extract_request rq = request();
 	struct extraction *ex = NULL;
-	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 	cJSON *sent = cJSON_Parse(mockserver_request(ms, 0)->body);
 	assert_null(cJSON_GetObjectItem(sent, "stream"));
 	cJSON_Delete(sent);
@@ -293,7 +293,7 @@ static void run_case(const struct scase *c)
 	mockserver_push_pieces(ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0}, cuts,
 			       n_cuts, true, c->cut_off);
 
-	struct extract_backend be;
+	struct backend be;
 	struct backend_usage u;
 	struct http_req *hr = NULL;
 	struct http_client *client = NULL;
@@ -303,19 +303,19 @@ static void run_case(const struct scase *c)
 	char *ack = NULL, *again = NULL;
 	assert_int_equal(backend_extract(c->proto == OPENAI ? "openai" : "anthropic", &be, NULL), ERR_OK);
 	assert_int_equal(http_client_new(&client), ERR_OK);
-	assert_int_equal(backend_extract_request(&be, &rq, &hr, &u), ERR_OK);
+	assert_int_equal(backend_start(&be, &rq, &hr, &u), ERR_OK);
 	assert_int_equal(http_start(client, hr, on_done, &res, &x), ERR_OK);
 	/* the last piece is held back: the ack must come while the request still runs */
 	for (int i = 0; i < 1500 && !res && !ack; i++) {
 		assert_int_equal(http_poll(client, 20, NULL, 0), ERR_OK);
-		if (!res && backend_extract_ack(x, &ack))
+		if (!res && backend_ack(&be, x, &ack))
 			break;
 	}
 	if (!ack)
 		fail_msg("%s: no acknowledgement before the last piece", c->name);
 	assert_null(res);
 	assert_string_equal(ack, ACK);
-	assert_false(backend_extract_ack(x, &again)); /* once */
+	assert_false(backend_ack(&be, x, &again)); /* once */
 	assert_null(again);
 	mockserver_release(ms);
 	for (int i = 0; i < 1500 && !res; i++)
@@ -331,7 +331,7 @@ static void run_case(const struct scase *c)
 	cJSON_Delete(sent);
 
 	struct extraction *ex = NULL;
-	enum err e = backend_extract_response(&be, &rq, res, &ex, &u);
+	enum err e = backend_finish(&be, &rq, res, &ex, &u);
 	if (c->cut_off) {
 		/* a dropped connection: the request failed, and says so */
 		assert_int_equal(e, ERR_BACKEND);
@@ -381,16 +381,16 @@ static void blocking_and_whole_body(void **state)
 	use(OPENAI, NULL);
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0});
-	struct extract_backend be;
+	struct backend be;
 	assert_int_equal(backend_extract("openai", &be, NULL), ERR_OK);
 	struct extract_request rq = request();
 	struct extraction *ex = NULL;
-	assert_int_equal(be.extract(be.ctx, &rq, &ex), ERR_OK);
+	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 	assert_null(ex->fault);
 	assert_string_equal(ex->ack, ACK);
 	assert_int_equal(ex->n, 1);
 	struct backend_usage u;
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_true(backend_last_usage(&be, &u));
 	assert_true(u.ack_ms >= 0);
 	extraction_free(ex);
 

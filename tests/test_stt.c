@@ -230,14 +230,14 @@ static void test_providers(void **state)
 		} else {
 			mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
 		}
-		struct stt_backend be;
+		struct backend be;
 		const char *why = NULL;
 		if (backend_stt(spec, &be, &why) != ERR_OK)
 			fail_msg("%s: %s", spec, why);
 		char *text = NULL;
-		if (be.transcribe(be.ctx, &REQ, &text) != ERR_OK) {
+		if (backend_transcribe(&be, &REQ, &text) != ERR_OK) {
 			struct backend_usage u;
-			backend_last_usage(be.ctx, &u);
+			backend_last_usage(&be, &u);
 			fail_msg("%s: %s", spec, u.error);
 		}
 		assert_string_equal(text, "मेरा नाम सुनीता देवी है");
@@ -246,13 +246,13 @@ static void test_providers(void **state)
 		assert_non_null(q);
 		reqcheck_run(expect, ms, q, false, stt_verb);
 		struct backend_usage u;
-		assert_true(backend_last_usage(be.ctx, &u));
+		assert_true(backend_last_usage(&be, &u));
 		assert_true(fabs(u.audio_s - 0.5) < 1e-9);
 		assert_int_equal(u.http_status, 200);
 		if (google) {
 			assert_int_equal(jwt_ok, 1);
 			/* the token is kept: a second call asks only for the transcript */
-			assert_int_equal(be.transcribe(be.ctx, &REQ, &text), ERR_OK);
+			assert_int_equal(backend_transcribe(&be, &REQ, &text), ERR_OK);
 			free(text);
 			assert_int_equal(mockserver_count(ms), 3);
 			mockserver_set_handler(ms, NULL, NULL);
@@ -275,39 +275,39 @@ static void test_errors(void **state)
 	setenv("FORMDESK_CONFIG", cfg, 1);
 	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
 	setenv("ELEVENLABS_API_KEY", "el-secret-9", 1);
-	struct stt_backend be;
+	struct backend be;
 	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
 	char *out = NULL;
 	struct backend_usage u;
 
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){401, NULL, "{\"detail\":{\"status\":\"invalid_api_key\",\"message\":\"Invalid API key: el-secret-9\"}}", NULL, 0});
-	assert_int_equal(be.transcribe(be.ctx, &REQ, &out), ERR_BACKEND);
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_BACKEND);
+	assert_true(backend_last_usage(&be, &u));
 	assert_non_null(strstr(u.error, "HTTP 401"));
 	assert_null(strstr(u.error, "el-secret-9"));
 
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){429, NULL, "{}", "Retry-After: 0", 0});
 	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"text\":\"हाँ\"}", NULL, 0});
-	assert_int_equal(be.transcribe(be.ctx, &REQ, &out), ERR_OK);
+	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_OK);
 	assert_string_equal(out, "हाँ");
 	free(out);
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_true(backend_last_usage(&be, &u));
 	assert_int_equal(u.attempts, 2);
 	/* 0.5 s at $0.4 a minute */
 	assert_true(fabs(u.cost_usd - 0.5 / 60.0 * 0.4) < 1e-12);
 
 	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"language_code\":\"hin\"}", NULL, 0});
-	assert_int_equal(be.transcribe(be.ctx, &REQ, &out), ERR_BACKEND);
-	assert_true(backend_last_usage(be.ctx, &u));
+	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_BACKEND);
+	assert_true(backend_last_usage(&be, &u));
 	assert_non_null(strstr(u.error, "no transcript"));
 
 	/* no audio: nothing is sent */
 	mockserver_clear(ms);
 	struct stt_request none = {NULL, 0, 16000, "ref", "hi"};
-	assert_int_equal(be.transcribe(be.ctx, &none, &out), ERR_INVALID);
+	assert_int_equal(backend_transcribe(&be, &none, &out), ERR_INVALID);
 	assert_int_equal(mockserver_count(ms), 0);
 
 	/* missing key and missing credentials are named */

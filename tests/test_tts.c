@@ -13,30 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/fake_backend.h"
 #include "agent/tts.h"
 #include "audio/endpoint.h"
 #include "audio/resample.h"
 
 static void test_lookup(void **state)
 {
-	struct tts_backend b = {0};
+	struct backend b = {0};
 	const char *why = NULL;
 	float *s = (float *)0x1;
 	size_t n = 99;
 	int rate = 0;
 
 	(void)state;
-	assert_int_equal(tts_lookup("none", &b, NULL), ERR_OK);
+	assert_int_equal(backend_tts("none", &b, NULL), ERR_OK);
 	assert_string_equal(b.name, "none");
-	assert_int_equal(b.speak(b.ctx, "नमस्ते", &s, &n, &rate), ERR_OK);
+	assert_int_equal(speak_parts(&b, "नमस्ते", &s, &n, &rate), ERR_OK);
 	assert_null(s);
 	assert_int_equal(n, 0);
-	assert_int_equal(tts_lookup("festival", &b, &why), ERR_NOTFOUND);
+	assert_int_equal(backend_tts("festival", &b, &why), ERR_NOTFOUND);
 	assert_non_null(strstr(why, "festival"));
-	assert_int_equal(tts_lookup("none:x", &b, NULL), ERR_NOTFOUND);
-	assert_int_equal(tts_lookup("espeak:no-such-voice", &b, &why), ERR_NOTFOUND);
+	assert_int_equal(backend_tts("none:x", &b, NULL), ERR_NOTFOUND);
+	assert_int_equal(backend_tts("espeak:no-such-voice", &b, &why), ERR_NOTFOUND);
 	assert_non_null(strstr(why, "no-such-voice"));
-	assert_int_equal(tts_lookup(NULL, &b, NULL), ERR_OK); /* the default */
+	assert_int_equal(backend_tts(NULL, &b, NULL), ERR_OK); /* the default */
 	assert_string_equal(b.name, "espeak");
 	tts_cleanup();
 }
@@ -44,14 +45,14 @@ static void test_lookup(void **state)
 static void test_phrases(void **state)
 {
 	FILE *f = fopen("tests/data/tts_phrases.tsv", "r");
-	struct tts_backend b;
+	struct backend b;
 	char line[1024];
 	int rows = 0;
 	size_t last_n = 0;
 
 	(void)state;
 	assert_non_null(f);
-	assert_int_equal(tts_lookup("espeak:hi", &b, NULL), ERR_OK);
+	assert_int_equal(backend_tts("espeak:hi", &b, NULL), ERR_OK);
 	while (fgets(line, sizeof(line), f)) {
 		char text[768];
 		int min_ms, max_ms, min_turns, turns = 0, rate = 0;
@@ -64,7 +65,7 @@ static void test_phrases(void **state)
 			continue;
 		if (sscanf(line, "%767[^\t]\t%d\t%d\t%d", text, &min_ms, &max_ms, &min_turns) != 4)
 			fail_msg("bad row: %s", line);
-		assert_int_equal(b.speak(b.ctx, text, &s, &n, &rate), ERR_OK);
+		assert_int_equal(speak_parts(&b, text, &s, &n, &rate), ERR_OK);
 		assert_int_equal(rate, 22050); /* espeak-ng's voices */
 		ms = n * 1000.0 / rate;
 		if (ms < min_ms || ms > max_ms)
@@ -74,7 +75,7 @@ static void test_phrases(void **state)
 		assert_true(peak > 0.05 && peak <= 1.0);
 		/* The same words again last about as long (espeak-ng carries a little state from
 		 * one utterance into the next, so not to the sample). */
-		assert_int_equal(b.speak(b.ctx, text, &again, &n2, &rate), ERR_OK);
+		assert_int_equal(speak_parts(&b, text, &again, &n2, &rate), ERR_OK);
 		if (labs((long)n2 - (long)n) > (long)n / 20)
 			fail_msg("'%s': %zu samples, then %zu", text, n, n2);
 		assert_int_equal(resample_buffer(s, n, rate, 16000, &s16, &n16), ERR_OK);
@@ -96,7 +97,7 @@ static void test_phrases(void **state)
 		float *s = (float *)0x1;
 		size_t n = 9;
 		int rate;
-		assert_int_equal(b.speak(b.ctx, "", &s, &n, &rate), ERR_OK);
+		assert_int_equal(speak_parts(&b, "", &s, &n, &rate), ERR_OK);
 		assert_int_equal(n, 0);
 		assert_null(s);
 	}

@@ -151,8 +151,8 @@ enum err playback_new(const struct engine_config *cfg, const struct corpus *c,
 	p->view = view;
 	p->turn_ms = PLAYBACK_TURN_MS / speed;
 	p->call = -1;
-	p->network = backend_is_network(cfg->stt.ctx) || backend_is_network(cfg->extract.ctx) ||
-		     backend_is_network(cfg->reply.ctx);
+	p->network = backend_is_network(&cfg->stt) || backend_is_network(&cfg->extract) ||
+		     backend_is_network(&cfg->reply);
 	enum err e = engine_new(cfg, listener, p, &p->eng);
 	if (e) {
 		free(p);
