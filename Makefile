@@ -18,7 +18,7 @@ BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -I. $(CFLAGS_PKG) -MMD -MP
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDLIBS := $(LIBS_PKG) -lm -lpthread
 
-LIB_C := $(sort $(wildcard agent/*.c audio/*.c sessions/*.c annotations/*.c tui/*.c cli/*.c))
+LIB_C := $(sort $(wildcard base/*.c agent/*.c audio/*.c sessions/*.c annotations/*.c tui/*.c cli/*.c))
 LIB_CXX := $(sort $(wildcard audio/*.cc))
 TEST_C := $(sort $(wildcard tests/test_*.c))
 TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
@@ -30,11 +30,16 @@ TEST_BIN := $(TEST_C:tests/%.c=build/san/tests/%)
 BENCH_C := $(sort $(wildcard tests/bench_*.c))
 BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 
-.PHONY: all check run bench clean deps corpora
+.PHONY: all check run bench clean deps corpora layers
 all: formdesk corpora
 
 deps:
 	@scripts/deps.sh
+
+# Dependencies point one way (DESIGN.md): fails naming the file and line of a wrong-way
+# #include.
+layers:
+	@scripts/layers.sh
 
 formdesk: build/rel/formdesk.o $(OBJ)
 	@echo '  LINK    $@'
@@ -75,8 +80,9 @@ build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
 corpora: formdesk
 	@scripts/build-corpora.sh
 
+# The layering check (scripts/layers.sh) runs first: a wrong-way #include fails the check.
 # The benchmark programs are built (not run) too, so they cannot fall behind the code.
-check: deps
+check: deps layers
 	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk $(TEST_BIN) $(BENCH_BIN)
 	@scripts/run-tests.sh $(TEST_BIN)
 

@@ -4,7 +4,7 @@
 #define FORMDESK_AUDIOFILE_H
 
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 /* audiofile_read: decode path, mix down to mono, resample to rate Hz.
  * Output: *samples (n_samples floats in [-1, 1]; caller frees with free()), *n_samples.

@@ -15,7 +15,7 @@
 #define FORMDESK_CHANNEL_H
 
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 /* channel_telephone: in (n samples at rate Hz, 8000..48000) through the telephone
  * channel, returned at rate Hz. Output: *out (caller frees with free()), *m samples (about

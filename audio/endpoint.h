@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 #include "audio/vad.h"
 
 struct endpoint_options {

@@ -9,7 +9,7 @@
 #define FORMDESK_PADEV_H
 
 #include <stdbool.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 /* One device as PortAudio describes it. */
 struct padev_info {

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 enum recorder_side { RECORDER_CALLER, RECORDER_AGENT };
 

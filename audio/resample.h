@@ -5,7 +5,7 @@
 #define FORMDESK_RESAMPLE_H
 
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 /* resample_buffer: n samples (borrowed) at from Hz to to Hz (both 1000..384000).
  * Output: *out (caller frees with free(); a copy when the rates are equal; NULL when *m is

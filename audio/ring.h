@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 struct ring;
 

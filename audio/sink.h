@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 struct sink;
 

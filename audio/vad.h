@@ -5,7 +5,7 @@
 #define FORMDESK_VAD_H
 
 #include <stdbool.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 enum vad_kind {
 	VAD_WEBRTC, /* the WebRTC VAD through webrtc-audio-processing (vad_webrtc.h) */

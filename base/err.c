@@ -1,4 +1,4 @@
-#include "err.h"
+#include "base/err.h"
 
 const char *err_str(enum err e)
 {
