@@ -8,6 +8,7 @@
 
 #include "llm.h"
 #include "llm_stream.h"
+#include "validate.h"
 
 #define TOOL_NAME "record_extraction"
 
@@ -39,42 +40,6 @@ enum err extract_llm_new(struct provider *p, struct extract_llm **out)
 
 /* ---- the prompt ---- */
 
-static const char *rule_text(const struct form_question *q, char *buf, size_t n)
-{
-	switch (q->validation) {
-	case VALID_PHONE_NUMBER:
-		snprintf(buf, n, "a phone number of %d digits", q->digits > 0 ? q->digits : 10);
-		return buf;
-	case VALID_EXACT_NUM_DIGITS:
-		snprintf(buf, n, "exactly %d digits", q->digits > 0 ? q->digits : 1);
-		return buf;
-	case VALID_NUMBER_RANGE:
-		if (q->has_min && q->has_max)
-			snprintf(buf, n, "a number from %g to %g", q->min, q->max);
-		else if (q->has_min)
-			snprintf(buf, n, "a number of at least %g", q->min);
-		else
-			snprintf(buf, n, "a number of at most %g", q->max);
-		return buf;
-	case VALID_MIN_LENGTH:
-		snprintf(buf, n, "at least %d characters", q->min_length > 0 ? q->min_length : 1);
-		return buf;
-	case VALID_REGEX:
-		return q->message ? q->message : q->pattern;
-	case VALID_FREE_TEXT:
-		return q->description;
-	case VALID_DATE:
-		return "a calendar date";
-	case VALID_DATE_TODAY_OR_PAST:
-		return "a date today or in the past";
-	case VALID_DATE_FUTURE:
-		return "a date in the future";
-	case VALID_NONE:
-		break;
-	}
-	return NULL;
-}
-
 static cJSON *fields_json(const struct form *f)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -103,7 +68,7 @@ static cJSON *fields_json(const struct form *f)
 			cJSON_AddStringToObject(bl, "false", q->label_false);
 		}
 		char buf[160];
-		const char *rule = rule_text(q, buf, sizeof(buf));
+		const char *rule = validate_rule_text(q, buf, sizeof(buf));
 		if (rule)
 			cJSON_AddStringToObject(o, "rule", rule);
 		if (q->advanced_instructions)

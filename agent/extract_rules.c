@@ -112,20 +112,13 @@ static unsigned question_hints(const struct lexicon *lex, const struct form_ques
 	return h;
 }
 
-static bool digits_pattern(const char *p)
-{
-	/* a regex of digits only, such as ^[0-9]{6}$ or ^\d{6}$ */
-	if (!p)
-		return false;
-	return strstr(p, "[0-9]") || strstr(p, "\\d");
-}
-
 static enum kind kind_of(const struct lexicon *lex, const struct form_question *q, unsigned *hints)
 {
+	enum form_digits digits = form_digits(q);
 	*hints = question_hints(lex, q);
-	if (q->validation == VALID_PHONE_NUMBER)
+	if (digits == FORM_DIGITS_PHONE)
 		return K_PHONE;
-	if (q->validation == VALID_EXACT_NUM_DIGITS)
+	if (digits == FORM_DIGITS_EXACT)
 		return K_DIGITS;
 	switch (q->type) {
 	case FORM_NUMBER: return K_NUMBER;
@@ -138,7 +131,7 @@ static enum kind kind_of(const struct lexicon *lex, const struct form_question *
 	if (q->validation == VALID_DATE || q->validation == VALID_DATE_TODAY_OR_PAST ||
 	    q->validation == VALID_DATE_FUTURE)
 		return K_DATE;
-	if (q->validation == VALID_REGEX && digits_pattern(q->pattern))
+	if (digits == FORM_DIGITS_PATTERN)
 		return K_DIGITS;
 	if ((*hints & H_NAME) && !(*hints & H_PLACE))
 		return K_PERSON;

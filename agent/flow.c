@@ -66,19 +66,14 @@ static int branch_state(const struct flow *fl, int b)
 		return 0;
 	if (f->questions[c].branch >= 0 && branch_state(fl, f->questions[c].branch) == 0)
 		return 0;
-	switch (fl->st[c]) {
-	case FIELD_EMPTY:
-		return -1;
-	case FIELD_SKIPPED:
-		if (br->has_present)
-			return br->present ? 0 : 1;
-		return 0;
-	case FIELD_ANSWERED:
-		if (br->has_present)
-			return br->present ? 1 : 0;
-		return truth(&f->questions[c], fl->val[c]) == (br->equals ? 1 : 0);
+	enum form_answer a = FORM_ANSWER_EMPTY;
+	if (fl->st[c] == FIELD_SKIPPED) {
+		a = FORM_ANSWER_SKIPPED;
+	} else if (fl->st[c] == FIELD_ANSWERED) {
+		int t = truth(&f->questions[c], fl->val[c]);
+		a = t == 1 ? FORM_ANSWER_TRUE : t == 0 ? FORM_ANSWER_FALSE : FORM_ANSWER_OTHER;
 	}
-	return 0;
+	return form_branch_open(br, a);
 }
 
 bool flow_branch_active(const struct flow *fl, int branch)
@@ -105,10 +100,7 @@ int flow_retry_limit(const struct flow *fl, int question)
 {
 	if (!fl || question < 0 || question >= fl->form->n_questions)
 		return 0;
-	const struct form_question *q = &fl->form->questions[question];
-	if (q->until_answered)
-		return -1;
-	return q->allow_retries ? q->max_retries : 0;
+	return form_retry_limit(&fl->form->questions[question]);
 }
 
 enum err flow_new(const struct form *form, const struct lexicon *lex, struct ymd today,

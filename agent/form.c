@@ -213,20 +213,21 @@ const char *form_type_name(enum form_type t)
 }
 
 static const struct {
-	const char *name;
+	const char *name, *alias;
 	enum form_validation v;
 } validations[] = {
-	{"phone_number", VALID_PHONE_NUMBER},
-	{"exact_num_digits", VALID_EXACT_NUM_DIGITS},
-	{"number_range", VALID_NUMBER_RANGE},
-	{"min_length", VALID_MIN_LENGTH},
-	{"regex", VALID_REGEX},
-	{"free_text", VALID_FREE_TEXT},
-	{"date", VALID_DATE},
-	{"date_format", VALID_DATE},
-	{"date_today_or_past", VALID_DATE_TODAY_OR_PAST},
-	{"date_future", VALID_DATE_FUTURE},
+#define X(id, name, alias) {#name, alias, VALID_##id},
+	FORM_VALIDATIONS(X)
+#undef X
 };
+
+const char *form_validation_name(enum form_validation v)
+{
+	for (size_t i = 0; i < sizeof(validations) / sizeof(validations[0]); i++)
+		if (validations[i].v == v)
+			return validations[i].name;
+	return "none";
+}
 
 /* The name FormBharo derives from a question's wording (question-types.mdx): lower
  * case, spaces to underscores, question marks dropped. */
@@ -264,17 +265,24 @@ static void load_validation(struct ld *ld, const cJSON *qj, const char *qp,
 		return;
 	bool known = false;
 	for (size_t i = 0; i < sizeof(validations) / sizeof(validations[0]); i++)
-		if (strcmp(type, validations[i].name) == 0) {
+		if (strcmp(type, validations[i].name) == 0 ||
+		    (validations[i].alias && strcmp(type, validations[i].alias) == 0)) {
 			q->validation = validations[i].v;
 			known = true;
 		}
 	if (!known) {
-		char msg[400];
-		snprintf(msg, sizeof(msg),
-			 "Unknown validation type '%.60s'. Use one of: phone_number, "
-			 "exact_num_digits, number_range, min_length, regex, free_text, date, "
-			 "date_format, date_today_or_past, date_future.",
-			 type);
+		char msg[600];
+		size_t used = (size_t)snprintf(msg, sizeof(msg),
+					       "Unknown validation type '%.60s'. Use one of: ", type);
+		for (size_t i = 0; i < sizeof(validations) / sizeof(validations[0]); i++)
+			for (int k = 0; k < 2 && used < sizeof(msg); k++) {
+				const char *nm = k ? validations[i].alias : validations[i].name;
+				if (nm)
+					used += (size_t)snprintf(msg + used, sizeof(msg) - used, "%s%s",
+								 i || k ? ", " : "", nm);
+			}
+		if (used < sizeof(msg))
+			snprintf(msg + used, sizeof(msg) - used, ".");
 		add_issue(ld, msg, "%s.type", vp);
 	}
 	free(type);
@@ -933,4 +941,44 @@ int form_find(const struct form *f, const char *name)
 		if (f->questions[i].name && strcmp(f->questions[i].name, name) == 0)
 			return i;
 	return -1;
+}
+
+/* Whether a regex pattern is made of digits only, such as ^[0-9]{6}$ or ^\d{6}$. */
+static bool digits_pattern(const char *p)
+{
+	return p && (strstr(p, "[0-9]") || strstr(p, "\\d"));
+}
+
+enum form_digits form_digits(const struct form_question *q)
+{
+	switch (q->validation) {
+	case VALID_PHONE_NUMBER: return FORM_DIGITS_PHONE;
+	case VALID_EXACT_NUM_DIGITS: return FORM_DIGITS_EXACT;
+	case VALID_REGEX: return digits_pattern(q->pattern) ? FORM_DIGITS_PATTERN : FORM_DIGITS_NO;
+	default: return FORM_DIGITS_NO;
+	}
+}
+
+bool form_counts_digits(const struct form_question *q)
+{
+	enum form_digits d = form_digits(q);
+	return d == FORM_DIGITS_PHONE || d == FORM_DIGITS_EXACT;
+}
+
+int form_retry_limit(const struct form_question *q)
+{
+	if (q->until_answered)
+		return -1;
+	return q->allow_retries ? q->max_retries : 0;
+}
+
+int form_branch_open(const struct form_branch *br, enum form_answer a)
+{
+	if (a == FORM_ANSWER_EMPTY)
+		return -1;
+	if (br->has_present)
+		return br->present == (a != FORM_ANSWER_SKIPPED);
+	if (br->has_equals)
+		return a == (br->equals ? FORM_ANSWER_TRUE : FORM_ANSWER_FALSE);
+	return 0;
 }

@@ -24,17 +24,27 @@ enum form_type {
 	FORM_MULTI_SELECT,
 };
 
+/* The validation types of validation.mdx, one row each, in the order the config check
+ * lists them: X(enum suffix, name in the config, another name it loads by or NULL). A new
+ * type is one row here plus its rule function in agent/validate.c (rule_<name>, which the
+ * build asks for); what its `rules` object holds is read in form.c. */
+#define FORM_VALIDATIONS(X) \
+	X(PHONE_NUMBER, phone_number, NULL)         /* rules.digits, default 10 */ \
+	X(EXACT_NUM_DIGITS, exact_num_digits, NULL) /* rules.digits, default 1 */ \
+	X(NUMBER_RANGE, number_range, NULL)         /* rules.min and/or rules.max */ \
+	X(MIN_LENGTH, min_length, NULL)             /* rules.min_length, default 1 */ \
+	X(REGEX, regex, NULL)                       /* rules.pattern, rules.message */ \
+	X(FREE_TEXT, free_text, NULL) /* rules.description: guidance, not enforced */ \
+	X(DATE, date, "date_format") \
+	X(DATE_TODAY_OR_PAST, date_today_or_past, NULL) \
+	X(DATE_FUTURE, date_future, NULL)
+
 enum form_validation {
 	VALID_NONE,
-	VALID_PHONE_NUMBER,     /* rules.digits, default 10 */
-	VALID_EXACT_NUM_DIGITS, /* rules.digits, default 1 */
-	VALID_NUMBER_RANGE,     /* rules.min and/or rules.max */
-	VALID_MIN_LENGTH,       /* rules.min_length, default 1 */
-	VALID_REGEX,            /* rules.pattern, rules.message */
-	VALID_FREE_TEXT,        /* rules.description: guidance, not enforced */
-	VALID_DATE,             /* also "date_format" */
-	VALID_DATE_TODAY_OR_PAST,
-	VALID_DATE_FUTURE,
+#define X(id, name, alias) VALID_##id,
+	FORM_VALIDATIONS(X)
+#undef X
+	VALID_N
 };
 
 struct form_question {
@@ -141,5 +151,42 @@ int form_find(const struct form *f, const char *name);
 
 /* form_type_name: "string", "number", ... for t; a static string. */
 const char *form_type_name(enum form_type t);
+
+/* form_validation_name: the config's name for v ("phone_number", ...; "none" for
+ * VALID_NONE or a value out of range); a static string. From FORM_VALIDATIONS. */
+const char *form_validation_name(enum form_validation v);
+
+/* How a question's answer is read as a string of digits: the one place that says which
+ * fields are digit fields (validation.mdx: phone_number and exact_num_digits count
+ * digits; a regex made of digits, such as ^[0-9]{6}$, is a code read as digits). */
+enum form_digits {
+	FORM_DIGITS_NO,      /* not a digit field */
+	FORM_DIGITS_PHONE,   /* phone_number: q->digits digits, a +91/91/0 prefix dropped */
+	FORM_DIGITS_EXACT,   /* exact_num_digits: exactly q->digits digits */
+	FORM_DIGITS_PATTERN, /* regex whose pattern is digits ([0-9] or \d) */
+};
+/* form_digits: which of the above q is. Input: q (borrowed). Pure. */
+enum form_digits form_digits(const struct form_question *q);
+/* form_counts_digits: whether q's rule counts digits (phone_number, exact_num_digits):
+ * its answer is the digits heard, not the type's parse. */
+bool form_counts_digits(const struct form_question *q);
+
+/* form_retry_limit: the re-asks q allows after its first ask (retries.mdx: max_retries,
+ * default 2; allow_retries false: 0), -1 when it is asked until answered. Pure. */
+int form_retry_limit(const struct form_question *q);
+
+/* What a branch's controlling question holds, as its condition sees it. */
+enum form_answer {
+	FORM_ANSWER_EMPTY,   /* not asked yet, or asked and nothing captured yet */
+	FORM_ANSWER_SKIPPED, /* not answered: skipped, or closed by its own branch */
+	FORM_ANSWER_TRUE,    /* answered with a boolean true (or its true label) */
+	FORM_ANSWER_FALSE,   /* answered with a boolean false (or its false label) */
+	FORM_ANSWER_OTHER,   /* answered with something that is not a boolean */
+};
+/* form_branch_open: whether br's condition holds for the controller's answer a
+ * (branching.mdx: `present` true = answered, false = not answered, and wins over
+ * `equals`; `equals` compares a boolean answer). Output: 1 open, 0 closed, -1 not yet
+ * decidable (a is FORM_ANSWER_EMPTY). Pure. */
+int form_branch_open(const struct form_branch *br, enum form_answer a);
 
 #endif

@@ -9,23 +9,6 @@
 #include <string.h>
 #include <utf8proc.h>
 
-const char *validate_rule_name(enum form_validation v)
-{
-	switch (v) {
-	case VALID_NONE: return "none";
-	case VALID_PHONE_NUMBER: return "phone_number";
-	case VALID_EXACT_NUM_DIGITS: return "exact_num_digits";
-	case VALID_NUMBER_RANGE: return "number_range";
-	case VALID_MIN_LENGTH: return "min_length";
-	case VALID_REGEX: return "regex";
-	case VALID_FREE_TEXT: return "free_text";
-	case VALID_DATE: return "date";
-	case VALID_DATE_TODAY_OR_PAST: return "date_today_or_past";
-	case VALID_DATE_FUTURE: return "date_future";
-	}
-	return "none";
-}
-
 static enum err verdict(cJSON *verdicts, const char *field, const char *rule, bool ok,
 			const char *message)
 {
@@ -81,79 +64,172 @@ static void fmt_num(char *buf, size_t n, double v)
 	snprintf(buf, n, "%.15g", v);
 }
 
-/* The rule's message into msg ("" when the value passes). */
+/* ---- the rules, one function per row of FORM_VALIDATIONS --------------------------
+ * rule_<name>(q, today, value, msg, n): with value set (as the type's parse made it),
+ * writes the rule's message for it into msg ("" when it passes) and returns msg; with
+ * value NULL, returns the rule in a few words for a model's prompt (in msg or a string
+ * of q; NULL when there is nothing to say). */
+
+/* phone_number and exact_num_digits count the digits heard (check_digits, below): the
+ * typed value is only checked here when the question's type reads no digits. */
+static const char *rule_phone_number(const struct form_question *q, struct ymd today,
+				     const cJSON *value, char *msg, size_t n)
+{
+	*msg = 0;
+	if (!value)
+		snprintf(msg, n, "a phone number of %d digits", q->digits > 0 ? q->digits : 10);
+	return msg;
+}
+
+static const char *rule_exact_num_digits(const struct form_question *q, struct ymd today,
+					 const cJSON *value, char *msg, size_t n)
+{
+	*msg = 0;
+	if (!value)
+		snprintf(msg, n, "exactly %d digits", q->digits > 0 ? q->digits : 1);
+	return msg;
+}
+
+static const char *rule_number_range(const struct form_question *q, struct ymd today,
+				     const cJSON *value, char *msg, size_t n)
+{
+	double v;
+	char lo[40], hi[40];
+	*msg = 0;
+	if (!value) {
+		if (q->has_min && q->has_max)
+			snprintf(msg, n, "a number from %g to %g", q->min, q->max);
+		else if (q->has_min)
+			snprintf(msg, n, "a number of at least %g", q->min);
+		else
+			snprintf(msg, n, "a number of at most %g", q->max);
+		return msg;
+	}
+	if (cJSON_IsNumber(value)) {
+		v = value->valuedouble;
+	} else {
+		char *end;
+		const char *s = cJSON_IsString(value) ? value->valuestring : "";
+		v = strtod(s, &end);
+		if (end == s || *end) {
+			snprintf(msg, n, "Value must be a number.");
+			return msg;
+		}
+	}
+	fmt_num(lo, sizeof(lo), q->min);
+	fmt_num(hi, sizeof(hi), q->max);
+	if ((q->has_min && v < q->min) || (q->has_max && v > q->max)) {
+		if (q->has_min && q->has_max)
+			snprintf(msg, n, "Value must be between %s and %s.", lo, hi);
+		else if (q->has_min)
+			snprintf(msg, n, "Value must be at least %s.", lo);
+		else
+			snprintf(msg, n, "Value must be at most %s.", hi);
+	}
+	return msg;
+}
+
+static const char *rule_min_length(const struct form_question *q, struct ymd today,
+				   const cJSON *value, char *msg, size_t n)
+{
+	*msg = 0;
+	if (!value) {
+		snprintf(msg, n, "at least %d characters", q->min_length > 0 ? q->min_length : 1);
+		return msg;
+	}
+	char *t = as_text(value);
+	long c = t ? char_count(t) : 0;
+	if (c < q->min_length)
+		snprintf(msg, n, "Value must be at least %d characters long (got %ld).", q->min_length,
+			 c);
+	free(t);
+	return msg;
+}
+
+static const char *rule_regex(const struct form_question *q, struct ymd today,
+			      const cJSON *value, char *msg, size_t n)
+{
+	regex_t re;
+	*msg = 0;
+	if (!value)
+		return q->message ? q->message : q->pattern;
+	char *t = as_text(value);
+	if (regcomp(&re, q->pattern ? q->pattern : "", REG_EXTENDED | REG_NOSUB) != 0) {
+		snprintf(msg, n, "The question's pattern is not a valid regular expression.");
+	} else {
+		if (!t || regexec(&re, t, 0, NULL, 0) != 0)
+			snprintf(msg, n, "%s",
+				 q->message && *q->message ? q->message
+							   : "Value does not match the required pattern.");
+		regfree(&re);
+	}
+	free(t);
+	return msg;
+}
+
+/* free_text is guidance for the model, never enforced. */
+static const char *rule_free_text(const struct form_question *q, struct ymd today,
+				  const cJSON *value, char *msg, size_t n)
+{
+	*msg = 0;
+	return value ? msg : q->description;
+}
+
+/* The date rules: a stored DD-MM-YYYY date; when < 0 today or before, > 0 after today. */
+static const char *date_rule(struct ymd today, const cJSON *value, int when, char *msg,
+			     size_t n)
+{
+	struct ymd d;
+	*msg = 0;
+	if (!cJSON_IsString(value) || !ymd_parse_stored(value->valuestring, &d))
+		snprintf(msg, n, "Date must be a valid date in DD-MM-YYYY format.");
+	else if (when < 0 && ymd_cmp(d, today) > 0)
+		snprintf(msg, n, "Date must be today or in the past.");
+	else if (when > 0 && ymd_cmp(d, today) <= 0)
+		snprintf(msg, n, "Date must be in the future.");
+	return msg;
+}
+
+static const char *rule_date(const struct form_question *q, struct ymd today,
+			     const cJSON *value, char *msg, size_t n)
+{
+	return value ? date_rule(today, value, 0, msg, n) : "a calendar date";
+}
+
+static const char *rule_date_today_or_past(const struct form_question *q, struct ymd today,
+					   const cJSON *value, char *msg, size_t n)
+{
+	return value ? date_rule(today, value, -1, msg, n) : "a date today or in the past";
+}
+
+static const char *rule_date_future(const struct form_question *q, struct ymd today,
+				    const cJSON *value, char *msg, size_t n)
+{
+	return value ? date_rule(today, value, 1, msg, n) : "a date in the future";
+}
+
+static const char *(*const rules[VALID_N])(const struct form_question *, struct ymd,
+					    const cJSON *, char *, size_t) = {
+#define X(id, name, alias) [VALID_##id] = rule_##name,
+	FORM_VALIDATIONS(X)
+#undef X
+};
+
+/* The rule's message into msg ("" when the value passes, or q has no rule). */
 static void check_rule(const struct form_question *q, struct ymd today, const cJSON *value,
 		       char *msg, size_t n)
 {
 	*msg = 0;
-	switch (q->validation) {
-	case VALID_NUMBER_RANGE: {
-		double v;
-		char lo[40], hi[40];
-		if (cJSON_IsNumber(value)) {
-			v = value->valuedouble;
-		} else {
-			char *end;
-			const char *s = cJSON_IsString(value) ? value->valuestring : "";
-			v = strtod(s, &end);
-			if (end == s || *end) {
-				snprintf(msg, n, "Value must be a number.");
-				return;
-			}
-		}
-		fmt_num(lo, sizeof(lo), q->min);
-		fmt_num(hi, sizeof(hi), q->max);
-		if ((q->has_min && v < q->min) || (q->has_max && v > q->max)) {
-			if (q->has_min && q->has_max)
-				snprintf(msg, n, "Value must be between %s and %s.", lo, hi);
-			else if (q->has_min)
-				snprintf(msg, n, "Value must be at least %s.", lo);
-			else
-				snprintf(msg, n, "Value must be at most %s.", hi);
-		}
-		return;
-	}
-	case VALID_MIN_LENGTH: {
-		char *t = as_text(value);
-		long c = t ? char_count(t) : 0;
-		if (c < q->min_length)
-			snprintf(msg, n, "Value must be at least %d characters long (got %ld).",
-				 q->min_length, c);
-		free(t);
-		return;
-	}
-	case VALID_REGEX: {
-		regex_t re;
-		char *t = as_text(value);
-		if (regcomp(&re, q->pattern ? q->pattern : "", REG_EXTENDED | REG_NOSUB) != 0) {
-			snprintf(msg, n, "The question's pattern is not a valid regular expression.");
-		} else {
-			if (!t || regexec(&re, t, 0, NULL, 0) != 0)
-				snprintf(msg, n, "%s",
-					 q->message && *q->message ? q->message
-								   : "Value does not match the required pattern.");
-			regfree(&re);
-		}
-		free(t);
-		return;
-	}
-	case VALID_DATE:
-	case VALID_DATE_TODAY_OR_PAST:
-	case VALID_DATE_FUTURE: {
-		struct ymd d;
-		if (!cJSON_IsString(value) || !ymd_parse_stored(value->valuestring, &d)) {
-			snprintf(msg, n, "Date must be a valid date in DD-MM-YYYY format.");
-			return;
-		}
-		if (q->validation == VALID_DATE_TODAY_OR_PAST && ymd_cmp(d, today) > 0)
-			snprintf(msg, n, "Date must be today or in the past.");
-		else if (q->validation == VALID_DATE_FUTURE && ymd_cmp(d, today) <= 0)
-			snprintf(msg, n, "Date must be in the future.");
-		return;
-	}
-	default:
-		return;
-	}
+	if ((unsigned)q->validation < VALID_N && rules[q->validation])
+		rules[q->validation](q, today, value, msg, n);
+}
+
+const char *validate_rule_text(const struct form_question *q, char *buf, size_t n)
+{
+	if ((unsigned)q->validation >= VALID_N || !rules[q->validation])
+		return NULL;
+	*buf = 0;
+	return rules[q->validation](q, (struct ymd){0}, NULL, buf, n); /* NULL: describe */
 }
 
 /* phone_number / exact_num_digits: digits of raw -> *value, or the rule's message. */
@@ -177,7 +253,7 @@ static enum err check_digits(const struct form_question *q, const struct lexicon
 	}
 	size_t len = strlen(d);
 	const char *p = d;
-	if (q->validation == VALID_PHONE_NUMBER) {
+	if (form_digits(q) == FORM_DIGITS_PHONE) {
 		/* A leading +91, 91 or 0 is dropped when 10 digits are wanted. */
 		if (q->digits == 10 && len == 12 && strncmp(p, "91", 2) == 0)
 			p += 2;
@@ -219,9 +295,7 @@ enum err validate_answer(const struct form_question *q, const struct lexicon *le
 	if (!raw || cJSON_IsNull(raw))
 		return ERR_OK;
 
-	bool digit_rule = (q->validation == VALID_PHONE_NUMBER ||
-			   q->validation == VALID_EXACT_NUM_DIGITS) &&
-			  (q->type == FORM_STRING || q->type == FORM_NUMBER);
+	bool digit_rule = form_counts_digits(q) && (q->type == FORM_STRING || q->type == FORM_NUMBER);
 	if (digit_rule) {
 		bool empty;
 		e = check_digits(q, lex, raw, &empty, &v, msg, sizeof(msg));
@@ -229,7 +303,7 @@ enum err validate_answer(const struct form_question *q, const struct lexicon *le
 			goto fail;
 		if (empty)
 			return ERR_OK;
-		const char *rule = validate_rule_name(q->validation);
+		const char *rule = form_validation_name(q->validation);
 		if ((e = verdict(verdicts, q->name, rule, !*msg, msg)) != ERR_OK)
 			goto fail;
 		if (*msg) {
@@ -260,7 +334,7 @@ enum err validate_answer(const struct form_question *q, const struct lexicon *le
 	}
 	if (q->validation != VALID_NONE) {
 		check_rule(q, today, v, msg, sizeof(msg));
-		e = verdict(verdicts, q->name, validate_rule_name(q->validation), !*msg,
+		e = verdict(verdicts, q->name, form_validation_name(q->validation), !*msg,
 			    q->validation == VALID_FREE_TEXT ? "guidance only, not enforced" : msg);
 		if (e != ERR_OK)
 			goto fail;

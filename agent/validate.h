@@ -35,8 +35,10 @@ enum err validate_answer(const struct form_question *q, const struct lexicon *le
 bool validate_end_call_value(const struct form_question *q, const struct lexicon *lex,
 			     const cJSON *value);
 
-/* validate_rule_name: the config's name for v ("phone_number", ...; "none" for
- * VALID_NONE); a static string. */
-const char *validate_rule_name(enum form_validation v);
+/* validate_rule_text: q's validation rule in a few English words for a model's prompt
+ * ("a phone number of 10 digits", the regex's message, ...), from the rule's own function.
+ * Inputs: q (borrowed), buf of n bytes it may write. Output: buf, or a string of q, or a
+ * static string (none to free); NULL when q has no rule or nothing to say. */
+const char *validate_rule_text(const struct form_question *q, char *buf, size_t n);
 
 #endif

@@ -269,8 +269,7 @@ static void name_match_call(struct build *b, long long id, const char *corpus_na
 		struct labels_item *it;
 		/* open text only: digits and codes (Aadhaar digits, a regex-shaped id) are judged
 		 * by exact match, not by the name judge */
-		bool code = fq->validation == VALID_EXACT_NUM_DIGITS ||
-			    fq->validation == VALID_PHONE_NUMBER || fq->validation == VALID_REGEX;
+		bool code = form_digits(fq) != FORM_DIGITS_NO || fq->validation == VALID_REGEX;
 		if (fq->type != FORM_STRING || code || !cJSON_IsString(w) || !cJSON_IsString(g) ||
 		    !w->valuestring[0] || !g->valuestring[0] || !(it = new_item(b)))
 			continue;

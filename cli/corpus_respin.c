@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/ymd.h"
 #include "sessions/csv.h"
@@ -287,49 +288,60 @@ struct silent_call {
 	char path[512];         /* "name=skipped district=failed" */
 };
 
-/* silent_walk: follow the rules of the form (retries.mdx: max_retries re-asks after the
- * first ask, default 2; allow_retries false: asked once; a required field, or
- * exhausted_action end_call, ends the call; an optional one is skipped) for a caller
- * who is never understood. Branches open only on `present: false`, since nothing is
- * ever answered. Asked until answered: the caller hangs up after 3 tries. */
-static void silent_walk(const struct form *f, struct silent_call *w)
+/* The caller's one habit (not a rule of the form): asked a question until it is answered,
+ * they hang up after this many tries. */
+#define SILENT_HANGUP_TRIES 3
+
+/* silent_walk: the call of a caller who is never understood, as the rule layer itself runs
+ * it: flow_start, then flow_turn with nothing extracted until the call ends (retries,
+ * exhausted actions, branches and the end are the flow's). Nothing is ever answered, so
+ * no date is read: "today" is a fixed day. Output: w (statuses are static strings).
+ * Errors: ERR_NOMEM, ERR_INVALID (a form with no questions). */
+static enum err silent_walk(const struct form *f, struct silent_call *w)
 {
+	struct flow *fl = NULL;
+	cJSON *d = NULL;
 	size_t used = 0;
+	bool hung_up = false;
+	enum err e;
+
 	w->turns = 0;
-	w->status = "complete";
 	w->path[0] = '\0';
-	for (int i = 0; i < f->n_questions; i++) {
-		const struct form_question *q = &f->questions[i];
-		w->field_status[i] = "empty";
-		if (q->branch >= 0) {
-			const struct form_branch *b = &f->branches[q->branch];
-			if (!(b->has_present && !b->present))
-				continue;
-		}
-		if (strcmp(w->status, "complete") != 0)
-			continue;
-		if (q->until_answered) {
-			w->turns += 3;
-			w->status = "failed";
-			used += (size_t)snprintf(w->path + used, sizeof w->path - used, "%s%s=hung_up",
-						 used ? " " : "", q->name);
-			continue;
-		}
-		w->turns += q->allow_retries ? q->max_retries + 1 : 1;
-		/* Put to the caller and nothing captured: "skipped" (concepts/answers.mdx),
-		 * also for the question whose exhaustion ends the call. */
-		w->field_status[i] = "skipped";
-		if (q->required || q->exhausted_end_call) {
-			w->status = "failed";
-			used += (size_t)snprintf(w->path + used, sizeof w->path - used, "%s%s=failed",
-						 used ? " " : "", q->name);
+	if ((e = flow_new(f, NULL, (struct ymd){2025, 1, 1}, &fl)) != ERR_OK)
+		return e;
+	if ((e = flow_start(fl, &d)) != ERR_OK)
+		goto out;
+	while (flow_status(fl) == CALL_IN_PROGRESS && !hung_up) {
+		int q = flow_current(fl);
+		const char *what = NULL;
+		if (flow_retry_limit(fl, q) < 0 && flow_retries_used(fl, q) >= SILENT_HANGUP_TRIES) {
+			hung_up = true;
+			what = "hung_up";
 		} else {
-			used += (size_t)snprintf(w->path + used, sizeof w->path - used, "%s%s=skipped",
-						 used ? " " : "", q->name);
+			cJSON_Delete(d);
+			d = NULL;
+			if ((e = flow_turn(fl, NULL, &d)) != ERR_OK)
+				goto out;
+			w->turns++;
+			/* put to the caller, nothing captured, out of retries: "skipped"
+			 * (concepts/answers.mdx), also when that ends the call */
+			if (flow_field_status(fl, q) == FIELD_SKIPPED)
+				what = flow_status(fl) == CALL_FAILED ? "failed" : "skipped";
 		}
-		if (used >= sizeof w->path)
-			used = sizeof w->path - 1;
+		if (what && used < sizeof w->path) {
+			used += (size_t)snprintf(w->path + used, sizeof w->path - used, "%s%s=%s",
+						 used ? " " : "", f->questions[q].name, what);
+			if (used >= sizeof w->path)
+				used = sizeof w->path - 1;
+		}
 	}
+	w->status = hung_up ? "failed" : call_status_name(flow_status(fl));
+	for (int i = 0; i < f->n_questions; i++)
+		w->field_status[i] = field_status_name(flow_field_status(fl, i));
+out:
+	cJSON_Delete(d);
+	flow_free(fl);
+	return e;
 }
 
 static const char RESPIN_USAGE[] =
@@ -344,6 +356,7 @@ int cmd_corpus_respin(int argc, char **argv)
 	struct out tr = {0}, calls = {0}, expected = {0};
 	cJSON *manifest = NULL;
 	int n = -1, rc = 2, n_calls = 0;
+	enum err e;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--clips") && i + 1 < argc)
@@ -369,7 +382,10 @@ int cmd_corpus_respin(int argc, char **argv)
 		goto out;
 	if (!(w.field_status = calloc((size_t)form->n_questions + 1, sizeof *w.field_status)))
 		goto out;
-	silent_walk(form, &w);
+	if ((e = silent_walk(form, &w)) != ERR_OK) {
+		fprintf(stderr, "formdesk corpus-respin: %s: %s\n", form_path, err_str(e));
+		goto out;
+	}
 	if (w.turns < 1) {
 		fprintf(stderr, "formdesk corpus-respin: %s: the form asks nothing\n", form_path);
 		goto out;

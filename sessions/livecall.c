@@ -265,8 +265,7 @@ static bool numeric(const struct livecall *lc)
 	if (q < 0 || !lc->cfg.form || q >= lc->cfg.form->n_questions)
 		return false;
 	fq = &lc->cfg.form->questions[q];
-	return fq->type == FORM_NUMBER || fq->validation == VALID_PHONE_NUMBER ||
-	       fq->validation == VALID_EXACT_NUM_DIGITS;
+	return fq->type == FORM_NUMBER || form_counts_digits(fq);
 }
 
 /* open_recording: a microphone call's recordings and turn-taking, once the engine has

@@ -50,12 +50,11 @@ static bool asked(const struct walk *w, int i)
 	int c = controller_of(f, br);
 	/* A controller after its question has no answer yet when the question comes. */
 	enum paths_answer v = c >= 0 && c < i ? w->answers[c] : PATHS_CLOSED;
-	bool answered = v == PATHS_ANSWERED || v == PATHS_TRUE || v == PATHS_FALSE;
-	if (br->has_present)
-		return br->present ? answered : !answered;
-	if (br->has_equals)
-		return br->equals ? v == PATHS_TRUE : v == PATHS_FALSE;
-	return false;
+	enum form_answer a = v == PATHS_TRUE ? FORM_ANSWER_TRUE
+			     : v == PATHS_FALSE ? FORM_ANSWER_FALSE
+			     : v == PATHS_ANSWERED ? FORM_ANSWER_OTHER
+						     : FORM_ANSWER_SKIPPED; /* unknown, or closed */
+	return form_branch_open(br, a) == 1;
 }
 
 static bool ends_call(const struct form_question *q, enum paths_answer v)

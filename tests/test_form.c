@@ -200,6 +200,50 @@ static void test_unreadable(void **state)
 	form_issues_free(&is);
 }
 
+/* The rules defined once in form.c: which fields are digit fields, the retry limit, the
+ * branch condition, the validation names. */
+static void test_rules(void **state)
+{
+	(void)state;
+	struct form *f = NULL;
+	assert_int_equal(form_load("forms/armman_enrollment.json", &f, NULL), ERR_OK);
+	int phone = form_find(f, "linked_number"), aadhaar = form_find(f, "aadhaar_last4");
+	int name = form_find(f, "name"), age = form_find(f, "gestational_age");
+	assert_int_equal(form_digits(&f->questions[phone]), FORM_DIGITS_PHONE);
+	assert_int_equal(form_digits(&f->questions[aadhaar]), FORM_DIGITS_EXACT);
+	assert_int_equal(form_digits(&f->questions[name]), FORM_DIGITS_NO);
+	assert_true(form_counts_digits(&f->questions[phone]));
+	assert_false(form_counts_digits(&f->questions[age]));
+	struct form_question re = {.validation = VALID_REGEX, .pattern = "^\\d{6}$"};
+	assert_int_equal(form_digits(&re), FORM_DIGITS_PATTERN);
+	assert_false(form_counts_digits(&re));
+	re.pattern = "^[A-Z]{5}$";
+	assert_int_equal(form_digits(&re), FORM_DIGITS_NO);
+
+	assert_int_equal(form_retry_limit(&f->questions[name]), 1);
+	struct form_question q = {.allow_retries = false, .max_retries = 2};
+	assert_int_equal(form_retry_limit(&q), 0);
+	q.until_answered = true;
+	assert_int_equal(form_retry_limit(&q), -1);
+
+	struct form_branch eq = {.has_equals = true, .equals = false};
+	struct form_branch absent = {.has_present = true, .present = false};
+	assert_int_equal(form_branch_open(&eq, FORM_ANSWER_EMPTY), -1);
+	assert_int_equal(form_branch_open(&eq, FORM_ANSWER_FALSE), 1);
+	assert_int_equal(form_branch_open(&eq, FORM_ANSWER_TRUE), 0);
+	assert_int_equal(form_branch_open(&eq, FORM_ANSWER_SKIPPED), 0);
+	assert_int_equal(form_branch_open(&eq, FORM_ANSWER_OTHER), 0);
+	assert_int_equal(form_branch_open(&absent, FORM_ANSWER_SKIPPED), 1);
+	assert_int_equal(form_branch_open(&absent, FORM_ANSWER_OTHER), 0);
+	absent.has_equals = absent.equals = true; /* present wins */
+	assert_int_equal(form_branch_open(&absent, FORM_ANSWER_TRUE), 0);
+
+	assert_string_equal(form_validation_name(VALID_PHONE_NUMBER), "phone_number");
+	assert_string_equal(form_validation_name(VALID_DATE), "date");
+	assert_string_equal(form_validation_name(VALID_NONE), "none");
+	form_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_write_shape),
 		cmocka_unit_test(test_defaults_and_stored),
 		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

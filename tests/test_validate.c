@@ -196,11 +196,35 @@ static void test_end_call_values(void **state)
 	form_free(f);
 }
 
+/* Each validation type's words for a model's prompt come from its own rule function. */
+static void test_rule_text(void **state)
+{
+	(void)state;
+	char buf[160];
+	struct form_question q = {.validation = VALID_PHONE_NUMBER, .digits = 10};
+	assert_string_equal(validate_rule_text(&q, buf, sizeof buf), "a phone number of 10 digits");
+	q = (struct form_question){.validation = VALID_EXACT_NUM_DIGITS, .digits = 4};
+	assert_string_equal(validate_rule_text(&q, buf, sizeof buf), "exactly 4 digits");
+	q = (struct form_question){.validation = VALID_NUMBER_RANGE, .has_min = true, .has_max = true,
+				   .min = 1, .max = 10};
+	assert_string_equal(validate_rule_text(&q, buf, sizeof buf), "a number from 1 to 10");
+	q = (struct form_question){.validation = VALID_REGEX, .pattern = "^[0-9]{6}$",
+				   .message = "six digits"};
+	assert_string_equal(validate_rule_text(&q, buf, sizeof buf), "six digits");
+	q = (struct form_question){.validation = VALID_DATE_TODAY_OR_PAST};
+	assert_string_equal(validate_rule_text(&q, buf, sizeof buf), "a date today or in the past");
+	q = (struct form_question){.validation = VALID_NONE};
+	assert_null(validate_rule_text(&q, buf, sizeof buf));
+	q = (struct form_question){.validation = VALID_FREE_TEXT};
+	assert_null(validate_rule_text(&q, buf, sizeof buf));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_end_call_values),
+		cmocka_unit_test(test_rule_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -563,7 +563,7 @@ struct callview_snap *callview_snap_new(const struct form *form, const struct fl
 			f->inactive = q->branch >= 0 && !flow_branch_active(fl, q->branch);
 		} else {
 			f->status = "empty";
-			f->limit = !q->allow_retries ? 0 : q->until_answered ? -1 : q->max_retries;
+			f->limit = form_retry_limit(q);
 		}
 	}
 	return s;
