@@ -9,23 +9,17 @@
 #include <string.h>
 
 #include "annotations/judges.h"
+#include "annotations/task.h"
 
-static const char *const tag_names[] = {
-#define X(label, shown) label,
-	LABELS_TAGS(X)
-#undef X
-};
+/* The classes judges and annotators are compared over, in CALIB_ order. */
 static const char *const binary_names[] = {LABELS_SAME, LABELS_DIFFERENT, LABELS_UNSURE};
 
-/* classes: the task's classes, *k of them. */
+/* classes: the task's classes (its answers), *k of them. */
 static const char *const *classes(enum labels_task t, int *k)
 {
-	if (t == LABELS_TURN_ERRORS) {
-		*k = (int)(sizeof tag_names / sizeof tag_names[0]);
-		return tag_names;
-	}
-	*k = CALIB_NCLASSES;
-	return binary_names;
+	const struct task_ops *ops = task_ops(t);
+	*k = ops ? ops->n_labels : CALIB_NCLASSES;
+	return ops ? ops->labels : binary_names;
 }
 
 static int class_of(const char *const *cls, int k, const char *s)
@@ -219,6 +213,10 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 	const char *const *cls = classes(t, &k);
 	enum err e = ERR_NOMEM;
 
+	if (!task_ops(t)) {
+		free(c);
+		return ERR_INVALID;
+	}
 	if (!c)
 		goto out;
 	c->task = t;
@@ -267,7 +265,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 			continue;
 		}
 		ty[i].majority = arg;
-		if (t == LABELS_TURN_ERRORS)
+		if (!task_ops(t)->judged)
 			continue;
 		if (arg == CALIB_UNSURE) {
 			c->n_unsure++;
@@ -282,7 +280,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 	if (e != ERR_OK)
 		goto out;
 	inter_annotator(c, lb, n_lb, items, n_items, ty, k, cls, &e);
-	if (e != ERR_OK || t == LABELS_TURN_ERRORS)
+	if (e != ERR_OK || !task_ops(t)->judged)
 		goto out;
 
 	for (int m = 0; m < n_js && e == ERR_OK; m++) {

@@ -84,7 +84,8 @@ const char *calib_split_name(enum calib_split s);
 
 /* calib_run: compute the report for task t from the labels and judges' decisions in l.
  * judge: only this judge (name, all its prompt versions), or NULL for every judge.
- * Output: *out (caller frees with calib_free). Errors: ERR_DB, ERR_NOMEM. */
+ * Output: *out (caller frees with calib_free). Errors: ERR_INVALID (t is no task), ERR_DB,
+ * ERR_NOMEM. */
 enum err calib_run(struct labels *l, enum labels_task t, const char *judge, unsigned seed,
 		   struct calib **out);
 void calib_free(struct calib *c);

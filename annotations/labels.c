@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotations/task.h"
+
 struct labels {
 	struct store *st;
 	sqlite3 *db;         /* st's connection, for the annotation tables only */
@@ -57,14 +59,8 @@ static const struct store_part part = {
 };
 
 static const char *const task_names[] = {
-#define X(e, name) name,
+#define X(e, name, ops) name,
 	LABELS_TASKS(X)
-#undef X
-};
-
-static const char *const tag_names[] = {
-#define X(label, shown) label,
-	LABELS_TAGS(X)
 #undef X
 };
 
@@ -85,16 +81,11 @@ enum err labels_task_parse(const char *s, enum labels_task *t)
 
 bool labels_valid(enum labels_task t, const char *label)
 {
-	if (!label)
-		return false;
-	if (t == LABELS_TURN_ERRORS) {
-		for (size_t i = 0; i < sizeof tag_names / sizeof tag_names[0]; i++)
-			if (strcmp(label, tag_names[i]) == 0)
-				return true;
-		return false;
-	}
-	return strcmp(label, LABELS_SAME) == 0 || strcmp(label, LABELS_DIFFERENT) == 0 ||
-	       strcmp(label, LABELS_UNSURE) == 0;
+	const struct task_ops *ops = (unsigned)t < LABELS_NTASKS ? task_ops(t) : NULL;
+	for (int i = 0; label && ops && i < ops->n_labels; i++)
+		if (strcmp(label, ops->labels[i]) == 0)
+			return true;
+	return false;
 }
 
 void labels_item_clear(struct labels_item *it)

@@ -26,14 +26,15 @@
 
 #define LABELS_SCHEMA_VERSION 1
 
-/* The labelling tasks: X(enum value, name on the command line and in the tables). */
+/* The labelling tasks: X(enum value, name on the command line and in the tables, its
+ * table of struct task_ops, filled in its own file annotations/task_<name>.c). */
 #define LABELS_TASKS(X) \
-	X(LABELS_NAME_MATCH, "name-match") \
-	X(LABELS_TURN_ERRORS, "turn-errors") \
-	X(LABELS_STT, "stt")
+	X(LABELS_NAME_MATCH, "name-match", task_name_match) \
+	X(LABELS_TURN_ERRORS, "turn-errors", task_turn_errors) \
+	X(LABELS_STT, "stt", task_stt)
 
 enum labels_task {
-#define X(e, name) e,
+#define X(e, name, ops) e,
 	LABELS_TASKS(X)
 #undef X
 	LABELS_NTASKS
@@ -65,7 +66,7 @@ enum labels_task {
 const char *labels_task_name(enum labels_task t);
 /* labels_task_parse: the task named s. Output: *t. Errors: ERR_NOTFOUND. */
 enum err labels_task_parse(const char *s, enum labels_task *t);
-/* labels_valid: whether label is an answer task t accepts. */
+/* labels_valid: whether label is an answer task t accepts (its task_ops labels). */
 bool labels_valid(enum labels_task t, const char *label);
 
 /* One thing to label. Every string is owned by the item (labels_item_clear frees them)

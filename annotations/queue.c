@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent/form.h"
+#include "annotations/task.h"
 #include "sessions/corpus.h"
 #include "sessions/score.h"
 
@@ -19,7 +20,7 @@ struct cache {
 	int n;
 };
 
-struct build {
+struct queue_build {
 	struct labels *l;
 	enum labels_task task;
 	const char *corpus_dir;
@@ -32,7 +33,7 @@ struct build {
 	enum err e;
 };
 
-static void note(struct build *b, const char *fmt, ...)
+static void note(struct queue_build *b, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -109,7 +110,7 @@ static void *cache_put(struct cache *c, const char *key, bool form, void *val)
 }
 
 /* corpus_for: the loaded corpus a call names, NULL (with a note) when it cannot be had. */
-static struct corpus *corpus_for(struct build *b, const char *name)
+static struct corpus *corpus_for(struct queue_build *b, const char *name)
 {
 	struct corpus *c = NULL;
 	char *dir, *msg = NULL;
@@ -133,7 +134,7 @@ static struct corpus *corpus_for(struct build *b, const char *name)
 	return cache_put(&b->cache, name, false, c);
 }
 
-static struct form *form_for(struct build *b, const char *path)
+static struct form *form_for(struct queue_build *b, const char *path)
 {
 	struct form *f = NULL;
 	struct form_issues is = {0};
@@ -160,7 +161,7 @@ static const struct corpus_call *find_call(const struct corpus *c, const char *i
 	return NULL;
 }
 
-static struct labels_item *new_item(struct build *b)
+static struct labels_item *new_item(struct queue_build *b)
 {
 	if (b->n == b->cap) {
 		int nc = b->cap ? b->cap * 2 : 64;
@@ -178,7 +179,7 @@ static struct labels_item *new_item(struct build *b)
 	return it;
 }
 
-static char *dup_or_null(const char *s, struct build *b)
+static char *dup_or_null(const char *s, struct queue_build *b)
 {
 	char *d;
 	if (!s)
@@ -188,7 +189,7 @@ static char *dup_or_null(const char *s, struct build *b)
 	return d;
 }
 
-static char *keyf(struct build *b, const char *fmt, long long id, const char *s)
+static char *keyf(struct queue_build *b, const char *fmt, long long id, const char *s)
 {
 	char buf[512];
 	snprintf(buf, sizeof buf, fmt, id, s ? s : "");
@@ -196,14 +197,14 @@ static char *keyf(struct build *b, const char *fmt, long long id, const char *s)
 }
 
 /* store_failed: note a failure to read the store (its message in labels_error). */
-static void store_failed(struct build *b, enum err e)
+static void store_failed(struct queue_build *b, enum err e)
 {
 	b->e = e == ERR_DB ? labels_fail_store(b->l) : e;
 }
 
 /* capture_turn: the turn of call where field was captured, preferring the one whose
  * value is the final one, then the latest; fills it->turn_id, turn, transcript, audio. */
-static void capture_turn(struct build *b, long long call, const char *field, const char *value,
+static void capture_turn(struct queue_build *b, long long call, const char *field, const char *value,
 			 struct labels_item *it)
 {
 	struct store *st = labels_store(b->l);
@@ -240,8 +241,8 @@ out:
 	store_turns_free(t, nt);
 }
 
-static void name_match_call(struct build *b, long long id, const char *corpus_name,
-			    const char *call_id, const char *form_path, const char *form_data)
+void queue_field_items(struct queue_build *b, long long id, const char *corpus_name,
+		       const char *call_id, const char *form_path, const char *form_data)
 {
 	struct corpus *c = corpus_for(b, corpus_name);
 	const struct corpus_call *cc = find_call(c, call_id);
@@ -285,11 +286,9 @@ static void name_match_call(struct build *b, long long id, const char *corpus_na
 	cJSON_Delete(got);
 }
 
-/* call_wrong: whether a finished call's final form or status is not what its corpus
- * expects. */
-static bool call_wrong(struct build *b, const char *corpus_name, const char *call_id,
-		       const char *form_path, const char *status, const char *data,
-		       const char *fstatus)
+bool queue_call_wrong(struct queue_build *b, const char *corpus_name, const char *call_id,
+		      const char *form_path, const char *status, const char *data,
+		      const char *fstatus)
 {
 	struct corpus *c = corpus_for(b, corpus_name);
 	const struct corpus_call *cc = find_call(c, call_id);
@@ -325,7 +324,7 @@ static void add_str(cJSON *o, const char *key, const char *s)
 
 /* records_json: the captures and verdicts of turn as JSON arrays of objects, their
  * members named as the store's columns. */
-static void records_json(struct build *b, long long turn, cJSON *ctx)
+static void records_json(struct queue_build *b, long long turn, cJSON *ctx)
 {
 	struct store *st = labels_store(b->l);
 	struct store_capture *c = NULL;
@@ -372,8 +371,8 @@ static void add_json_text(cJSON *o, const char *key, const char *text)
 		cJSON_AddNullToObject(o, key);
 }
 
-static void turn_items(struct build *b, long long call, const char *corpus_name,
-		       const char *call_id, const char *status, const char *reason)
+void queue_turn_items(struct queue_build *b, long long call, const char *corpus_name,
+		      const char *call_id, const char *status, const char *reason)
 {
 	struct store_turn_row *t = NULL;
 	int nt = 0;
@@ -416,8 +415,8 @@ static void turn_items(struct build *b, long long call, const char *corpus_name,
 	store_turns_free(t, nt);
 }
 
-static void stt_items(struct build *b, long long call, const char *corpus_name,
-		      const char *call_id)
+void queue_stt_items(struct queue_build *b, long long call, const char *corpus_name,
+		     const char *call_id)
 {
 	struct corpus *c = corpus_for(b, corpus_name);
 	const struct corpus_call *cc = find_call(c, call_id);
@@ -464,11 +463,16 @@ enum err queue_build(struct labels *l, enum labels_task t, const char *corpus_di
 		     int *added)
 {
 	static const struct store_call_filter finished = {.finished = true};
-	struct build b = {.l = l, .task = t, .corpus_dir = corpus_dir};
+	struct queue_build b = {.l = l, .task = t, .corpus_dir = corpus_dir};
+	const struct task_ops *ops = task_ops(t);
 	struct store_call_row *calls = NULL;
 	int n_calls = 0;
 
 	*notes = NULL;
+	if (added)
+		*added = 0;
+	if (!ops)
+		return ERR_INVALID;
 	if (corpus_dir) {
 		char *dir = corpus_resolve(corpus_dir), *msg = NULL;
 		b.e = dir ? corpus_load(dir, &b.given, &msg) : ERR_NOMEM;
@@ -493,23 +497,8 @@ enum err queue_build(struct labels *l, enum labels_task t, const char *corpus_di
 		const char *data = calls[k].form_data;
 		const char *fstatus = calls[k].form_status;
 
-		switch (t) {
-		case LABELS_NAME_MATCH:
-			if (corpus && call_id && data)
-				name_match_call(&b, id, corpus, call_id, form, data);
-			break;
-		case LABELS_STT:
-			if (corpus && call_id)
-				stt_items(&b, id, corpus, call_id);
-			break;
-		case LABELS_TURN_ERRORS:
-			if ((status && strcmp(status, "failed") == 0) ||
-			    call_wrong(&b, corpus, call_id, form, status, data, fstatus))
-				turn_items(&b, id, corpus, call_id, status, reason);
-			break;
-		default:
-			break;
-		}
+		const struct task_call call = {id, corpus, call_id, form, status, reason, data, fstatus};
+		ops->queue(&b, &call);
 	}
 	if (b.e == ERR_OK)
 		b.e = labels_items_add(l, b.items, b.n);

@@ -17,6 +17,7 @@
 #include "cli/opts.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
+#include "annotations/task.h"
 #include "tui/annotate.h"
 
 static void usage(FILE *f)
@@ -92,12 +93,7 @@ int cmd_annotate(int argc, char **argv)
 		}
 		labels_items_free(v, n);
 		if (n == 0) {
-			printf("%s: nothing to label for %s: %s\n", db, task,
-			       t == LABELS_NAME_MATCH
-				       ? "no call of a corpus with expected forms has a captured "
-					 "string field"
-			       : t == LABELS_STT ? "no turn's transcript differs from its reference"
-						 : "no call failed or ended with a wrong form");
+			printf("%s: nothing to label for %s: %s\n", db, task, task_ops(t)->empty);
 			rc = 0;
 			goto out;
 		}

@@ -21,6 +21,7 @@
 #include "annotations/judges.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
+#include "annotations/task.h"
 #include "sessions/csv.h"
 #include "tui/width.h"
 
@@ -230,7 +231,7 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 	else
 		printf("%s calibration: %s\n", labels_task_name(c->task), db);
 	printf("%sitems %d, labelled %d", md, c->n_items, c->n_labelled);
-	if (c->task != LABELS_TURN_ERRORS)
+	if (task_ops(c->task)->judged)
 		printf(", compared with judges %d (dev %d, test %d); left out: %d tied, %d with "
 		       "an unsure majority", c->n_compared, c->n_dev, c->n_test, c->n_tie,
 		       c->n_unsure);
@@ -242,7 +243,7 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 			any_degenerate |= c->judges[i].split[s].has_kappa &&
 					  c->judges[i].split[s].kappa.degenerate;
 	}
-	if (c->task != LABELS_TURN_ERRORS) {
+	if (task_ops(c->task)->judged) {
 		if (!c->n_judges)
 			printf("\nno judge has decided any item yet\n");
 		print_dis(c, f);
@@ -309,7 +310,7 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		seed = (unsigned)v;
 	}
-	if (llm && t != LABELS_NAME_MATCH) {
+	if (llm && !task_ops(t)->llm) {
 		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
 		return 2;
 	}
@@ -320,8 +321,8 @@ int cmd_calibrate(int argc, char **argv)
 	e = queue_build(l, t, corpus, &notes, NULL);
 	if (notes)
 		fprintf(stderr, "%s", notes);
-	if (e == ERR_OK && t == LABELS_NAME_MATCH)
-		e = judges_run_namematch(l, NULL);
+	if (e == ERR_OK && task_ops(t)->judge)
+		e = task_ops(t)->judge(l);
 	if (e != ERR_OK) {
 		fprintf(stderr, "formdesk calibrate: %s\n", e == ERR_DB ? labels_error(l) : err_str(e));
 		goto out;
@@ -342,7 +343,7 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "formdesk calibrate: %s\n", e == ERR_DB ? labels_error(l) : err_str(e));
 		goto out;
 	}
-	if (judge && c->n_judges == 0 && t != LABELS_TURN_ERRORS) {
+	if (judge && c->n_judges == 0 && task_ops(t)->judged) {
 		fprintf(stderr, "formdesk calibrate: --judge '%s': no decisions by that judge in %s\n",
 			judge, db);
 		goto out;

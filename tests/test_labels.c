@@ -19,6 +19,7 @@
 #include "annotations/judges.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
+#include "annotations/task.h"
 #include "tests/support/mockserver.h"
 
 #define CORPUS "tests/data/corpus_good"
@@ -160,6 +161,39 @@ static void tasks_and_labels(void **state)
 
 /* The name-match queue: six items from calls 1-6 (call 7's expected name is null, call
  * 8's corpus cannot be found, call 9 is in progress). */
+/* Every task's table is whole: answers with one distinct key each, accepted by
+ * labels_valid, rows naming string members of the item, a queue hook, a start hint and
+ * the words for an empty queue; no table for a value that is no task. */
+static void task_tables(void **state)
+{
+	(void)state;
+	for (int t = 0; t < LABELS_NTASKS; t++) {
+		const struct task_ops *ops = task_ops((enum labels_task)t);
+		assert_non_null(ops);
+		assert_true(ops->n_labels > 0);
+		assert_int_equal((int)strlen(ops->keys), ops->n_labels);
+		for (int i = 0; i < ops->n_labels; i++) {
+			assert_true(labels_valid((enum labels_task)t, ops->labels[i]));
+			assert_non_null(ops->shown[i]);
+			assert_non_null(ops->help[i]);
+			assert_ptr_equal(strchr(ops->keys, ops->keys[i]), &ops->keys[i]);
+		}
+		for (int r = 0; r < ops->n_rows; r++)
+			assert_true(ops->rows[r].offset + sizeof(char *) <= sizeof(struct labels_item));
+		assert_non_null(ops->queue);
+		assert_non_null(ops->start_hint);
+		assert_non_null(ops->empty);
+	}
+	assert_true(task_ops(LABELS_NAME_MATCH)->judged && task_ops(LABELS_NAME_MATCH)->judge);
+	assert_true(task_ops(LABELS_TURN_ERRORS)->tags && !task_ops(LABELS_TURN_ERRORS)->judged);
+	assert_string_equal(task_ops(LABELS_TURN_ERRORS)->labels[11], "none");
+	assert_int_equal(task_ops(LABELS_TURN_ERRORS)->keys[11], 'n');
+	assert_null(task_ops(LABELS_NTASKS));
+	char *notes = NULL;
+	assert_int_equal(queue_build(NULL, LABELS_NTASKS, NULL, &notes, NULL), ERR_INVALID);
+	assert_null(notes);
+}
+
 static void queue_name_match(void **state)
 {
 	struct labels *l = *state;
@@ -507,6 +541,7 @@ int main(void)
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test(tasks_and_labels),
 		cmocka_unit_test_setup_teardown(open_policy, setup, teardown),
+		cmocka_unit_test(task_tables),
 		cmocka_unit_test_setup_teardown(queue_name_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(queue_turn_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(queue_stt, setup, teardown),

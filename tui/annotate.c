@@ -21,6 +21,7 @@
 #include "agent/decision.h"
 #include "audio/audiofile.h"
 #include "audio/sink.h"
+#include "annotations/task.h"
 #include "tui/width.h"
 
 enum action {
@@ -40,20 +41,6 @@ static const struct keydef {
 #undef X
 };
 
-static const char *const tag_labels[] = {
-#define X(label, shown) label,
-	LABELS_TAGS(X)
-#undef X
-};
-static const char *const tag_shown[] = {
-#define X(label, shown) shown,
-	LABELS_TAGS(X)
-#undef X
-};
-#define N_TAGS ((int)(sizeof tag_labels / sizeof tag_labels[0]))
-_Static_assert(sizeof ANNOTATE_TAG_KEYS - 1 == sizeof tag_labels / sizeof tag_labels[0],
-	       "one key per turn-errors tag");
-
 struct step {        /* one entry of the undo history */
 	int idx;
 	bool labelled;   /* false: a skip */
@@ -63,6 +50,7 @@ struct step {        /* one entry of the undo history */
 struct ui {
 	struct labels *l;
 	enum labels_task task;
+	const struct task_ops *ops; /* what the task shows and accepts */
 	const char *annotator;
 	struct labels_item *items;
 	int n;
@@ -104,18 +92,17 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static bool for_task(char tasks, enum labels_task t)
+static bool for_task(char tasks, const struct task_ops *ops)
 {
-	return tasks == '*' || (tasks == 'b' && t != LABELS_TURN_ERRORS) ||
-	       (tasks == 't' && t == LABELS_TURN_ERRORS);
+	return tasks == '*' || (tasks == 't' && ops->tags);
 }
 
-static enum action action_of(int key, enum labels_task t)
+static enum action action_of(int key, const struct task_ops *ops)
 {
 	if (key == 127 || key == 8)
 		key = KEY_BACKSPACE;
 	for (int i = 0; i < ACT_NONE; i++)
-		if (keydefs[i].key == key && for_task(keydefs[i].tasks, t))
+		if (keydefs[i].key == key && for_task(keydefs[i].tasks, ops))
 			return (enum action)i;
 	return ACT_NONE;
 }
@@ -277,14 +264,24 @@ static void draw_tags(struct ui *u, int *y)
 	int colw = COLS / 2 > 30 ? COLS / 2 : 30;
 	(*y)++;
 	put((*y)++, 2, "tag the stage that failed:", A_DIM);
-	for (int i = 0; i < N_TAGS; i++) {
+	for (int i = 0; i < u->ops->n_labels; i++) {
 		char buf[96];
 		int row = *y + i / 2, x = 2 + (i % 2) * colw;
-		bool on = mine && strcmp(mine, tag_labels[i]) == 0;
-		snprintf(buf, sizeof buf, "[%c] %s", ANNOTATE_TAG_KEYS[i], tag_shown[i]);
+		bool on = mine && strcmp(mine, u->ops->labels[i]) == 0;
+		snprintf(buf, sizeof buf, "[%c] %s", u->ops->keys[i], u->ops->shown[i]);
 		put(row, x, buf, on ? A_REVERSE : 0);
 	}
-	*y += (N_TAGS + 1) / 2;
+	*y += (u->ops->n_labels + 1) / 2;
+}
+
+/* help_labels: the task's answers and their keys, from line *y on. */
+static void help_labels(const struct ui *u, int *y)
+{
+	for (int i = 0; i < u->ops->n_labels; i++) {
+		char k[2] = {u->ops->keys[i], 0};
+		put(*y, 2, k, A_BOLD);
+		put((*y)++, 14, u->ops->help[i], 0);
+	}
 }
 
 static void draw_help(struct ui *u)
@@ -292,18 +289,16 @@ static void draw_help(struct ui *u)
 	int y = 2;
 	erase();
 	put(0, 0, "formdesk annotate: keys", A_BOLD);
+	if (!u->ops->tags) /* a choice is made first; tags come after the other keys */
+		help_labels(u, &y);
 	for (int i = 0; i < ACT_NONE; i++) {
-		if (!for_task(keydefs[i].tasks, u->task))
+		if (!for_task(keydefs[i].tasks, u->ops))
 			continue;
 		put(y, 2, keydefs[i].shown, A_BOLD);
 		put(y++, 14, keydefs[i].help, 0);
 	}
-	if (u->task == LABELS_TURN_ERRORS)
-		for (int i = 0; i < N_TAGS; i++) {
-			char k[2] = {ANNOTATE_TAG_KEYS[i], 0};
-			put(y, 2, k, A_BOLD);
-			put(y++, 14, tag_shown[i], 0);
-		}
+	if (u->ops->tags)
+		help_labels(u, &y);
 	y++;
 	put(y++, 2, "Nobody sees another annotator's labels here. Quit any time: every label is",
 	    0);
@@ -347,19 +342,20 @@ static void draw(struct ui *u)
 		put(y++, COLS - width_cols(buf) > 0 ? COLS - width_cols(buf) : 0, buf,
 		    mine ? A_BOLD : A_DIM);
 		y++;
-		if (u->task == LABELS_NAME_MATCH) {
-			field_row(&y, "expected", it->expected, A_BOLD);
-			field_row(&y, "captured", it->captured, A_BOLD);
-			y++;
-			field_row(&y, "caller said", it->transcript, 0);
-		} else if (u->task == LABELS_STT) {
-			field_row(&y, "reference", it->expected, A_BOLD);
-			field_row(&y, "STT heard", it->captured, A_BOLD);
-			y++;
-			put(y++, 2, "Is what STT heard right in meaning?", A_DIM);
-		} else {
-			field_row(&y, "caller said", it->transcript, A_BOLD);
+		for (int r = 0; r < u->ops->n_rows; r++) {
+			const struct task_row *row = &u->ops->rows[r];
+			if (!row->caption) {
+				y++;
+				continue;
+			}
+			field_row(&y, row->caption, *(char *const *)((const char *)it + row->offset),
+				  row->bold ? A_BOLD : 0);
+		}
+		if (u->ops->question)
+			put(y++, 2, u->ops->question, A_DIM);
+		if (u->ops->stages)
 			draw_stages(u, it, &y, LINES - 10);
+		if (u->ops->tags) {
 			draw_tags(u, &y);
 			const char *nt = u->mine_note[u->cur] ? u->mine_note[u->cur] : u->pending_note;
 			if (nt && !u->editing)
@@ -381,8 +377,13 @@ static void draw(struct ui *u)
 	}
 	/* key hints, from the one list of actions */
 	int x = 0;
+	for (int i = 0; !u->ops->tags && i < u->ops->n_labels && x < COLS; i++) {
+		char word[64];
+		bounded(word, sizeof word, "%c %s  ", u->ops->keys[i], u->ops->shown[i]);
+		x += put(LINES - 1, x, word, A_DIM);
+	}
 	for (int i = 0; i < ACT_NONE && x < COLS; i++) {
-		if (!for_task(keydefs[i].tasks, u->task))
+		if (!for_task(keydefs[i].tasks, u->ops))
 			continue;
 		char word[64];
 		bounded(word, sizeof word, "%s %s  ", keydefs[i].shown, keydefs[i].hint);
@@ -663,18 +664,12 @@ static enum err key(struct ui *u, wint_t ch, bool fkey)
 			u->help = false;
 		return ERR_OK;
 	}
-	if (!fkey && u->task == LABELS_TURN_ERRORS && u->cur < u->n) {
-		const char *k = ch < 0x80 && ch ? strchr(ANNOTATE_TAG_KEYS, (int)ch) : NULL;
+	if (!fkey) { /* an answer's key; past the end of the queue label() does nothing */
+		const char *k = ch < 0x80 && ch ? strchr(u->ops->keys, (int)ch) : NULL;
 		if (k)
-			return label(u, tag_labels[k - ANNOTATE_TAG_KEYS]);
+			return label(u, u->ops->labels[k - u->ops->keys]);
 	}
-	switch (action_of((int)ch, u->task)) {
-	case ACT_same:
-		return label(u, LABELS_SAME);
-	case ACT_different:
-		return label(u, LABELS_DIFFERENT);
-	case ACT_unsure:
-		return label(u, LABELS_UNSURE);
+	switch (action_of((int)ch, u->ops)) {
 	case ACT_note:
 		if (u->cur < u->n) {
 			const char *old = u->mine_note[u->cur] ? u->mine_note[u->cur]
@@ -750,13 +745,15 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD};
 	struct sigaction old[sizeof sigs / sizeof sigs[0]];
-	struct ui u = {.l = l, .task = t, .annotator = annotator};
+	struct ui u = {.l = l, .task = t, .ops = task_ops(t), .annotator = annotator};
 	SCREEN *term = NULL;
 	int saved_stderr = -1;
 	enum err e;
 
 	if (errmsg)
 		*errmsg = NULL;
+	if (!u.ops)
+		return ERR_INVALID;
 	if ((e = labels_items(l, t, &u.items, &u.n)) != ERR_OK ||
 	    (e = load_mine(&u)) != ERR_OK) {
 		if (errmsg)
@@ -800,10 +797,8 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 	if (u.done)
 		bounded(u.status, sizeof u.status, "resuming: %d of %d already have your label",
 			u.done, u.n);
-	else if (t == LABELS_TURN_ERRORS)
-		set_status(&u, "1-0, b, n: tag the stage that failed · e note · ? help", NULL, NULL);
 	else
-		set_status(&u, "a same · x different · u unsure · ? help", NULL, NULL);
+		set_status(&u, u.ops->start_hint, NULL, NULL);
 	draw(&u);
 	while (!u.quit && !g_quit) {
 		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},

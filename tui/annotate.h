@@ -1,9 +1,10 @@
 /* annotate: the labelling screen (ncursesw). One item at a time, from the stored queue
- * of a task (annotations/queue.h): for name-match the expected value beside the captured
- * one with the caller's words; for stt the reference transcript beside the STT one; for
+ * of a task (annotations/queue.h), shown and answered as the task's table says
+ * (annotations/task.h): for name-match the expected value beside the captured one with
+ * the caller's words; for stt the reference transcript beside the STT one; for
  * turn-errors the turn's stage records and the taxonomy to tag it with. One key per
- * action (ANNOTATE_KEYS); every label is committed (annotations/labels.h) before the
- * next item shows, under the annotator's name. The annotator sees only their own labels.
+ * action (ANNOTATE_KEYS) and per answer (the task's); every label is committed
+ * (annotations/labels.h) before the next item shows, under the annotator's name. The annotator sees only their own labels.
  * The screen opens at the first item they have not labelled, so quitting and starting
  * again resumes where they stopped; items skipped come back then.
  *
@@ -20,11 +21,9 @@
 
 /* The annotator's actions, listed once for the key map, the help overlay, the key hints
  * and dispatch: X(action, key code as wget_wch gives it, key as shown, hint on the key
- * line, what it does, tasks: 'b' name-match and stt, 't' turn-errors, '*' all). */
+ * line, what it does, tasks: 't' tasks answered with tags (task_ops.tags), '*' all). The
+ * answers themselves and their keys are the task's (annotations/task.h). */
 #define ANNOTATE_KEYS(X) \
-	X(same, 'a', "a", "same", "same (stt: the transcript is right in meaning)", 'b') \
-	X(different, 'x', "x", "different", "different (stt: wrong in meaning)", 'b') \
-	X(unsure, 'u', "u", "unsure", "unsure", 'b') \
 	X(note, 'e', "e", "note", "write a note on this turn (Enter keeps it, Esc drops it)", 't') \
 	X(skip, ' ', "space", "skip", "skip: leave the item for later", '*') \
 	X(undo, KEY_BACKSPACE, "backspace", "undo", "undo your last label or skip", '*') \
@@ -32,14 +31,11 @@
 	X(help, '?', "?", "help", "show or hide this help", '*') \
 	X(quit, 'q', "q", "quit", "quit (every label is already saved)", '*')
 
-/* The keys of the turn-errors tags, in LABELS_TAGS order (labels.h). */
-#define ANNOTATE_TAG_KEYS "1234567890bn"
-
 /* annotate_run: run the screen over task t's stored items for annotator until they quit
  * (q, or SIGINT/SIGTERM/SIGHUP). stdin and stdout must be a terminal and the locale set.
  * While the screen is up stderr goes to /dev/null. Output: on failure *errmsg (caller
- * frees; may be NULL). Errors: ERR_IO (no usable terminal), ERR_DB (a label could not be
- * saved: the screen closes and says so), ERR_NOMEM. */
+ * frees; may be NULL). Errors: ERR_INVALID (t is no task), ERR_IO (no usable terminal),
+ * ERR_DB (a label could not be saved: the screen closes and says so), ERR_NOMEM. */
 enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
 		      char **errmsg);
 
