@@ -390,6 +390,23 @@ out:
 	return e;
 }
 
+/* pad_to: o (m samples, owned) zero-padded to at least n samples, into *out; o is freed
+ * on failure. Errors: ERR_NOMEM. */
+static enum err pad_to(float *o, size_t m, size_t n, float **out)
+{
+	if (m < n) {
+		float *b = realloc(o, n * sizeof(float));
+		if (!b) {
+			free(o);
+			return ERR_NOMEM;
+		}
+		o = b;
+		memset(o + m, 0, (n - m) * sizeof(float));
+	}
+	*out = o;
+	return ERR_OK;
+}
+
 enum err channel_noise(size_t n, int rate, const char *kind, float **out, char **errmsg)
 {
 	const struct fx fx[] = {
@@ -419,17 +436,7 @@ enum err channel_noise(size_t n, int rate, const char *kind, float **out, char *
 	free(zeros);
 	if (e)
 		return e;
-	if (m < n) { /* never expected; pad so callers get n */
-		float *b = realloc(o, n * sizeof(float));
-		if (!b) {
-			free(o);
-			return ERR_NOMEM;
-		}
-		o = b;
-		memset(o + m, 0, (n - m) * sizeof(float));
-	}
-	*out = o;
-	return ERR_OK;
+	return pad_to(o, m, n, out); /* m < n never expected; padded so callers get n */
 }
 
 enum err channel_mix(const float *in, size_t n, const float *noise, size_t n_noise, double snr_db,
@@ -485,17 +492,7 @@ enum err channel_far(const float *in, size_t n, int rate, float **out, char **er
 	e = run_chain(in, n, rate, fx, 3, rate, &o, &m, errmsg);
 	if (e)
 		return e;
-	if (m < n) {
-		float *b = realloc(o, (n ? n : 1) * sizeof(float));
-		if (!b) {
-			free(o);
-			return ERR_NOMEM;
-		}
-		o = b;
-		memset(o + m, 0, (n - m) * sizeof(float));
-	}
-	*out = o; /* the tail past n is left unread */
-	return ERR_OK;
+	return pad_to(o, m, n, out); /* the tail past n is left unread */
 }
 
 enum err channel_tempo(const float *in, size_t n, int rate, double factor, float **out, size_t *m,

@@ -92,6 +92,28 @@ static PaError try_open(struct sink *s, int dev, int rate)
 	return pe;
 }
 
+/* sink_alloc: a new sink of kind at rate Hz (8000..48000), nothing opened. Output: *out
+ * (the caller frees). Errors: ERR_INVALID (rate; *errmsg set when errmsg is not NULL),
+ * ERR_NOMEM. */
+static enum err sink_alloc(enum kind kind, int rate, struct sink **out, char **errmsg)
+{
+	struct sink *s;
+
+	if (rate < 8000 || rate > 48000) {
+		if (errmsg)
+			*errmsg = strdup("sink: rate must be 8000..48000 Hz");
+		return ERR_INVALID;
+	}
+	if (!(s = calloc(1, sizeof(*s))))
+		return ERR_NOMEM;
+	s->kind = kind;
+	s->rate = rate;
+	atomic_init(&s->pos, 0);
+	atomic_init(&s->finished, 0);
+	*out = s;
+	return ERR_OK;
+}
+
 enum err sink_open_device(const char *spec, int rate, struct sink **out, char **errmsg)
 {
 	struct sink *s = NULL;
@@ -99,18 +121,8 @@ enum err sink_open_device(const char *spec, int rate, struct sink **out, char **
 	PaError pe;
 	int dev, q;
 
-	if (rate < 8000 || rate > 48000) {
-		if (errmsg)
-			*errmsg = strdup("sink: rate must be 8000..48000 Hz");
-		return ERR_INVALID;
-	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return ERR_NOMEM;
-	s->kind = KIND_DEVICE;
-	s->rate = rate;
-	atomic_init(&s->pos, 0);
-	atomic_init(&s->finished, 0);
+	if ((e = sink_alloc(KIND_DEVICE, rate, &s, errmsg)) != ERR_OK)
+		return e;
 	e = padev_init(errmsg);
 	if (e)
 		goto out;
@@ -157,17 +169,11 @@ enum err sink_open_file(const char *path, int rate, sink_clock clock, void *cloc
 {
 	struct sink *s;
 	SF_INFO info = {0};
+	enum err e;
 
-	if (rate < 8000 || rate > 48000) {
-		if (errmsg)
-			*errmsg = strdup("sink: rate must be 8000..48000 Hz");
-		return ERR_INVALID;
-	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return ERR_NOMEM;
-	s->kind = KIND_FILE;
-	s->rate = s->dev_rate = rate;
+	if ((e = sink_alloc(KIND_FILE, rate, &s, errmsg)) != ERR_OK)
+		return e;
+	s->dev_rate = rate;
 	s->clock = clock ? clock : monotonic_ms;
 	s->clock_ud = clock_ud;
 	snprintf(s->name, sizeof(s->name), "%s", path);
