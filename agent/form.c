@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
-#include <utf8proc.h>
 
+#include "base/utf8.h"
 #include "normalize.h"
 
 /* More questions or branches than any phone form holds: the load refuses them rather than
@@ -639,21 +639,6 @@ static int nesting(const char *text, const char *at)
 	return depth;
 }
 
-/* The first byte of text that does not start a valid UTF-8 character, or NULL. */
-static const char *bad_utf8(const char *text, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i,
-						      (utf8proc_ssize_t)(len - i), &cp);
-		if (k <= 0)
-			return text + i;
-		i += (size_t)k;
-	}
-	return NULL;
-}
-
 enum err form_parse(const char *text, struct form **out, struct form_issues *issues)
 {
 	struct form_issues local = {0};
@@ -834,7 +819,7 @@ enum err form_load(const char *path, struct form **out, struct form_issues *issu
 		e = ld.nomem ? ERR_NOMEM : ERR_PARSE;
 		goto out;
 	}
-	const char *bad = bad_utf8(buf, len);
+	const char *bad = utf8_bad(buf, len, true);
 	if (bad) {
 		int line, col;
 		char msg[160];

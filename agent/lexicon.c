@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <utf8proc.h>
-
+#include "base/utf8.h"
 #include "text.h"
 
 /* The files read, in order; every one must exist (agent/words/README.md). */
@@ -244,22 +243,6 @@ static int phrase_words(struct lexicon *lex, const char *phrase, int *ids)
 	return n;
 }
 
-/* The first NUL byte of s, or the first byte that does not start a valid UTF-8
- * character; NULL when it is all text. */
-static const char *not_text(const char *s, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-						      (utf8proc_ssize_t)(len - i), &cp);
-		if (k <= 0 || cp == 0)
-			return s + i;
-		i += (size_t)k;
-	}
-	return NULL;
-}
-
 static enum err load_file(struct lexicon *lex, const char *dir, const char *name, char **errmsg)
 {
 	enum err e = ERR_OK;
@@ -278,7 +261,7 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 		lineno++;
 		char *cols[4] = {0};
 		int nc = 0;
-		const char *bad = not_text(line, (size_t)got);
+		const char *bad = utf8_bad(line, (size_t)got, false);
 		if (bad) {
 			if (*bad)
 				set_msg(errmsg, "%s line %d: not UTF-8 text (byte 0x%02X)", path, lineno,

@@ -6,7 +6,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <utf8proc.h>
+
+#include "base/utf8.h"
 
 struct csv {
 	char *path;
@@ -25,22 +26,6 @@ static void set_msg(char **errmsg, const char *fmt, ...)
 	if (vasprintf(errmsg, fmt, ap) < 0)
 		*errmsg = NULL;
 	va_end(ap);
-}
-
-/* The first NUL byte of text, or the first byte that does not start a valid UTF-8
- * character; NULL when it is all text. */
-static const char *not_text(const char *text, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)text + i,
-						      (utf8proc_ssize_t)(len - i), &cp);
-		if (k <= 0 || cp == 0)
-			return text + i;
-		i += (size_t)k;
-	}
-	return NULL;
 }
 
 enum err csv_open(const char *path, struct csv **out, char **errmsg)
@@ -74,7 +59,7 @@ enum err csv_open(const char *path, struct csv **out, char **errmsg)
 	if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0)
 		c->pos = 3;
 	e = ERR_PARSE;
-	const char *bad = not_text(c->text, c->len);
+	const char *bad = utf8_bad(c->text, c->len, false);
 	if (bad) {
 		int line = 1;
 		for (const char *p = c->text; p < bad; p++)
