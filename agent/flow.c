@@ -50,8 +50,7 @@ static int truth(const struct form_question *q, const cJSON *v)
 }
 
 /* Branch b's state: 1 active, 0 not active, -1 not yet decidable (its controller is still
- * empty). branching.mdx: equals compares a boolean answer; present true = answered,
- * false = skipped; present wins when both are set. A controller that does not apply
+ * empty). The condition itself is form_branch_open's; a controller that does not apply
  * itself closes the branch. */
 static int branch_state(const struct flow *fl, int b)
 {
