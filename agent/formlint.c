@@ -52,19 +52,6 @@ static bool rule_fits(enum form_validation v, enum form_type t)
 	}
 }
 
-static const char *rule_name(enum form_validation v)
-{
-	switch (v) {
-	case VALID_DATE: return "date";
-	case VALID_DATE_TODAY_OR_PAST: return "date_today_or_past";
-	case VALID_DATE_FUTURE: return "date_future";
-	case VALID_NUMBER_RANGE: return "number_range";
-	case VALID_PHONE_NUMBER: return "phone_number";
-	case VALID_EXACT_NUM_DIGITS: return "exact_num_digits";
-	default: return "?";
-	}
-}
-
 static void lint_question(struct lint *L, const struct form *f, int i)
 {
 	const struct form_question *q = &f->questions[i];
@@ -83,7 +70,7 @@ static void lint_question(struct lint *L, const struct form *f, int i)
 		     "%s is required, so exhausted_action 'skip' is ignored: the call ends when "
 		     "its retries run out. Set required to false to skip it instead.",
 		     who);
-	int allowed = q->until_answered ? -1 : q->allow_retries ? q->max_retries : 0;
+	int allowed = form_retry_limit(q);
 	if (allowed > 0 && q->n_retry_messages > 0 && q->n_retry_messages < allowed) {
 		char which[64];
 		if (allowed - q->n_retry_messages == 1)
@@ -125,7 +112,7 @@ static void lint_question(struct lint *L, const struct form *f, int i)
 		warn(L, AT(".validation.type"),
 		     "%s is of type '%s', so its '%s' validation can never pass: every answer "
 		     "would be refused.",
-		     who, form_type_name(q->type), rule_name(q->validation));
+		     who, form_type_name(q->type), form_validation_name(q->validation));
 #undef AT
 }
 
