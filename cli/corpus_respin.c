@@ -300,7 +300,7 @@ struct silent_call {
 static enum err silent_walk(const struct form *f, struct silent_call *w)
 {
 	struct flow *fl = NULL;
-	cJSON *d = NULL;
+	struct decision *d = NULL;
 	size_t used = 0;
 	bool hung_up = false;
 	enum err e;
@@ -318,7 +318,7 @@ static enum err silent_walk(const struct form *f, struct silent_call *w)
 			hung_up = true;
 			what = "hung_up";
 		} else {
-			cJSON_Delete(d);
+			decision_free(d);
 			d = NULL;
 			if ((e = flow_turn(fl, NULL, &d)) != ERR_OK)
 				goto out;
@@ -339,7 +339,7 @@ static enum err silent_walk(const struct form *f, struct silent_call *w)
 	for (int i = 0; i < f->n_questions; i++)
 		w->field_status[i] = field_status_name(flow_field_status(fl, i));
 out:
-	cJSON_Delete(d);
+	decision_free(d);
 	flow_free(fl);
 	return e;
 }
