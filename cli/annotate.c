@@ -8,7 +8,6 @@
  * corpus when its name alone does not find it. stderr: calls passed over and why.
  * Exit status: 0 done (also when there is nothing to label, which it says); 2 bad usage,
  * a database that cannot be opened, or a label that could not be saved. */
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +18,26 @@
 #include "annotations/queue.h"
 #include "annotations/task.h"
 #include "tui/annotate.h"
+#include "tui/term.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: formdesk annotate --db FILE --task name-match|turn-errors|stt "
-		   "--annotator NAME [--corpus DIR|demo|respin]\n");
-}
+struct annotate_opts {
+	const char *db, *task, *annotator, *corpus;
+};
+
+static const struct opts_spec annotate_spec[] = {
+	{"db", OPTS_STRING, offsetof(struct annotate_opts, db), "FILE",
+	 "the database of recorded calls; labels are kept in it", OPTS_REQUIRED, 0, 0, NULL},
+	{"task", OPTS_STRING, offsetof(struct annotate_opts, task), "name-match|turn-errors|stt",
+	 "what to label", OPTS_REQUIRED, 0, 0, NULL},
+	{"annotator", OPTS_STRING, offsetof(struct annotate_opts, annotator), "NAME",
+	 "who labels (1 to 64 bytes)", OPTS_REQUIRED, 0, 0, NULL},
+	{"corpus", OPTS_STRING, offsetof(struct annotate_opts, corpus), "DIR|demo|respin",
+	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd annotate_cmd = {
+	.name = "annotate", .spec = annotate_spec, .n = OPTS_N(annotate_spec),
+};
 
 /* name_ok: an annotator's name: not empty, no control characters, at most 64 bytes. */
 static bool name_ok(const char *s)
@@ -39,29 +52,17 @@ static bool name_ok(const char *s)
 
 int cmd_annotate(int argc, char **argv)
 {
-	const char *db = NULL, *task = NULL, *who = NULL, *corpus = NULL;
+	struct annotate_opts o = {0};
 	struct labels *l = NULL;
 	enum labels_task t;
 	char *msg = NULL, *notes = NULL;
 	int added = 0, rc = 2;
 	enum err e;
 
-	const struct opts_spec spec[] = {
-		{"--db", &db, NULL},
-		{"--task", &task, NULL},
-		{"--annotator", &who, NULL},
-		{"--corpus", &corpus, NULL},
-	};
-	enum opts_result parsed = opts_parse("annotate", argc, argv, spec,
-						(int)(sizeof spec / sizeof spec[0]), usage);
+	enum opts_result parsed = opts_parse(&annotate_cmd, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
-	if (!db || !task || !who) {
-		fprintf(stderr, "formdesk annotate: %s is required\n",
-			!db ? "--db FILE" : !task ? "--task" : "--annotator NAME");
-		usage(stderr);
-		return 2;
-	}
+	const char *db = o.db, *task = o.task, *who = o.annotator, *corpus = o.corpus;
 	if (labels_task_parse(task, &t) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: --task '%s': not a task (name-match, "
 				"turn-errors or stt)\n", task);
@@ -98,9 +99,7 @@ int cmd_annotate(int argc, char **argv)
 			goto out;
 		}
 	}
-	setlocale(LC_ALL, "");
-	if (!strstr(setlocale(LC_CTYPE, NULL), "UTF-8") && !strstr(setlocale(LC_CTYPE, NULL), "utf8"))
-		setlocale(LC_CTYPE, "C.UTF-8");
+	term_locale();
 	if ((e = annotate_run(l, t, who, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
 		goto out;

@@ -18,34 +18,37 @@
 
 #include "audio/audiofile.h"
 #include "audio/channel.h"
-#include "commands.h"
-
-static void usage_to(FILE *f)
-{
-	fprintf(f, "usage: formdesk audio-variants IN --out DIR [--snr DB] [--noise FILE|whitenoise|pinknoise|brownnoise]\n"
-			"                                  [--fast F] [--slow F] [--rate HZ] [--telephone]\n");
-}
-
-static int parse_num(const char *opt, const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "formdesk audio-variants: %s: '%s' is not a number from %g to %g\n", opt, s, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
+#include "cli/commands.h"
+#include "cli/opts.h"
 
 struct job {
 	const char *in, *out, *noise;
 	double snr, fast, slow;
-	int rate, telephone;
+	int rate;
+	bool telephone;
 	char name[256];
+};
+
+static const struct opts_spec variants_spec[] = {
+	{"out", OPTS_STRING, offsetof(struct job, out), "DIR", "where the variants go (made when missing)",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"snr", OPTS_DOUBLE, offsetof(struct job, snr), "DB", "the noise variant's SNR (default 10)",
+	 0, -20, 60, NULL},
+	{"noise", OPTS_STRING, offsetof(struct job, noise), "FILE|whitenoise|pinknoise|brownnoise",
+	 "a noise recording, or a generated kind (default pinknoise)", 0, 0, 0, NULL},
+	{"fast", OPTS_DOUBLE, offsetof(struct job, fast), "F", "pace-fast's tempo (default 1.25)",
+	 0, 1.0, 2.0, NULL},
+	{"slow", OPTS_DOUBLE, offsetof(struct job, slow), "F", "pace-slow's tempo (default 0.8)",
+	 0, 0.5, 1.0, NULL},
+	{"rate", OPTS_INT, offsetof(struct job, rate), "HZ", "the output's sample rate (default 16000)",
+	 0, 8000, 48000, NULL},
+	{"telephone", OPTS_FLAG, offsetof(struct job, telephone), NULL,
+	 "every variant through the 8 kHz mu-law telephone channel too", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd variants_cmd = {
+	.name = "audio-variants", .spec = variants_spec, .n = OPTS_N(variants_spec),
+	.args = "IN", .min_args = 1, .max_args = 1,
 };
 
 /* Writes one variant (optionally through the telephone channel) and prints its line.
@@ -164,58 +167,10 @@ int cmd_audio_variants(int argc, char **argv)
 	struct job j = {.noise = "pinknoise", .snr = 10, .fast = 1.25, .slow = 0.8, .rate = 16000};
 	struct stat st;
 	char *copy, *dot;
-	double rate = 16000;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int bad = 0;
-
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage_to(stdout);
-			return 0;
-		}
-		if (strcmp(a, "--telephone") == 0) {
-			j.telephone = 1;
-			continue;
-		}
-		if (a[0] == '-' && a[1] == '-') {
-			if (!val) {
-				fprintf(stderr, "formdesk audio-variants: %s needs a value\n", a);
-				return 2;
-			}
-			if (strcmp(a, "--out") == 0)
-				j.out = val;
-			else if (strcmp(a, "--noise") == 0)
-				j.noise = val;
-			else if (strcmp(a, "--snr") == 0)
-				bad = parse_num(a, val, -20, 60, &j.snr);
-			else if (strcmp(a, "--fast") == 0)
-				bad = parse_num(a, val, 1.0, 2.0, &j.fast);
-			else if (strcmp(a, "--slow") == 0)
-				bad = parse_num(a, val, 0.5, 1.0, &j.slow);
-			else if (strcmp(a, "--rate") == 0)
-				bad = parse_num(a, val, 8000, 48000, &rate);
-			else {
-				fprintf(stderr, "formdesk audio-variants: unknown option %s\n", a);
-				usage_to(stderr);
-				return 2;
-			}
-			if (bad)
-				return 2;
-			i++;
-			continue;
-		}
-		if (j.in) {
-			fprintf(stderr, "formdesk audio-variants: one input file only ('%s' and '%s')\n", j.in, a);
-			return 2;
-		}
-		j.in = a;
-	}
-	if (!j.in || !j.out) {
-		usage_to(stderr);
-		return 2;
-	}
-	j.rate = (int)rate;
+	enum opts_result pr = opts_parse(&variants_cmd, argc, argv, &j, NULL, &j.in, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
 	if (stat(j.out, &st) != 0 && errno == ENOENT && mkdir(j.out, 0777) != 0) {
 		fprintf(stderr, "formdesk audio-variants: --out %s: cannot make the folder: %s\n",
 			j.out, strerror(errno));

@@ -19,20 +19,41 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
+#include "cli/compose.h"
+#include "cli/opts.h"
 #include "agent/provider.h"
 #include "sessions/bench.h"
 #include "sessions/benchdb.h"
 #include "sessions/benchreport.h"
 #include "sessions/corpus.h"
 
-static const char USAGE[] =
-	"usage: formdesk bench --form FILE --corpus DIR --out DIR [--stt P[:M]] [--extract P[:M]]\n"
-	"       [--reply P[:M]] [--judge P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]\n"
-	"  defaults: --stt reference --extract rules --reply script --db ./formdesk.db "
-	"--concurrency 8\n";
+struct bench_opts {
+	const char *out, *judge;
+	int concurrency;
+};
+
+static const struct opts_spec bench_spec[] = {
+	COMPOSE_OPT_FORM(OPTS_REQUIRED),
+	COMPOSE_OPT_CORPUS(OPTS_REQUIRED),
+	{"out", OPTS_STRING, offsetof(struct bench_opts, out), "DIR",
+	 "where the report goes (report.md, results*.csv, charts)", OPTS_REQUIRED, 0, 0, NULL},
+	COMPOSE_OPT_STT(0),
+	COMPOSE_OPT_EXTRACT(0),
+	COMPOSE_OPT_REPLY(0),
+	{"judge", OPTS_STRING, offsetof(struct bench_opts, judge), "P[:M]",
+	 "the language model asked where the offline judges cannot decide", 0, 0, 0, NULL},
+	COMPOSE_OPT_DB(0),
+	{"concurrency", OPTS_INT, offsetof(struct bench_opts, concurrency), "N",
+	 "requests in flight for network backends", 0, 1, 1024, NULL},
+	COMPOSE_OPT_TODAY(0),
+};
+
+static const struct opts_cmd bench_cmd = {
+	.name = "bench", .spec = bench_spec, .n = OPTS_N(bench_spec),
+	.about = "Defaults: --stt reference --extract rules --reply script --db ./formdesk.db\n"
+		 "--concurrency 8; --judge the config file's \"judge\", else the offline judges only;\n"
+		 "--today the date the corpus was made for, else the real date.\n",
+};
 
 /* The progress bar: one line on stderr, redrawn in place. */
 static void on_progress(void *ud, const char *stage, long done, long total)
@@ -52,119 +73,43 @@ static void on_progress(void *ud, const char *stage, long done, long total)
 
 int cmd_bench(int argc, char **argv)
 {
-	const char *form_path = NULL, *corpus_arg = NULL, *out = NULL, *db_path = "formdesk.db";
-	const char *today = NULL, *conc = NULL, *why = NULL, *judge_spec = NULL;
+	struct bench_opts o = {.concurrency = 8};
+	struct compose_opts co = {.db = "formdesk.db", .stt = "reference", .extract = "rules",
+				  .reply = "script"};
+	struct compose *c = NULL;
+	const char *judge_spec = NULL;
 	struct provider *judge = NULL;
 	char jwhy[256] = "";
-	struct bench_config cfg = {.stt_spec = "reference", .extract_spec = "rules",
-				   .reply_spec = "script", .concurrency = 8};
-	struct form *form = NULL;
-	struct form_issues is = {0};
-	struct corpus *corpus = NULL;
-	struct lexicon *lex = NULL;
+	struct bench_config cfg = {0};
 	struct benchdb *db = NULL;
 	struct bench_counts counts = {0};
-	char *dir = NULL, *msg = NULL, *scope = NULL;
+	char *msg = NULL, *scope = NULL;
 	int rc = 2, last = -1;
 	enum err e;
 
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		if (!strcmp(argv[i], "--form"))
-			slot = &form_path;
-		else if (!strcmp(argv[i], "--corpus"))
-			slot = &corpus_arg;
-		else if (!strcmp(argv[i], "--out"))
-			slot = &out;
-		else if (!strcmp(argv[i], "--db"))
-			slot = &db_path;
-		else if (!strcmp(argv[i], "--stt"))
-			slot = &cfg.stt_spec;
-		else if (!strcmp(argv[i], "--extract"))
-			slot = &cfg.extract_spec;
-		else if (!strcmp(argv[i], "--reply"))
-			slot = &cfg.reply_spec;
-		else if (!strcmp(argv[i], "--concurrency"))
-			slot = &conc;
-		else if (!strcmp(argv[i], "--judge"))
-			slot = &judge_spec;
-		else if (!strcmp(argv[i], "--today"))
-			slot = &today;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(USAGE, stdout);
-			return 0;
-		}
-		if (!slot || i + 1 >= argc) {
-			fprintf(stderr, "formdesk bench: %s '%s'\n%s",
-				slot ? "missing value after" : "unexpected argument", argv[i], USAGE);
-			return 2;
-		}
-		*slot = argv[++i];
-	}
-	if (!form_path || !corpus_arg || !out) {
-		fputs(USAGE, stderr);
-		return 2;
-	}
-	if (conc) {
-		char *end;
-		long n = strtol(conc, &end, 10);
-		if (*end || n < 1 || n > 1024) {
-			fprintf(stderr, "formdesk bench: --concurrency '%s': expected 1 to 1024\n", conc);
-			return 2;
-		}
-		cfg.concurrency = (int)n;
-	}
-	if ((e = form_load(form_path, &form, &is)) != ERR_OK) {
-		fprintf(stderr, "formdesk bench: %s: %s\n", form_path, err_str(e));
-		for (int i = 0; i < is.n; i++)
-			fprintf(stderr, "  %s%s%s\n", is.v[i].field, is.v[i].field[0] ? ": " : "",
-				is.v[i].message);
+	enum opts_result pr = opts_parse(&bench_cmd, argc, argv, &o, &co, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	if (compose_new("bench", &co, COMPOSE_FORM | COMPOSE_CORPUS | COMPOSE_TODAY |
+					       COMPOSE_BACKENDS | COMPOSE_LEXICON, &c) != ERR_OK)
 		goto out;
-	}
-	if (!(dir = corpus_resolve(corpus_arg)))
-		goto out;
-	if ((e = corpus_load(dir, &corpus, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk bench: %s\n", msg ? msg : err_str(e));
-		goto out;
-	}
-	if (today) {
-		if (!ymd_parse_iso(today, &cfg.today)) {
-			fprintf(stderr, "formdesk bench: --today '%s': expected YYYY-MM-DD\n", today);
-			goto out;
-		}
-	} else {
-		cfg.today = corpus->has_today ? corpus->today : ymd_today();
-	}
-	if ((e = backend_stt(cfg.stt_spec, &cfg.stt, &why)) != ERR_OK ||
-	    (e = backend_extract(cfg.extract_spec, &cfg.extract, &why)) != ERR_OK ||
-	    (e = backend_reply(cfg.reply_spec, &cfg.reply, &why)) != ERR_OK) {
-		fprintf(stderr, "formdesk bench: %s\n", why ? why : err_str(e));
-		goto out;
-	}
-	if (!judge_spec)
-		judge_spec = provider_config_judge();
+	cfg = (struct bench_config){
+		.form = c->form, .form_path = c->form_path, .lex = c->lex, .corpus = c->corpus,
+		.today = c->today, .stt_spec = co.stt, .extract_spec = co.extract,
+		.reply_spec = co.reply, .stt = c->stt, .extract = c->extract, .reply = c->reply,
+		.concurrency = o.concurrency,
+	};
+	const char *out = o.out, *db_path = co.db;
+	judge_spec = o.judge ? o.judge : provider_config_judge();
 	if (judge_spec && (e = provider_resolve(judge_spec, PROVIDER_LLM, &judge, jwhy, sizeof jwhy)) != ERR_OK) {
 		fprintf(stderr, "formdesk bench: --judge %s: %s\n", judge_spec, jwhy[0] ? jwhy : err_str(e));
 		goto out;
 	}
 	cfg.judge = judge;
-	free(msg);
-	msg = NULL;
-	if ((e = lexicon_load(lexicon_default_dir(), &lex, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk bench: word lists %s: %s\n", lexicon_default_dir(),
-			msg ? msg : err_str(e));
-		goto out;
-	}
-	free(msg);
-	msg = NULL;
 	if ((e = benchdb_open(db_path, &db, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk bench: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
-	cfg.form = form;
-	cfg.form_path = form_path;
-	cfg.lex = lex;
-	cfg.corpus = corpus;
 	if (isatty(STDERR_FILENO)) {
 		cfg.progress = on_progress;
 		cfg.ud = &last;
@@ -195,12 +140,7 @@ int cmd_bench(int argc, char **argv)
 out:
 	benchdb_close(db);
 	provider_free(judge);
-	backend_cleanup();
-	lexicon_free(lex);
-	corpus_free(corpus);
-	form_free(form);
-	form_issues_free(&is);
-	free(dir);
+	compose_free(c);
 	free(msg);
 	free(scope);
 	return rc;

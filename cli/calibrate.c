@@ -27,12 +27,31 @@
 
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: formdesk calibrate --db FILE [--task name-match|stt|turn-errors] "
-		   "[--judge NAME] [--format table|markdown|csv] [--seed N] "
-		   "[--llm PROVIDER[:MODEL]] [--corpus DIR]\n");
-}
+struct calibrate_opts {
+	const char *db, *task, *judge, *format, *llm, *corpus;
+	unsigned seed;
+};
+
+static const struct opts_spec calibrate_spec[] = {
+	{"db", OPTS_STRING, offsetof(struct calibrate_opts, db), "FILE",
+	 "the database with the labels", OPTS_REQUIRED, 0, 0, NULL},
+	{"task", OPTS_STRING, offsetof(struct calibrate_opts, task), "name-match|stt|turn-errors",
+	 "the task (default name-match)", 0, 0, 0, NULL},
+	{"judge", OPTS_STRING, offsetof(struct calibrate_opts, judge), "NAME", "one judge only",
+	 0, 0, 0, NULL},
+	{"format", OPTS_STRING, offsetof(struct calibrate_opts, format), "table|markdown|csv",
+	 "the report's format (default table)", 0, 0, 0, NULL},
+	{"seed", OPTS_UINT, offsetof(struct calibrate_opts, seed), "N",
+	 "the dev/test split's seed", 0, 0, 4294967295.0, NULL},
+	{"llm", OPTS_STRING, offsetof(struct calibrate_opts, llm), "PROVIDER[:MODEL]",
+	 "ask a language model judge first (name-match)", 0, 0, 0, NULL},
+	{"corpus", OPTS_STRING, offsetof(struct calibrate_opts, corpus), "DIR",
+	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd calibrate_cmd = {
+	.name = "calibrate", .spec = calibrate_spec, .n = OPTS_N(calibrate_spec),
+};
 
 /* num: x with 3 decimals, "n/a" for NaN. */
 static const char *num(double x, char *buf, size_t n)
@@ -255,9 +274,7 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	const char *db = NULL, *task = "name-match", *judge = NULL, *format = "table",
-		   *seed_s = NULL, *llm = NULL, *corpus = NULL;
-	unsigned seed = CALIB_SEED;
+	struct calibrate_opts o = {.task = "name-match", .format = "table", .seed = CALIB_SEED};
 	enum labels_task t;
 	enum fmt f;
 	struct labels *l = NULL;
@@ -266,24 +283,12 @@ int cmd_calibrate(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	const struct opts_spec spec[] = {
-		{"--db", &db, NULL},
-		{"--task", &task, NULL},
-		{"--judge", &judge, NULL},
-		{"--format", &format, NULL},
-		{"--seed", &seed_s, NULL},
-		{"--llm", &llm, NULL},
-		{"--corpus", &corpus, NULL},
-	};
-	enum opts_result parsed = opts_parse("calibrate", argc, argv, spec,
-						(int)(sizeof spec / sizeof spec[0]), usage);
+	enum opts_result parsed = opts_parse(&calibrate_cmd, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
-	if (!db) {
-		fprintf(stderr, "formdesk calibrate: --db FILE is required\n");
-		usage(stderr);
-		return 2;
-	}
+	const char *db = o.db, *task = o.task, *judge = o.judge, *format = o.format,
+		   *llm = o.llm, *corpus = o.corpus;
+	unsigned seed = o.seed;
 	if (labels_task_parse(task, &t) != ERR_OK) {
 		fprintf(stderr, "formdesk calibrate: --task '%s': not a task (name-match, "
 				"turn-errors or stt)\n", task);
@@ -299,16 +304,6 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "formdesk calibrate: --format '%s': use table, markdown or csv\n",
 			format);
 		return 2;
-	}
-	if (seed_s) {
-		char *end;
-		unsigned long v = strtoul(seed_s, &end, 10);
-		if (!seed_s[0] || *end || v > 0xffffffffUL || seed_s[0] == '-') {
-			fprintf(stderr, "formdesk calibrate: --seed '%s': a whole number from 0 to "
-					"4294967295 is needed\n", seed_s);
-			return 2;
-		}
-		seed = (unsigned)v;
 	}
 	if (llm && !task_ops(t)->llm) {
 		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");

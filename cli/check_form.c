@@ -5,40 +5,38 @@
  * or bad usage (stderr). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
 #include "agent/form.h"
 #include "agent/formlint.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: formdesk check-form [--strict] FILE\n"
-		   "  FormBharo's refusals as {\"validation_issues\":[...]} on stdout (exit 1);\n"
-		   "  warnings about what would misbehave on stderr (exit 0, or 1 with --strict)\n");
-}
+struct check_form_opts {
+	bool strict;
+};
+
+static const struct opts_spec check_form_spec[] = {
+	{"strict", OPTS_FLAG, offsetof(struct check_form_opts, strict), NULL,
+	 "warnings make the exit status 1", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd check_form_cmd = {
+	.name = "check-form", .spec = check_form_spec, .n = OPTS_N(check_form_spec),
+	.args = "FILE", .min_args = 1, .max_args = 1,
+	.about = "FormBharo's refusals as {\"validation_issues\":[...]} on stdout (exit 1);\n"
+		 "warnings about what would misbehave on stderr (exit 0, or 1 with --strict).\n",
+};
 
 int cmd_check_form(int argc, char **argv)
 {
 	const char *path = NULL;
-	bool strict = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(argv[i], "--strict") == 0) {
-			strict = true;
-		} else if (!path && argv[i][0] != '-') {
-			path = argv[i];
-		} else {
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!path) {
-		usage(stderr);
-		return 2;
-	}
+	struct check_form_opts o = {0};
+	enum opts_result pr = opts_parse(&check_form_cmd, argc, argv, &o, NULL, &path, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	bool strict = o.strict;
 	struct form *f = NULL;
 	struct form_issues is = {0}, warns = {0};
 	int rc = 2;

@@ -14,12 +14,28 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "agent/form.h"
 #include "sessions/corpusgen.h"
 
-static const char USAGE[] =
-	"usage: formdesk corpus build --form FILE --profiles FILE --out DIR [--unknown F,...]\n"
-	"       [--conditions ideal,noise,distance,pace] [--synthesize]\n";
+static const struct opts_spec build_spec[] = {
+	{"form", OPTS_STRING, offsetof(struct corpusgen_options, form_path), "FILE", "the form config",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"profiles", OPTS_STRING, offsetof(struct corpusgen_options, profiles_path), "FILE",
+	 "the caller profiles (docs/evaluation.md)", OPTS_REQUIRED, 0, 0, NULL},
+	{"out", OPTS_STRING, offsetof(struct corpusgen_options, out_dir), "DIR",
+	 "where the corpus goes (made when missing)", OPTS_REQUIRED, 0, 0, NULL},
+	{"unknown", OPTS_LIST, offsetof(struct corpusgen_options, unknown), "F,...",
+	 "fields the callers may not know (else the profiles')", 0, 0, 0, NULL},
+	{"conditions", OPTS_LIST, offsetof(struct corpusgen_options, conditions),
+	 "ideal,noise,distance,pace", "the acoustic conditions (else the profiles')", 0, 0, 0, NULL},
+	{"synthesize", OPTS_FLAG, offsetof(struct corpusgen_options, synthesize), NULL,
+	 "speak the answers that have no recording with espeak-ng", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd build_cmd = {
+	.name = "corpus build", .spec = build_spec, .n = OPTS_N(build_spec),
+};
 
 static char *slurp(const char *path)
 {
@@ -62,38 +78,10 @@ static int corpus_build(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(USAGE, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--synthesize")) {
-			o.synthesize = true;
-			continue;
-		}
-		if (!strcmp(argv[i], "--form"))
-			slot = &form_path;
-		else if (!strcmp(argv[i], "--profiles"))
-			slot = &o.profiles_path;
-		else if (!strcmp(argv[i], "--out"))
-			slot = &o.out_dir;
-		else if (!strcmp(argv[i], "--unknown"))
-			slot = &o.unknown;
-		else if (!strcmp(argv[i], "--conditions"))
-			slot = &o.conditions;
-		if (!slot || i + 1 >= argc) {
-			fprintf(stderr, "formdesk corpus build: %s '%s'\n%s",
-				slot ? "missing value after" : "unexpected argument", argv[i], USAGE);
-			return 2;
-		}
-		*slot = argv[++i];
-	}
-	if (!form_path || !o.profiles_path || !o.out_dir) {
-		fputs(USAGE, stderr);
-		return 2;
-	}
-	o.form_path = form_path;
+	enum opts_result pr = opts_parse(&build_cmd, argc, argv, &o, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	form_path = o.form_path;
 	if ((e = form_load(form_path, &form, &is)) != ERR_OK) {
 		fprintf(stderr, "formdesk corpus build: %s: %s\n", form_path, err_str(e));
 		for (int i = 0; i < is.n; i++)
@@ -140,9 +128,10 @@ int cmd_corpus(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "build") == 0)
 		return corpus_build(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		fputs(USAGE, stdout);
+		opts_usage(&build_cmd, stdout);
 		return 0;
 	}
-	fprintf(stderr, "formdesk corpus: expected 'build'\n%s", USAGE);
+	fprintf(stderr, "formdesk corpus: expected 'build'\n");
+	opts_usage(&build_cmd, stderr);
 	return 2;
 }

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/ymd.h"
@@ -344,8 +345,22 @@ out:
 	return e;
 }
 
-static const char RESPIN_USAGE[] =
-	"usage: formdesk corpus-respin --clips DIR --out DIR [--form FILE]\n";
+struct respin_opts {
+	const char *clips, *out, *form;
+};
+
+static const struct opts_spec respin_spec[] = {
+	{"clips", OPTS_STRING, offsetof(struct respin_opts, clips), "DIR", "the RESPIN clips",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"out", OPTS_STRING, offsetof(struct respin_opts, out), "DIR", "where the corpus goes",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"form", OPTS_STRING, offsetof(struct respin_opts, form), "FILE",
+	 "the form the calls answer (default " DEFAULT_FORM ")", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd respin_cmd = {
+	.name = "corpus-respin", .spec = respin_spec, .n = OPTS_N(respin_spec),
+};
 
 int cmd_corpus_respin(int argc, char **argv)
 {
@@ -358,26 +373,13 @@ int cmd_corpus_respin(int argc, char **argv)
 	int n = -1, rc = 2, n_calls = 0;
 	enum err e;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--clips") && i + 1 < argc)
-			clips_dir = argv[++i];
-		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			out_dir = argv[++i];
-		else if (!strcmp(argv[i], "--form") && i + 1 < argc)
-			form_path = argv[++i];
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("%s", RESPIN_USAGE);
-			return 0;
-		} else {
-			fprintf(stderr, "formdesk corpus-respin: unexpected argument '%s'\n%s", argv[i],
-				RESPIN_USAGE);
-			return 2;
-		}
-	}
-	if (!clips_dir || !out_dir) {
-		fputs(RESPIN_USAGE, stderr);
-		return 2;
-	}
+	struct respin_opts ro = {.form = DEFAULT_FORM};
+	enum opts_result pr = opts_parse(&respin_cmd, argc, argv, &ro, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	clips_dir = ro.clips;
+	out_dir = ro.out;
+	form_path = ro.form;
 	if (!(form = load_form("corpus-respin", form_path)))
 		goto out;
 	if (!(w.field_status = calloc((size_t)form->n_questions + 1, sizeof *w.field_status)))

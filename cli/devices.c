@@ -8,7 +8,12 @@
 #include <string.h>
 
 #include "audio/padev.h"
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+
+static const struct opts_cmd devices_cmd = {
+	.name = "devices", .about = "(or formdesk --list-devices)\n",
+};
 
 int cmd_devices(int argc, char **argv)
 {
@@ -16,14 +21,9 @@ int cmd_devices(int argc, char **argv)
 	char *msg = NULL;
 	int n = 0, rc = 2;
 
-	if (argc > 1) {
-		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-			printf("usage: formdesk devices   (or formdesk --list-devices)\n");
-			return 0;
-		}
-		fprintf(stderr, "formdesk devices: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
+	enum opts_result pr = opts_parse(&devices_cmd, argc, argv, NULL, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
 	if (padev_init(&msg) != ERR_OK) {
 		fprintf(stderr, "formdesk devices: %s\n", msg ? msg : "PortAudio failed to start");
 		free(msg);

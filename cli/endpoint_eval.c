@@ -9,6 +9,7 @@
  * answers default to 300,500,700,900 ms. Exit status: 0 done; 2 bad usage or a corpus,
  * form or file that cannot be read or written. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,33 @@
 
 #define MAX_LIST 32
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: formdesk endpoint-eval --corpus DIR|demo|respin [--form FILE] [--telephone]\n"
-		   "           [--conditions C,...] [--gaps MS,...] [--sweep stop=MS,...,wait=MS,...] [--svg FILE]\n");
-}
+struct endpoint_eval_opts {
+	const char *corpus, *form, *conditions, *gaps, *sweep, *svg;
+	bool telephone;
+};
+
+static const struct opts_spec endpoint_eval_spec[] = {
+	{"corpus", OPTS_STRING, offsetof(struct endpoint_eval_opts, corpus), "DIR",
+	 "the corpus whose answers are joined and cut (a folder, demo or respin)", OPTS_REQUIRED, 0,
+	 0, NULL},
+	{"form", OPTS_STRING, offsetof(struct endpoint_eval_opts, form), "FILE",
+	 "the form (default: the corpus's own)", 0, 0, 0, NULL},
+	{"telephone", OPTS_FLAG, offsetof(struct endpoint_eval_opts, telephone), NULL,
+	 "the answers through the 8 kHz mu-law telephone channel", 0, 0, 0, NULL},
+	{"conditions", OPTS_LIST, offsetof(struct endpoint_eval_opts, conditions), "C,...",
+	 "the acoustic conditions to take answers from", 0, 0, 0, NULL},
+	{"gaps", OPTS_LIST, offsetof(struct endpoint_eval_opts, gaps), "MS,...",
+	 "the gaps put inside answers (default 300,500,700,900)", 0, 0, 0, NULL},
+	{"sweep", OPTS_LIST, offsetof(struct endpoint_eval_opts, sweep), "stop=MS,...,wait=MS,...",
+	 "every stop with every wait (default stop=200, wait=200,400,600,800,1200,1600)", 0, 0, 0,
+	 NULL},
+	{"svg", OPTS_STRING, offsetof(struct endpoint_eval_opts, svg), "FILE", "a chart of the table",
+	 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd endpoint_eval_cmd = {
+	.name = "endpoint-eval", .spec = endpoint_eval_spec, .n = OPTS_N(endpoint_eval_spec),
+};
 
 /* Reads "N,N,..." (whole ms, 0..60000) into v; returns the count, or -1 (message printed). */
 static int parse_list(const char *opt, const char *s, int *v, int max)
@@ -75,9 +98,7 @@ static int parse_sweep(const char *s, int *stop, int *n_stop, int *wait, int *n_
 
 int cmd_endpoint_eval(int argc, char **argv)
 {
-	const char *corpus_arg = NULL, *form_path = NULL, *conditions = NULL, *gaps_s = NULL,
-		   *sweep = NULL, *svg = NULL;
-	bool telephone = false;
+	struct endpoint_eval_opts eo = {0};
 	int gaps[MAX_LIST] = {300, 500, 700, 900}, n_gaps = 4;
 	int stop[MAX_LIST] = {200}, n_stop = 1, wait[MAX_LIST] = {200, 400, 600, 800, 1200, 1600}, n_wait = 6;
 	struct endpointeval_setting settings[MAX_LIST * MAX_LIST];
@@ -88,24 +109,12 @@ int cmd_endpoint_eval(int argc, char **argv)
 	int n_rows = 0, rc = 2, n_s = 0;
 	enum err e;
 
-	const struct opts_spec spec[] = {
-		{"--corpus", &corpus_arg, NULL},
-		{"--form", &form_path, NULL},
-		{"--telephone", NULL, &telephone},
-		{"--conditions", &conditions, NULL},
-		{"--gaps", &gaps_s, NULL},
-		{"--sweep", &sweep, NULL},
-		{"--svg", &svg, NULL},
-	};
-	enum opts_result parsed = opts_parse("endpoint-eval", argc, argv, spec,
-					     (int)(sizeof spec / sizeof spec[0]), usage);
+	enum opts_result parsed = opts_parse(&endpoint_eval_cmd, argc, argv, &eo, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
-	if (!corpus_arg) {
-		fprintf(stderr, "formdesk endpoint-eval: --corpus DIR is required\n");
-		usage(stderr);
-		return 2;
-	}
+	const char *corpus_arg = eo.corpus, *form_path = eo.form, *conditions = eo.conditions,
+		   *gaps_s = eo.gaps, *sweep = eo.sweep, *svg = eo.svg;
+	bool telephone = eo.telephone;
 	if ((gaps_s && (n_gaps = parse_list("--gaps", gaps_s, gaps, MAX_LIST)) < 1) ||
 	    (sweep && parse_sweep(sweep, stop, &n_stop, wait, &n_wait) != 0))
 		return 2;

@@ -14,16 +14,31 @@
 #include "annotations/export.h"
 #include "annotations/labels.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: formdesk export --db FILE --format jsonl|csv [--task "
-		   "name-match|turn-errors|stt] [--all] [--out FILE]\n");
-}
+struct export_opts {
+	const char *db, *format, *task, *out;
+	bool all;
+};
+
+static const struct opts_spec export_spec[] = {
+	{"db", OPTS_STRING, offsetof(struct export_opts, db), "FILE", "the database with the labels",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"format", OPTS_STRING, offsetof(struct export_opts, format), "jsonl|csv",
+	 "Label Studio JSONL tasks or CSV rows", OPTS_REQUIRED, 0, 0, NULL},
+	{"task", OPTS_STRING, offsetof(struct export_opts, task), "name-match|turn-errors|stt",
+	 "one task only", 0, 0, 0, NULL},
+	{"all", OPTS_FLAG, offsetof(struct export_opts, all), NULL,
+	 "items nobody labelled too", 0, 0, 0, NULL},
+	{"out", OPTS_STRING, offsetof(struct export_opts, out), "FILE", "instead of stdout", 0, 0, 0,
+	 NULL},
+};
+
+static const struct opts_cmd export_cmd = {
+	.name = "export", .spec = export_spec, .n = OPTS_N(export_spec),
+};
 
 int cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *format = NULL, *task = NULL, *outp = NULL;
-	bool all = false;
+	struct export_opts o = {0};
 	enum labels_task t;
 	enum export_format fmt;
 	struct labels *l = NULL;
@@ -32,22 +47,11 @@ int cmd_export(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	const struct opts_spec spec[] = {
-		{"--all", NULL, &all},
-		{"--db", &db, NULL},
-		{"--format", &format, NULL},
-		{"--task", &task, NULL},
-		{"--out", &outp, NULL},
-	};
-	enum opts_result parsed = opts_parse("export", argc, argv, spec,
-						(int)(sizeof spec / sizeof spec[0]), usage);
+	enum opts_result parsed = opts_parse(&export_cmd, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
-	if (!db || !format) {
-		fprintf(stderr, "formdesk export: %s is required\n", !db ? "--db FILE" : "--format");
-		usage(stderr);
-		return 2;
-	}
+	const char *db = o.db, *format = o.format, *task = o.task, *outp = o.out;
+	bool all = o.all;
 	if (strcmp(format, "jsonl") == 0) {
 		fmt = EXPORT_JSONL;
 	} else if (strcmp(format, "csv") == 0) {

@@ -11,28 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/compose.h"
+#include "cli/opts.h"
 #include "agent/backend.h"
 #include "agent/extract_rules.h"
 #include "agent/flow.h"
 #include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
 
-static void usage_to(FILE *f)
-{
-	fprintf(f, "usage: formdesk extract --form FILE --field NAME [--today YYYY-MM-DD] "
-		   "[--history FILE] [--extract P[:M]] [--config FILE] TEXT\n"
-		   "  --extract defaults to rules (offline); a model provider needs its key in "
-		   "the environment\n"
-		   "  --history: the conversation so far, a JSON array of "
-		   "{\"role\":\"agent\"|\"user\",\"content\":\"...\"}\n");
-}
+struct extract_opts {
+	const char *field, *history;
+};
 
-static void usage(void)
-{
-	usage_to(stderr);
-}
+static const struct opts_spec extract_spec[] = {
+	COMPOSE_OPT_FORM(OPTS_REQUIRED),
+	{"field", OPTS_STRING, offsetof(struct extract_opts, field), "NAME",
+	 "the question just asked", OPTS_REQUIRED, 0, 0, NULL},
+	COMPOSE_OPT_TODAY(0),
+	{"history", OPTS_STRING, offsetof(struct extract_opts, history), "FILE",
+	 "the conversation so far (below)", 0, 0, 0, NULL},
+	COMPOSE_OPT_EXTRACT(0),
+	COMPOSE_OPT_CONFIG(0),
+};
+
+static const struct opts_cmd extract_cmd = {
+	.name = "extract", .spec = extract_spec, .n = OPTS_N(extract_spec),
+	.args = "TEXT", .min_args = 1, .max_args = 1,
+	.about = "TEXT is the caller's utterance (one argument: quote it).\n"
+		 "--extract defaults to rules (offline); a model provider needs its key in the\n"
+		 "environment. --history: the conversation so far, a JSON array of\n"
+		 "{\"role\":\"agent\"|\"user\",\"content\":\"...\"}\n",
+};
 
 static char *read_all(const char *path)
 {
@@ -107,78 +116,28 @@ static cJSON *load_history(const char *path)
 
 int cmd_extract(int argc, char **argv)
 {
-	const char *form_path = NULL, *field = NULL, *today_s = NULL, *hist_path = NULL, *text = NULL;
-	const char *spec = "rules", *config = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char **slot = NULL;
-		if (strcmp(argv[i], "--form") == 0)
-			slot = &form_path;
-		else if (strcmp(argv[i], "--field") == 0)
-			slot = &field;
-		else if (strcmp(argv[i], "--today") == 0)
-			slot = &today_s;
-		else if (strcmp(argv[i], "--history") == 0)
-			slot = &hist_path;
-		else if (strcmp(argv[i], "--extract") == 0)
-			slot = &spec;
-		else if (strcmp(argv[i], "--config") == 0)
-			slot = &config;
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage_to(stdout);
-			return 0;
-		}
-		if (slot) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "formdesk extract: %s needs a value\n", argv[i]);
-				usage();
-				return 2;
-			}
-			*slot = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1] == '-' && argv[i][2]) {
-			fprintf(stderr, "formdesk extract: unknown option '%s'\n", argv[i]);
-			usage();
-			return 2;
-		} else if (text) {
-			fprintf(stderr, "formdesk extract: one TEXT only (quote the utterance); "
-					"extra argument '%s'\n", argv[i]);
-			usage();
-			return 2;
-		} else {
-			text = argv[i];
-		}
-	}
-	if (!form_path || !field || !text) {
-		fprintf(stderr, "formdesk extract: %s is required\n",
-			!form_path ? "--form" : !field ? "--field" : "TEXT");
-		usage();
-		return 2;
-	}
-	struct ymd today = ymd_today();
-	if (today_s && !ymd_parse_iso(today_s, &today)) {
-		fprintf(stderr, "formdesk extract: --today '%s': expected a real date as YYYY-MM-DD\n",
-			today_s);
-		return 2;
-	}
+	struct extract_opts o = {0};
+	struct compose_opts co = {.extract = "rules"};
+	const char *text = NULL;
+	const char *field;
+
+	enum opts_result pr = opts_parse(&extract_cmd, argc, argv, &o, &co, &text, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	field = o.field;
 
 	int rc = 2;
-	struct form *f = NULL;
-	struct form_issues is = {0};
-	struct lexicon *lex = NULL;
+	struct compose *c = NULL;
 	struct extraction *ex = NULL;
 	cJSON *hist = NULL, *res = NULL;
-	char *msg = NULL;
-	enum err e = form_load(form_path, &f, &is);
-	if (e != ERR_OK) {
-		const char *m = is.n ? is.v[0].message : err_str(e);
-		/* the loader's I/O message already names the file */
-		if (strncmp(m, form_path, strlen(form_path)) == 0)
-			fprintf(stderr, "formdesk extract: --form: %s\n", m);
-		else
-			fprintf(stderr, "formdesk extract: --form %s: %s\n", form_path, m);
-		for (int i = 1; i < is.n; i++)
-			fprintf(stderr, "  %s: %s\n", is.v[i].field, is.v[i].message);
+	enum err e;
+	if (compose_new("extract", &co, COMPOSE_FORM | COMPOSE_TODAY | COMPOSE_LEXICON |
+						 COMPOSE_CONFIG | COMPOSE_BACKENDS, &c) != ERR_OK)
 		goto out;
-	}
+	const struct form *f = c->form;
+	const char *form_path = c->form_path;
+	const struct lexicon *lex = c->lex;
+	struct ymd today = c->today;
 	int asked = form_find(f, field);
 	if (asked < 0) {
 		fprintf(stderr, "formdesk extract: --field '%s': no such question in %s (questions:",
@@ -188,25 +147,9 @@ int cmd_extract(int argc, char **argv)
 		fprintf(stderr, ")\n");
 		goto out;
 	}
-	if (hist_path && !(hist = load_history(hist_path)))
+	if (o.history && !(hist = load_history(o.history)))
 		goto out;
-	if ((e = lexicon_load(lexicon_default_dir(), &lex, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk extract: word lists: %s\n", msg ? msg : err_str(e));
-		goto out;
-	}
-	if (config) {
-		char why[300];
-		if (provider_config_load(config, why, sizeof(why)) != ERR_OK) {
-			fprintf(stderr, "formdesk extract: --config %s\n", why);
-			goto out;
-		}
-	}
-	struct backend be;
-	const char *why = NULL;
-	if ((e = backend_extract(spec, &be, &why)) != ERR_OK) {
-		fprintf(stderr, "formdesk extract: --extract %s: %s\n", spec, why ? why : err_str(e));
-		goto out;
-	}
+	const struct backend be = c->extract;
 	struct extract_request req = {
 		.form = f, .lex = lex, .asked = asked, .transcript = text, .history = hist,
 		.today = today,
@@ -252,13 +195,9 @@ int cmd_extract(int argc, char **argv)
 	free(js);
 	rc = 0;
 out:
-	free(msg);
 	cJSON_Delete(res);
 	cJSON_Delete(hist);
 	extraction_free(ex);
-	lexicon_free(lex);
-	form_free(f);
-	form_issues_free(&is);
-	backend_cleanup();
+	compose_free(c);
 	return rc;
 }

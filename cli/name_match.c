@@ -1,22 +1,21 @@
 /* name-match: the deterministic name judge on two names (agent/namematch.h). */
 #include <stdio.h>
-#include <string.h>
 
 #include "agent/namematch.h"
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+
+static const struct opts_cmd name_match_cmd = {
+	.name = "name-match", .args = "A B", .min_args = 2, .max_args = 2,
+	.about = "Prints same, different or unsure.\n",
+};
 
 int cmd_name_match(int argc, char **argv)
 {
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("usage: formdesk name-match A B\n"
-		       "  prints same, different or unsure\n");
-		return 0;
-	}
-	if (argc != 3) {
-		fprintf(stderr, "usage: formdesk name-match A B\n"
-				"  prints same, different or unsure\n");
-		return 2;
-	}
-	printf("%s\n", namematch_verdict_name(namematch_judge(argv[1], argv[2])));
+	const char *ab[2] = {NULL, NULL};
+	enum opts_result pr = opts_parse(&name_match_cmd, argc, argv, NULL, NULL, ab, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	printf("%s\n", namematch_verdict_name(namematch_judge(ab[0], ab[1])));
 	return 0;
 }

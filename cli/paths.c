@@ -4,11 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
 #include "agent/form.h"
 #include "sessions/paths.h"
 
-static const char usage_text[] = "usage: formdesk paths --form FILE [--unknown FIELD,...]\n";
+struct paths_opts {
+	const char *form, *unknown;
+};
+
+static const struct opts_spec paths_spec[] = {
+	{"form", OPTS_STRING, offsetof(struct paths_opts, form), "FILE", "the form config",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"unknown", OPTS_LIST, offsetof(struct paths_opts, unknown), "FIELD,...",
+	 "fields the caller may not know (each adds a path)", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd paths_cmd = {
+	.name = "paths", .spec = paths_spec, .n = OPTS_N(paths_spec),
+};
 
 static int print_path(void *ctx, long number, const enum paths_answer *answers)
 {
@@ -23,25 +37,11 @@ static int print_path(void *ctx, long number, const enum paths_answer *answers)
 
 int cmd_paths(int argc, char **argv)
 {
-	const char *form_path = NULL, *unknown_list = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--form") && i + 1 < argc) {
-			form_path = argv[++i];
-		} else if (!strcmp(argv[i], "--unknown") && i + 1 < argc) {
-			unknown_list = argv[++i];
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "formdesk paths: unexpected argument '%s'\n%s", argv[i],
-				usage_text);
-			return 2;
-		}
-	}
-	if (!form_path) {
-		fprintf(stderr, "formdesk paths: --form is required\n%s", usage_text);
-		return 2;
-	}
+	struct paths_opts o = {0};
+	enum opts_result pr = opts_parse(&paths_cmd, argc, argv, &o, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	const char *form_path = o.form, *unknown_list = o.unknown;
 
 	int rc = 2;
 	struct form *f = NULL;

@@ -6,22 +6,29 @@
 #include <string.h>
 
 #include "agent/provider.h"
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+
+struct providers_opts {
+	const char *config;
+};
+
+static const struct opts_spec providers_spec[] = {
+	{"config", OPTS_STRING, offsetof(struct providers_opts, config), "FILE",
+	 "the config file (else $FORMDESK_CONFIG, else ./formdesk.json)", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd providers_cmd = {
+	.name = "providers", .spec = providers_spec, .n = OPTS_N(providers_spec),
+};
 
 int cmd_providers(int argc, char **argv)
 {
-	const char *config = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
-			config = argv[++i];
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: formdesk providers [--config FILE]\n");
-			return 0;
-		} else {
-			fprintf(stderr, "usage: formdesk providers [--config FILE]\n");
-			return 2;
-		}
-	}
+	struct providers_opts o = {0};
+	enum opts_result pr = opts_parse(&providers_cmd, argc, argv, &o, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	const char *config = o.config;
 	char why[300];
 	if (provider_config_load(config, why, sizeof(why)) != ERR_OK) {
 		fprintf(stderr, "formdesk providers: %s\n", why);

@@ -18,108 +18,40 @@
  * {"form_completion_accuracy":X,"fields":N,"correct":M} (sessions/score.h).
  * stderr: the corpus's attribution, stage errors, fields scored wrong.
  * Exit status: 0 done; 2 bad usage, a file that cannot be loaded, or a store failure. */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
-#include "agent/backend.h"
+#include "cli/compose.h"
+#include "cli/opts.h"
 #include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
-#include "agent/ymd.h"
 #include "sessions/callline.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
 #include "sessions/score.h"
 #include "sessions/store.h"
 
-#define DEFAULT_FORM "forms/armman_enrollment.json"
-#define DEFAULT_DB "formdesk.db"
-
 struct run_opts {
-	const char *form, *corpus, *db, *today, *stt, *extract, *reply, *config;
-	bool telephone;
+	bool headless, telephone;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: formdesk run --headless [--form FILE] [--corpus DIR|demo|respin] "
-		   "[--db FILE] [--today YYYY-MM-DD] [--stt P[:M]] [--extract P[:M]] "
-		   "[--reply P[:M]] [--config FILE] [--telephone]\n"
-		   "  defaults: --form %s --corpus demo --db ./%s, backends reference, rules, "
-		   "script;\n  a model provider's key comes from its environment variable "
-		   "(formdesk providers lists them);\n  --config FILE names base URLs, models, "
-		   "timeouts, retries and prices;\n  --today defaults to the date the corpus was made for, else the real "
-		   "date;\n  --telephone: the caller's audio through the 8 kHz mu-law telephone channel before VAD and STT\n",
-		DEFAULT_FORM, DEFAULT_DB);
-}
+static const struct opts_spec run_spec[] = {
+	{"headless", OPTS_FLAG, offsetof(struct run_opts, headless), NULL,
+	 "without a screen (the only way run runs; accepted for clarity)", 0, 0, 0, NULL},
+	COMPOSE_OPTS_ALL,
+	{"telephone", OPTS_FLAG, offsetof(struct run_opts, telephone), NULL,
+	 "the caller's audio through the 8 kHz mu-law telephone channel before VAD and STT",
+	 0, 0, 0, NULL},
+};
 
-/* default_form: the enrollment form beside the binary, else in the current directory
- * (new string, caller frees). */
-static char *default_form(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	char *s = NULL;
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		if (asprintf(&s, "%s/%s", exe, DEFAULT_FORM) >= 0 && access(s, R_OK) == 0)
-			return s;
-		free(s);
-	}
-	return strdup(DEFAULT_FORM);
-}
-
-static int parse_args(int argc, char **argv, struct run_opts *o)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = NULL;
-		if (strcmp(a, "--headless") == 0)
-			continue;
-		if (strcmp(a, "--telephone") == 0) {
-			o->telephone = true;
-			continue;
-		}
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 1;
-		}
-		if (strcmp(a, "--form") == 0)
-			slot = &o->form;
-		else if (strcmp(a, "--corpus") == 0)
-			slot = &o->corpus;
-		else if (strcmp(a, "--db") == 0)
-			slot = &o->db;
-		else if (strcmp(a, "--today") == 0)
-			slot = &o->today;
-		else if (strcmp(a, "--stt") == 0)
-			slot = &o->stt;
-		else if (strcmp(a, "--extract") == 0)
-			slot = &o->extract;
-		else if (strcmp(a, "--reply") == 0)
-			slot = &o->reply;
-		else if (strcmp(a, "--config") == 0)
-			slot = &o->config;
-		if (!slot) {
-			fprintf(stderr, "formdesk run: unknown option '%s'\n", a);
-			usage(stderr);
-			return 2;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "formdesk run: %s needs a value\n", a);
-			return 2;
-		}
-		*slot = argv[++i];
-	}
-	return 0;
-}
+static const struct opts_cmd run_cmd = {
+	.name = "run", .spec = run_spec, .n = OPTS_N(run_spec),
+	.about = "Defaults: --form " COMPOSE_DEFAULT_FORM " --corpus demo --db ./formdesk.db,\n"
+		 "backends reference, rules, script; --today the date the corpus was made for, else\n"
+		 "the real date. A model provider's key comes from its environment variable\n"
+		 "(formdesk providers lists them).\n",
+};
 
 /* Listener: stage errors go to stderr with the call and turn. */
 static void on_event(void *ud, const struct engine_event *ev)
@@ -189,86 +121,29 @@ static void report_misses(const char *call_id, const cJSON *misses)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = {.corpus = "demo", .db = DEFAULT_DB, .stt = "reference",
-			     .extract = "rules", .reply = "script"};
-	char *form_path = NULL, *corpus_dir = NULL, *msg = NULL;
-	struct form *form = NULL;
-	struct form_issues issues = {0};
-	struct lexicon *lex = NULL;
-	struct corpus *corpus = NULL;
-	struct store *store = NULL;
+	struct run_opts o = {0};
+	struct compose_opts co = {.corpus = "demo", .db = "formdesk.db", .stt = "reference",
+				  .extract = "rules", .reply = "script"};
+	struct compose *c = NULL;
 	struct engine *engine = NULL;
-	struct engine_config cfg = {0};
+	struct engine_config cfg;
 	struct call_end ce = {0};
 	struct score score = {0};
 	bool scored = false;
-	const char *why = NULL;
 	int rc = 2;
 	enum err e;
 
-	if ((rc = parse_args(argc, argv, &o)) != 0)
-		return rc == 1 ? 0 : rc;
-	rc = 2;
-	if (!(form_path = o.form ? strdup(o.form) : default_form()))
+	enum opts_result pr = opts_parse(&run_cmd, argc, argv, &o, &co, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	if (compose_new("run", &co, COMPOSE_FORM | COMPOSE_CONFIG | COMPOSE_CORPUS | COMPOSE_TODAY |
+				     COMPOSE_BACKENDS | COMPOSE_LEXICON | COMPOSE_STORE, &c) != ERR_OK)
 		goto out;
-	if ((e = form_load(form_path, &form, &issues)) != ERR_OK) {
-		fprintf(stderr, "formdesk run: %s: %s\n", form_path, err_str(e));
-		for (int i = 0; i < issues.n; i++)
-			fprintf(stderr, "  %s%s%s\n", issues.v[i].field,
-				issues.v[i].field[0] ? ": " : "", issues.v[i].message);
-		goto out;
-	}
-	if (!(corpus_dir = corpus_resolve(o.corpus)))
-		goto out;
-	if ((e = corpus_load(corpus_dir, &corpus, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk run: %s\n", msg ? msg : err_str(e));
-		goto out;
-	}
+	const struct form *form = c->form;
+	const struct corpus *corpus = c->corpus;
 	if (corpus->attribution)
 		fprintf(stderr, "formdesk run: corpus '%s': %s\n", corpus->name, corpus->attribution);
-
-	if (o.today) {
-		if (!ymd_parse_iso(o.today, &cfg.today)) {
-			fprintf(stderr, "formdesk run: --today '%s': expected a date YYYY-MM-DD\n",
-				o.today);
-			goto out;
-		}
-	} else {
-		cfg.today = corpus->has_today ? corpus->today : ymd_today();
-	}
-	if (o.config) {
-		char cwhy[300];
-		if (provider_config_load(o.config, cwhy, sizeof(cwhy)) != ERR_OK) {
-			fprintf(stderr, "formdesk run: --config %s\n", cwhy);
-			goto out;
-		}
-	}
-	if ((e = backend_stt(o.stt, &cfg.stt, &why)) != ERR_OK ||
-	    (e = backend_extract(o.extract, &cfg.extract, &why)) != ERR_OK ||
-	    (e = backend_reply(o.reply, &cfg.reply, &why)) != ERR_OK) {
-		fprintf(stderr, "formdesk run: %s\n", why ? why : err_str(e));
-		goto out;
-	}
-	free(msg);
-	msg = NULL;
-	if ((e = lexicon_load(lexicon_default_dir(), &lex, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk run: word lists %s: %s\n", lexicon_default_dir(),
-			msg ? msg : err_str(e));
-		goto out;
-	}
-	free(msg);
-	msg = NULL;
-	if ((e = store_open(o.db, &store, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk run: %s\n", msg ? msg : err_str(e));
-		goto out;
-	}
-
-	cfg.form = form;
-	cfg.form_path = form_path;
-	cfg.corpus_name = corpus->name;
-	cfg.lex = lex;
-	cfg.store = store;
-	cfg.endpoint = endpoint_defaults();
+	compose_engine(c, &cfg);
 	cfg.telephone = o.telephone;
 	if (engine_new(&cfg, on_event_end, &ce, &engine) != ERR_OK)
 		goto out;
@@ -316,14 +191,6 @@ int cmd_run(int argc, char **argv)
 	rc = 0;
 out:
 	engine_free(engine);
-	store_close(store);
-	corpus_free(corpus);
-	lexicon_free(lex);
-	form_free(form);
-	form_issues_free(&issues);
-	free(form_path);
-	free(corpus_dir);
-	free(msg);
-	backend_cleanup();
+	compose_free(c);
 	return rc;
 }

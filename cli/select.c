@@ -3,35 +3,53 @@
  * see sessions/select.h and docs/evaluation.md).
  * Exit status: 0 a leader was found, 1 no candidate meets the limits, 2 bad usage or an
  * unreadable or malformed results file. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "commands.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
 #include "sessions/chart.h"
 #include "sessions/select.h"
 #include "tui/width.h"
 
-static const char usage_text[] =
-	"usage: formdesk select --results DIR|FILE.csv [--max-p95-ms N] [--min-accuracy PCT]\n"
-	"                       [--weights A,L,C] [--sweep FROM:TO:STEP] [--json] [--svg DIR]\n"
-	"  The CSV has columns model,accuracy,p95_ms,cost_usd (accuracy in percent or as a\n"
-	"  fraction); a folder is read through its results.csv. A file with a stage column must\n"
-	"  hold one stage: in a bench folder give OUT/results-extract.csv (or -stt, -reply,\n"
-	"  -call), since its results.csv holds every stage. Limits are\n"
-	"  strict: p95 below N ms, accuracy above PCT% (the paper: EXTRACT --max-p95-ms 5000\n"
-	"  --min-accuracy 90, REPLY --max-p95-ms 4000 --min-accuracy 95). Default weights\n"
-	"  0.7,0.1,0.2. --sweep varies w_a with w_l fixed and w_c = 1 - w_a - w_l. --svg\n"
-	"  writes tradeoff.svg (and sweep.svg) into DIR.\n";
-
 struct opts {
-	const char *results, *svg_dir;
+	const char *results, *svg_dir, *min_accuracy, *weights, *sweep_s;
 	struct select_limits lim;
 	struct select_weights w;
 	bool sweep, json;
 	double from, to, step;
+};
+
+static const struct opts_spec select_spec[] = {
+	{"results", OPTS_STRING, offsetof(struct opts, results), "DIR|FILE.csv",
+	 "the benchmark results: a CSV, or a folder's results.csv", OPTS_REQUIRED, 0, 0, NULL},
+	{"max-p95-ms", OPTS_DOUBLE, offsetof(struct opts, lim.max_p95_ms), "N",
+	 "p95 latency must be below N ms", OPTS_ABOVE_MIN, 0, DBL_MAX,
+	 "a positive number of milliseconds"},
+	{"min-accuracy", OPTS_STRING, offsetof(struct opts, min_accuracy), "PCT",
+	 "accuracy must be above PCT percent", 0, 0, 0, NULL},
+	{"weights", OPTS_LIST, offsetof(struct opts, weights), "A,L,C",
+	 "weights of accuracy, latency, cost (default 0.7,0.1,0.2)", 0, 0, 0, NULL},
+	{"sweep", OPTS_STRING, offsetof(struct opts, sweep_s), "FROM:TO:STEP",
+	 "vary w_a, w_l fixed, w_c = 1 - w_a - w_l", 0, 0, 0, NULL},
+	{"json", OPTS_FLAG, offsetof(struct opts, json), NULL, "JSON instead of a table", 0, 0, 0, NULL},
+	{"svg", OPTS_STRING, offsetof(struct opts, svg_dir), "DIR",
+	 "write tradeoff.svg (and sweep.svg) into DIR", 0, 0, 0, NULL},
+};
+
+static const struct opts_cmd select_cmd = {
+	.name = "select", .spec = select_spec, .n = OPTS_N(select_spec),
+	.about =
+	"The CSV has columns model,accuracy,p95_ms,cost_usd (accuracy in percent or as a\n"
+	"fraction); a folder is read through its results.csv. A file with a stage column must\n"
+	"hold one stage: in a bench folder give OUT/results-extract.csv (or -stt, -reply,\n"
+	"-call), since its results.csv holds every stage. Limits are\n"
+	"strict: p95 below N ms, accuracy above PCT% (the paper: EXTRACT --max-p95-ms 5000\n"
+	"--min-accuracy 90, REPLY --max-p95-ms 4000 --min-accuracy 95).\n",
 };
 
 static double round9(double x)
@@ -59,7 +77,8 @@ static int bad(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "formdesk select: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage_text);
+	fputc('\n', stderr);
+	opts_usage(&select_cmd, stderr);
 	return 2;
 }
 
@@ -67,51 +86,33 @@ static int bad(const char *fmt, const char *arg)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	o->w = SELECT_DEFAULT_WEIGHTS;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_text, stdout);
-			return -1;
-		}
-		if (!strcmp(a, "--json")) {
-			o->json = true;
-			continue;
-		}
-		if (!v)
-			return bad("'%s' is not an option that takes no value, or its value is missing", a);
-		i++;
-		if (!strcmp(a, "--results")) {
-			o->results = v;
-		} else if (!strcmp(a, "--svg")) {
-			o->svg_dir = v;
-		} else if (!strcmp(a, "--max-p95-ms")) {
-			if (!number(v, &o->lim.max_p95_ms, false) || o->lim.max_p95_ms <= 0)
-				return bad("--max-p95-ms: '%s' is not a positive number of milliseconds", v);
-			o->lim.has_max_p95 = true;
-		} else if (!strcmp(a, "--min-accuracy")) {
-			double pct;
-			if (!number(v, &pct, true) || pct < 0 || pct > 100)
-				return bad("--min-accuracy: '%s' is not a percentage from 0 to 100", v);
-			o->lim.has_min_accuracy = true;
-			o->lim.min_accuracy = pct / 100;
-		} else if (!strcmp(a, "--weights")) {
-			char tail;
-			if (sscanf(v, "%lf,%lf,%lf%c", &o->w.a, &o->w.l, &o->w.c, &tail) != 3 ||
-			    select_weights_check(o->w) != ERR_OK)
-				return bad("--weights: '%s' is not three weights A,L,C in [0, 1] "
-					   "summing to 1", v);
-		} else if (!strcmp(a, "--sweep")) {
-			char tail;
-			if (sscanf(v, "%lf:%lf:%lf%c", &o->from, &o->to, &o->step, &tail) != 3)
-				return bad("--sweep: '%s' is not FROM:TO:STEP (e.g. 0.5:0.9:0.1)", v);
-			o->sweep = true;
-		} else {
-			i--;
-			return bad("unexpected argument '%s'", a);
-		}
+	o->lim.max_p95_ms = NAN;
+	enum opts_result pr = opts_parse(&select_cmd, argc, argv, o, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? -1 : 2;
+	o->lim.has_max_p95 = !isnan(o->lim.max_p95_ms);
+	if (!o->lim.has_max_p95)
+		o->lim.max_p95_ms = 0;
+	if (o->min_accuracy) {
+		double pct;
+		if (!number(o->min_accuracy, &pct, true) || pct < 0 || pct > 100)
+			return bad("--min-accuracy: '%s' is not a percentage from 0 to 100", o->min_accuracy);
+		o->lim.has_min_accuracy = true;
+		o->lim.min_accuracy = pct / 100;
 	}
-	if (!o->results)
-		return bad("%s", "--results is required");
+	if (o->weights) {
+		char tail;
+		if (sscanf(o->weights, "%lf,%lf,%lf%c", &o->w.a, &o->w.l, &o->w.c, &tail) != 3 ||
+		    select_weights_check(o->w) != ERR_OK)
+			return bad("--weights: '%s' is not three weights A,L,C in [0, 1] "
+				   "summing to 1", o->weights);
+	}
+	if (o->sweep_s) {
+		char tail;
+		if (sscanf(o->sweep_s, "%lf:%lf:%lf%c", &o->from, &o->to, &o->step, &tail) != 3)
+			return bad("--sweep: '%s' is not FROM:TO:STEP (e.g. 0.5:0.9:0.1)", o->sweep_s);
+		o->sweep = true;
+	}
 	return 0;
 }
 

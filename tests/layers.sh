@@ -32,6 +32,7 @@ fails "sessions/ including tui/" sessions/store.c tui/screen.h
 fails "audio/ including agent/" audio/ring.h agent/form.h
 fails "agent/ including audio/" agent/flow.c audio/ring.h
 fails "annotations/ including cli/" annotations/queue.c cli/opts.h
+fails "tui/ including cli/" tui/simulate.c cli/commands.h
 fails "base/ including agent/" base/err.c agent/form.h
 
 plant tui/callview.c sessions/store.h

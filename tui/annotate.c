@@ -4,13 +4,11 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +20,7 @@
 #include "audio/audiofile.h"
 #include "audio/sink.h"
 #include "annotations/task.h"
+#include "tui/term.h"
 #include "tui/width.h"
 
 enum action {
@@ -72,25 +71,6 @@ struct ui {
 	char player_cmd[256];
 	bool quit;
 };
-
-/* Signals reach the loop through a pipe (the loop's one wait is poll()). */
-static int g_pipe[2] = {-1, -1};
-static volatile sig_atomic_t g_quit, g_winch, g_child;
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-	if (sig == SIGWINCH)
-		g_winch = 1;
-	else if (sig == SIGCHLD)
-		g_child = 1;
-	else
-		g_quit = 1;
-	if (g_pipe[1] >= 0 && write(g_pipe[1], "x", 1) < 0) {
-		/* the pipe is full: the loop wakes anyway */
-	}
-	errno = saved;
-}
 
 static bool for_task(char tasks, const struct task_ops *ops)
 {
@@ -743,11 +723,8 @@ static void ui_free(struct ui *u)
 enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
 		      char **errmsg)
 {
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD};
-	struct sigaction old[sizeof sigs / sizeof sigs[0]];
 	struct ui u = {.l = l, .task = t, .ops = task_ops(t), .annotator = annotator};
-	SCREEN *term = NULL;
-	int saved_stderr = -1;
+	const char *why = NULL;
 	enum err e;
 
 	if (errmsg)
@@ -761,74 +738,41 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 		ui_free(&u);
 		return e;
 	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
-	    !(term = newterm(NULL, stdout, stdin))) {
+	if ((e = term_open(NULL, TERM_CHILD, &why)) != ERR_OK) {
 		if (errmsg)
-			*errmsg = strdup("the labelling screen needs a terminal (is TERM set?)");
+			*errmsg = strdup(e == ERR_IO ? "the labelling screen needs a terminal (is TERM set?)"
+					   : why);
 		ui_free(&u);
-		return ERR_IO;
+		return e;
 	}
-	if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
-		g_pipe[0] = g_pipe[1] = -1;
-	g_quit = g_winch = g_child = 0;
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sigemptyset(&sa.sa_mask);
-		sa.sa_handler = on_signal;
-		sigaction(sigs[i], &sa, &old[i]);
-	}
-	fflush(stderr);
-	saved_stderr = dup(STDERR_FILENO);
-	{
-		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			dup2(fd, STDERR_FILENO);
-			close(fd);
-		}
-	}
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
 	if (u.done)
 		bounded(u.status, sizeof u.status, "resuming: %d of %d already have your label",
 			u.done, u.n);
 	else
 		set_status(&u, u.ops->start_hint, NULL, NULL);
 	draw(&u);
-	while (!u.quit && !g_quit) {
+	while (!u.quit && !term_signal()) {
 		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-				       {.fd = g_pipe[0], .events = POLLIN}};
+				       {.fd = term_wake_fd(), .events = POLLIN}};
 		bool dirty = false;
 		int wait_ms = -1;
 		if (u.sink_busy) { /* wake when the utterance ends, to say so */
 			wait_ms = sink_remaining_ms(u.sink);
 			wait_ms = wait_ms < 20 ? 20 : wait_ms;
 		}
-		if (poll(pf, g_pipe[0] >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
+		if (poll(pf, 2, wait_ms) < 0 && errno != EINTR)
 			break;
 		if (pf[0].revents & (POLLHUP | POLLERR))
 			break;
-		char buf[32];
-		while (g_pipe[0] >= 0 && read(g_pipe[0], buf, sizeof buf) > 0)
-			;
-		if (g_child || u.sink_busy) {
-			g_child = 0;
+		unsigned ev = term_pending();
+		if (ev & TERM_QUIT)
+			break;
+		if ((ev & TERM_CHILD_EXITED) || u.sink_busy) {
 			reap(&u);
 			dirty = true;
 		}
-		if (g_winch) {
-			struct winsize ws;
-			g_winch = 0;
-			if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
-			    ws.ws_col > 0)
-				resizeterm(ws.ws_row, ws.ws_col);
+		if (ev & TERM_RESIZE)
 			dirty = true;
-		}
 		wint_t ch;
 		int r;
 		while (!u.quit && (r = get_wch(&ch)) != ERR) {
@@ -843,19 +787,7 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 out:
 	stop_player(&u);
 	sink_free(u.sink);
-	endwin();
-	delscreen(term);
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	if (g_pipe[0] >= 0) {
-		close(g_pipe[0]);
-		close(g_pipe[1]);
-		g_pipe[0] = g_pipe[1] = -1;
-	}
-	if (saved_stderr >= 0) {
-		dup2(saved_stderr, STDERR_FILENO);
-		close(saved_stderr);
-	}
+	term_close();
 	if (e != ERR_OK && errmsg)
 		*errmsg = strdup(e == ERR_NOMEM ? err_str(e) : labels_error(l));
 	else if (e == ERR_OK)

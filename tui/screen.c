@@ -3,22 +3,18 @@
 #include "tui/screen.h"
 
 #include <curses.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <term.h>
-#include <termios.h>
 #include <unistd.h>
 #include <utf8proc.h>
 #include <wchar.h>
 
 #include "tui/callview.h"
 #include "tui/keys.h"
+#include "tui/term.h"
 #include "tui/width.h"
 
 enum { P_AGENT = 1, P_CALLER, P_OK, P_FAIL, P_NOTE, P_HEAD, P_BAR, P_CURRENT, P_BORDER };
@@ -42,68 +38,8 @@ struct screen {
 	char input[2048];
 };
 
-/* Process-wide state the signal handlers need. One screen exists at a time. */
+/* One screen exists at a time (the terminal is tui/term.c's). */
 static struct screen *g_open;
-static int g_pipe[2] = {-1, -1};
-static volatile sig_atomic_t g_quit, g_winch;
-static int g_saved_stderr = -1;
-static struct termios g_tio;
-static bool g_have_tio;
-static char g_reset[256]; /* terminfo strings that give the terminal back, for a crash */
-static struct sigaction g_old[6];
-static const int g_sigs[6] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGSEGV, SIGABRT};
-static bool g_atexit;
-
-static void wake(void)
-{
-	int saved = errno;
-	if (g_pipe[1] >= 0) {
-		ssize_t r = write(g_pipe[1], "x", 1);
-		(void)r;
-	}
-	errno = saved;
-}
-
-static void on_signal(int sig)
-{
-	if (sig == SIGWINCH)
-		g_winch = 1;
-	else
-		g_quit = sig;
-	wake();
-}
-
-/* A crash: give the terminal back with async-signal-safe calls only, then let the
- * previous handler (the sanitizers' report, or the default) run. */
-static void on_crash(int sig)
-{
-	if (g_have_tio)
-		tcsetattr(STDIN_FILENO, TCSANOW, &g_tio);
-	ssize_t r = write(STDOUT_FILENO, g_reset, strlen(g_reset));
-	(void)r;
-	if (g_saved_stderr >= 0)
-		dup2(g_saved_stderr, STDERR_FILENO);
-	for (int i = 0; i < 6; i++)
-		if (g_sigs[i] == sig)
-			sigaction(sig, &g_old[i], NULL);
-	raise(sig);
-}
-
-static void restore_stderr(void)
-{
-	if (g_saved_stderr < 0)
-		return;
-	fflush(stderr);
-	dup2(g_saved_stderr, STDERR_FILENO);
-	close(g_saved_stderr);
-	g_saved_stderr = -1;
-}
-
-static void at_exit(void)
-{
-	if (g_open)
-		screen_close(g_open);
-}
 
 static void windows_free(struct screen *s)
 {
@@ -155,95 +91,22 @@ static void layout(struct screen *s)
 
 enum err screen_open(const char *log_path, struct screen **out, const char **errmsg)
 {
+	enum err e;
 	if (g_open) {
 		*errmsg = "the screen is already open";
 		return ERR_INVALID;
-	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		*errmsg = "standard input and output must be a terminal";
-		return ERR_IO;
 	}
 	struct screen *s = calloc(1, sizeof(*s));
 	if (!s) {
 		*errmsg = "out of memory";
 		return ERR_NOMEM;
 	}
-	if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+	if ((e = term_open(log_path, 0, errmsg)) != ERR_OK) {
 		free(s);
-		*errmsg = "cannot make a pipe for signals";
-		return ERR_IO;
-	}
-	/* Look the terminal up first: a terminal without cursor addressing (or unknown to
-	 * terminfo) cannot show the panes. */
-	const char *term = getenv("TERM");
-	int terr = 0;
-	bool usable = term && *term && strcmp(term, "dumb") != 0 &&
-		      setupterm(NULL, STDOUT_FILENO, &terr) == OK;
-	if (usable) {
-		char *cup = tigetstr("cup");
-		usable = cup && cup != (char *)-1;
-	}
-	if (cur_term)
-		del_curterm(cur_term);
-	if (!usable) {
-		close(g_pipe[0]);
-		close(g_pipe[1]);
-		g_pipe[0] = g_pipe[1] = -1;
-		free(s);
-		*errmsg = "this terminal cannot show the screen: TERM is unset, unknown or cannot move the cursor";
-		return ERR_IO;
-	}
-	g_have_tio = tcgetattr(STDIN_FILENO, &g_tio) == 0;
-	s->term = newterm(NULL, stdout, stdin);
-	if (!s->term) {
-		close(g_pipe[0]);
-		close(g_pipe[1]);
-		g_pipe[0] = g_pipe[1] = -1;
-		free(s);
-		*errmsg = "cannot use this terminal (check TERM)";
-		return ERR_IO;
-	}
-	g_reset[0] = '\0';
-	const char *caps[] = {"sgr0", "cnorm", "rmcup"};
-	for (int i = 0; i < 3; i++) {
-		char *c = tigetstr(caps[i]);
-		if (c && c != (char *)-1 && strlen(g_reset) + strlen(c) < sizeof(g_reset))
-			strcat(g_reset, c);
+		return e;
 	}
 	g_open = s;
-	if (!g_atexit)
-		g_atexit = atexit(at_exit) == 0;
-
-	/* Signals after newterm, so ours win over the library's. */
-	g_quit = g_winch = 0;
-	for (int i = 0; i < 6; i++) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sigemptyset(&sa.sa_mask);
-		sa.sa_handler = i < 4 ? on_signal : on_crash;
-		sigaction(g_sigs[i], &sa, &g_old[i]);
-	}
-
-	fflush(stderr);
-	g_saved_stderr = dup(STDERR_FILENO);
-	int fd = open(log_path ? log_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		dup2(fd, STDERR_FILENO);
-		close(fd);
-	}
-
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	if (has_colors()) {
-		start_color();
-		use_default_colors();
+	if (term_colours()) {
 		init_pair(P_AGENT, COLOR_CYAN, -1);
 		init_pair(P_CALLER, COLOR_YELLOW, -1);
 		init_pair(P_OK, COLOR_GREEN, -1);
@@ -264,24 +127,9 @@ void screen_close(struct screen *s)
 	if (!s)
 		return;
 	windows_free(s);
-	endwin();
-	delscreen(s->term);
-	for (int i = 0; i < 6; i++)
-		sigaction(g_sigs[i], &g_old[i], NULL);
-	restore_stderr();
-	close(g_pipe[0]);
-	close(g_pipe[1]);
-	g_pipe[0] = g_pipe[1] = -1;
+	term_close();
 	g_open = NULL;
 	free(s);
-}
-
-static void apply_resize(struct screen *s)
-{
-	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
-		resizeterm(ws.ws_row, ws.ws_col);
-	s->relayout = true;
 }
 
 static int plain_poll(void *ud, struct pollfd *fds, int n, int timeout_ms)
@@ -298,24 +146,21 @@ unsigned screen_wait(struct screen *s, int timeout_ms)
 unsigned screen_wait_in(struct screen *s, int timeout_ms, screen_waiter wait, void *ud)
 {
 	struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-			       {.fd = g_pipe[0], .events = POLLIN}};
-	unsigned r = 0;
-	if (!g_quit && !g_winch) {
+			       {.fd = term_wake_fd(), .events = POLLIN}};
+	unsigned r = 0, t = term_pending();
+	if (!(t & (TERM_QUIT | TERM_RESIZE))) {
 		int n = wait(ud, pf, 2, timeout_ms);
 		if (n > 0 && (pf[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			r |= SCREEN_INPUT;
 		if (pf[0].revents & (POLLHUP | POLLERR))
-			g_quit = SIGHUP; /* the terminal went away */
+			term_quit_on(SIGHUP); /* the terminal went away */
+		t |= term_pending();
 	}
-	char buf[64];
-	while (read(g_pipe[0], buf, sizeof(buf)) > 0)
-		;
-	if (g_winch) {
-		g_winch = 0;
-		apply_resize(s);
+	if (t & TERM_RESIZE) {
+		s->relayout = true;
 		r |= SCREEN_RESIZE;
 	}
-	if (g_quit)
+	if (t & TERM_QUIT)
 		r |= SCREEN_QUIT;
 	return r;
 }
@@ -323,7 +168,7 @@ unsigned screen_wait_in(struct screen *s, int timeout_ms, screen_waiter wait, vo
 int screen_signal(const struct screen *s)
 {
 	(void)s;
-	return g_quit;
+	return term_signal();
 }
 
 int screen_key(struct screen *s)

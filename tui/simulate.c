@@ -1,18 +1,8 @@
-/* simulate: the simulator, `formdesk [simulate] [OPTIONS]`: plays a corpus's recorded
- * calls through the agent on screen, turn by turn, and records them in the store; or,
- * with --typed or --mic (or the keys t and m), holds a live call (sessions/livecall.h):
- * the operator types the caller's words, or speaks them into the microphone.
- * Loads and checks everything first, and opens the audio devices, so that errors (with
- * file names, or "no audio input device") are printed before the screen takes the
- * terminal; then one loop waits in one place (screen_wait_in: the engine's requests, the
- * keyboard, signals; while capturing, at most LIVECALL_POLL_MS), advances the playback on
- * its timer or the live call, and dispatches keys. --headless runs a live call without a
- * screen and prints one JSON line per call. */
-#include <langinfo.h>
+/* simulate: the simulator's screen (see simulate.h); the command is cli/simulate.c. */
+#include "tui/simulate.h"
+
 #include <poll.h>
 #include <errno.h>
-#include <limits.h>
-#include <locale.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,15 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent/backend.h"
 #include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
-#include "agent/tts.h"
-#include "agent/ymd.h"
-#include "audio/endpoint.h"
 #include "audio/padev.h"
-#include "cli/commands.h"
 #include "sessions/callline.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
@@ -42,23 +25,13 @@
 #include "tui/playback.h"
 #include "tui/screen.h"
 
-#define DEFAULT_FORM "forms/armman_enrollment.json"
-
-struct options {
-	const char *form, *corpus, *db, *today, *stt, *extract, *reply, *config;
-	const char *input_device, *output_device, *output_file, *tts, *references;
-	double speed;
-	bool typed, mic, headless, telephone;
-	struct live_options live;
-};
-
 struct sim {
 	struct screen *scr;
 	struct playback *pb;        /* corpus playback, NULL for a session of live calls */
 	struct callview *view;
 	const struct form *form;
 	const struct engine_config *cfg;
-	const struct options *o;
+	const struct simulate_setup *o;
 	struct livecall *lc;        /* the live desk, once a live call was asked for */
 	bool lc_mic;                /* it takes the microphone */
 	struct lineedit *ed;
@@ -69,211 +42,6 @@ struct sim {
 	bool quit;
 	int headless_rc;            /* --headless: a JSON line could not be printed */
 };
-
-static void usage(FILE *f, const char *prog)
-{
-	fprintf(f,
-		"usage: %s [--form FILE] [--corpus DIR|demo|respin] [--db FILE] [--today YYYY-MM-DD]\n"
-		"       [--stt P[:M]] [--extract P[:M]] [--reply P[:M]] [--config FILE] [--speed X]\n"
-		"Plays the corpus's calls through the agent on screen and records them in the\n"
-		"database. Defaults: --form %s (beside the program or here), --corpus demo,\n"
-		"--db ./formdesk.db, --today the real date, --stt reference, --extract rules,\n"
-		"--reply script, --speed 1 (one caller turn in about %.1f s).\n"
-		"A model provider's key comes from its environment variable (formdesk providers\n"
-		"lists them); --config FILE names base URLs, models, timeouts, retries and prices.\n"
-		"--telephone passes the caller's audio through the 8 kHz mu-law telephone channel\n"
-		"before VAD and STT.\n"
-		"\n"
-		"Live calls: %s --typed | --mic [--headless] [--input-device NAME|INDEX]\n"
-		"       [--output-device NAME|INDEX] [--output-file WAV] [--tts espeak|none]\n"
-		"       [--references FILE] [--start-ms N] [--stop-ms N] [--turn-wait-ms N]\n"
-		"       [--min-loudness-db X] [--number-wait-ms N] [--silence-ms N]\n"
-		"--typed: you type what the caller says; --mic: the caller speaks into the\n"
-		"microphone (formdesk devices lists the devices). The agent's words are spoken\n"
-		"(--tts, default espeak; none shows them only) on the output device, or into\n"
-		"--output-file. Endpointing defaults are the FormBharo pilot's: start 100 ms,\n"
-		"stop 200 ms, turn wait 400 ms (1200 ms while a number is asked), -50 dBFS; after\n"
-		"--silence-ms (3000) of caller silence the agent re-prompts. --references names a\n"
-		"file of reference transcripts, one a line, for the caller's spoken turns in order.\n"
-		"Microphone calls are recorded beside the database (DB.audio/call-N/). --headless:\n"
-		"no screen; one JSON line per call (typed calls read the caller's lines from stdin).\n"
-		"Keys:\n", prog, DEFAULT_FORM, PLAYBACK_TURN_MS / 1000, prog);
-#define X(action, key, label, help, hint) fprintf(f, "  %-6s %s\n", label, help);
-	KEYS(X)
-	fprintf(f, "Keys in a live call:\n");
-	LIVE_KEYS(X)
-#undef X
-}
-
-/* parse: fill o from argv[1..]. Returns 0, 1 for --help, or 2 after printing the
- * problem. */
-static int parse(int argc, char **argv, struct options *o)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} opts[] = {
-		{"--form", offsetof(struct options, form)},
-		{"--corpus", offsetof(struct options, corpus)},
-		{"--db", offsetof(struct options, db)},
-		{"--today", offsetof(struct options, today)},
-		{"--stt", offsetof(struct options, stt)},
-		{"--extract", offsetof(struct options, extract)},
-		{"--reply", offsetof(struct options, reply)},
-		{"--config", offsetof(struct options, config)},
-		{"--input-device", offsetof(struct options, input_device)},
-		{"--output-device", offsetof(struct options, output_device)},
-		{"--output-file", offsetof(struct options, output_file)},
-		{"--tts", offsetof(struct options, tts)},
-		{"--references", offsetof(struct options, references)},
-	};
-	static const struct {
-		const char *name;
-		size_t off;
-	} flags[] = {
-		{"--typed", offsetof(struct options, typed)},
-		{"--mic", offsetof(struct options, mic)},
-		{"--headless", offsetof(struct options, headless)},
-		{"--telephone", offsetof(struct options, telephone)},
-	};
-	/* Whole milliseconds 0..60000 each, and a level in dBFS: the endpointing options of
-	 * `formdesk vad`. */
-	static const struct {
-		const char *name;
-		int idx;
-	} nums[] = {
-		{"--start-ms", 0}, {"--stop-ms", 1}, {"--turn-wait-ms", 2}, {"--number-wait-ms", 3},
-		{"--silence-ms", 4}, {"--min-loudness-db", 5},
-	};
-	const char *num_val[6] = {0};
-	const char *speed = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-			return 1;
-		bool flag = false;
-		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-			if (strcmp(a, flags[k].name) == 0) {
-				*(bool *)((char *)o + flags[k].off) = true;
-				flag = true;
-			}
-		if (flag)
-			continue;
-		const char *eq = strchr(a, '=');
-		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-		const char **slot = NULL;
-		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
-			if (strlen(opts[k].name) == nlen && strncmp(a, opts[k].name, nlen) == 0)
-				slot = (const char **)((char *)o + opts[k].off);
-		for (size_t k = 0; !slot && k < sizeof(nums) / sizeof(nums[0]); k++)
-			if (strlen(nums[k].name) == nlen && strncmp(a, nums[k].name, nlen) == 0)
-				slot = &num_val[nums[k].idx];
-		if (!slot && nlen == 7 && strncmp(a, "--speed", 7) == 0)
-			slot = &speed;
-		if (!slot) {
-			fprintf(stderr, "formdesk: unknown option '%s' (see --help)\n", a);
-			return 2;
-		}
-		if (eq) {
-			*slot = eq + 1;
-		} else if (i + 1 < argc) {
-			*slot = argv[++i];
-		} else {
-			fprintf(stderr, "formdesk: option '%s' needs a value\n", a);
-			return 2;
-		}
-	}
-	int *ms[5] = {&o->live.endpoint.start_ms, &o->live.endpoint.stop_ms,
-		      &o->live.endpoint.turn_wait_ms, &o->live.number_turn_wait_ms, &o->live.silence_ms};
-	for (int k = 0; k < 6; k++) {
-		char *end;
-		if (!num_val[k])
-			continue;
-		errno = 0;
-		double v = strtod(num_val[k], &end);
-		if (k < 5 && (errno || end == num_val[k] || *end || v < 0 || v > 60000 || v != (int)v)) {
-			fprintf(stderr, "formdesk: %s: '%s' is not a whole number of ms from 0 to 60000\n",
-				nums[k].name, num_val[k]);
-			return 2;
-		}
-		if (k == 5 && (errno || end == num_val[k] || *end || v < -200 || v > 0)) {
-			fprintf(stderr, "formdesk: --min-loudness-db: '%s' is not a level in dBFS from -200 to 0\n",
-				num_val[k]);
-			return 2;
-		}
-		if (k < 5)
-			*ms[k] = (int)v;
-		else
-			o->live.endpoint.min_loudness_db = v;
-	}
-	if (o->typed && o->mic) {
-		fprintf(stderr, "formdesk: --typed and --mic are two kinds of live call: choose one\n");
-		return 2;
-	}
-	if (o->headless && !o->typed && !o->mic) {
-		fprintf(stderr, "formdesk: --headless is for live calls (--typed or --mic); a corpus "
-				"runs headless with: formdesk run --headless\n");
-		return 2;
-	}
-	if (o->tts && strcmp(o->tts, "none") != 0 && strncmp(o->tts, "espeak", 6) != 0) {
-		fprintf(stderr, "formdesk: --tts takes espeak (or espeak:VOICE) or none, not '%s'\n", o->tts);
-		return 2;
-	}
-	if (speed) {
-		char *end;
-		o->speed = strtod(speed, &end);
-		if (*end || !(o->speed > 0) || o->speed > 1000) {
-			fprintf(stderr, "formdesk: --speed takes a number above 0 (2 is twice as fast), not '%s'\n", speed);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-static bool readable(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* The enrollment form beside the program (or two folders up, for the build trees), else
- * in the current directory. Output: new string (caller frees), NULL when out of memory. */
-static char *default_form(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		const char *rel[] = {"", "/../.."};
-		for (int i = 0; i < 2; i++) {
-			char *p = NULL;
-			if (asprintf(&p, "%s%s/%s", exe, rel[i], DEFAULT_FORM) < 0)
-				return NULL;
-			if (readable(p)) {
-				char *real = realpath(p, NULL);
-				if (real) {
-					free(p);
-					return real;
-				}
-				return p;
-			}
-			free(p);
-		}
-	}
-	return strdup(DEFAULT_FORM);
-}
-
-/* Devanagari needs a UTF-8 locale; without one in the environment, take C.UTF-8. */
-static void set_locale(void)
-{
-	setlocale(LC_ALL, "");
-	const char *cs = nl_langinfo(CODESET);
-	if (!cs || strcmp(cs, "UTF-8") != 0)
-		setlocale(LC_CTYPE, "C.UTF-8");
-}
 
 static double now_ms(void)
 {
@@ -297,14 +65,11 @@ static void live_listener(void *ud, const struct engine_event *ev)
 		callview_set_form(s->view, callview_snap_new(s->form, engine_flow(livecall_engine(s->lc))));
 }
 
-/* live_options: the live desk's options from the command line. */
-static struct livecall_options live_options(const struct options *o, bool mic)
+/* live_options: the live desk's options for a call of the kind asked. */
+static struct livecall_options live_options(const struct simulate_setup *o, bool mic)
 {
-	struct livecall_options lo = {
-		.mic = mic, .input_device = o->input_device, .output_device = o->output_device,
-		.output_file = o->output_file, .tts = o->tts, .db_path = o->db,
-		.references = o->references, .live = o->live,
-	};
+	struct livecall_options lo = o->live;
+	lo.mic = mic;
 	return lo;
 }
 
@@ -590,20 +355,6 @@ static void run_loop(struct sim *s)
 	}
 }
 
-static void print_issues(const char *path, const struct form_issues *is, enum err e)
-{
-	if (is->n == 0)
-		fprintf(stderr, "formdesk: %s: %s\n", path, err_str(e));
-	for (int i = 0; i < is->n; i++) {
-		const struct form_issue *x = &is->v[i];
-		if (strstr(x->message, path)) /* it names the file already */
-			fprintf(stderr, "formdesk: %s\n", x->message);
-		else
-			fprintf(stderr, "formdesk: %s: %s%s%s\n", path, x->field, *x->field ? ": " : "",
-				x->message);
-	}
-}
-
 /* ---- live calls without a screen ---- */
 
 static volatile sig_atomic_t g_stop;
@@ -708,147 +459,50 @@ out:
 	return rc;
 }
 
-int cmd_simulate(int argc, char **argv)
+int simulate_run(const struct simulate_setup *o)
 {
-	set_locale();
-	struct options o = {.corpus = "demo", .db = "formdesk.db", .stt = "reference",
-			    .extract = "rules", .reply = "script", .speed = 1.0,
-			    .live = live_defaults()};
-	bool live = false;
+	bool live = o->typed || o->mic;
 	int rc = 2;
-	char *form_path = NULL, *corpus_dir = NULL, *errmsg = NULL, *log_path = NULL;
-	struct form *form = NULL;
-	struct form_issues issues = {0};
-	struct lexicon *lex = NULL;
-	struct corpus *corpus = NULL;
-	struct store *store = NULL;
-	struct sim s = {0};
-	const char *why = NULL;
+	char *errmsg = NULL, *log_path = NULL;
+	const struct corpus *corpus = o->corpus;
+	const struct form *form = o->cfg->form;
+	struct sim s = {.form = form, .cfg = o->cfg, .o = o};
 	enum err e;
-
-	int pr = parse(argc, argv, &o);
-	if (pr == 1) {
-		usage(stdout, argc > 0 && strcmp(argv[0], "simulate") == 0 ? "formdesk simulate"
-									    : "formdesk");
-		return 0;
-	}
-	if (pr)
-		return 2;
-
-	form_path = o.form ? strdup(o.form) : default_form();
-	if (!form_path)
-		goto nomem;
-	if ((e = form_load(form_path, &form, &issues))) {
-		print_issues(form_path, &issues, e);
-		goto out;
-	}
-
-	live = o.typed || o.mic;
-	struct engine_config cfg = {.form = form, .form_path = form_path,
-				    .endpoint = o.live.endpoint, .telephone = o.telephone};
-	if (o.today) {
-		if (!ymd_parse_iso(o.today, &cfg.today)) {
-			fprintf(stderr, "formdesk: --today takes a date as YYYY-MM-DD, not '%s'\n", o.today);
-			goto out;
-		}
-	} else {
-		cfg.today = ymd_today();
-	}
-	if (o.config) {
-		char cwhy[300];
-		if (provider_config_load(o.config, cwhy, sizeof(cwhy)) != ERR_OK) {
-			fprintf(stderr, "formdesk: --config %s\n", cwhy);
-			goto out;
-		}
-	}
-	if (backend_stt(o.stt, &cfg.stt, &why) || backend_extract(o.extract, &cfg.extract, &why) ||
-	    backend_reply(o.reply, &cfg.reply, &why)) {
-		fprintf(stderr, "formdesk: %s\n", why ? why : "unknown backend");
-		goto out;
-	}
-
-	const char *words = lexicon_default_dir();
-	if ((e = lexicon_load(words, &lex, &errmsg))) {
-		fprintf(stderr, "formdesk: %s\n", errmsg ? errmsg : err_str(e));
-		if (!errmsg)
-			fprintf(stderr, "formdesk: (word lists in %s)\n", words);
-		goto out;
-	}
-	cfg.lex = lex;
-
-	if (live)
-		goto devices;
-	if (!(corpus_dir = corpus_resolve(o.corpus)))
-		goto nomem;
-	if ((e = corpus_load(corpus_dir, &corpus, &errmsg))) {
-		fprintf(stderr, "formdesk: corpus %s: %s\n", corpus_dir, errmsg ? errmsg : err_str(e));
-		if ((strcmp(o.corpus, "demo") == 0 || strcmp(o.corpus, "respin") == 0) &&
-		    !(errmsg && strstr(errmsg, "make")))
-			fprintf(stderr, "formdesk: the bundled corpora are built with `make corpora`\n");
-		goto out;
-	}
-	if (corpus->n_calls == 0) {
-		fprintf(stderr, "formdesk: corpus %s has no calls\n", corpus_dir);
-		goto out;
-	}
-
-devices:
-	if (!o.headless && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
-		if (live)
-			fprintf(stderr, "formdesk: a live call on screen needs a terminal (standard %s is not one).\n"
-					"For a live call without a screen use: formdesk %s --headless\n",
-				isatty(STDOUT_FILENO) ? "input" : "output", o.mic ? "--mic" : "--typed");
-		else
-			fprintf(stderr, "formdesk: the simulator needs a terminal (standard %s is not one).\n"
-					"For a run without a screen use: formdesk run --headless --form %s --corpus %s --db %s\n",
-				isatty(STDOUT_FILENO) ? "input" : "output", form_path, o.corpus, o.db);
-		goto out;
-	}
-
-	if ((e = store_open(o.db, &store, &errmsg))) {
-		fprintf(stderr, "formdesk: %s\n", errmsg ? errmsg : err_str(e));
-		goto out;
-	}
-	cfg.store = store;
-	s.form = form;
-	s.cfg = &cfg;
-	s.o = &o;
 
 	if (live) {
 		/* The devices open before the screen: their problems (and the libraries'
 		 * chatter, which padev keeps off the terminal) come out here. */
-		struct livecall_options lo = live_options(&o, o.mic);
-		if ((e = livecall_new(&cfg, &lo, o.headless ? headless_listener : live_listener, &s,
+		struct livecall_options lo = live_options(o, o->mic);
+		if ((e = livecall_new(o->cfg, &lo, o->headless ? headless_listener : live_listener, &s,
 				      &s.lc, &errmsg))) {
-			if (o.mic && e == ERR_NOTFOUND && !o.input_device) {
+			if (o->mic && e == ERR_NOTFOUND && !o->live.input_device) {
 				fprintf(stderr, "formdesk: no audio input device: try --typed or --corpus demo\n");
 				if (errmsg && strcmp(errmsg, padev_no_device_hint) != 0)
 					fprintf(stderr, "formdesk: %s\n", errmsg);
-			} else if (o.mic && e == ERR_NOTFOUND) {
-				fprintf(stderr, "formdesk: --input-device %s: %s\n", o.input_device,
+			} else if (o->mic && e == ERR_NOTFOUND) {
+				fprintf(stderr, "formdesk: --input-device %s: %s\n", o->live.input_device,
 					errmsg ? errmsg : err_str(e));
 			} else {
 				fprintf(stderr, "formdesk: %s\n", errmsg ? errmsg : err_str(e));
 			}
 			goto out;
 		}
-		s.lc_mic = o.mic;
-		if (o.headless) {
+		s.lc_mic = o->mic;
+		if (o->headless) {
 			rc = run_headless(&s);
 			goto out;
 		}
 	}
 	if (!(s.ed = lineedit_new()))
 		goto nomem;
-	s.view = callview_new(form, corpus ? (corpus->name ? corpus->name : o.corpus) : "live",
-			      corpus ? corpus->n_calls : 0);
+	s.view = callview_new(form, o->corpus_label, corpus ? corpus->n_calls : 0);
 	if (!s.view)
 		goto nomem;
-	if (!live && (e = playback_new(&cfg, corpus, s.view, o.speed, &s.pb))) {
+	if (!live && (e = playback_new(o->cfg, corpus, s.view, o->speed, &s.pb))) {
 		fprintf(stderr, "formdesk: cannot start the call engine: %s\n", err_str(e));
 		goto out;
 	}
-	if (asprintf(&log_path, "%s.log", o.db) < 0) {
+	if (asprintf(&log_path, "%s.log", o->db_path) < 0) {
 		log_path = NULL;
 		goto nomem;
 	}
@@ -859,7 +513,7 @@ devices:
 	}
 	if (live) {
 		s.in_live = true;
-		screen_live(s.scr, true, !o.mic);
+		screen_live(s.scr, true, !o->mic);
 		live_next_call(&s);
 	}
 	run_loop(&s);
@@ -872,7 +526,7 @@ devices:
 		unlink(log_path);
 	else if (stat(log_path, &st) == 0)
 		fprintf(stderr, "formdesk: messages printed while the screen was up are in %s\n", log_path);
-	printf("formdesk: calls recorded in %s\n", o.db);
+	printf("formdesk: calls recorded in %s\n", o->db_path);
 	rc = sig ? 128 + sig : 0; /* the shell's convention for a death by signal */
 	goto out;
 nomem:
@@ -883,16 +537,7 @@ out:
 	lineedit_free(s.ed);
 	playback_free(s.pb);
 	callview_free(s.view);
-	store_close(store);
-	corpus_free(corpus);
-	lexicon_free(lex);
-	form_issues_free(&issues);
-	form_free(form);
-	free(form_path);
-	free(corpus_dir);
 	free(errmsg);
 	free(log_path);
-	backend_cleanup();
-	tts_cleanup();
 	return rc;
 }

@@ -1,0 +1,226 @@
+/* compose: the composition root of the commands that run the agent (see compose.h). */
+#include "cli/compose.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent/form.h"
+#include "agent/lexicon.h"
+#include "agent/provider.h"
+#include "audio/endpoint.h"
+#include "sessions/corpus.h"
+#include "sessions/engine.h"
+#include "sessions/store.h"
+
+/* say: one message by the convention: "formdesk COMMAND: " then the text. */
+static void say(const struct compose *c, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", c->who);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static bool readable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* default_form: COMPOSE_DEFAULT_FORM beside the program (or two folders up, for the build
+ * trees), else in the current directory. Output: new string (caller frees), NULL when out
+ * of memory. */
+static char *default_form(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		const char *rel[] = {"", "/../.."};
+		for (int i = 0; i < 2; i++) {
+			char *p = NULL;
+			if (asprintf(&p, "%s%s/%s", exe, rel[i], COMPOSE_DEFAULT_FORM) < 0)
+				return NULL;
+			if (readable(p)) {
+				char *real = realpath(p, NULL);
+				if (real) {
+					free(p);
+					return real;
+				}
+				return p;
+			}
+			free(p);
+		}
+	}
+	return strdup(COMPOSE_DEFAULT_FORM);
+}
+
+static enum err build_form(struct compose *c, const char *path)
+{
+	struct form_issues is = {0};
+	enum err e;
+
+	if (!(c->form_path = path ? strdup(path) : default_form()))
+		return ERR_NOMEM;
+	if ((e = form_load(c->form_path, &c->form, &is)) == ERR_OK)
+		return ERR_OK;
+	if (is.n == 0)
+		say(c, "%s: %s", c->form_path, err_str(e));
+	for (int i = 0; i < is.n; i++) {
+		const struct form_issue *x = &is.v[i];
+		if (strstr(x->message, c->form_path)) /* the loader named the file already */
+			say(c, "%s", x->message);
+		else
+			say(c, "%s: %s%s%s", c->form_path, x->field, *x->field ? ": " : "", x->message);
+	}
+	form_issues_free(&is);
+	return e;
+}
+
+static enum err build_corpus(struct compose *c, const char *arg)
+{
+	char *msg = NULL;
+	enum err e;
+
+	if (!(c->corpus_dir = corpus_resolve(arg)))
+		return ERR_NOMEM;
+	if ((e = corpus_load(c->corpus_dir, &c->corpus, &msg)) != ERR_OK) {
+		/* the loader's message names the file and line */
+		say(c, "%s", msg ? msg : err_str(e));
+		if ((strcmp(arg, "demo") == 0 || strcmp(arg, "respin") == 0) &&
+		    !(msg && strstr(msg, "make")))
+			say(c, "the bundled corpora are built with `make corpora`");
+		free(msg);
+		return e;
+	}
+	return ERR_OK;
+}
+
+/* One stage's backend from its spec; NULL builds none. */
+#define BUILD_STAGE(c, stage, spec)                                                        \
+	do {                                                                                \
+		const char *why_ = NULL;                                                    \
+		enum err e_;                                                                \
+		if ((spec) && (e_ = backend_##stage((spec), &(c)->stage, &why_)) != ERR_OK) { \
+			say((c), "--" #stage " %s: %s", (spec), why_ ? why_ : err_str(e_));   \
+			return e_;                                                          \
+		}                                                                           \
+	} while (0)
+
+static enum err build_backends(struct compose *c, const struct compose_opts *o)
+{
+	BUILD_STAGE(c, stt, o->stt);
+	BUILD_STAGE(c, extract, o->extract);
+	BUILD_STAGE(c, reply, o->reply);
+	return ERR_OK;
+}
+
+static enum err build(struct compose *c, const struct compose_opts *o, unsigned parts)
+{
+	enum err e;
+	char *msg = NULL;
+
+	if ((parts & COMPOSE_FORM) && (e = build_form(c, o->form)) != ERR_OK)
+		return e;
+	if ((parts & COMPOSE_CONFIG) && o->config) {
+		char why[300];
+		if ((e = provider_config_load(o->config, why, sizeof(why))) != ERR_OK) {
+			say(c, "--config %s", why);
+			return e;
+		}
+	}
+	if ((parts & COMPOSE_CORPUS) && (e = build_corpus(c, o->corpus)) != ERR_OK)
+		return e;
+	if (parts & COMPOSE_TODAY) {
+		if (o->today && !ymd_parse_iso(o->today, &c->today)) {
+			say(c, "--today '%s': expected a real date as YYYY-MM-DD", o->today);
+			return ERR_INVALID;
+		}
+		if (!o->today)
+			c->today = c->corpus && c->corpus->has_today && !(parts & COMPOSE_CLOCK_TODAY)
+					   ? c->corpus->today : ymd_today();
+	}
+	if ((parts & COMPOSE_BACKENDS) && (e = build_backends(c, o)) != ERR_OK)
+		return e;
+	if (parts & COMPOSE_LEXICON) {
+		const char *dir = lexicon_default_dir();
+		if ((e = lexicon_load(dir, &c->lex, &msg)) != ERR_OK) {
+			/* the loader's message names the file and line */
+			if (msg)
+				say(c, "word lists: %s", msg);
+			else
+				say(c, "word lists %s: %s", dir, err_str(e));
+			free(msg);
+			return e;
+		}
+	}
+	if ((parts & COMPOSE_STORE) && (e = compose_store(c, o->db)) != ERR_OK)
+		return e;
+	return ERR_OK;
+}
+
+enum err compose_new(const char *cmd, const struct compose_opts *o, unsigned parts,
+		     struct compose **out)
+{
+	struct compose *c = calloc(1, sizeof(*c));
+	enum err e;
+
+	if (!c || asprintf(&c->who, "formdesk%s%s", *cmd ? " " : "", cmd) < 0) {
+		free(c);
+		fprintf(stderr, "formdesk: %s\n", err_str(ERR_NOMEM));
+		return ERR_NOMEM;
+	}
+	if ((e = build(c, o, parts)) != ERR_OK) {
+		if (e == ERR_NOMEM)
+			say(c, "%s", err_str(e));
+		compose_free(c);
+		return e;
+	}
+	*out = c;
+	return ERR_OK;
+}
+
+enum err compose_store(struct compose *c, const char *db)
+{
+	char *msg = NULL;
+	enum err e = store_open(db, &c->store, &msg);
+	if (e != ERR_OK)
+		say(c, "%s", msg ? msg : err_str(e)); /* the store's message names the file */
+	free(msg);
+	return e;
+}
+
+void compose_engine(const struct compose *c, struct engine_config *cfg)
+{
+	*cfg = (struct engine_config){
+		.form = c->form, .form_path = c->form_path,
+		.corpus_name = c->corpus ? c->corpus->name : NULL, .lex = c->lex,
+		.stt = c->stt, .extract = c->extract, .reply = c->reply, .store = c->store,
+		.today = c->today, .endpoint = endpoint_defaults(),
+	};
+}
+
+void compose_free(struct compose *c)
+{
+	if (!c)
+		return;
+	store_close(c->store);
+	lexicon_free(c->lex);
+	corpus_free(c->corpus);
+	form_free(c->form);
+	free(c->corpus_dir);
+	free(c->form_path);
+	free(c->who);
+	free(c);
+	backend_cleanup();
+}
