@@ -14,13 +14,13 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "cli/compose.h"
 #include "cli/opts.h"
 #include "agent/form.h"
 #include "sessions/corpusgen.h"
 
 static const struct opts_spec build_spec[] = {
-	{"form", OPTS_STRING, offsetof(struct corpusgen_options, form_path), "FILE", "the form config",
-	 OPTS_REQUIRED, 0, 0, NULL},
+	COMPOSE_OPT_FORM(OPTS_REQUIRED),
 	{"profiles", OPTS_STRING, offsetof(struct corpusgen_options, profiles_path), "FILE",
 	 "the caller profiles (docs/evaluation.md)", OPTS_REQUIRED, 0, 0, NULL},
 	{"out", OPTS_STRING, offsetof(struct corpusgen_options, out_dir), "DIR",
@@ -70,25 +70,19 @@ static int corpus_build(int argc, char **argv)
 {
 	struct corpusgen_options o = {0};
 	struct corpusgen_result r;
-	struct form *form = NULL;
-	struct form_issues is = {0};
+	struct compose_opts co = {0};
+	struct compose *c = NULL;
 	cJSON *profiles = NULL;
 	char *text = NULL, *msg = NULL;
-	const char *form_path = NULL;
 	int rc = 2;
 	enum err e;
 
-	enum opts_result pr = opts_parse(&build_cmd, argc, argv, &o, NULL, NULL, NULL);
+	enum opts_result pr = opts_parse(&build_cmd, argc, argv, &o, &co, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
-	form_path = o.form_path;
-	if ((e = form_load(form_path, &form, &is)) != ERR_OK) {
-		fprintf(stderr, "formdesk corpus build: %s: %s\n", form_path, err_str(e));
-		for (int i = 0; i < is.n; i++)
-			fprintf(stderr, "  %s%s%s\n", is.v[i].field, is.v[i].field[0] ? ": " : "",
-				is.v[i].message);
+	if (compose_new("corpus build", &co, COMPOSE_FORM, &c) != ERR_OK)
 		goto out;
-	}
+	o.form_path = co.form; /* as given: recorded in corpus.json */
 	if (!(text = slurp(o.profiles_path))) {
 		fprintf(stderr, "formdesk corpus build: %s: cannot read: %s\n", o.profiles_path,
 			strerror(errno));
@@ -100,7 +94,7 @@ static int corpus_build(int argc, char **argv)
 			o.profiles_path, at ? line_of(text, at) : 1, at ? at : "");
 		goto out;
 	}
-	if ((e = corpusgen_build(form, profiles, &o, &r, &msg)) != ERR_OK) {
+	if ((e = corpusgen_build(c->form, profiles, &o, &r, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk corpus build: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
@@ -115,8 +109,7 @@ static int corpus_build(int argc, char **argv)
 			r.dropped);
 	rc = 0;
 out:
-	form_free(form);
-	form_issues_free(&is);
+	compose_free(c);
 	cJSON_Delete(profiles);
 	free(text);
 	free(msg);

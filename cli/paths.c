@@ -5,17 +5,17 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/compose.h"
 #include "cli/opts.h"
 #include "agent/form.h"
 #include "sessions/paths.h"
 
 struct paths_opts {
-	const char *form, *unknown;
+	const char *unknown;
 };
 
 static const struct opts_spec paths_spec[] = {
-	{"form", OPTS_STRING, offsetof(struct paths_opts, form), "FILE", "the form config",
-	 OPTS_REQUIRED, 0, 0, NULL},
+	COMPOSE_OPT_FORM(OPTS_REQUIRED),
 	{"unknown", OPTS_LIST, offsetof(struct paths_opts, unknown), "FIELD,...",
 	 "fields the caller may not know (each adds a path)", 0, 0, 0, NULL},
 };
@@ -38,24 +38,20 @@ static int print_path(void *ctx, long number, const enum paths_answer *answers)
 int cmd_paths(int argc, char **argv)
 {
 	struct paths_opts o = {0};
-	enum opts_result pr = opts_parse(&paths_cmd, argc, argv, &o, NULL, NULL, NULL);
+	struct compose_opts co = {0};
+	enum opts_result pr = opts_parse(&paths_cmd, argc, argv, &o, &co, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
-	const char *form_path = o.form, *unknown_list = o.unknown;
 
 	int rc = 2;
-	struct form *f = NULL;
-	struct form_issues is = {0};
+	struct compose *c = NULL;
 	bool *unknown = NULL;
 	char *why = NULL;
-	enum err e = form_load(form_path, &f, &is);
-	if (e != ERR_OK) {
-		fprintf(stderr, "formdesk paths: %s: %s\n", form_path, err_str(e));
-		for (int i = 0; i < is.n; i++)
-			fprintf(stderr, "  %s%s%s\n", is.v[i].field, *is.v[i].field ? ": " : "",
-				is.v[i].message);
+	enum err e;
+	if (compose_new("paths", &co, COMPOSE_FORM, &c) != ERR_OK)
 		goto out;
-	}
+	const struct form *f = c->form;
+	const char *form_path = c->form_path, *unknown_list = o.unknown;
 	unknown = calloc(f->n_questions > 0 ? (size_t)f->n_questions : 1, sizeof *unknown);
 	if (!unknown) {
 		fprintf(stderr, "formdesk paths: %s\n", err_str(ERR_NOMEM));
@@ -66,7 +62,7 @@ int cmd_paths(int argc, char **argv)
 		fprintf(stderr, "formdesk paths: %s: %s\n", form_path, why ? why : err_str(e));
 		goto out;
 	}
-	e = paths_each(f, unknown, print_path, f, NULL);
+	e = paths_each(f, unknown, print_path, (void *)f, NULL);
 	if (e == ERR_INVALID) {
 		fprintf(stderr, "formdesk paths: %s: the form has more than %ld paths (each question "
 				"that a branch or end_call_values depends on doubles them)\n",
@@ -81,7 +77,6 @@ int cmd_paths(int argc, char **argv)
 out:
 	free(why);
 	free(unknown);
-	form_free(f);
-	form_issues_free(&is);
+	compose_free(c);
 	return rc;
 }
