@@ -30,16 +30,16 @@ struct compose_opts {
 /* The common options' rows for a command's option table (cli/opts.h), each written once
  * here; fl adds OPTS_REQUIRED. Their values go to the command's struct compose_opts,
  * passed to opts_parse as shared. */
-#define COMPOSE_ROW(field, arg, help, fl) \
-	{#field, OPTS_STRING, offsetof(struct compose_opts, field), arg, help, OPTS_SHARED | (fl), 0, 0, NULL}
-#define COMPOSE_OPT_FORM(fl) COMPOSE_ROW(form, "FILE", "the form config (a FormBharo agent config, JSON)", fl)
-#define COMPOSE_OPT_CORPUS(fl) COMPOSE_ROW(corpus, "DIR|demo|respin", "the corpus of recorded calls", fl)
-#define COMPOSE_OPT_DB(fl) COMPOSE_ROW(db, "FILE", "the database (SQLite)", fl)
-#define COMPOSE_OPT_TODAY(fl) COMPOSE_ROW(today, "YYYY-MM-DD", "the date the rules take as today", fl)
-#define COMPOSE_OPT_STT(fl) COMPOSE_ROW(stt, "P[:M]", "the STT backend, PROVIDER[:MODEL]", fl)
-#define COMPOSE_OPT_EXTRACT(fl) COMPOSE_ROW(extract, "P[:M]", "the EXTRACT backend, PROVIDER[:MODEL]", fl)
-#define COMPOSE_OPT_REPLY(fl) COMPOSE_ROW(reply, "P[:M]", "the REPLY backend, PROVIDER[:MODEL]", fl)
-#define COMPOSE_OPT_CONFIG(fl) COMPOSE_ROW(config, "FILE", "the providers' base URLs, models, timeouts, retries, prices", fl)
+#define COMPOSE_ROW(name, field, arg, help, fl) \
+	{name, OPTS_STRING, offsetof(struct compose_opts, field), arg, help, OPTS_SHARED | (fl), 0, 0, NULL}
+#define COMPOSE_OPT_FORM(fl) COMPOSE_ROW("form", form, "FILE", "the form config (a FormBharo agent config, JSON)", fl)
+#define COMPOSE_OPT_CORPUS(fl) COMPOSE_ROW("corpus", corpus, "DIR|demo|respin", "the corpus of recorded calls", fl)
+#define COMPOSE_OPT_DB(fl) COMPOSE_ROW("db", db, "FILE", "the database (SQLite)", fl)
+#define COMPOSE_OPT_TODAY(fl) COMPOSE_ROW("today", today, "YYYY-MM-DD", "the date the rules take as today", fl)
+#define COMPOSE_OPT_STT(fl) COMPOSE_ROW("stt", stt, "P[:M]", "the STT backend, PROVIDER[:MODEL]", fl)
+#define COMPOSE_OPT_EXTRACT(fl) COMPOSE_ROW("extract", extract, "P[:M]", "the EXTRACT backend, PROVIDER[:MODEL]", fl)
+#define COMPOSE_OPT_REPLY(fl) COMPOSE_ROW("reply", reply, "P[:M]", "the REPLY backend, PROVIDER[:MODEL]", fl)
+#define COMPOSE_OPT_CONFIG(fl) COMPOSE_ROW("config", config, "FILE", "the providers' base URLs, models, timeouts, retries, prices", fl)
 
 /* All eight, none required: the commands that run calls (run, simulate). */
 #define COMPOSE_OPTS_ALL \

@@ -2,9 +2,7 @@
 #include "tui/simulate.h"
 
 #include <poll.h>
-#include <errno.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
