@@ -11,7 +11,7 @@
 
 /* getopt_long's code for row i: above every character. */
 #define ROW_VAL 256
-#define MAX_ROWS 64
+#define MAX_ROWS 64 /* rows read of a table; no command has half as many */
 
 /* The name the messages begin with: "formdesk COMMAND" or "formdesk". */
 static void prefix(const struct opts_cmd *c)
@@ -101,6 +101,19 @@ static void unknown(const struct opts_cmd *c, const char *text)
 	synopsis(c, stderr);
 }
 
+/* positional: keep a as the next positional argument, or say there is one too many. */
+static bool positional(const struct opts_cmd *c, const char *a, const char **args, int *k)
+{
+	if (*k >= c->max_args) {
+		prefix(c);
+		fprintf(stderr, "unexpected argument '%s'\n", a);
+		synopsis(c, stderr);
+		return false;
+	}
+	args[(*k)++] = a;
+	return true;
+}
+
 enum opts_result opts_parse(const struct opts_cmd *c, int argc, char **argv, void *own,
 			    void *shared, const char **args, int *n_args)
 {
@@ -135,13 +148,8 @@ enum opts_result opts_parse(const struct opts_cmd *c, int argc, char **argv, voi
 			return OPTS_HELP;
 		}
 		if (r == 1) {
-			if (k >= c->max_args) {
-				prefix(c);
-				fprintf(stderr, "unexpected argument '%s'\n", optarg);
-				synopsis(c, stderr);
+			if (!positional(c, optarg, args, &k))
 				return OPTS_BAD;
-			}
-			args[k++] = optarg;
 			continue;
 		}
 		if (r == ':') {
@@ -181,15 +189,9 @@ enum opts_result opts_parse(const struct opts_cmd *c, int argc, char **argv, voi
 		seen[r - ROW_VAL] = true;
 	}
 	/* After "--": the rest are positional. */
-	for (int i = optind; i < argc; i++) {
-		if (k >= c->max_args) {
-			prefix(c);
-			fprintf(stderr, "unexpected argument '%s'\n", argv[i]);
-			synopsis(c, stderr);
+	for (int i = optind; i < argc; i++)
+		if (!positional(c, argv[i], args, &k))
 			return OPTS_BAD;
-		}
-		args[k++] = argv[i];
-	}
 	for (int i = 0; i < n; i++)
 		if ((c->spec[i].flags & OPTS_REQUIRED) && !seen[i]) {
 			prefix(c);
