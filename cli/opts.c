@@ -252,6 +252,23 @@ static void synopsis(const struct opts_cmd *c, FILE *f)
 	fputc('\n', f);
 }
 
+/* help_text: an option's help after column col (where the cursor is), its words wrapped
+ * before column 80 and aligned one column further. */
+static void help_text(FILE *f, const char *help, int col)
+{
+	struct wrap w = {.f = f, .col = col, .indent = col + 1};
+	char word_buf[128];
+
+	for (const char *p = help; *p;) {
+		size_t n = strcspn(p, " ");
+		snprintf(word_buf, sizeof word_buf, "%.*s", (int)n, p);
+		word(&w, word_buf);
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputc('\n', f);
+}
+
 void opts_usage(const struct opts_cmd *c, FILE *f)
 {
 	int width = 0;
@@ -272,9 +289,10 @@ void opts_usage(const struct opts_cmd *c, FILE *f)
 			continue;
 		snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if ((int)strlen(head) > width)
-			fprintf(f, "  --%s\n  %*s  %s\n", head, width + 2, "", o->help);
+			fprintf(f, "  --%s\n%*s", head, width + 5, "");
 		else
-			fprintf(f, "  --%-*s  %s\n", width, head, o->help);
+			fprintf(f, "  --%-*s ", width, head);
+		help_text(f, o->help, width + 5);
 	}
 	if (c->about)
 		fputs(c->about, f);
