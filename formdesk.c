@@ -8,11 +8,12 @@
 struct command {
 	const char *word;
 	int (*fn)(int argc, char **argv);
-	const char *help;
+	const struct opts_cmd *opts;
+	const char *summary;
 };
 
 static const struct command commands[] = {
-#define X(word, fn, help) {word, fn, help},
+#define X(word, fn, summary) {word, fn, &fn##_opts, summary},
 	COMMANDS(X)
 #undef X
 };
@@ -22,8 +23,11 @@ static void usage(FILE *f)
 	fprintf(f, "usage: formdesk [COMMAND] [OPTIONS]\n"
 		   "With no command, or with options only, formdesk opens the simulator.\n\n"
 		   "commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %s\n", commands[i].help);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		fputs("  ", f);
+		opts_brief(commands[i].opts, f);
+		fprintf(f, ": %s\n", commands[i].summary);
+	}
 	fprintf(f, "\nformdesk COMMAND --help prints that command's usage.\n");
 }
 

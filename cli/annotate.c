@@ -35,7 +35,7 @@ static const struct opts_spec annotate_spec[] = {
 	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd annotate_cmd = {
+const struct opts_cmd cmd_annotate_opts = {
 	.name = "annotate", .spec = annotate_spec, .n = OPTS_N(annotate_spec),
 };
 
@@ -59,7 +59,7 @@ int cmd_annotate(int argc, char **argv)
 	int added = 0, rc = 2;
 	enum err e;
 
-	enum opts_result parsed = opts_parse(&annotate_cmd, argc, argv, &o, NULL, NULL, NULL);
+	enum opts_result parsed = opts_parse(&cmd_annotate_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
 	const char *db = o.db, *task = o.task, *who = o.annotator, *corpus = o.corpus;

@@ -46,7 +46,7 @@ static const struct opts_spec variants_spec[] = {
 	 "every variant through the 8 kHz mu-law telephone channel too", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd variants_cmd = {
+const struct opts_cmd cmd_audio_variants_opts = {
 	.name = "audio-variants", .spec = variants_spec, .n = OPTS_N(variants_spec),
 	.args = "IN", .min_args = 1, .max_args = 1,
 };
@@ -168,7 +168,7 @@ int cmd_audio_variants(int argc, char **argv)
 	struct stat st;
 	char *copy, *dot;
 
-	enum opts_result pr = opts_parse(&variants_cmd, argc, argv, &j, NULL, &j.in, NULL);
+	enum opts_result pr = opts_parse(&cmd_audio_variants_opts, argc, argv, &j, NULL, &j.in, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	if (stat(j.out, &st) != 0 && errno == ENOENT && mkdir(j.out, 0777) != 0) {

@@ -48,7 +48,7 @@ static const struct opts_spec bench_spec[] = {
 	COMPOSE_OPT_TODAY(0),
 };
 
-static const struct opts_cmd bench_cmd = {
+const struct opts_cmd cmd_bench_opts = {
 	.name = "bench", .spec = bench_spec, .n = OPTS_N(bench_spec),
 	.about = "Defaults: --stt reference --extract rules --reply script --db ./formdesk.db\n"
 		 "--concurrency 8; --judge the config file's \"judge\", else the offline judges only;\n"
@@ -87,7 +87,7 @@ int cmd_bench(int argc, char **argv)
 	int rc = 2, last = -1;
 	enum err e;
 
-	enum opts_result pr = opts_parse(&bench_cmd, argc, argv, &o, &co, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_bench_opts, argc, argv, &o, &co, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	if (compose_new("bench", &co, COMPOSE_FORM | COMPOSE_CORPUS | COMPOSE_TODAY |

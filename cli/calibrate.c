@@ -49,7 +49,7 @@ static const struct opts_spec calibrate_spec[] = {
 	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd calibrate_cmd = {
+const struct opts_cmd cmd_calibrate_opts = {
 	.name = "calibrate", .spec = calibrate_spec, .n = OPTS_N(calibrate_spec),
 };
 
@@ -283,7 +283,7 @@ int cmd_calibrate(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	enum opts_result parsed = opts_parse(&calibrate_cmd, argc, argv, &o, NULL, NULL, NULL);
+	enum opts_result parsed = opts_parse(&cmd_calibrate_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
 	const char *db = o.db, *task = o.task, *judge = o.judge, *format = o.format,

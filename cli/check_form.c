@@ -22,7 +22,7 @@ static const struct opts_spec check_form_spec[] = {
 	 "warnings make the exit status 1", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd check_form_cmd = {
+const struct opts_cmd cmd_check_form_opts = {
 	.name = "check-form", .spec = check_form_spec, .n = OPTS_N(check_form_spec),
 	.args = "FILE", .min_args = 1, .max_args = 1,
 	.about = "FormBharo's refusals as {\"validation_issues\":[...]} on stdout (exit 1);\n"
@@ -33,7 +33,7 @@ int cmd_check_form(int argc, char **argv)
 {
 	const char *path = NULL;
 	struct check_form_opts o = {0};
-	enum opts_result pr = opts_parse(&check_form_cmd, argc, argv, &o, NULL, &path, NULL);
+	enum opts_result pr = opts_parse(&cmd_check_form_opts, argc, argv, &o, NULL, &path, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	bool strict = o.strict;

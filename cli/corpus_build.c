@@ -33,7 +33,7 @@ static const struct opts_spec build_spec[] = {
 	 "speak the answers that have no recording with espeak-ng", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd build_cmd = {
+const struct opts_cmd cmd_corpus_opts = {
 	.name = "corpus build", .spec = build_spec, .n = OPTS_N(build_spec),
 };
 
@@ -77,7 +77,7 @@ static int corpus_build(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	enum opts_result pr = opts_parse(&build_cmd, argc, argv, &o, &co, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_corpus_opts, argc, argv, &o, &co, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	if (compose_new("corpus build", &co, COMPOSE_FORM, &c) != ERR_OK)
@@ -121,10 +121,10 @@ int cmd_corpus(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "build") == 0)
 		return corpus_build(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		opts_usage(&build_cmd, stdout);
+		opts_usage(&cmd_corpus_opts, stdout);
 		return 0;
 	}
 	fprintf(stderr, "formdesk corpus: expected 'build'\n");
-	opts_usage(&build_cmd, stderr);
+	opts_usage(&cmd_corpus_opts, stderr);
 	return 2;
 }

@@ -358,7 +358,7 @@ static const struct opts_spec respin_spec[] = {
 	 "the form the calls answer (default " DEFAULT_FORM ")", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd respin_cmd = {
+const struct opts_cmd cmd_corpus_respin_opts = {
 	.name = "corpus-respin", .spec = respin_spec, .n = OPTS_N(respin_spec),
 };
 
@@ -374,7 +374,7 @@ int cmd_corpus_respin(int argc, char **argv)
 	enum err e;
 
 	struct respin_opts ro = {.form = DEFAULT_FORM};
-	enum opts_result pr = opts_parse(&respin_cmd, argc, argv, &ro, NULL, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_corpus_respin_opts, argc, argv, &ro, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	clips_dir = ro.clips;

@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 
-static const struct opts_cmd devices_cmd = {
+const struct opts_cmd cmd_devices_opts = {
 	.name = "devices", .about = "(or formdesk --list-devices)\n",
 };
 
@@ -21,7 +21,7 @@ int cmd_devices(int argc, char **argv)
 	char *msg = NULL;
 	int n = 0, rc = 2;
 
-	enum opts_result pr = opts_parse(&devices_cmd, argc, argv, NULL, NULL, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_devices_opts, argc, argv, NULL, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	if (padev_init(&msg) != ERR_OK) {

@@ -45,7 +45,7 @@ static const struct opts_spec endpoint_eval_spec[] = {
 	 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd endpoint_eval_cmd = {
+const struct opts_cmd cmd_endpoint_eval_opts = {
 	.name = "endpoint-eval", .spec = endpoint_eval_spec, .n = OPTS_N(endpoint_eval_spec),
 };
 
@@ -109,7 +109,7 @@ int cmd_endpoint_eval(int argc, char **argv)
 	int n_rows = 0, rc = 2, n_s = 0;
 	enum err e;
 
-	enum opts_result parsed = opts_parse(&endpoint_eval_cmd, argc, argv, &eo, NULL, NULL, NULL);
+	enum opts_result parsed = opts_parse(&cmd_endpoint_eval_opts, argc, argv, &eo, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
 	const char *corpus_arg = eo.corpus, *form_path = eo.form, *conditions = eo.conditions,

@@ -32,7 +32,7 @@ static const struct opts_spec export_spec[] = {
 	 NULL},
 };
 
-static const struct opts_cmd export_cmd = {
+const struct opts_cmd cmd_export_opts = {
 	.name = "export", .spec = export_spec, .n = OPTS_N(export_spec),
 };
 
@@ -47,7 +47,7 @@ int cmd_export(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	enum opts_result parsed = opts_parse(&export_cmd, argc, argv, &o, NULL, NULL, NULL);
+	enum opts_result parsed = opts_parse(&cmd_export_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
 	const char *db = o.db, *format = o.format, *task = o.task, *outp = o.out;

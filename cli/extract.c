@@ -34,7 +34,7 @@ static const struct opts_spec extract_spec[] = {
 	COMPOSE_OPT_CONFIG(0),
 };
 
-static const struct opts_cmd extract_cmd = {
+const struct opts_cmd cmd_extract_opts = {
 	.name = "extract", .spec = extract_spec, .n = OPTS_N(extract_spec),
 	.args = "TEXT", .min_args = 1, .max_args = 1,
 	.about = "TEXT is the caller's utterance (one argument: quote it).\n"
@@ -121,7 +121,7 @@ int cmd_extract(int argc, char **argv)
 	const char *text = NULL;
 	const char *field;
 
-	enum opts_result pr = opts_parse(&extract_cmd, argc, argv, &o, &co, &text, NULL);
+	enum opts_result pr = opts_parse(&cmd_extract_opts, argc, argv, &o, &co, &text, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	field = o.field;

@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 
-static const struct opts_cmd name_match_cmd = {
+const struct opts_cmd cmd_name_match_opts = {
 	.name = "name-match", .args = "A B", .min_args = 2, .max_args = 2,
 	.about = "Prints same, different or unsure.\n",
 };
@@ -13,7 +13,7 @@ static const struct opts_cmd name_match_cmd = {
 int cmd_name_match(int argc, char **argv)
 {
 	const char *ab[2] = {NULL, NULL};
-	enum opts_result pr = opts_parse(&name_match_cmd, argc, argv, NULL, NULL, ab, NULL);
+	enum opts_result pr = opts_parse(&cmd_name_match_opts, argc, argv, NULL, NULL, ab, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	printf("%s\n", namematch_verdict_name(namematch_judge(ab[0], ab[1])));

@@ -299,3 +299,21 @@ void opts_usage(const struct opts_cmd *c, FILE *f)
 	if (c->more)
 		c->more(f);
 }
+
+void opts_brief(const struct opts_cmd *c, FILE *f)
+{
+	bool more = false;
+
+	fputs(c->name, f);
+	for (int i = 0; i < c->n; i++) {
+		const struct opts_spec *o = &c->spec[i];
+		if (o->flags & OPTS_REQUIRED)
+			fprintf(f, " --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			more = true;
+	}
+	if (more)
+		fputs(" [OPTIONS]", f);
+	if (c->args)
+		fprintf(f, " %s", c->args);
+}

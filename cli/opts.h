@@ -84,4 +84,8 @@ enum opts_result opts_parse(const struct opts_cmd *c, int argc, char **argv, voi
  * 80 columns; the option list (rows with help); about; more. */
 void opts_usage(const struct opts_cmd *c, FILE *f);
 
+/* opts_brief: c's synopsis in one line, without "usage: formdesk": the name, the required
+ * options, "[OPTIONS]" when there are others, the positional arguments. */
+void opts_brief(const struct opts_cmd *c, FILE *f);
+
 #endif

@@ -20,7 +20,7 @@ static const struct opts_spec paths_spec[] = {
 	 "fields the caller may not know (each adds a path)", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd paths_cmd = {
+const struct opts_cmd cmd_paths_opts = {
 	.name = "paths", .spec = paths_spec, .n = OPTS_N(paths_spec),
 };
 
@@ -39,7 +39,7 @@ int cmd_paths(int argc, char **argv)
 {
 	struct paths_opts o = {0};
 	struct compose_opts co = {0};
-	enum opts_result pr = opts_parse(&paths_cmd, argc, argv, &o, &co, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_paths_opts, argc, argv, &o, &co, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 

@@ -18,14 +18,14 @@ static const struct opts_spec providers_spec[] = {
 	 "the config file (else $FORMDESK_CONFIG, else ./formdesk.json)", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd providers_cmd = {
+const struct opts_cmd cmd_providers_opts = {
 	.name = "providers", .spec = providers_spec, .n = OPTS_N(providers_spec),
 };
 
 int cmd_providers(int argc, char **argv)
 {
 	struct providers_opts o = {0};
-	enum opts_result pr = opts_parse(&providers_cmd, argc, argv, &o, NULL, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_providers_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	const char *config = o.config;

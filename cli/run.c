@@ -45,7 +45,7 @@ static const struct opts_spec run_spec[] = {
 	 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd run_cmd = {
+const struct opts_cmd cmd_run_opts = {
 	.name = "run", .spec = run_spec, .n = OPTS_N(run_spec),
 	.about = "Defaults: --form " COMPOSE_DEFAULT_FORM " --corpus demo --db ./formdesk.db,\n"
 		 "backends reference, rules, script; --today the date the corpus was made for, else\n"
@@ -133,7 +133,7 @@ int cmd_run(int argc, char **argv)
 	int rc = 2;
 	enum err e;
 
-	enum opts_result pr = opts_parse(&run_cmd, argc, argv, &o, &co, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_run_opts, argc, argv, &o, &co, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	if (compose_new("run", &co, COMPOSE_FORM | COMPOSE_CONFIG | COMPOSE_CORPUS | COMPOSE_TODAY |

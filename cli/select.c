@@ -41,7 +41,7 @@ static const struct opts_spec select_spec[] = {
 	 "write tradeoff.svg (and sweep.svg) into DIR", 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd select_cmd = {
+const struct opts_cmd cmd_select_opts = {
 	.name = "select", .spec = select_spec, .n = OPTS_N(select_spec),
 	.about =
 	"The CSV has columns model,accuracy,p95_ms,cost_usd (accuracy in percent or as a\n"
@@ -78,7 +78,7 @@ static int bad(const char *fmt, const char *arg)
 	fprintf(stderr, "formdesk select: ");
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
-	opts_usage(&select_cmd, stderr);
+	opts_usage(&cmd_select_opts, stderr);
 	return 2;
 }
 
@@ -87,7 +87,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 {
 	o->w = SELECT_DEFAULT_WEIGHTS;
 	o->lim.max_p95_ms = NAN;
-	enum opts_result pr = opts_parse(&select_cmd, argc, argv, o, NULL, NULL, NULL);
+	enum opts_result pr = opts_parse(&cmd_select_opts, argc, argv, o, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? -1 : 2;
 	o->lim.has_max_p95 = !isnan(o->lim.max_p95_ms);

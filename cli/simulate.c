@@ -77,7 +77,7 @@ static void usage_keys(FILE *f)
 #undef X
 }
 
-static const struct opts_cmd sim_cmd = {
+const struct opts_cmd cmd_simulate_opts = {
 	.name = "simulate", .spec = sim_spec, .n = OPTS_N(sim_spec),
 	.about =
 	"Plays the corpus's calls through the agent on screen and records them in the\n"
@@ -116,7 +116,7 @@ int cmd_simulate(int argc, char **argv)
 	struct sim_opts o = {.speed = 1.0, .lc = {.live = live_defaults()}};
 	struct compose_opts co = {.corpus = "demo", .db = "formdesk.db", .stt = "reference",
 				  .extract = "rules", .reply = "script"};
-	struct opts_cmd cmd = sim_cmd;
+	struct opts_cmd cmd = cmd_simulate_opts;
 	struct compose *c = NULL;
 	struct engine_config cfg;
 	int rc = 2;

@@ -32,7 +32,7 @@ static const struct opts_spec vad_spec[] = {
 	 0, 0, 0, NULL},
 };
 
-static const struct opts_cmd vad_cmd = {
+const struct opts_cmd cmd_vad_opts = {
 	.name = "vad", .spec = vad_spec, .n = OPTS_N(vad_spec),
 	.args = "FILE", .min_args = 1, .max_args = 1,
 };
@@ -49,7 +49,7 @@ int cmd_vad(int argc, char **argv)
 	enum err e;
 
 	struct vad_opts vo = {.ep = opt};
-	enum opts_result pr = opts_parse(&vad_cmd, argc, argv, &vo, NULL, &path, NULL);
+	enum opts_result pr = opts_parse(&cmd_vad_opts, argc, argv, &vo, NULL, &path, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;
 	opt = vo.ep;
