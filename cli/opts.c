@@ -312,8 +312,8 @@ void opts_brief(const struct opts_cmd *c, FILE *f)
 		else
 			more = true;
 	}
-	if (more)
-		fputs(" [OPTIONS]", f);
 	if (c->args)
 		fprintf(f, " %s", c->args);
+	if (more)
+		fputs(" [OPTIONS]", f);
 }

@@ -85,7 +85,7 @@ enum opts_result opts_parse(const struct opts_cmd *c, int argc, char **argv, voi
 void opts_usage(const struct opts_cmd *c, FILE *f);
 
 /* opts_brief: c's synopsis in one line, without "usage: formdesk": the name, the required
- * options, "[OPTIONS]" when there are others, the positional arguments. */
+ * options, the positional arguments, "[OPTIONS]" when there are other options. */
 void opts_brief(const struct opts_cmd *c, FILE *f);
 
 #endif
