@@ -15,7 +15,8 @@ FORM=forms/armman_enrollment.json
 for c in "run|run" "simulate|simulate" "|" "extract|extract" "check-form|check-form" \
 	"name-match|name-match" "providers|providers" "vad|vad" "audio-variants|audio-variants" \
 	"devices|devices" "paths|paths" "corpus build|corpus build" "bench|bench" "select|select" \
-	"corpus-respin|corpus-respin" "annotate|annotate" "calibrate|calibrate" "export|export"; do
+	"corpus-respin|corpus-respin" "annotate|annotate" "calibrate|calibrate" "export|export" \
+	"endpoint-eval|endpoint-eval"; do
 	words=${c%%|*}
 	want=${c#*|}
 	# shellcheck disable=SC2086 # the words split on purpose
@@ -40,7 +41,7 @@ done
 for c in "run|--form" "simulate|--corpus" "|--db" "extract|--field" "providers|--config" \
 	"vad|--stop-ms" "audio-variants|--out" "paths|--unknown" "corpus build|--profiles" \
 	"bench|--judge" "select|--results" "corpus-respin|--clips" "annotate|--task" \
-	"calibrate|--seed" "export|--format"; do
+	"calibrate|--seed" "export|--format" "endpoint-eval|--svg"; do
 	words=${c%%|*}
 	opt=${c#*|}
 	# shellcheck disable=SC2086
