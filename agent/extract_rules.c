@@ -411,11 +411,12 @@ static cJSON *read_digits(struct ctx *c, const struct form_question *q, enum kin
 	return v;
 }
 
-/* the unit said right after a number, in days (0 none) */
+/* the unit said right after a number, in days (0 none; not after a pause: "2024, month
+ * january" is no duration) */
 static double unit_after(struct ctx *c, int i, int to)
 {
 	const struct lexicon_phrase *ph = NULL;
-	if (i < to && lexicon_has(c->lex, c->t, i, LEX_UNIT) &&
+	if (i < to && !c->t->tok[i].pause && lexicon_has(c->lex, c->t, i, LEX_UNIT) &&
 	    lexicon_match(c->lex, c->t, i, to, LEX_UNIT, &ph))
 		return ph->value;
 	return 0;
