@@ -17,7 +17,11 @@
  * answer: a name after "mera naam" (the caller's) or "beti ka naam" (the child's), an
  * option followed by "se"/"zila" or preceded by "zila", a yes/no said next to a word found
  * only in that question's label ("main pregnant hoon"), a months count said with its unit,
- * a number for a phone question whose distinctive word (WhatsApp) is said. */
+ * a number for a phone question whose distinctive word (WhatsApp) is said.
+ *
+ * A name said again in full after a pause is the name ("Sunita. Sunita Devi."); after a
+ * don't-know, a yes or no inside a sentence is its reason ("pata nahi, test nahi
+ * karaya"), so the answer stays don't-know. */
 #include "extract_rules.h"
 
 #include <math.h>
@@ -653,8 +657,9 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 		break;
 	}
 	int i = from, l = 0;
+	/* "zila" before a place; in a clinic's name ("zila aspatal") it is the name's own */
 	while (i < to && (junk(c, i, to, &l) || (l = match(c, i, to, LEX_NAME_BEFORE)) ||
-			  (l = match(c, i, to, LEX_PLACE_BEFORE))))
+			  (person && (l = match(c, i, to, LEX_PLACE_BEFORE)))))
 		i += l;
 	int a = i;
 	int maxw = person ? 4 : 10;
@@ -678,6 +683,17 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 			return false; /* too long for an answer: a sentence */
 	}
 	int b = i - 1;
+	/* "Sunita. Sunita Devi.", "Sunita... haan, Sunita Devi": the name said again, in
+	 * full, after a pause */
+	if (i < to && t->tok[i].pause && b >= a) {
+		int r = i, j = 0;
+		while (r < to && junk(c, r, to, &l))
+			r += l;
+		while (j <= b - a && r + j < to && strcmp(key_of(c, a + j), key_of(c, r + j)) == 0)
+			j++;
+		if (j > b - a)
+			return read_name(c, r, to, person, carrier, nm);
+	}
 	if (!person) {
 		while (b >= a && junk(c, b, b + 1, &l))
 			b--;
@@ -1201,6 +1217,13 @@ enum err extract_rules_extract(void *vctx, const struct extract_request *req, st
 		const char *reason = find_skip(&c, req->asked, &ss, &se);
 		/* a value said after "pata nahi" still counts; else the skip does */
 		e = read_asked(&c, req->asked, reason ? se : 0, c.t->n, &fd);
+		/* "pata nahi, test nahi karaya": a yes or no inside the sentence after a
+		 * don't-know gives its reason; only a bare "haan" / "nahi" answers */
+		if (e == ERR_OK && fd.value && reason && c.info[req->asked].kind == K_BOOL &&
+		    content_words(&c, se, c.t->n) > 0) {
+			cJSON_Delete(fd.value);
+			fd.value = NULL;
+		}
 		if (e == ERR_OK && !fd.value && reason) {
 			fd.skip = true;
 			fd.reason = reason;
