@@ -667,6 +667,9 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 	for (; i < to; i++) {
 		if (spelled_at(t, i, to) || single_letter(t, i) || (i > a && t->tok[i].pause))
 			break;
+		/* "Sunita Sunita Devi": the name begun again (read again below) */
+		if (person && i > a && strcmp(key_of(c, i), key_of(c, a)) == 0)
+			break;
 		if (match(c, i, to, LEX_PLACE_AFTER) && i > a) {
 			nm->place = true;
 			break;
@@ -683,9 +686,9 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 			return false; /* too long for an answer: a sentence */
 	}
 	int b = i - 1;
-	/* "Sunita. Sunita Devi.", "Sunita... haan, Sunita Devi": the name said again, in
-	 * full, after a pause */
-	if (i < to && t->tok[i].pause && b >= a) {
+	/* "Sunita. Sunita Devi.", "naam Sunita hai, Sunita Devi": the name said again, in
+	 * full, after it ended */
+	if (i < to && b >= a) {
 		int r = i, j = 0;
 		while (r < to && junk(c, r, to, &l))
 			r += l;

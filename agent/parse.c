@@ -488,17 +488,24 @@ static void resolve_year(int d, int m, struct ymd today, bool past_only, bool fu
 	*out = c;
 }
 
+/* An event is named before token i ("holi ke", "eid se"): not today ("aaj se"). */
+static bool event_before(const struct lexicon *lex, const struct text *t, int from, int to, int i)
+{
+	double side;
+	return i - 2 >= from && match(lex, t, i - 1, to, LEX_ANCHOR, &side) == 1 && side < 0 &&
+	       !lexicon_has(lex, t, i - 2, LEX_TODAY) && !lexicon_has(lex, t, i - 2, LEX_DAYREL) &&
+	       !lexicon_has(lex, t, i - 2, LEX_DAYOFF);
+}
+
 /* A duration that starts at token nf and whose ago / later word ends at token a is
  * counted from an event named beside it ("holi ke do din baad", "two days before
  * diwali"), not from today ("aaj se do din pehle" is). */
 static bool anchored(const struct lexicon *lex, const struct text *t, int from, int to, int nf,
 		     int a)
 {
-	double side;
-	if (nf - 2 >= from && match(lex, t, nf - 1, to, LEX_ANCHOR, &side) == 1 && side < 0)
-		return !lexicon_has(lex, t, nf - 2, LEX_TODAY) &&
-		       !lexicon_has(lex, t, nf - 2, LEX_DAYREL) &&
-		       !lexicon_has(lex, t, nf - 2, LEX_DAYOFF);
+	double side = 0;
+	if (event_before(lex, t, from, to, nf))
+		return true;
 	int k = a - 1;
 	while (k > nf && !match(lex, t, k, to, LEX_ANCHOR, &side))
 		k--;
@@ -623,6 +630,10 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 			sh = 0;
 		else
 			continue;
+		if (event_before(lex, t, from, to, i)) {
+			from_event = true; /* "eid ke agle din": the day after an event */
+			continue;
+		}
 		if (i + k < to && match(lex, t, i + k, to, LEX_UNIT, &unit)) {
 			if (unit == 7 || unit == 1) {
 				vague = true; /* "pichle hafte": said, but no day */
