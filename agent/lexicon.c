@@ -424,9 +424,10 @@ static bool tag_folds(enum lexicon_tag t)
 
 /* deva_loose: a Devanagari key k (n bytes) as it is often typed: a doubled consonant
  * written once (इक्कीस -> इकीस, छब्बीस -> छबीस), an unaspirated consonant before its
- * aspirate left out (अट्ठारह -> अठारह), and a final ह or ा dropped, so that बारह and
- * बारा, सत्रह and सत्रा meet. Writes at most size bytes with the NUL; returns the length,
- * or n unchanged (a copy) when k is not all Devanagari or does not fit. */
+ * aspirate left out (अट्ठारह -> अठारह), a final ह written ा (बारह, बारा; सत्रह stays
+ * apart from सत्तर), a virama left out (सत्रह, सतरह), the anusvara as न and dropped
+ * before a nasal (उन्तीस, उनतीस; उन्नीस, उनीस), ि before य left out (ग्यारह, गियारह). Writes at most size bytes with the NUL; returns the length, or n
+ * unchanged (a copy) when k is not all Devanagari or does not fit. */
 static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
 {
 	utf8proc_int32_t cp[64];
@@ -451,11 +452,17 @@ static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
 			i++; /* the consonant and its virama */
 			continue;
 		}
-		if (i == m - 1 && m >= 3 && (cp[i] == 0x0939 || cp[i] == 0x093E))
-			break;
+		bool nasal_next = i + 1 < m && (cp[i + 1] == 0x0928 || cp[i + 1] == 0x092E ||
+						 cp[i + 1] == 0x0923);
+		if (cp[i] == 0x094D || (cp[i] == 0x093F && i + 1 < m && cp[i + 1] == 0x092F) ||
+		    (cp[i] == 0x0902 && nasal_next))
+			continue;
+		utf8proc_int32_t w = cp[i] == 0x0902 ? 0x0928 : cp[i];
+		if (i == m - 1 && m >= 3 && w == 0x0939)
+			w = 0x093E;
 		if (o + 4 >= size)
 			goto copy;
-		o += (size_t)utf8proc_encode_char(cp[i], (utf8proc_uint8_t *)out + o);
+		o += (size_t)utf8proc_encode_char(w, (utf8proc_uint8_t *)out + o);
 	}
 	out[o] = 0;
 	return o;

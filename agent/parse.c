@@ -394,9 +394,12 @@ int parse_yesno_span(const struct lexicon *lex, const struct text *t, int from, 
 			i++;
 			continue;
 		}
-		/* "haan na", "yes na": the na after a yes asks for agreement */
-		if (bt == LEX_NO && last == 1 && lexicon_has(lex, t, i, LEX_YESTAG) &&
-		    lexicon_match(lex, t, i, to, LEX_YESTAG, NULL) == best) {
+		/* "haan na", "yes na": the na after a yes asks for agreement; "haan ji, hmm":
+		 * a filler after a yes is no "not answering" */
+		if (last == 1 && ((bt == LEX_NO && lexicon_has(lex, t, i, LEX_YESTAG) &&
+				   lexicon_match(lex, t, i, to, LEX_YESTAG, NULL) == best) ||
+				  (bt == LEX_NOANSWER && lexicon_has(lex, t, i, LEX_FILLER) &&
+				   lexicon_match(lex, t, i, to, LEX_FILLER, NULL) == best))) {
 			i += best;
 			continue;
 		}
