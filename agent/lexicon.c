@@ -432,7 +432,9 @@ static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
 {
 	utf8proc_int32_t cp[64];
 	int m = 0;
-	for (size_t i = 0; i < n && m < 64;) {
+	for (size_t i = 0; i < n;) {
+		if (m == 64)
+			goto copy; /* longer than any word of the lists */
 		utf8proc_ssize_t l = utf8proc_iterate((const utf8proc_uint8_t *)k + i,
 						      (utf8proc_ssize_t)(n - i), &cp[m]);
 		if (l <= 0 || cp[m] < 0x0900 || cp[m] > 0x097F)
