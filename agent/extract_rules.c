@@ -21,7 +21,8 @@
  *
  * A name said again in full after a pause is the name ("Sunita. Sunita Devi."); after a
  * don't-know, a yes or no inside a sentence is its reason ("pata nahi, test nahi
- * karaya"), so the answer stays don't-know. */
+ * karaya"), so the answer stays don't-know. A name's or clinic's Latin words typed in
+ * small letters are stored with a capital ("sadar aspatal" -> "Sadar Aspatal"). */
 #include "extract_rules.h"
 
 #include <math.h>
@@ -779,8 +780,24 @@ static char *spelled_text(const struct text *t, int sp, int n)
 	return s;
 }
 
-/* The name as a JSON string: the caller's words, or the spelled letters when the words
- * do not sound like them. */
+/* A name's Latin words typed all in small letters get a capital, as names are written
+ * ("sadar aspatal" -> "Sadar Aspatal"); words with a capital (PHC, McLeod) stay. */
+static void capitalize(char *s)
+{
+	for (char *w = s; *w;) {
+		size_t n = strcspn(w, " ");
+		bool lower = n > 0;
+		for (size_t i = 0; i < n && lower; i++)
+			lower = w[i] >= 'a' && w[i] <= 'z';
+		if (lower)
+			w[0] = (char)(w[0] - 'a' + 'A');
+		w += n;
+		w += strspn(w, " ");
+	}
+}
+
+/* The name as a JSON string: the caller's words (capitalize), or the spelled letters when
+ * the words do not sound like them. */
 static cJSON *name_value(struct ctx *c, const struct name *nm, enum err *e)
 {
 	char *s = NULL;
@@ -801,8 +818,8 @@ static cJSON *name_value(struct ctx *c, const struct name *nm, enum err *e)
 		else
 			s = sp;
 	}
-	if (!s && nm->a >= 0)
-		s = text_span(c->t, nm->a, nm->b);
+	if (!s && nm->a >= 0 && (s = text_span(c->t, nm->a, nm->b)))
+		capitalize(s);
 	if (!s) {
 		*e = ERR_NOMEM;
 		return NULL;
