@@ -494,7 +494,7 @@ static void resolve_year(int d, int m, struct ymd today, bool past_only, bool fu
 /* An event is named before token i ("holi ke", "eid se"): not today ("aaj se"). */
 static bool event_before(const struct lexicon *lex, const struct text *t, int from, int to, int i)
 {
-	double side;
+	double side = 0;
 	return i - 2 >= from && match(lex, t, i - 1, to, LEX_ANCHOR, &side) == 1 && side < 0 &&
 	       !lexicon_has(lex, t, i - 2, LEX_TODAY) && !lexicon_has(lex, t, i - 2, LEX_DAYREL) &&
 	       !lexicon_has(lex, t, i - 2, LEX_DAYOFF);

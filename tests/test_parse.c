@@ -182,6 +182,9 @@ static void bad_word_list(void **state)
 		ROW("calendar.tsv", "terahvaan\tmonth\t13\n", "tag 'month' needs a month number from 1 to 12, got '13'"),
 		ROW("calendar.tsv", "zero\tmonth\t0\n", "got '0'"),
 		ROW("numbers.tsv", "* saat\tnum\t7\n", "not start or end with '*'"),
+		ROW("numbers.tsv", "oh\tdigitword\n", "tag 'digitword' needs a number in the third column"),
+		ROW("calendar.tsv", "ke\tanchor\n", "tag 'anchor' needs a number in the third column"),
+		ROW("yesno.tsv", "na\tyestag\t1\n", "tag 'yestag' takes no third column"),
 #undef ROW
 	};
 	(void)state;
