@@ -426,8 +426,9 @@ static bool tag_folds(enum lexicon_tag t)
  * written once (इक्कीस -> इकीस, छब्बीस -> छबीस), an unaspirated consonant before its
  * aspirate left out (अट्ठारह -> अठारह), a final ह written ा (बारह, बारा; सत्रह stays
  * apart from सत्तर), a virama left out (सत्रह, सतरह), the anusvara as न and dropped
- * before a nasal (उन्तीस, उनतीस; उन्नीस, उनीस), ि before य left out (ग्यारह, गियारह). Writes at most size bytes with the NUL; returns the length, or n
- * unchanged (a copy) when k is not all Devanagari or does not fit. */
+ * before a nasal (उन्तीस, उनतीस; उन्नीस, उनीस), ि before य left out (ग्यारह, गियारह).
+ * Writes at most size bytes with the NUL; returns the length, or n unchanged (a copy)
+ * when k is not all Devanagari or does not fit. */
 static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
 {
 	utf8proc_int32_t cp[64];

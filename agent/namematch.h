@@ -9,9 +9,9 @@
  * (aspiration: th/t, sh/s, ph/p, bh/b), f/p, c/k/q, z/j, v/w/b, ks/ksh/x, a leading y/j,
  * long vowels (ee/i, oo/u, aa/a), ai/ae/aye as e, au/ou as o, iy before a vowel as i, a
  * final y, -ie or -ey after a consonant as i (Rinky, Rinkie, Pinkey / Pinki; a final -ey
- * also matches e: Pandey / पांडे), a final -er as -r (Dharmender/Dharmendra), ng before a consonant as n, m
- * before p/b as n, every a after the first letter (schwa: Sarla/Sarala, Mamta/Mamata),
- * doubled letters. */
+ * also matches e: Pandey / पांडे), a final -er as -r (Dharmender/Dharmendra), ng before a
+ * consonant as n, m before p/b as n, every a after the first letter (schwa: Sarla/Sarala,
+ * Mamta/Mamata), doubled letters. */
 #ifndef FORMDESK_NAMEMATCH_H
 #define FORMDESK_NAMEMATCH_H
 
@@ -34,7 +34,8 @@ enum namematch_verdict {
  *   Anoradha, Devendra / Devindra);
  * - unsure: the keys differ only by a v/w or y glide after a consonant (Sapna / Swapna),
  *   an e for a short a (Mohammed / Mohammad), a short i against a short a inside the
- *   word after its first syllable (Rukmini / Rukmani), an h written in another place (Jahnavi / Jhanvi), or one name's words are all in the other, which has more
+ *   word after its first syllable (Rukmini / Rukmani), an h written in another place
+ *   (Jahnavi / Jhanvi), or one name's words are all in the other, which has more
  *   (Sunita / Sunita Devi), or a name has no letters;
  * - different: anything else (Sunita / Sumita, Priya / Piya), among them two names whose
  *   first-syllable vowel differs (Sumit / Samit, Kiran / Karan, Rohan / Rehan).
