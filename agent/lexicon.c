@@ -741,7 +741,9 @@ static int lookup(const struct lexicon *lex, const char *k, size_t n)
 	return at >= 0 && lex->fword[at] >= 0 ? lex->fword[at] : -1;
 }
 
-/* A word that is a phrase alone; *numeric when it is a number or calendar word. */
+/* A word that may stand in a run-together word: alone a number or calendar word (then
+ * *numeric), "tarikh" or a function word ("पाँचलोग"); a place word may not ("पांचगांव" is
+ * a village's name). */
 static bool word_alone(const struct lexicon *lex, const char *k, size_t n, bool *numeric)
 {
 	int w = n ? lookup(lex, k, n) : -1;
@@ -750,8 +752,12 @@ static bool word_alone(const struct lexicon *lex, const char *k, size_t n, bool 
 		const struct phrase *p = &lex->phr[lex->words[w].phr[j]];
 		if (p->pub.n != 1)
 			continue;
-		alone = true;
-		*numeric = *numeric || tag_folds(p->pub.tag);
+		if (tag_folds(p->pub.tag))
+			*numeric = alone = true;
+		else if (p->pub.tag == LEX_DAYMARK || p->pub.tag == LEX_STOP)
+			alone = true;
+		else if (p->pub.tag != LEX_HINT) /* a hint says what a question is about */
+			return false;
 	}
 	return alone;
 }
@@ -777,7 +783,7 @@ static bool starts_syllable(const char *k, size_t n)
 }
 
 /* split_word: Devanagari words typed without a space ("दोहजार", "पंद्रहअगस्त"): cuts of
- * the key k (n bytes) into two or three words the lists know alone, each of two or more
+ * the key k (n bytes) into two or three words word_alone takes, each of two or more
  * characters, one of them a number or calendar word; the longest first word wins.
  * Output: up to 2 byte offsets in cuts. Returns how many (0: no such cut). */
 static int split_word(const struct lexicon *lex, const char *k, size_t n, size_t *cuts,
