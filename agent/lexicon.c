@@ -425,8 +425,9 @@ static bool tag_folds(enum lexicon_tag t)
 /* deva_loose: a Devanagari key k (n bytes) as it is often typed: a doubled consonant
  * written once (इक्कीस -> इकीस, छब्बीस -> छबीस), an unaspirated consonant before its
  * aspirate left out (अट्ठारह -> अठारह), a final ह written ा (बारह, बारा; सत्रह stays
- * apart from सत्तर), a virama left out (सत्रह, सतरह), the anusvara as न and dropped
- * before a nasal (उन्तीस, उनतीस; उन्नीस, उनीस), ि before य left out (ग्यारह, गियारह).
+ * apart from सत्तर), a virama left out (सत्रह, सतरह), the anusvara as न (म before a
+ * labial) and dropped before a nasal (उन्तीस, उनतीस; दिसंबर, दिसमबर; उन्नीस, उनीस), ि
+ * before य left out (ग्यारह, गियारह).
  * Writes at most size bytes with the NUL; returns the length, or n unchanged (a copy)
  * when k is not all Devanagari or does not fit. */
 static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
@@ -460,7 +461,9 @@ static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
 		if (cp[i] == 0x094D || (cp[i] == 0x093F && i + 1 < m && cp[i + 1] == 0x092F) ||
 		    (cp[i] == 0x0902 && nasal_next))
 			continue;
-		utf8proc_int32_t w = cp[i] == 0x0902 ? 0x0928 : cp[i];
+		/* the anusvara as the nasal it is said as: म before a labial, else न */
+		bool labial = i + 1 < m && cp[i + 1] >= 0x092A && cp[i + 1] <= 0x092E;
+		utf8proc_int32_t w = cp[i] != 0x0902 ? cp[i] : labial ? 0x092E : 0x0928;
 		if (i == m - 1 && m >= 3 && w == 0x0939)
 			w = 0x093E;
 		if (o + 4 >= size)
