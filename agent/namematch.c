@@ -349,13 +349,18 @@ static bool vowel_only(const char *a, const char *b, const char *set, bool media
 }
 
 /* a is b with a short i before its last letter, a consonant, both words ending in a:
- * the i of -ila, -ika said or left out (Urmila / Urmla, Priyanka / Priyanika) */
+ * the i of -ila, -ika said or left out (Urmila / Urmla, Priyanka / Priyanika); or a's
+ * -ia is b's -ya after a consonant (Divia / Divya, Sania / Sanya) */
 static bool i_before_final_a(const struct wordkey *a, const struct wordkey *b)
 {
 	size_t la = strlen(a->k);
-	return a->final_a && b->final_a && la >= 3 && strlen(b->k) + 1 == la &&
-	       a->k[la - 2] == 'i' && consonant(a->k[la - 1]) && strncmp(a->k, b->k, la - 2) == 0 &&
-	       b->k[la - 2] == a->k[la - 1];
+	if (!a->final_a || !b->final_a || la < 3)
+		return false;
+	if (strlen(b->k) == la)
+		return a->k[la - 1] == 'i' && b->k[la - 1] == 'y' && consonant(a->k[la - 2]) &&
+		       strncmp(a->k, b->k, la - 1) == 0;
+	return strlen(b->k) + 1 == la && a->k[la - 2] == 'i' && consonant(a->k[la - 1]) &&
+	       strncmp(a->k, b->k, la - 2) == 0 && b->k[la - 2] == a->k[la - 1];
 }
 
 /* a is b with an o or u before its last letter, a consonant (kiron / kirn) */

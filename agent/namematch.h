@@ -29,7 +29,8 @@ enum namematch_verdict {
  *   ("Sitadevi" / "Sita Devi"), or a word differs only by an o or u in its last
  *   syllable where the other has a short a (Kiron / Kiran, Mohun / Mohan: Bengali and
  *   English spellings), by the short i of a final -ila / -ika said or dropped (Urmila /
- *   Urmla, Priyanka / Priyanika: spoken Hindi drops it), or by e / o written for i / u in
+ *   Urmla, Priyanka / Priyanika: spoken Hindi drops it) or a final -ya written -ia
+ *   (Divya / Divia; Aditya / Aditi stay apart), or by e / o written for i / u in
  *   a middle syllable, neither the first nor the last (Manisha / Manesha, Anuradha /
  *   Anoradha, Devendra / Devindra);
  * - unsure: the keys differ only by a v/w or y glide after a consonant (Sapna / Swapna),
