@@ -17,7 +17,12 @@
  * answer: a name after "mera naam" (the caller's) or "beti ka naam" (the child's), an
  * option followed by "se"/"zila" or preceded by "zila", a yes/no said next to a word found
  * only in that question's label ("main pregnant hoon"), a months count said with its unit,
- * a number for a phone question whose distinctive word (WhatsApp) is said. */
+ * a number for a phone question whose distinctive word (WhatsApp) is said.
+ *
+ * A name said again in full after a pause is the name ("Sunita. Sunita Devi."); after a
+ * don't-know, a yes or no inside a sentence is its reason ("pata nahi, test nahi
+ * karaya"), so the answer stays don't-know. A name's or clinic's Latin words typed in
+ * small letters are stored with a capital ("sadar aspatal" -> "Sadar Aspatal"). */
 #include "extract_rules.h"
 
 #include <math.h>
@@ -411,11 +416,12 @@ static cJSON *read_digits(struct ctx *c, const struct form_question *q, enum kin
 	return v;
 }
 
-/* the unit said right after a number, in days (0 none) */
+/* the unit said right after a number, in days (0 none; not after a pause: "2024, month
+ * january" is no duration) */
 static double unit_after(struct ctx *c, int i, int to)
 {
 	const struct lexicon_phrase *ph = NULL;
-	if (i < to && lexicon_has(c->lex, c->t, i, LEX_UNIT) &&
+	if (i < to && !c->t->tok[i].pause && lexicon_has(c->lex, c->t, i, LEX_UNIT) &&
 	    lexicon_match(c->lex, c->t, i, to, LEX_UNIT, &ph))
 		return ph->value;
 	return 0;
@@ -652,14 +658,18 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 		break;
 	}
 	int i = from, l = 0;
+	/* "zila" before a place; in a clinic's name ("zila aspatal") it is the name's own */
 	while (i < to && (junk(c, i, to, &l) || (l = match(c, i, to, LEX_NAME_BEFORE)) ||
-			  (l = match(c, i, to, LEX_PLACE_BEFORE))))
+			  (person && (l = match(c, i, to, LEX_PLACE_BEFORE)))))
 		i += l;
 	int a = i;
 	int maxw = person ? 4 : 10;
 	bool clean_end = true; /* the name ended where names end, not inside a sentence */
 	for (; i < to; i++) {
 		if (spelled_at(t, i, to) || single_letter(t, i) || (i > a && t->tok[i].pause))
+			break;
+		/* "Sunita Sunita Devi": the name begun again (read again below) */
+		if (person && i > a && strcmp(key_of(c, i), key_of(c, a)) == 0)
 			break;
 		if (match(c, i, to, LEX_PLACE_AFTER) && i > a) {
 			nm->place = true;
@@ -677,6 +687,17 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 			return false; /* too long for an answer: a sentence */
 	}
 	int b = i - 1;
+	/* "Sunita. Sunita Devi.", "naam Sunita hai, Sunita Devi": the name said again, in
+	 * full, after it ended */
+	if (i < to && b >= a) {
+		int r = i, j = 0;
+		while (r < to && junk(c, r, to, &l))
+			r += l;
+		while (j <= b - a && r + j < to && strcmp(key_of(c, a + j), key_of(c, r + j)) == 0)
+			j++;
+		if (j > b - a)
+			return read_name(c, r, to, person, carrier, nm);
+	}
 	if (!person) {
 		while (b >= a && junk(c, b, b + 1, &l))
 			b--;
@@ -759,8 +780,24 @@ static char *spelled_text(const struct text *t, int sp, int n)
 	return s;
 }
 
-/* The name as a JSON string: the caller's words, or the spelled letters when the words
- * do not sound like them. */
+/* A name's Latin words typed all in small letters get a capital, as names are written
+ * ("sadar aspatal" -> "Sadar Aspatal"); words with a capital (PHC, McLeod) stay. */
+static void capitalize(char *s)
+{
+	for (char *w = s; *w;) {
+		size_t n = strcspn(w, " ");
+		bool lower = n > 0;
+		for (size_t i = 0; i < n && lower; i++)
+			lower = w[i] >= 'a' && w[i] <= 'z';
+		if (lower)
+			w[0] = (char)(w[0] - 'a' + 'A');
+		w += n;
+		w += strspn(w, " ");
+	}
+}
+
+/* The name as a JSON string: the caller's words (capitalize), or the spelled letters when
+ * the words do not sound like them. */
 static cJSON *name_value(struct ctx *c, const struct name *nm, enum err *e)
 {
 	char *s = NULL;
@@ -781,8 +818,8 @@ static cJSON *name_value(struct ctx *c, const struct name *nm, enum err *e)
 		else
 			s = sp;
 	}
-	if (!s && nm->a >= 0)
-		s = text_span(c->t, nm->a, nm->b);
+	if (!s && nm->a >= 0 && (s = text_span(c->t, nm->a, nm->b)))
+		capitalize(s);
 	if (!s) {
 		*e = ERR_NOMEM;
 		return NULL;
@@ -1200,6 +1237,13 @@ enum err extract_rules_extract(void *vctx, const struct extract_request *req, st
 		const char *reason = find_skip(&c, req->asked, &ss, &se);
 		/* a value said after "pata nahi" still counts; else the skip does */
 		e = read_asked(&c, req->asked, reason ? se : 0, c.t->n, &fd);
+		/* "pata nahi, test nahi karaya": a yes or no inside the sentence after a
+		 * don't-know gives its reason; only a bare "haan" / "nahi" answers */
+		if (e == ERR_OK && fd.value && reason && c.info[req->asked].kind == K_BOOL &&
+		    content_words(&c, se, c.t->n) > 0) {
+			cJSON_Delete(fd.value);
+			fd.value = NULL;
+		}
 		if (e == ERR_OK && !fd.value && reason) {
 			fd.skip = true;
 			fd.reason = reason;

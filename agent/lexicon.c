@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <utf8proc.h>
+
 #include "base/utf8.h"
 #include "text.h"
 
@@ -32,6 +34,8 @@ static const char *const tag_names[LEX_NTAGS] = {
 	[LEX_NAME_AFTER] = "name_after", [LEX_HONORIFIC] = "honorific", [LEX_FILLER] = "filler",
 	[LEX_STOP] = "stop", [LEX_PLACE_AFTER] = "place_after",
 	[LEX_PLACE_BEFORE] = "place_before", [LEX_COPULA] = "copula", [LEX_HINT] = "hint",
+	[LEX_AND] = "and", [LEX_DIGITWORD] = "digitword", [LEX_YESTAG] = "yestag",
+	[LEX_ANCHOR] = "anchor",
 };
 
 /* Tags whose third column is a number (required), and those that take words. */
@@ -40,6 +44,7 @@ static bool tag_numeric(enum lexicon_tag t)
 	switch (t) {
 	case LEX_NUM: case LEX_TENS: case LEX_MULT: case LEX_PLUS: case LEX_REPEAT:
 	case LEX_MONTH: case LEX_ORDINAL: case LEX_DAYREL: case LEX_DAYOFF: case LEX_UNIT:
+	case LEX_DIGITWORD: case LEX_ANCHOR:
 		return true;
 	default:
 		return false;
@@ -243,6 +248,23 @@ static int phrase_words(struct lexicon *lex, const char *phrase, int *ids)
 	return n;
 }
 
+/* add_phrase: append ph to the phrases; on ERR_NOMEM its arg is freed. */
+static enum err add_phrase(struct lexicon *lex, const struct phrase *ph)
+{
+	if (lex->nphr == lex->capphr) {
+		int c = lex->capphr ? lex->capphr * 2 : 512;
+		struct phrase *v = realloc(lex->phr, (size_t)c * sizeof(*v));
+		if (!v) {
+			free((char *)ph->pub.arg);
+			return ERR_NOMEM;
+		}
+		lex->phr = v;
+		lex->capphr = c;
+	}
+	lex->phr[lex->nphr++] = *ph;
+	return ERR_OK;
+}
+
 static enum err load_file(struct lexicon *lex, const char *dir, const char *name, char **errmsg)
 {
 	enum err e = ERR_OK;
@@ -341,18 +363,10 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 			e = ERR_NOMEM;
 			break;
 		}
-		if (lex->nphr == lex->capphr) {
-			int c = lex->capphr ? lex->capphr * 2 : 512;
-			struct phrase *v = realloc(lex->phr, (size_t)c * sizeof(*v));
-			if (!v) {
-				free((char *)ph.pub.arg);
-				e = ERR_NOMEM;
-				break;
-			}
-			lex->phr = v;
-			lex->capphr = c;
+		if (add_phrase(lex, &ph) != ERR_OK) {
+			e = ERR_NOMEM;
+			break;
 		}
-		lex->phr[lex->nphr++] = ph;
 	}
 	if (e == ERR_OK && ferror(f)) {
 		/* a folder, or a read that failed: not an empty word list */
@@ -408,12 +422,76 @@ static bool tag_folds(enum lexicon_tag t)
 	       t == LEX_ORDINAL || t == LEX_UNIT;
 }
 
+/* deva_loose: a Devanagari key k (n bytes) as it is often typed: a doubled consonant
+ * written once (इक्कीस -> इकीस, छब्बीस -> छबीस), an unaspirated consonant before its
+ * aspirate left out (अट्ठारह -> अठारह), a final ह written ा (बारह, बारा; सत्रह stays
+ * apart from सत्तर), a virama left out (सत्रह, सतरह), the anusvara as न (म before a
+ * labial) and dropped before a nasal (उन्तीस, उनतीस; दिसंबर, दिसमबर; उन्नीस, उनीस), ि
+ * before य left out (ग्यारह, गियारह).
+ * Writes at most size bytes with the NUL; returns the length, or n unchanged (a copy)
+ * when k is not all Devanagari or does not fit. */
+static size_t deva_loose(const char *k, size_t n, char *out, size_t size)
+{
+	utf8proc_int32_t cp[64];
+	int m = 0;
+	for (size_t i = 0; i < n;) {
+		if (m == 64)
+			goto copy; /* longer than any word of the lists */
+		utf8proc_ssize_t l = utf8proc_iterate((const utf8proc_uint8_t *)k + i,
+						      (utf8proc_ssize_t)(n - i), &cp[m]);
+		if (l <= 0 || cp[m] < 0x0900 || cp[m] > 0x097F)
+			goto copy;
+		i += (size_t)l;
+		m++;
+	}
+	size_t o = 0;
+	for (int i = 0; i < m; i++) {
+		bool cons = cp[i] >= 0x0915 && cp[i] <= 0x0939;
+		/* the unaspirated stops whose aspirate is the next code point */
+		bool stop = cp[i] == 0x0915 || cp[i] == 0x0917 || cp[i] == 0x091A || cp[i] == 0x091C ||
+			    cp[i] == 0x091F || cp[i] == 0x0921 || cp[i] == 0x0924 || cp[i] == 0x0926 ||
+			    cp[i] == 0x092A || cp[i] == 0x092C;
+		if (cons && i + 2 < m && cp[i + 1] == 0x094D &&
+		    (cp[i + 2] == cp[i] || (stop && cp[i + 2] == cp[i] + 1))) {
+			i++; /* the consonant and its virama */
+			continue;
+		}
+		bool nasal_next = i + 1 < m && (cp[i + 1] == 0x0928 || cp[i + 1] == 0x092E ||
+						 cp[i + 1] == 0x0923);
+		if (cp[i] == 0x094D || (cp[i] == 0x093F && i + 1 < m && cp[i + 1] == 0x092F) ||
+		    (cp[i] == 0x0902 && nasal_next))
+			continue;
+		/* the anusvara as the nasal it is said as: म before a labial, else न */
+		bool labial = i + 1 < m && cp[i + 1] >= 0x092A && cp[i + 1] <= 0x092E;
+		utf8proc_int32_t w = cp[i] != 0x0902 ? cp[i] : labial ? 0x092E : 0x0928;
+		if (i == m - 1 && m >= 3 && w == 0x0939)
+			w = 0x093E;
+		if (o + 4 >= size)
+			goto copy;
+		o += (size_t)utf8proc_encode_char(w, (utf8proc_uint8_t *)out + o);
+	}
+	out[o] = 0;
+	return o;
+copy:
+	if (n + 1 > size)
+		n = size - 1;
+	memcpy(out, k, n);
+	out[n] = 0;
+	return n;
+}
+
 /* spell_fold: k (n bytes, a token key) with long vowels written short (ee, ii -> i;
  * oo, uu -> u; ी -> ि, ू -> ु, ई -> इ, ऊ -> उ), the diphthong signs as the plain vowels
- * (ai, final ay -> e; ै -> े, ौ -> ो, ऐ -> ए, औ -> ओ) and doubled Latin letters written
- * once (tt -> t, aa -> a). Writes at most size bytes with the NUL; false when it did not fit. */
+ * (ai, final ay -> e; ै -> े, ौ -> ो, ऐ -> ए, औ -> ओ), doubled Latin letters written
+ * once (tt -> t, aa -> a) and Devanagari as deva_loose types it. Writes at most size
+ * bytes with the NUL; false when it did not fit. */
 static bool spell_fold(const char *k, size_t n, char *out, size_t size)
 {
+	char loose[128];
+	if (n > 0 && (unsigned char)k[0] == 0xE0) {
+		n = deva_loose(k, n, loose, sizeof(loose));
+		k = loose;
+	}
 	size_t o = 0;
 	for (size_t i = 0; i < n;) {
 		const unsigned char *u = (const unsigned char *)k + i;
@@ -559,6 +637,49 @@ static enum err build_folds(struct lexicon *lex)
 	return ERR_OK;
 }
 
+/* ---- ordinals made from number words ----------------------------------------------
+ * Hindi makes an ordinal from a number with an ending: barah -> barahvi, बारह ->
+ * बारहवीं (the 12th). The lists name the ordinals up to ten; from five to thirty-one
+ * (the days of a month) every listed spelling of the number gets the endings here. A
+ * word the lists already have keeps its listed meaning. */
+
+static const char *const ordinal_endings[] = {
+	"vi", "vin", "va", "van", "vaan", "vee", "veen", "wi", "win", "wa", "wan", "ve", "ven",
+	"we", "वीं", "वी", "वां", "वा", "वें", "वे",
+};
+
+static enum err derive_ordinals(struct lexicon *lex)
+{
+	int listed = lex->nphr;
+	for (int p = 0; p < listed; p++) {
+		const struct phrase base = lex->phr[p];
+		double v = base.pub.value;
+		if (base.pub.tag != LEX_NUM || base.pub.n != 1 || v < 5 || v > 31 || v != floor(v))
+			continue;
+		char num[96];
+		snprintf(num, sizeof(num), "%s", lex->words[base.words[0]].key);
+		bool latin = (unsigned char)num[0] < 0x80;
+		if (latin && (num[0] < 'a' || num[0] > 'z'))
+			continue; /* "12": 12th is said as digits and letters, two words */
+		for (size_t k = 0; k < sizeof(ordinal_endings) / sizeof(ordinal_endings[0]); k++) {
+			const char *end = ordinal_endings[k];
+			if (((unsigned char)end[0] < 0x80) != latin)
+				continue;
+			char w[128], key[128];
+			snprintf(w, sizeof(w), "%s%s", num, end);
+			size_t kl = text_fold_word(w, strlen(w), key, sizeof(key));
+			if (!kl || find_word(lex, key, kl) >= 0)
+				continue;
+			struct phrase ph = {.pub = {.tag = LEX_ORDINAL, .value = v, .n = 1}};
+			if ((ph.words[0] = intern(lex, key, kl)) < 0 || !(ph.pub.arg = strdup("")))
+				return ERR_NOMEM;
+			if (add_phrase(lex, &ph) != ERR_OK)
+				return ERR_NOMEM;
+		}
+	}
+	return ERR_OK;
+}
+
 enum err lexicon_load(const char *dir, struct lexicon **out, char **errmsg)
 {
 	enum err e = ERR_NOMEM;
@@ -572,7 +693,9 @@ enum err lexicon_load(const char *dir, struct lexicon **out, char **errmsg)
 		if (e != ERR_OK)
 			goto out;
 	}
-	e = build_index(lex);
+	e = derive_ordinals(lex);
+	if (e == ERR_OK)
+		e = build_index(lex);
 	if (e == ERR_OK)
 		e = build_folds(lex);
 	if (e != ERR_OK)
@@ -610,17 +733,104 @@ const char *lexicon_default_dir(void)
 	return "agent/words";
 }
 
-void lexicon_tag_text(const struct lexicon *lex, struct text *t)
+/* The word the key k (n bytes) is, found as it is or by its spelling fold; -1 none. */
+static int lookup(const struct lexicon *lex, const char *k, size_t n)
 {
 	char f[128];
-	for (int i = 0; i < t->n; i++) {
-		t->tok[i].id = find_word(lex, t->tok[i].key, t->tok[i].key_len);
-		if (t->tok[i].id >= 0 || t->tok[i].digits || !lex->nfold ||
-		    !spell_fold(t->tok[i].key, t->tok[i].key_len, f, sizeof f))
+	int w = find_word(lex, k, n);
+	if (w >= 0 || !lex->nfold || !spell_fold(k, n, f, sizeof f))
+		return w;
+	int at = find_fold(lex, f);
+	return at >= 0 && lex->fword[at] >= 0 ? lex->fword[at] : -1;
+}
+
+/* A word that may stand in a run-together word: alone a number or calendar word (then
+ * *numeric), "tarikh" or a function word ("पाँचलोग"); a place word may not ("पांचगांव" is
+ * a village's name). */
+static bool word_alone(const struct lexicon *lex, const char *k, size_t n, bool *numeric)
+{
+	int w = n ? lookup(lex, k, n) : -1;
+	bool alone = false;
+	for (int j = 0; w >= 0 && j < lex->words[w].nphr; j++) {
+		const struct phrase *p = &lex->phr[lex->words[w].phr[j]];
+		if (p->pub.n != 1)
 			continue;
-		int at = find_fold(lex, f);
-		if (at >= 0 && lex->fword[at] >= 0)
-			t->tok[i].id = lex->fword[at];
+		if (tag_folds(p->pub.tag))
+			*numeric = alone = true;
+		else if (p->pub.tag == LEX_DAYMARK || p->pub.tag == LEX_STOP)
+			alone = true;
+		else if (p->pub.tag != LEX_HINT) /* a hint says what a question is about */
+			return false;
+	}
+	return alone;
+}
+
+/* k (n bytes) is Devanagari letters only, three bytes each */
+static bool all_devanagari(const char *k, size_t n)
+{
+	if (n % 3)
+		return false;
+	for (size_t i = 0; i < n; i += 3)
+		if ((unsigned char)k[i] != 0xE0 || ((unsigned char)k[i + 1] & 0xFE) != 0xA4)
+			return false;
+	return true;
+}
+
+/* A Devanagari code point a word may start with (not a vowel sign, virama or nasal). */
+static bool starts_syllable(const char *k, size_t n)
+{
+	utf8proc_int32_t cp;
+	if (utf8proc_iterate((const utf8proc_uint8_t *)k, (utf8proc_ssize_t)n, &cp) <= 0)
+		return false;
+	return cp >= 0x0904 && cp <= 0x0939;
+}
+
+/* split_word: Devanagari words typed without a space ("दोहजार", "पंद्रहअगस्त"): cuts of
+ * the key k (n bytes) into two or three words word_alone takes, each of two or more
+ * characters, one of them a number or calendar word; the longest first word wins.
+ * Output: up to 2 byte offsets in cuts. Returns how many (0: no such cut). */
+static int split_word(const struct lexicon *lex, const char *k, size_t n, size_t *cuts,
+		      int depth, bool *numeric)
+{
+	/* Devanagari letters are three bytes each: cut after two, leave two */
+	for (size_t c = n >= 12 ? n - 6 : 0; c >= 6 && n >= 12; c -= 3) {
+		bool num = *numeric;
+		if (!starts_syllable(k + c, n - c) || !word_alone(lex, k, c, &num))
+			continue;
+		bool num2 = num;
+		if (word_alone(lex, k + c, n - c, &num2) && num2) {
+			cuts[0] = c;
+			*numeric = true;
+			return 1;
+		}
+		size_t sub[2];
+		num2 = num;
+		if (depth > 0 && split_word(lex, k + c, n - c, sub, depth - 1, &num2) == 1 && num2) {
+			cuts[0] = c;
+			cuts[1] = c + sub[0];
+			*numeric = true;
+			return 2;
+		}
+	}
+	return 0;
+}
+
+void lexicon_tag_text(const struct lexicon *lex, struct text *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct text_token *tk = &t->tok[i];
+		t->tok[i].id = tk->digits ? find_word(lex, tk->key, tk->key_len)
+					  : lookup(lex, tk->key, tk->key_len);
+		if (t->tok[i].id >= 0 || tk->digits || tk->latin || !all_devanagari(tk->key, tk->key_len))
+			continue;
+		size_t cuts[2];
+		bool numeric = false;
+		int nc = split_word(lex, tk->key, tk->key_len, cuts, 1, &numeric);
+		if (!nc || text_split(t, i, cuts, nc) != ERR_OK)
+			continue; /* no memory for the parts: the word stays unknown */
+		for (int p = 0; p <= nc; p++)
+			t->tok[i + p].id = lookup(lex, t->tok[i + p].key, t->tok[i + p].key_len);
+		i += nc;
 	}
 }
 

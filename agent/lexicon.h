@@ -62,6 +62,12 @@ enum lexicon_tag {
 	LEX_PLACE_BEFORE,/* "zila", "district" before a place name */
 	LEX_COPULA,      /* hoon, hai: a statement (yes when nothing negates it) */
 	LEX_HINT,        /* a word that says what a question is about; arg: the kind */
+	LEX_AND,         /* and, aur: joins a multiplier to the rest ("two thousand and twenty two") */
+	LEX_DIGITWORD,   /* oh, o: a digit only right after another digit ("nine eight oh oh"); value */
+	LEX_YESTAG,      /* na after a yes: asks for agreement ("haan na"), not a no */
+	LEX_ANCHOR,      /* ke, se before a duration, before / after after it: counted from a named
+			    event ("holi ke do din baad"), not from today; value -1 or +1 (the side
+			    the event is named on) */
 	LEX_NTAGS
 };
 

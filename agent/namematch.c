@@ -185,6 +185,10 @@ static void fold(char *s)
 	n = strlen(s);
 	if (n >= 3 && s[n - 2] == 'e' && s[n - 1] == 'r' && consonant(s[n - 3]))
 		s[n - 2] = 'r', s[n - 1] = 0; /* Dharmender = Dharmendra */
+	if (n >= 3 && s[n - 2] == 'i' && s[n - 1] == 'e' && consonant(s[n - 3]))
+		s[n - 1] = 0; /* Rinkie = Rinki */
+	else if (n >= 3 && s[n - 2] == 'e' && s[n - 1] == 'y' && consonant(s[n - 3]))
+		s[n - 2] = 'i', s[n - 1] = 0; /* Pinkey = Pinki (Pandey: see word_key) */
 	n = 0;
 	for (size_t i = 0; s[i]; i++) {
 		if (s[i] == 'y' && i > 0 && s[i - 1] == 'i' && (vowel(s[i + 1]) || !s[i + 1]))
@@ -212,6 +216,65 @@ static void fold(char *s)
 	strcpy(s, t);
 }
 
+/* The vowels of a word's middle syllables (neither its first nor its last vowel) e and o
+ * written i and u, in place: Manesha / Manisha, Anoradha / Anuradha. */
+static void middle_slip(char *s)
+{
+	int groups = 0;
+	for (size_t i = 0; s[i]; i++)
+		if (vowel(s[i]) && (i == 0 || !vowel(s[i - 1])))
+			groups++;
+	int g = 0;
+	for (size_t i = 0; s[i]; i++) {
+		if (!vowel(s[i]) || (i > 0 && vowel(s[i - 1])))
+			continue;
+		g++;
+		bool single = !vowel(s[i + 1]);
+		if (g > 1 && g < groups && single && (s[i] == 'e' || s[i] == 'o'))
+			s[i] = s[i] == 'e' ? 'i' : 'u';
+	}
+}
+
+/* Everything the judge compares about one word. */
+struct wordkey {
+	char k[KEYMAX];    /* the phonetic key (namematch_key) */
+	char alt[KEYMAX];  /* a final -ey read as e (Pandey / पांडे), else "" */
+	char slip[KEYMAX]; /* the key after middle_slip */
+	bool final_a;      /* the word ends in a (its key has dropped it) */
+};
+
+/* dst (KEYMAX bytes) = src, cut to fit */
+static void set_key(char *dst, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= KEYMAX)
+		n = KEYMAX - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static void word_key(const char *word, size_t len, struct wordkey *w)
+{
+	char s[KEYMAX * 2], t[KEYMAX * 2];
+	latin_of(word, len, s, KEYMAX);
+	size_t n = strlen(s);
+	w->final_a = n > 0 && s[n - 1] == 'a';
+	strcpy(t, s);
+	fold(t);
+	set_key(w->k, t);
+	w->alt[0] = 0;
+	if (n >= 3 && s[n - 2] == 'e' && s[n - 1] == 'y' && consonant(s[n - 3])) {
+		strcpy(t, s);
+		t[n - 1] = 0;
+		fold(t);
+		set_key(w->alt, t);
+	}
+	strcpy(t, s);
+	middle_slip(t);
+	fold(t);
+	set_key(w->slip, t);
+}
+
 size_t namematch_key(const char *word, size_t len, char *buf, size_t size)
 {
 	char s[KEYMAX * 2];
@@ -237,7 +300,7 @@ const char *namematch_verdict_name(enum namematch_verdict v)
 }
 
 struct keys {
-	char k[MAXWORDS][KEYMAX];
+	struct wordkey w[MAXWORDS];
 	int n;
 };
 
@@ -250,8 +313,8 @@ static bool keys_of(const char *s, struct keys *out)
 	for (int i = 0; i < t->n && out->n < MAXWORDS; i++) {
 		if (t->tok[i].digits)
 			continue;
-		if (namematch_key(t->orig + t->tok[i].start, t->tok[i].end - t->tok[i].start,
-				  out->k[out->n], KEYMAX))
+		word_key(t->orig + t->tok[i].start, t->tok[i].end - t->tok[i].start, &out->w[out->n]);
+		if (out->w[out->n].k[0])
 			out->n++;
 	}
 	text_free(t);
@@ -272,7 +335,8 @@ static bool glide_only(const char *a, const char *b)
 }
 
 /* a without one of the vowels in set, after its first letter (and, with medial, before
- * its last), equals b. The key drops every a, so this finds a short a written otherwise. */
+ * its last and after another vowel: not in the first syllable), equals b. The key drops
+ * every a, so this finds a short a written otherwise. */
 static bool vowel_only(const char *a, const char *b, const char *set, bool medial)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -280,8 +344,23 @@ static bool vowel_only(const char *a, const char *b, const char *set, bool media
 		return false;
 	for (size_t i = 1; i < (medial ? la - 1 : la); i++)
 		if (strchr(set, a[i]) && strncmp(a, b, i) == 0 && strcmp(a + i + 1, b + i) == 0)
-			return true;
+			return !medial || strcspn(a, "aeiou") < i;
 	return false;
+}
+
+/* a is b with a short i before its last letter, a consonant, both words ending in a:
+ * the i of -ila, -ika said or left out (Urmila / Urmla, Priyanka / Priyanika); or a's
+ * -ia is b's -ya after a consonant (Divia / Divya, Sania / Sanya) */
+static bool i_before_final_a(const struct wordkey *a, const struct wordkey *b)
+{
+	size_t la = strlen(a->k);
+	if (!a->final_a || !b->final_a || la < 3)
+		return false;
+	if (strlen(b->k) == la)
+		return a->k[la - 1] == 'i' && b->k[la - 1] == 'y' && consonant(a->k[la - 2]) &&
+		       strncmp(a->k, b->k, la - 1) == 0;
+	return strlen(b->k) + 1 == la && a->k[la - 2] == 'i' && consonant(a->k[la - 1]) &&
+	       strncmp(a->k, b->k, la - 2) == 0 && b->k[la - 2] == a->k[la - 1];
 }
 
 /* a is b with an o or u before its last letter, a consonant (kiron / kirn) */
@@ -313,9 +392,16 @@ static bool same_without_h(const char *a, const char *b)
 	return true;
 }
 
-static enum namematch_verdict word_verdict(const char *a, const char *b)
+static enum namematch_verdict word_verdict(const struct wordkey *x, const struct wordkey *y)
 {
-	if (strcmp(a, b) == 0)
+	const char *a = x->k, *b = y->k;
+	if (strcmp(a, b) == 0 || (x->alt[0] && strcmp(x->alt, b) == 0) ||
+	    (y->alt[0] && strcmp(a, y->alt) == 0))
+		return NAMEMATCH_SAME;
+	/* spoken Hindi drops the short i of -ila, -ika (Urmila / Urmla), and writes the
+	 * vowel of a middle syllable e or o for i or u (Manisha / Manesha): one name. The
+	 * first syllable's vowel is the name's own (Sumit / Samit, Kiran / Karan). */
+	if (i_before_final_a(x, y) || i_before_final_a(y, x) || strcmp(x->slip, y->slip) == 0)
 		return NAMEMATCH_SAME;
 	/* Bengali and English spellings write the short a of a name's last syllable as o or
 	 * u (Kiron / Kiran, Mohun / Mohan): the same name. Earlier in the name an o is a
@@ -336,7 +422,7 @@ static void joined(const struct keys *k, char *out, size_t size)
 {
 	out[0] = 0;
 	for (int i = 0; i < k->n; i++)
-		strncat(out, k->k[i], size - strlen(out) - 1);
+		strncat(out, k->w[i].k, size - strlen(out) - 1);
 }
 
 /* every word of the shorter is among the longer's, in order */
@@ -344,7 +430,7 @@ static bool words_within(const struct keys *s, const struct keys *l)
 {
 	int j = 0;
 	for (int i = 0; i < l->n && j < s->n; i++)
-		if (strcmp(s->k[j], l->k[i]) == 0)
+		if (strcmp(s->w[j].k, l->w[i].k) == 0)
 			j++;
 	return j == s->n;
 }
@@ -364,7 +450,7 @@ enum namematch_verdict namematch_judge(const char *a, const char *b)
 	if (ka.n == kb.n) {
 		enum namematch_verdict v = NAMEMATCH_SAME;
 		for (int i = 0; i < ka.n; i++) {
-			enum namematch_verdict w = word_verdict(ka.k[i], kb.k[i]);
+			enum namematch_verdict w = word_verdict(&ka.w[i], &kb.w[i]);
 			if (w == NAMEMATCH_DIFFERENT)
 				return NAMEMATCH_DIFFERENT;
 			if (w == NAMEMATCH_UNSURE)

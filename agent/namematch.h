@@ -8,9 +8,10 @@
  * variants that Hindi names are written with are folded: h after a consonant
  * (aspiration: th/t, sh/s, ph/p, bh/b), f/p, c/k/q, z/j, v/w/b, ks/ksh/x, a leading y/j,
  * long vowels (ee/i, oo/u, aa/a), ai/ae/aye as e, au/ou as o, iy before a vowel as i, a
- * final y as i, a final -er as -r (Dharmender/Dharmendra), ng before a consonant as n, m
- * before p/b as n, every a after the first letter (schwa: Sarla/Sarala, Mamta/Mamata),
- * doubled letters. */
+ * final y, -ie or -ey after a consonant as i (Rinky, Rinkie, Pinkey / Pinki; a final -ey
+ * also matches e: Pandey / पांडे), a final -er as -r (Dharmender/Dharmendra), ng before a
+ * consonant as n, m before p/b as n, every a after the first letter (schwa: Sarla/Sarala,
+ * Mamta/Mamata), doubled letters. */
 #ifndef FORMDESK_NAMEMATCH_H
 #define FORMDESK_NAMEMATCH_H
 
@@ -27,12 +28,19 @@ enum namematch_verdict {
  * - same: the keys are equal word for word, or the words run together are equal
  *   ("Sitadevi" / "Sita Devi"), or a word differs only by an o or u in its last
  *   syllable where the other has a short a (Kiron / Kiran, Mohun / Mohan: Bengali and
- *   English spellings);
+ *   English spellings), by the short i of a final -ila / -ika said or dropped (Urmila /
+ *   Urmla, Priyanka / Priyanika: spoken Hindi drops it) or a final -ya written -ia
+ *   (Divya / Divia; Aditya / Aditi stay apart), or by e / o written for i / u in
+ *   a middle syllable, neither the first nor the last (Manisha / Manesha, Anuradha /
+ *   Anoradha, Devendra / Devindra);
  * - unsure: the keys differ only by a v/w or y glide after a consonant (Sapna / Swapna),
  *   an e for a short a (Mohammed / Mohammad), a short i against a short a inside the
- *   word (Rukmini / Rukmani), an h written in another place (Jahnavi / Jhanvi), or one name's words are all in the other, which has more
+ *   word after its first syllable (Rukmini / Rukmani), an h written in another place
+ *   (Jahnavi / Jhanvi), or one name's words are all in the other, which has more
  *   (Sunita / Sunita Devi), or a name has no letters;
- * - different: anything else (Sunita / Sumita, Priya / Piya).
+ * - different: anything else (Sunita / Sumita, Priya / Piya), among them two names whose
+ *   first-syllable vowel differs (Sumit / Samit, Kiran / Karan, Rohan / Rehan).
+ * Known to be judged same though two names: Kamla / Kamila (the -ila rule).
  * Pure: no allocation that can fail is reported; on allocation failure it says unsure. */
 enum namematch_verdict namematch_judge(const char *a, const char *b);
 

@@ -69,7 +69,15 @@ static int number_at(const struct lexicon *lex, const struct text *t, int i, int
 	bool have = false, last_tens = false, after_mult = false, tens;
 	int j = i;
 	while (j < to) {
-		int k = match(lex, t, j, to, LEX_PLUS, &v);
+		/* "two thousand and twenty two", "do hazaar aur baais": the rest after the
+		 * multiplier, when it will be taken below */
+		int k = have && after_mult ? match(lex, t, j, to, LEX_AND, NULL) : 0;
+		if (k && small_at(lex, t, j + k, to, &m, &tens) && m < 100 &&
+		    (t->tok[j + k].digits ? cur == 0 : cur == 0 || fmod(cur, 100) == 0)) {
+			j += k;
+			continue;
+		}
+		k = match(lex, t, j, to, LEX_PLUS, &v);
 		if (k && !have && (small_at(lex, t, j + k, to, &m, &tens) ||
 				   match(lex, t, j + k, to, LEX_MULT, NULL))) {
 			plus += v;
@@ -159,7 +167,16 @@ int parse_numbers_span(const struct lexicon *lex, const struct text *t, int from
 			i += k;
 			continue;
 		}
-		double v;
+		double v, o;
+		/* "twenty first", "thirty first": a tens word and an ordinal */
+		k = match(lex, t, i, to, LEX_TENS, &v);
+		int ko = k ? match(lex, t, i + k, to, LEX_ORDINAL, &o) : 0;
+		if (ko && o >= 1 && o <= 9) {
+			out[n++] = (struct parse_num){v + o, i, i + k + ko, neg, true};
+			neg = false;
+			i += k + ko;
+			continue;
+		}
 		k = match(lex, t, i, to, LEX_ORDINAL, &v);
 		if (k) {
 			out[n++] = (struct parse_num){v, i, i + k, neg, true};
@@ -224,8 +241,10 @@ static void put(struct digbuf *b, const char *d, int times)
 }
 
 /* One group of digits said at i: an ASCII run, a number word, "ninety eight", "do
- * hazaar". Writes its digits into d (64 bytes). Returns tokens taken, 0 when none. */
-static int digit_group(const struct lexicon *lex, const struct text *t, int i, int to, char *d)
+ * hazaar"; after_digit: a digit was said just before, so "oh" is a zero. Writes its
+ * digits into d (64 bytes). Returns tokens taken, 0 when none. */
+static int digit_group(const struct lexicon *lex, const struct text *t, int i, int to,
+		       bool after_digit, char *d)
 {
 	if (i >= to)
 		return 0;
@@ -236,6 +255,10 @@ static int digit_group(const struct lexicon *lex, const struct text *t, int i, i
 	double v;
 	bool tens;
 	int k = small_at(lex, t, i, to, &v, &tens);
+	if (!k && after_digit && (k = match(lex, t, i, to, LEX_DIGITWORD, &v))) {
+		snprintf(d, 64, "%.0f", v);
+		return k;
+	}
 	if (!k || v != floor(v) || v < 0)
 		return 0;
 	double sum;
@@ -267,7 +290,7 @@ enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int 
 			   int expect, char **out)
 {
 	struct digbuf b = {.n = 0};
-	bool restart = false;
+	bool restart = false, after_digit = false;
 	char d[64];
 	*out = NULL;
 	for (int i = from; i < to;) {
@@ -279,21 +302,23 @@ enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int 
 		double rep;
 		k = match(lex, t, i, to, LEX_REPEAT, &rep);
 		if (k) {
-			int g = digit_group(lex, t, i + k, to, d);
+			int g = digit_group(lex, t, i + k, to, true, d);
 			if (g && !counted_value(lex, t, i + k + g, to, strtod(d, NULL))) {
 				if (restart)
 					b.n = 0;
 				restart = false;
 				put(&b, d, rep >= 1 && rep <= 9 ? (int)rep : 1);
+				after_digit = true;
 				i += k + g;
 				continue;
 			}
 			i += k;
 			continue;
 		}
-		k = digit_group(lex, t, i, to, d);
+		k = digit_group(lex, t, i, to, after_digit, d);
 		if (k) {
-			if (!counted_value(lex, t, i + k, to, strtod(d, NULL))) {
+			after_digit = !counted_value(lex, t, i + k, to, strtod(d, NULL));
+			if (after_digit) {
 				if (restart)
 					b.n = 0;
 				restart = false;
@@ -304,6 +329,7 @@ enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int 
 			i += k;
 			continue;
 		}
+		after_digit = false;
 		k = match(lex, t, i, to, LEX_NEG, NULL);
 		if (k) {
 			/* "nau aath... nahi nahi, nau saat": what follows replaces what came */
@@ -366,6 +392,15 @@ int parse_yesno_span(const struct lexicon *lex, const struct text *t, int from, 
 		if (!best) {
 			other++;
 			i++;
+			continue;
+		}
+		/* "haan na", "yes na": the na after a yes asks for agreement; "haan ji, hmm":
+		 * a filler after a yes is no "not answering" */
+		if (last == 1 && ((bt == LEX_NO && lexicon_has(lex, t, i, LEX_YESTAG) &&
+				   lexicon_match(lex, t, i, to, LEX_YESTAG, NULL) == best) ||
+				  (bt == LEX_NOANSWER && lexicon_has(lex, t, i, LEX_FILLER) &&
+				   lexicon_match(lex, t, i, to, LEX_FILLER, NULL) == best))) {
+			i += best;
 			continue;
 		}
 		switch (bt) {
@@ -456,6 +491,42 @@ static void resolve_year(int d, int m, struct ymd today, bool past_only, bool fu
 	*out = c;
 }
 
+/* An event is named before token i ("holi ke", "eid se"): not today ("aaj se"). */
+static bool event_before(const struct lexicon *lex, const struct text *t, int from, int to, int i)
+{
+	double side = 0;
+	return i - 2 >= from && match(lex, t, i - 1, to, LEX_ANCHOR, &side) == 1 && side < 0 &&
+	       !lexicon_has(lex, t, i - 2, LEX_TODAY) && !lexicon_has(lex, t, i - 2, LEX_DAYREL) &&
+	       !lexicon_has(lex, t, i - 2, LEX_DAYOFF);
+}
+
+/* A duration that starts at token nf and whose ago / later word ends at token a is
+ * counted from an event named beside it ("holi ke do din baad", "two days before
+ * diwali"), not from today ("aaj se do din pehle" is). */
+static bool anchored(const struct lexicon *lex, const struct text *t, int from, int to, int nf,
+		     int a)
+{
+	double side = 0;
+	if (event_before(lex, t, from, to, nf))
+		return true;
+	int k = a - 1;
+	while (k > nf && !match(lex, t, k, to, LEX_ANCHOR, &side))
+		k--;
+	return k > nf && side > 0 && a < to && !lexicon_has(lex, t, a, LEX_TODAY) &&
+	       !lexicon_has(lex, t, a, LEX_FILLER);
+}
+
+/* nums[k] begins a year: a number from 1000 to 2200, or 19 / 20 said right before a
+ * number under 100 ("twenty twenty three") */
+static bool year_starts(const struct text *t, const struct parse_num *nums, int n, int k)
+{
+	double v = nums[k].value;
+	if (v >= 1000 && v <= 2200 && v == floor(v))
+		return true;
+	return (v == 19 || v == 20) && k + 1 < n && nums[k + 1].from == nums[k].to &&
+	       !t->tok[nums[k + 1].from].pause && nums[k + 1].value < 100 && !nums[k + 1].ordinal;
+}
+
 /* tokens between a and b (exclusive) are few and hold no number */
 static bool near(const struct parse_num *nums, int n, int a, int b)
 {
@@ -518,17 +589,22 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 	has_tag(lex, t, from, to, LEX_DAYMARK, &dm, NULL);
 
 	/* "do mahine pehle", "teen din baad" */
+	bool from_event = false;
 	for (int k = 0; k < n; k++) {
 		int u = nums[k].to;
 		if (u < to && match(lex, t, u, to, LEX_UNIT, &unit) && !nums[k].ordinal) {
 			int a = u + match(lex, t, u, to, LEX_UNIT, NULL);
-			int sign = 0;
-			if (a < to && match(lex, t, a, to, LEX_AGO, NULL))
+			int sign = 0, w = 0;
+			if (a < to && (w = match(lex, t, a, to, LEX_AGO, NULL)))
 				sign = -1;
-			else if (a < to && match(lex, t, a, to, LEX_LATER, NULL))
+			else if (a < to && (w = match(lex, t, a, to, LEX_LATER, NULL)))
 				sign = 1;
 			if (!sign || nums[k].value != floor(nums[k].value) || nums[k].value > 1000)
 				continue;
+			if (anchored(lex, t, from, to, nums[k].from, a + w)) {
+				from_event = true; /* "holi ke ek hafte baad": no date we can know */
+				continue;
+			}
 			int q = (int)nums[k].value * sign;
 			struct ymd r = today;
 			if (unit == 30)
@@ -557,6 +633,10 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 			sh = 0;
 		else
 			continue;
+		if (event_before(lex, t, from, to, i)) {
+			from_event = true; /* "eid ke agle din": the day after an event */
+			continue;
+		}
 		if (i + k < to && match(lex, t, i + k, to, LEX_UNIT, &unit)) {
 			if (unit == 7 || unit == 1) {
 				vague = true; /* "pichle hafte": said, but no day */
@@ -575,21 +655,24 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 	int day = -1, year = -1;
 	/* the day: beside "tarikh", else an ordinal or number beside the month name */
 	for (int k = 0; k < n && day < 0 && dm >= 0; k++)
-		if (near(nums, n, nums[k].to, dm) || near(nums, n, dm + 1, nums[k].from)) {
+		if ((near(nums, n, nums[k].to, dm) || near(nums, n, dm + 1, nums[k].from)) &&
+		    !year_starts(t, nums, n, k) && !(k > 0 && year_starts(t, nums, n, k - 1))) {
 			day = (int)nums[k].value;
 			if (nums[k].value != day)
 				day = 99;
 			used[k] = true;
 		}
 	for (int k = 0; k < n && day < 0 && mi >= 0; k++)
-		if (near(nums, n, nums[k].to, mi) && nums[k].value < 100) {
+		if (near(nums, n, nums[k].to, mi) && nums[k].value < 100 &&
+		    !(k > 0 && year_starts(t, nums, n, k - 1) && nums[k - 1].value < 100)) {
 			day = nums[k].value == floor(nums[k].value) ? (int)nums[k].value : 99;
 			used[k] = true;
 		}
 	for (int k = 0; k < n && day < 0 && mi >= 0; k++)
 		if (near(nums, n, mi + 1, nums[k].from) && nums[k].value >= 1 && nums[k].value <= 31 &&
 		    nums[k].value == floor(nums[k].value) &&
-		    !(k + 1 < n && nums[k + 1].from == nums[k].to && !t->tok[nums[k].to].pause)) {
+		    !(k + 1 < n && nums[k + 1].from == nums[k].to && !t->tok[nums[k].to].pause &&
+		      !year_starts(t, nums, n, k + 1))) {
 			day = (int)nums[k].value;
 			used[k] = true;
 		}
@@ -631,7 +714,7 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 			*out = ymd_add_days(today, future ? (int)rel : -(int)rel);
 			return;
 		}
-		if (rel_year || year > 0 || vague)
+		if ((rel_year || year > 0 || vague) && !from_event)
 			*found = true; /* a year alone is not a date: said, but incomplete */
 		return;
 	}

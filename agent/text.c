@@ -193,7 +193,54 @@ void text_free(struct text *t)
 	free(t->orig);
 	free(t->tok);
 	free(t->keys);
+	for (int i = 0; i < t->nmore; i++)
+		free(t->more[i]);
+	free(t->more);
 	free(t);
+}
+
+enum err text_split(struct text *t, int i, const size_t *cuts, int ncuts)
+{
+	if (i < 0 || i >= t->n || ncuts < 1)
+		return ERR_INVALID;
+	const struct text_token old = t->tok[i];
+	for (int c = 0; c < ncuts; c++)
+		if (cuts[c] == 0 || cuts[c] >= old.key_len || (c > 0 && cuts[c] <= cuts[c - 1]))
+			return ERR_INVALID;
+	char **more = realloc(t->more, (size_t)(t->nmore + 1) * sizeof(*more));
+	if (!more)
+		return ERR_NOMEM;
+	t->more = more;
+	struct text_token *tok = realloc(t->tok, (size_t)(t->n + ncuts + 1) * sizeof(*tok));
+	if (!tok)
+		return ERR_NOMEM;
+	t->tok = tok;
+	char *keys = malloc(old.key_len + (size_t)ncuts + 1);
+	if (!keys)
+		return ERR_NOMEM;
+	t->more[t->nmore++] = keys;
+	memmove(&t->tok[i + ncuts + 1], &t->tok[i + 1], (size_t)(t->n - i - 1) * sizeof(*tok));
+	t->n += ncuts;
+	size_t from = 0, o = 0;
+	for (int c = 0; c <= ncuts; c++) {
+		size_t to = c < ncuts ? cuts[c] : old.key_len;
+		struct text_token *tk = &t->tok[i + c];
+		*tk = old;
+		memcpy(keys + o, old.key + from, to - from);
+		keys[o + to - from] = 0;
+		tk->key = keys + o;
+		tk->key_len = to - from;
+		tk->digits = false;
+		tk->id = -1;
+		if (c > 0) {
+			tk->start = old.end;
+			tk->pause = false;
+			tk->sep = 0;
+		}
+		o += to - from + 1;
+		from = to;
+	}
+	return ERR_OK;
 }
 
 enum err text_new(const char *s, struct text **out)
@@ -318,7 +365,9 @@ char *text_span(const struct text *t, int a, int b)
 		return NULL;
 	size_t o = 0;
 	for (int i = a; i <= b; i++) {
-		if (i > a)
+		if (t->tok[i].end == t->tok[i].start)
+			continue; /* a part of a split word, said in the first part */
+		if (o > 0)
 			s[o++] = ' ';
 		size_t l = t->tok[i].end - t->tok[i].start;
 		memcpy(s + o, t->orig + t->tok[i].start, l);

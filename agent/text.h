@@ -32,6 +32,8 @@ struct text {
 	struct text_token *tok;
 	int n;
 	char *keys;               /* storage of the keys */
+	char **more;              /* key storage of words split by text_split */
+	int nmore;
 };
 
 /* text_new: normalize and tokenize s (any bytes; NULL is taken as ""). Output: *out new
@@ -39,6 +41,13 @@ struct text {
 enum err text_new(const char *s, struct text **out);
 /* text_free: free t; NULL does nothing. */
 void text_free(struct text *t);
+
+/* text_split: replace token i of t by the parts of its key cut at the byte offsets
+ * cuts[0..ncuts-1] (increasing, inside the key, on character boundaries): a word that ran
+ * two together ("दोहजार"). The first part keeps the word's place in t->orig, the others
+ * have an empty span at its end; parts are untagged (id -1). Errors: ERR_NOMEM (t is then
+ * unchanged), ERR_INVALID for cuts that do not fit. */
+enum err text_split(struct text *t, int i, const size_t *cuts, int ncuts);
 
 /* text_span: a copy of the caller's words from token a to token b inclusive, written as
  * they were said but with the words joined by single spaces (punctuation between them

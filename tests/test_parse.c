@@ -132,6 +132,40 @@ static void folding(void **state)
 	text_free(NULL);
 }
 
+/* Devanagari words typed together are split into the listed words they are made of; a
+ * split part keeps no text of its own, and cuts that do not fit are refused. */
+static void run_together(void **state)
+{
+	(void)state;
+	struct text *t = NULL;
+	assert_int_equal(text_new("दोहज़ारचौबीस, Ektaa", &t), ERR_OK);
+	lexicon_tag_text(lex, t);
+	assert_int_equal(t->n, 4); /* दो हजार चौबीस Ektaa: Latin words are never split */
+	char dh[64];
+	text_fold_word("हज़ार", strlen("हज़ार"), dh, sizeof(dh));
+	assert_string_equal(t->tok[1].key, dh);
+	assert_true(t->tok[1].id >= 0 && t->tok[2].id >= 0);
+	assert_int_equal(t->tok[1].start, t->tok[1].end);
+	char *s = text_span(t, 0, 3);
+	assert_string_equal(s, "दोहज़ारचौबीस Ektaa");
+	free(s);
+	size_t bad[] = {0, 3, 3};
+	assert_int_equal(text_split(t, 3, bad, 1), ERR_INVALID);
+	assert_int_equal(text_split(t, 3, bad + 1, 2), ERR_INVALID);
+	assert_int_equal(text_split(t, 9, bad + 1, 1), ERR_INVALID);
+	assert_int_equal(t->n, 4);
+	text_free(t);
+	/* an unknown Devanagari word that is no two listed words stays whole, as does a
+	 * number and a place word (a village's name) */
+	static const char *const whole[] = {"सुनीतादेवी", "पांचगांव"};
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		assert_int_equal(text_new(whole[i], &t), ERR_OK);
+		lexicon_tag_text(lex, t);
+		assert_int_equal(t->n, 1);
+		text_free(t);
+	}
+}
+
 /* A word list line that is wrong is named with its file and line: one case per row, the
  * line appended to a copy of the word lists. */
 static void bad_word_list(void **state)
@@ -152,6 +186,9 @@ static void bad_word_list(void **state)
 		ROW("calendar.tsv", "terahvaan\tmonth\t13\n", "tag 'month' needs a month number from 1 to 12, got '13'"),
 		ROW("calendar.tsv", "zero\tmonth\t0\n", "got '0'"),
 		ROW("numbers.tsv", "* saat\tnum\t7\n", "not start or end with '*'"),
+		ROW("numbers.tsv", "oh\tdigitword\n", "tag 'digitword' needs a number in the third column"),
+		ROW("calendar.tsv", "ke\tanchor\n", "tag 'anchor' needs a number in the third column"),
+		ROW("yesno.tsv", "na\tyestag\t1\n", "tag 'yestag' takes no third column"),
 #undef ROW
 	};
 	(void)state;
@@ -228,6 +265,7 @@ int main(void)
 	size_t k = 0;
 	table_add(&tests, &k, (struct CMUnitTest){.name = "folding", .test_func = folding});
 	table_add(&tests, &k, (struct CMUnitTest){.name = "any text", .test_func = any_text});
+	table_add(&tests, &k, (struct CMUnitTest){.name = "run together", .test_func = run_together});
 	table_add(&tests, &k, (struct CMUnitTest){.name = "bad word list", .test_func = bad_word_list});
 	for (int i = 0; i < nf; i++)
 		snprintf(fns[i].name, sizeof(fns[i].name), "%s %s: %.100s", fns[i].col[0], fns[i].col[1],
