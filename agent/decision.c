@@ -520,3 +520,114 @@ enum err decision_from_json(const cJSON *j, struct decision **out)
 	*out = d;
 	return ERR_OK;
 }
+
+/* ---- REPLY's tools (decision.h) ---- */
+
+enum reply_param {
+	RP_FIELD, RP_LABEL, RP_SCRIPT, RP_RETRY, RP_ERROR, RP_PROGRESS, /* ask_question */
+	RP_MESSAGE, RP_STATUS, RP_REASON,                               /* end_call */
+};
+
+/* The one definition: each tool's parameters, their JSON types, whether the schema
+ * requires them (a required one is always injected), and what the model is told. */
+static const struct {
+	enum decision_tool tool;
+	enum reply_param id;
+	const char *name, *type;
+	bool required;
+	const char *desc;
+} reply_params[] = {
+	{DECISION_ASK_QUESTION, RP_FIELD, "field", "string", true, "the field asked"},
+	{DECISION_ASK_QUESTION, RP_LABEL, "label", "string", true, "what is asked"},
+	{DECISION_ASK_QUESTION, RP_RETRY, "retry", "boolean", true, "whether this is a re-ask"},
+	{DECISION_ASK_QUESTION, RP_SCRIPT, "script", "string", false, "the words to ask with"},
+	{DECISION_ASK_QUESTION, RP_ERROR, "error", "string", false,
+	 "what was wrong with the last answer"},
+	{DECISION_ASK_QUESTION, RP_PROGRESS, "progress", "string", false,
+	 "where the caller is in the form"},
+	{DECISION_END_CALL, RP_MESSAGE, "message", "string", true,
+	 "the closing words to say, in Hindi"},
+	{DECISION_END_CALL, RP_STATUS, "status", "string", false, "the call's status"},
+	{DECISION_END_CALL, RP_REASON, "reason", "string", false, "why the call ends"},
+};
+#define N_REPLY_PARAMS (sizeof reply_params / sizeof reply_params[0])
+
+const char *decision_reply_description(enum decision_tool t)
+{
+	return t == DECISION_END_CALL
+		       ? "End the call, saying the closing words in message."
+		       : "The rules' decision to ask a question (made by the system, not by you).";
+}
+
+cJSON *decision_reply_schema(enum decision_tool t)
+{
+	struct out o = {false};
+	cJSON *s = cJSON_CreateObject(), *props = NULL, *req = NULL;
+	chk(&o, s);
+	if (s) {
+		put_str(&o, s, "type", "object");
+		chk(&o, props = cJSON_AddObjectToObject(s, "properties"));
+		chk(&o, req = cJSON_AddArrayToObject(s, "required"));
+	}
+	for (size_t i = 0; props && req && i < N_REPLY_PARAMS; i++) {
+		if (reply_params[i].tool != t)
+			continue;
+		cJSON *p = cJSON_AddObjectToObject(props, reply_params[i].name);
+		chk(&o, p);
+		if (!p)
+			break;
+		put_str(&o, p, "type", reply_params[i].type);
+		put_str(&o, p, "description", reply_params[i].desc);
+		if (reply_params[i].id == RP_STATUS)
+			put_strs(&o, p, "enum", (char *const *)call_status_words,
+				 N_WORDS(call_status_words));
+		cJSON *n = reply_params[i].required ? cJSON_CreateString(reply_params[i].name) : NULL;
+		if (reply_params[i].required && (!n || !cJSON_AddItemToArray(req, n))) {
+			cJSON_Delete(n);
+			o.nomem = true;
+		}
+	}
+	if (o.nomem) {
+		cJSON_Delete(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* param_value: parameter id of d as JSON, NULL when d has none (an optional one is then
+ * left out; a required one is never NULL). */
+static cJSON *param_value(const struct decision *d, enum reply_param id)
+{
+	const char *s = NULL;
+	switch (id) {
+	case RP_FIELD: s = d->ask.field ? d->ask.field : ""; break;
+	case RP_LABEL: s = d->ask.label ? d->ask.label : ""; break;
+	case RP_SCRIPT: s = d->ask.script; break;
+	case RP_RETRY: return cJSON_CreateBool(d->ask.retry > 0);
+	case RP_ERROR: s = d->ask.error; break;
+	case RP_PROGRESS: s = d->ask.progress; break;
+	case RP_MESSAGE: s = d->end.script ? d->end.script : ""; break;
+	case RP_STATUS: s = call_status_name(d->end.status); break;
+	case RP_REASON: s = d->end.reason; break;
+	}
+	return s ? cJSON_CreateString(s) : NULL;
+}
+
+cJSON *decision_reply_arguments(const struct decision *d)
+{
+	struct out o = {false};
+	cJSON *a = cJSON_CreateObject();
+	chk(&o, a);
+	for (size_t i = 0; a && i < N_REPLY_PARAMS; i++) {
+		if (reply_params[i].tool != d->tool)
+			continue;
+		cJSON *v = param_value(d, reply_params[i].id);
+		if (v || reply_params[i].required)
+			put_item(&o, a, reply_params[i].name, v);
+	}
+	if (o.nomem) {
+		cJSON_Delete(a);
+		return NULL;
+	}
+	return a;
+}

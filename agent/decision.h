@@ -153,6 +153,26 @@ cJSON *decision_to_json(const struct decision *d);
  * JSON object, or its "tool_call" is neither tool with an "arguments" object), ERR_NOMEM. */
 enum err decision_from_json(const cJSON *j, struct decision **out);
 
+/* REPLY's two tools, ask_question and end_call, as declared to the model and as the
+ * decision is injected into REPLY's history: one table in decision.c defines both, so the
+ * injected arguments always fit the declared schema (the FormBharo paper injects the
+ * decision as a tool call; providers check a call's arguments against the tool it names).
+ *   ask_question {field, label, retry: boolean (a re-ask), script?, error?, progress?}
+ *   end_call     {message (the closing words), status?: call status, reason?}
+ * The stored record keeps its own shape (above); this one is for the model.
+ *
+ * decision_reply_schema: tool t's parameters as a JSON schema (type object, properties
+ * with type, description and enum, required). Output: new cJSON (caller frees with
+ * cJSON_Delete), NULL when out of memory. */
+cJSON *decision_reply_schema(enum decision_tool t);
+
+/* decision_reply_description: what tool t is for, said to the model (static string). */
+const char *decision_reply_description(enum decision_tool t);
+
+/* decision_reply_arguments: d's tool call arguments in the shape decision_reply_schema(d->tool)
+ * declares. Output: new cJSON object (caller frees with cJSON_Delete), NULL when out of memory. */
+cJSON *decision_reply_arguments(const struct decision *d);
+
 /* The words of the shape; static strings. call_status_name gives FormBharo's words. */
 const char *call_status_name(enum call_status s);
 const char *decision_capture_status_name(enum decision_capture_status s);

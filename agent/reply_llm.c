@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
 #include "llm.h"
 
 struct reply_llm {
@@ -58,17 +59,29 @@ static char *system_prompt(const struct form *f)
 	return s;
 }
 
-/* History, then the decision as an assistant tool call and its result. */
-static cJSON *messages(const struct reply_request *req, int turns, const cJSON *call)
+/* reply_llm_call_id: the injected call's id for turn: "dec" and six digits. One format
+ * every provider takes: Mistral requires exactly 9 characters a-z A-Z 0-9
+ * (mistral-common, src/mistral_common/protocol/instruct/validator.py: "must be a-z, A-Z,
+ * 0-9, with a length of 9"), Anthropic's tool_use ids match ^[a-zA-Z0-9_-]+$
+ * (docs.anthropic.com/en/api/messages), OpenAI takes any string. */
+static void call_id(int turn, char id[10])
+{
+	snprintf(id, 10, "dec%06d", turn >= 0 && turn <= 999999 ? turn : 0);
+}
+
+/* History, then the decision d as an assistant tool call (its arguments as
+ * decision_reply_arguments writes them, fitting the declared tool) and its result. */
+static cJSON *messages(const struct reply_request *req, int turns, const struct decision *d)
 {
 	cJSON *arr = llm_history(req->history, turns);
-	if (!arr)
+	cJSON *args = decision_reply_arguments(d);
+	if (!arr || !args) {
+		cJSON_Delete(arr);
+		cJSON_Delete(args);
 		return NULL;
-	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(req->decision, "turn");
-	char id[32];
-	snprintf(id, sizeof(id), "decision_%d", cJSON_IsNumber(turn) ? (int)turn->valuedouble : 0);
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(call, "name");
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(call, "arguments");
+	}
+	char id[10];
+	call_id(d->turn, id);
 	cJSON *m = cJSON_CreateObject();
 	cJSON_AddItemToArray(arr, m);
 	cJSON_AddStringToObject(m, "role", "assistant");
@@ -76,9 +89,8 @@ static cJSON *messages(const struct reply_request *req, int turns, const cJSON *
 	cJSON *c = cJSON_CreateObject();
 	cJSON_AddItemToArray(calls, c);
 	cJSON_AddStringToObject(c, "id", id);
-	cJSON_AddStringToObject(c, "name", name->valuestring);
-	cJSON_AddItemToObject(c, "arguments", cJSON_IsObject(args) ? cJSON_Duplicate(args, 1)
-								    : cJSON_CreateObject());
+	cJSON_AddStringToObject(c, "name", decision_tool_name(d->tool));
+	cJSON_AddItemToObject(c, "arguments", args);
 	/* the result: what the rules saw, so the model can say what was wrong */
 	cJSON *result = cJSON_CreateObject();
 	static const char *const keys[] = {"verdicts", "skipped", "call_status", "reason"};
@@ -98,23 +110,6 @@ static cJSON *messages(const struct reply_request *req, int turns, const cJSON *
 	return arr;
 }
 
-static cJSON *schema_object(const char *const *props, const char *const *descs, size_t n,
-			    const char *const *required, size_t nreq)
-{
-	cJSON *s = cJSON_CreateObject();
-	cJSON_AddStringToObject(s, "type", "object");
-	cJSON *p = cJSON_AddObjectToObject(s, "properties");
-	for (size_t i = 0; i < n; i++) {
-		cJSON *f = cJSON_AddObjectToObject(p, props[i]);
-		cJSON_AddStringToObject(f, "type", strcmp(props[i], "retry") == 0 ? "boolean" : "string");
-		cJSON_AddStringToObject(f, "description", descs[i]);
-	}
-	cJSON *r = cJSON_AddArrayToObject(s, "required");
-	for (size_t i = 0; i < nreq; i++)
-		cJSON_AddItemToArray(r, cJSON_CreateString(required[i]));
-	return s;
-}
-
 static const cJSON *decision_call(const struct reply_request *req)
 {
 	const cJSON *call = cJSON_GetObjectItemCaseSensitive(req->decision, "tool_call");
@@ -127,24 +122,22 @@ enum err reply_llm_request(const struct reply_llm *x, const struct reply_request
 {
 	const struct provider *p = x->c.p;
 	const cJSON *call = decision_call(req);
+	struct decision *d = NULL;
 	if (!call)
 		return ERR_INVALID;
-	static const char *const ask_props[] = {"field", "label", "script", "retry", "error", "progress"};
-	static const char *const ask_desc[] = {
-		"the field asked", "what is asked", "the words to ask with", "whether this is a re-ask",
-		"what was wrong with the last answer", "where the caller is in the form"};
-	static const char *const end_props[] = {"message"};
-	static const char *const end_desc[] = {"the closing words to say, in Hindi"};
-	enum err e = ERR_NOMEM;
+	enum err e = decision_from_json(req->decision, &d);
+	if (e)
+		return e == ERR_PARSE ? ERR_INVALID : e;
+	e = ERR_NOMEM;
 	char *system = system_prompt(req->form);
-	cJSON *msgs = messages(req, p->reply_history, call);
-	cJSON *ask = schema_object(ask_props, ask_desc, 6, ask_props, 1);
-	cJSON *end = schema_object(end_props, end_desc, 1, end_props, 1);
+	cJSON *msgs = messages(req, p->reply_history, d);
+	cJSON *ask = decision_reply_schema(DECISION_ASK_QUESTION);
+	cJSON *end = decision_reply_schema(DECISION_END_CALL);
 	if (!system || !msgs || !ask || !end)
 		goto out;
 	struct llm_tool tools[2] = {
-		{"ask_question", "The rules' decision to ask a question (made by the system, not by you).", ask},
-		{"end_call", "End the call, saying the closing words in message.", end},
+		{decision_tool_name(DECISION_ASK_QUESTION), decision_reply_description(DECISION_ASK_QUESTION), ask},
+		{decision_tool_name(DECISION_END_CALL), decision_reply_description(DECISION_END_CALL), end},
 	};
 	struct llm_call c = {
 		.system = system,
@@ -157,6 +150,7 @@ enum err reply_llm_request(const struct reply_llm *x, const struct reply_request
 	if (e == ERR_OK)
 		http_req_limits(*out, p->timeout_ms, p->retries, 0);
 out:
+	decision_free(d);
 	free(system);
 	cJSON_Delete(msgs);
 	cJSON_Delete(ask);

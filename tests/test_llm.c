@@ -509,11 +509,11 @@ static void test_reply(void **state)
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].role"), "assistant"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].type"), "function"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].function.name"), "ask_question"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].id"), "decision_1"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].id"), "dec000001"));
 	const cJSON *args = reqcheck_jpath(sent, "messages[-2].tool_calls[0].function.arguments");
 	assert_true(cJSON_IsString(args) && strstr(args->valuestring, "\"field\":\"district\""));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].role"), "tool"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].tool_call_id"), "decision_1"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].tool_call_id"), "dec000001"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tools[1].function.name"), "end_call"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tool_choice"), "auto"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "reasoning_effort"), "low")); /* the paper: low for REPLY */
@@ -574,11 +574,186 @@ static void test_reply(void **state)
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].name"), "ask_question"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].input.field"), "district"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].type"), "tool_result"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].tool_use_id"), "decision_1"));
+	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].tool_use_id"), "dec000001"));
 	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tool_choice.type"), "auto"));
 	cJSON_Delete(sent);
 	cJSON_Delete(ask);
 	cJSON_Delete(end);
+}
+
+/* ---- REPLY's injected decision fits its declared tool (decision.h) ---- */
+
+/* schema_check: whether v fits schema s, in the subset REPLY's tools use: "type",
+ * "properties" (every key of v declared, each value checked), "required", "enum". why
+ * (size n) says what does not fit. */
+static bool schema_check(const cJSON *s, const cJSON *v, const char *at, char *why, size_t n)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(s, "type");
+	if (cJSON_IsString(type)) {
+		const char *t = type->valuestring;
+		bool ok = strcmp(t, "object") == 0    ? cJSON_IsObject(v)
+			  : strcmp(t, "string") == 0  ? cJSON_IsString(v)
+			  : strcmp(t, "boolean") == 0 ? cJSON_IsBool(v)
+			  : strcmp(t, "integer") == 0 ? cJSON_IsNumber(v) && v->valuedouble == (double)(long)v->valuedouble
+			  : strcmp(t, "number") == 0  ? cJSON_IsNumber(v)
+			  : strcmp(t, "array") == 0   ? cJSON_IsArray(v)
+			  : strcmp(t, "null") == 0    ? cJSON_IsNull(v) : false;
+		if (!ok) {
+			snprintf(why, n, "%s: not of type %s", at, t);
+			return false;
+		}
+	}
+	const cJSON *en = cJSON_GetObjectItemCaseSensitive(s, "enum"), *it;
+	if (cJSON_IsArray(en)) {
+		bool found = false;
+		cJSON_ArrayForEach(it, en)
+			found |= cJSON_Compare(it, v, 1);
+		if (!found) {
+			snprintf(why, n, "%s: not one of the enum", at);
+			return false;
+		}
+	}
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "required")) {
+		if (!cJSON_GetObjectItemCaseSensitive(v, it->valuestring)) {
+			snprintf(why, n, "%s: required \"%s\" missing", at, it->valuestring);
+			return false;
+		}
+	}
+	if (cJSON_IsObject(props) && cJSON_IsObject(v)) {
+		cJSON_ArrayForEach(it, v) {
+			const cJSON *ps = cJSON_GetObjectItemCaseSensitive(props, it->string);
+			char sub[128];
+			snprintf(sub, sizeof(sub), "%s.%s", at, it->string);
+			if (!ps) {
+				snprintf(why, n, "%s: not declared", sub);
+				return false;
+			}
+			if (!schema_check(ps, it, sub, why, n))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* id_ok: whether id is exactly 9 characters a-z A-Z 0-9 (mistral-common's validator),
+ * which also fits Anthropic's ^[a-zA-Z0-9_-]+$. */
+static bool id_ok(const cJSON *id)
+{
+	if (!cJSON_IsString(id) || strlen(id->valuestring) != 9)
+		return false;
+	for (const char *c = id->valuestring; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+			return false;
+	return true;
+}
+
+/* check_injected: the REPLY request q (chat completions, or Anthropic's Messages when
+ * anthropic) injects a call whose id is valid everywhere and whose arguments fit the tool
+ * of that name declared in the same request. */
+static void check_injected(const struct mock_request *q, bool anthropic, const char *what)
+{
+	cJSON *sent = cJSON_Parse(q->body);
+	assert_non_null(sent);
+	const cJSON *call, *id, *name, *args, *result_id;
+	cJSON *parsed = NULL;
+	if (anthropic) {
+		call = reqcheck_jpath(sent, "messages[-2].content[-1]");
+		id = cJSON_GetObjectItemCaseSensitive(call, "id");
+		name = cJSON_GetObjectItemCaseSensitive(call, "name");
+		args = cJSON_GetObjectItemCaseSensitive(call, "input");
+		result_id = reqcheck_jpath(sent, "messages[-1].content[0].tool_use_id");
+	} else {
+		call = reqcheck_jpath(sent, "messages[-2].tool_calls[0]");
+		id = cJSON_GetObjectItemCaseSensitive(call, "id");
+		name = reqcheck_jpath(call, "function.name");
+		const cJSON *a = reqcheck_jpath(call, "function.arguments");
+		args = parsed = cJSON_IsString(a) ? cJSON_Parse(a->valuestring) : NULL;
+		result_id = reqcheck_jpath(sent, "messages[-1].tool_call_id");
+	}
+	if (!id_ok(id) || !cJSON_Compare(id, result_id, 1))
+		fail_msg("%s: tool call id %s is not 9 letters or digits, or its result names another",
+			 what, cJSON_IsString(id) ? id->valuestring : "(none)");
+	assert_true(cJSON_IsString(name));
+	const cJSON *schema = NULL, *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(sent, "tools")) {
+		const cJSON *tn = anthropic ? cJSON_GetObjectItemCaseSensitive(t, "name")
+					    : reqcheck_jpath(t, "function.name");
+		if (cJSON_IsString(tn) && strcmp(tn->valuestring, name->valuestring) == 0)
+			schema = anthropic ? cJSON_GetObjectItemCaseSensitive(t, "input_schema")
+					   : reqcheck_jpath(t, "function.parameters");
+	}
+	if (!schema)
+		fail_msg("%s: no tool \"%s\" declared", what, name->valuestring);
+	char why[256] = "";
+	if (!schema_check(schema, args, name->valuestring, why, sizeof(why)))
+		fail_msg("%s: injected %s does not fit its schema: %s", what, name->valuestring, why);
+	cJSON_Delete(parsed);
+	cJSON_Delete(sent);
+}
+
+static void test_reply_fits_tools(void **state)
+{
+	(void)state;
+	/* every decision of the 48-path walk (test_flow.c writes them), a re-ask, and the
+	 * REPLY test inputs */
+	cJSON *decisions = cJSON_CreateArray();
+	FILE *f = fopen("tests/data/flow_48_decisions.jsonl", "r");
+	assert_non_null(f);
+	char line[65536];
+	while (fgets(line, sizeof(line), f))
+		if (line[0] == '{')
+			cJSON_AddItemToArray(decisions, cJSON_Parse(line));
+	fclose(f);
+	assert_true(cJSON_GetArraySize(decisions) >= 48);
+	cJSON *reask = cJSON_Duplicate(cJSON_GetArrayItem(decisions, 1), 1);
+	cJSON *ra = (cJSON *)reqcheck_jpath(reask, "tool_call.arguments");
+	cJSON_ReplaceItemInObject(ra, "retry", cJSON_CreateNumber(1));
+	cJSON_AddStringToObject(ra, "error", "ज़िले का नाम सूची में नहीं है");
+	cJSON_AddItemToArray(decisions, reask);
+	cJSON_AddItemToArray(decisions, load_json("tests/data/llm_reply/decision_ask.json"));
+	cJSON_AddItemToArray(decisions, load_json("tests/data/llm_reply/decision_end.json"));
+
+	static const struct {
+		const char *spec, *base_env, *base, *key_env;
+		bool anthropic;
+	} provs[] = {
+		{"mistral", "MISTRAL_BASE_URL", "/v1", "MISTRAL_API_KEY", false},
+		{"openai:gpt-5.4-mini", "OPENAI_BASE_URL", "/v1", "OPENAI_API_KEY", false},
+		{"anthropic", "ANTHROPIC_BASE_URL", "", "ANTHROPIC_API_KEY", true},
+	};
+	const char *openai_text = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+		"\"message\":{\"role\":\"assistant\",\"content\":\"जी\"},\"finish_reason\":\"stop\"}]}";
+	const char *anthropic_text = "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
+		"\"content\":[{\"type\":\"text\",\"text\":\"जी\"}],\"stop_reason\":\"end_turn\"}";
+	for (size_t i = 0; i < sizeof(provs) / sizeof(provs[0]); i++) {
+		clear_env();
+		provider_config_free();
+		char base[160];
+		snprintf(base, sizeof(base), "%s%s", mockserver_url(ms), provs[i].base);
+		setenv(provs[i].base_env, base, 1);
+		setenv(provs[i].key_env, "test-key-1234", 1);
+		struct backend rb;
+		assert_int_equal(backend_reply(provs[i].spec, &rb, NULL), ERR_OK);
+		mockserver_clear(ms);
+		mockserver_set_default(ms, (struct mock_reply){200, NULL,
+			provs[i].anthropic ? anthropic_text : openai_text, NULL, 0});
+		int k = 0;
+		const cJSON *d;
+		cJSON_ArrayForEach(d, decisions) {
+			struct reply_request rq = {form, d, history};
+			char *text = NULL;
+			assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
+			free(text);
+			char what[64];
+			snprintf(what, sizeof(what), "%s decision %d", provs[i].spec, k);
+			check_injected(mockserver_request(ms, k), provs[i].anthropic, what);
+			k++;
+		}
+	}
+	mockserver_set_default(ms, (struct mock_reply){200, NULL, "{}", NULL, 0});
+	cJSON_Delete(decisions);
+	clear_env();
 }
 
 int main(void)
@@ -591,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_reply_fits_tools),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
