@@ -17,6 +17,29 @@ static bool is(const struct provider *p, const char *name)
 	return strcmp(p->info->name, name) == 0;
 }
 
+/* groq_family: p's model on Groq is a qwen3 (Q), an openai/gpt-oss (G) or another ('\0'). */
+static char groq_family(const struct provider *p)
+{
+	if (!is(p, "groq"))
+		return '\0';
+	return strstr(p->model, "qwen3") ? 'Q' : strstr(p->model, "gpt-oss") ? 'G' : '\0';
+}
+
+/* effort_for: the reasoning effort p's model takes for effort, NULL: send none. Groq
+ * (groq-python, src/groq/types/chat/completion_create_params.py, reasoning_effort): qwen3
+ * models take only "none" or "default", openai/gpt-oss "low"/"medium"/"high", other
+ * models none at all. */
+static const char *effort_for(const struct provider *p, const char *effort)
+{
+	if (!is(p, "groq"))
+		return effort;
+	switch (groq_family(p)) {
+	case 'Q': return strcmp(effort, "none") == 0 ? "none" : "default";
+	case 'G': return effort;
+	default: return NULL;
+	}
+}
+
 /* Neutral messages to chat-completions messages. */
 static cJSON *messages(const char *system, const cJSON *in)
 {
@@ -82,12 +105,12 @@ enum err llm_openai_build(const struct provider *p, const struct llm_call *c, st
 	bool reasoning = provider_is_reasoning(p);
 	if (!reasoning) {
 		cJSON_AddNumberToObject(body, "temperature", 0);
-	} else if (c->effort && *c->effort) {
+	} else if (c->effort && *c->effort && effort_for(p, c->effort)) {
 		if (is(p, "openrouter")) {
 			cJSON *r = cJSON_AddObjectToObject(body, "reasoning");
 			cJSON_AddStringToObject(r, "effort", c->effort);
 		} else {
-			cJSON_AddStringToObject(body, "reasoning_effort", c->effort);
+			cJSON_AddStringToObject(body, "reasoning_effort", effort_for(p, c->effort));
 		}
 	}
 	if (c->max_tokens > 0)
@@ -98,15 +121,18 @@ enum err llm_openai_build(const struct provider *p, const struct llm_call *c, st
 		cJSON_AddStringToObject(rf, "type", "json_schema");
 		cJSON *js = cJSON_AddObjectToObject(rf, "json_schema");
 		cJSON_AddStringToObject(js, "name", c->schema_name ? c->schema_name : "answer");
-		cJSON_AddBoolToObject(js, "strict", 1);
+		/* Groq: strict only on openai/gpt-oss, best-effort elsewhere
+		 * (console.groq.com/docs/structured-outputs, "Supported models") */
+		cJSON_AddBoolToObject(js, "strict", !is(p, "groq") || groq_family(p) == 'G');
 		cJSON_AddItemToObject(js, "schema", cJSON_Duplicate(c->schema, 1));
 	}
 	if (c->stream) {
-		/* usage comes in a last chunk only when asked for (OpenAI, OpenRouter, Groq and
-		 * the local servers take stream_options; Gemini's and Mistral's endpoints send
-		 * usage without it) */
+		/* usage comes in a last chunk only when asked for (OpenAI, OpenRouter and the
+		 * local servers take stream_options; Gemini's and Mistral's endpoints send usage
+		 * without it; Groq's request parameters have no stream_options (groq-python,
+		 * completion_create_params.py) and its last chunk carries x_groq.usage) */
 		cJSON_AddBoolToObject(body, "stream", 1);
-		if (!is(p, "gemini") && !is(p, "mistral")) {
+		if (!is(p, "gemini") && !is(p, "mistral") && !is(p, "groq")) {
 			cJSON *so = cJSON_AddObjectToObject(body, "stream_options");
 			cJSON_AddBoolToObject(so, "include_usage", 1);
 		}

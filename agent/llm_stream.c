@@ -215,6 +215,9 @@ static bool openai_event(struct llm_stream *s, const cJSON *root)
 		return true;
 	}
 	const cJSON *usage = get(root, "usage");
+	if (!cJSON_IsObject(usage)) /* Groq: the last chunk's x_groq.usage (groq-python,
+				       src/groq/types/chat/chat_completion_chunk.py, XGroq) */
+		usage = get(get(root, "x_groq"), "usage");
 	const cJSON *pt = get(usage, "prompt_tokens"), *ct = get(usage, "completion_tokens");
 	if (cJSON_IsNumber(pt))
 		s->tokens_in = (long)pt->valuedouble;

@@ -79,7 +79,8 @@ static void test_protocols(void **state)
 {
 	(void)state;
 	static const char *const dirs[] = {"llm_openai", "llm_openrouter", "llm_gemini", "llm_mistral",
-					   "llm_groq", "llm_local", "llm_anthropic"};
+					   "llm_groq", "llm_groq_qwen", "llm_groq_oss", "llm_local",
+					   "llm_anthropic"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char expect[256], resp[256];
 		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
@@ -581,6 +582,36 @@ static void test_reply(void **state)
 	cJSON_Delete(end);
 }
 
+/* Groq's streamed answer carries its usage in the last chunk's x_groq.usage, not in a
+ * usage chunk asked for by stream_options (groq-python, chat_completion_chunk.py). */
+static void test_groq_stream_usage(void **state)
+{
+	(void)state;
+	clear_env();
+	provider_config_free();
+	char base[160];
+	snprintf(base, sizeof(base), "%s/openai/v1", mockserver_url(ms));
+	setenv("GROQ_BASE_URL", base, 1);
+	setenv("GROQ_API_KEY", "gq-test", 1);
+	char *body = reqcheck_file_text("tests/data/llm_groq/stream.sse");
+	assert_non_null(body);
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0});
+	free(body);
+	struct backend be;
+	assert_int_equal(backend_extract("groq", &be, NULL), ERR_OK);
+	struct extract_request rq = extract_req("मैं गया से हूँ");
+	struct extraction *ex = NULL;
+	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
+	assert_int_equal(ex->n, 1);
+	extraction_free(ex);
+	struct backend_usage u;
+	assert_true(backend_last_usage(&be, &u));
+	assert_int_equal(u.tokens_in, 812);
+	assert_int_equal(u.tokens_out, 31);
+	clear_env();
+}
+
 /* ---- REPLY's injected decision fits its declared tool (decision.h) ---- */
 
 /* schema_check: whether v fits schema s, in the subset REPLY's tools use: "type",
@@ -767,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_reply),
 		cmocka_unit_test(test_reply_fits_tools),
+		cmocka_unit_test(test_groq_stream_usage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
