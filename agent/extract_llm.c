@@ -465,7 +465,7 @@ enum err extract_llm_response(const struct extract_llm *x, const struct extract_
 		} else if (p->use_tool) {
 			fault(&f, "the model answered without the %s tool", TOOL_NAME);
 		}
-		if (r->finish && strcmp(r->finish, "length") == 0)
+		if (r->at_limit)
 			fault(&f, "the answer was cut off at the token limit");
 		if (r->cut_short)
 			fault(&f, "the answer stream was cut short before its end");

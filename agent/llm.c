@@ -39,11 +39,23 @@ enum err llm_build(const struct provider *p, const struct llm_call *c, struct ht
 	}
 }
 
+/* at_limit: whether finish says the answer stopped at the token limit on protocol proto:
+ * chat completions' finish_reason "length" (platform.openai.com/docs/api-reference/chat/
+ * object), the Messages API's stop_reason "max_tokens" (docs.anthropic.com/en/api/messages). */
+static bool at_limit(enum provider_protocol proto, const char *finish)
+{
+	return finish && strcmp(finish, proto == PROTO_ANTHROPIC ? "max_tokens" : "length") == 0;
+}
+
 enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
 		   char *why, size_t n)
 {
-	if (llm_stream_is_sse(body, len))
-		return llm_stream_parse(p->info->protocol, body, len, out, why, n);
+	if (llm_stream_is_sse(body, len)) {
+		enum err se = llm_stream_parse(p->info->protocol, body, len, out, why, n);
+		if (se == ERR_OK)
+			(*out)->at_limit = at_limit(p->info->protocol, (*out)->finish);
+		return se;
+	}
 	cJSON *root = cJSON_ParseWithLength(body, len);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
@@ -65,6 +77,7 @@ out:
 		llm_result_free(r);
 		return e;
 	}
+	r->at_limit = at_limit(p->info->protocol, r->finish);
 	*out = r;
 	return ERR_OK;
 }

@@ -46,6 +46,8 @@ struct llm_result {
 	char *finish;      /* finish_reason / stop_reason, NULL if not given */
 	long tokens_in, tokens_out; /* -1 when not reported */
 	bool cut_short;    /* a streamed answer whose end ([DONE], message_stop) never came */
+	bool at_limit;     /* the answer stopped at the token limit: finish_reason "length"
+			      (chat completions) or stop_reason "max_tokens" (Messages API) */
 };
 
 void llm_result_free(struct llm_result *r);

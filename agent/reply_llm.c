@@ -204,6 +204,10 @@ enum err reply_llm_response(const struct reply_llm *x, const struct reply_reques
 		snprintf(u->error, sizeof(u->error), "the model refused: %.200s", r->refusal);
 		goto out;
 	}
+	if (r->at_limit) { /* half a line is not said */
+		snprintf(u->error, sizeof(u->error), "the answer was cut off at the token limit");
+		goto out;
+	}
 	if (r->tool_name && strcmp(r->tool_name, "end_call") == 0) {
 		if (!ending) {
 			snprintf(u->error, sizeof(u->error),

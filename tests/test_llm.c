@@ -143,14 +143,20 @@ static char *completion(const cJSON *content, const cJSON *refusal)
 	return s;
 }
 
-static void use_openai(void)
+/* use_env: a clean environment, then base_env = the server's URL + path and key_env = key. */
+static void use_env(const char *base_env, const char *path, const char *key_env, const char *key)
 {
 	clear_env();
 	provider_config_free();
-	char base[128];
-	snprintf(base, sizeof(base), "%s/v1", mockserver_url(ms));
-	setenv("OPENAI_BASE_URL", base, 1);
-	setenv("OPENAI_API_KEY", "sk-test-secret-4242", 1);
+	char base[160];
+	snprintf(base, sizeof(base), "%s%s", mockserver_url(ms), path);
+	setenv(base_env, base, 1);
+	setenv(key_env, key, 1);
+}
+
+static void use_openai(void)
+{
+	use_env("OPENAI_BASE_URL", "/v1", "OPENAI_API_KEY", "sk-test-secret-4242");
 }
 
 static void test_faults(void **state)
@@ -587,12 +593,7 @@ static void test_reply(void **state)
 static void test_groq_stream_usage(void **state)
 {
 	(void)state;
-	clear_env();
-	provider_config_free();
-	char base[160];
-	snprintf(base, sizeof(base), "%s/openai/v1", mockserver_url(ms));
-	setenv("GROQ_BASE_URL", base, 1);
-	setenv("GROQ_API_KEY", "gq-test", 1);
+	use_env("GROQ_BASE_URL", "/openai/v1", "GROQ_API_KEY", "gq-test");
 	char *body = reqcheck_file_text("tests/data/llm_groq/stream.sse");
 	assert_non_null(body);
 	mockserver_clear(ms);
@@ -609,6 +610,62 @@ static void test_groq_stream_usage(void **state)
 	assert_true(backend_last_usage(&be, &u));
 	assert_int_equal(u.tokens_in, 812);
 	assert_int_equal(u.tokens_out, 31);
+	clear_env();
+}
+
+/* An answer stopped at the token limit is reported as cut off on each protocol: chat
+ * completions' finish_reason "length" (platform.openai.com/docs/api-reference/chat/object)
+ * and Anthropic's stop_reason "max_tokens" (docs.anthropic.com/en/api/messages). EXTRACT
+ * records a fault; REPLY does not speak half a line. */
+static void test_cut_off(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *spec, *base_env, *path, *key_env, *body;
+	} cases[] = {
+		{"openai", "OPENAI_BASE_URL", "/v1", "OPENAI_API_KEY",
+		 "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":"
+		 "{\"role\":\"assistant\",\"content\":\"{\\\"ack\\\":\\\"जी\\\",\\\"fields\\\":[]}\"},"
+		 "\"finish_reason\":\"length\"}]}"},
+		{"anthropic", "ANTHROPIC_BASE_URL", "", "ANTHROPIC_API_KEY",
+		 "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":"
+		 "\"tool_use\",\"id\":\"toolu_01\",\"name\":\"record_extraction\",\"input\":{\"ack\":"
+		 "\"जी\",\"fields\":[]}}],\"stop_reason\":\"max_tokens\",\"usage\":{\"input_tokens\":9,"
+		 "\"output_tokens\":1024}}"},
+	};
+	static const char *const say[] = {
+		"{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":"
+		"{\"role\":\"assistant\",\"content\":\"आप किस ज़िले\"},\"finish_reason\":\"length\"}]}",
+		"{\"id\":\"msg_2\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":"
+		"\"text\",\"text\":\"आप किस ज़िले\"}],\"stop_reason\":\"max_tokens\"}",
+	};
+	cJSON *ask = load_json("tests/data/llm_reply/decision_ask.json");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		use_env(cases[i].base_env, cases[i].path, cases[i].key_env, "test-key-1234");
+		struct backend be, rb;
+		assert_int_equal(backend_extract(cases[i].spec, &be, NULL), ERR_OK);
+		mockserver_clear(ms);
+		mockserver_push(ms, (struct mock_reply){200, NULL, cases[i].body, NULL, 0});
+		struct extract_request rq = extract_req("गया");
+		struct extraction *ex = NULL;
+		assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
+		if (!ex->fault || !strstr(ex->fault, "cut off at the token limit"))
+			fail_msg("%s: fault \"%s\"", cases[i].spec, ex->fault ? ex->fault : "(none)");
+		extraction_free(ex);
+
+		assert_int_equal(backend_reply(cases[i].spec, &rb, NULL), ERR_OK);
+		mockserver_clear(ms);
+		mockserver_push(ms, (struct mock_reply){200, NULL, say[i], NULL, 0});
+		struct reply_request rr = {form, ask, history};
+		char *text = NULL;
+		assert_int_equal(backend_say(&rb, &rr, &text), ERR_BACKEND);
+		assert_null(text);
+		struct backend_usage u;
+		assert_true(backend_last_usage(&rb, &u));
+		if (!strstr(u.error, "cut off at the token limit"))
+			fail_msg("%s: REPLY error \"%s\"", cases[i].spec, u.error);
+	}
+	cJSON_Delete(ask);
 	clear_env();
 }
 
@@ -758,12 +815,7 @@ static void test_reply_fits_tools(void **state)
 	const char *anthropic_text = "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
 		"\"content\":[{\"type\":\"text\",\"text\":\"जी\"}],\"stop_reason\":\"end_turn\"}";
 	for (size_t i = 0; i < sizeof(provs) / sizeof(provs[0]); i++) {
-		clear_env();
-		provider_config_free();
-		char base[160];
-		snprintf(base, sizeof(base), "%s%s", mockserver_url(ms), provs[i].base);
-		setenv(provs[i].base_env, base, 1);
-		setenv(provs[i].key_env, "test-key-1234", 1);
+		use_env(provs[i].base_env, provs[i].base, provs[i].key_env, "test-key-1234");
 		struct backend rb;
 		assert_int_equal(backend_reply(provs[i].spec, &rb, NULL), ERR_OK);
 		mockserver_clear(ms);
@@ -799,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_reply),
 		cmocka_unit_test(test_reply_fits_tools),
 		cmocka_unit_test(test_groq_stream_usage),
+		cmocka_unit_test(test_cut_off),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
