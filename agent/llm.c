@@ -95,24 +95,61 @@ static void scrub(char *s, const char *key)
 	}
 }
 
-/* The provider's error text: OpenAI-style {"error":{"message"}} or {"error":"..."},
- * Anthropic {"type":"error","error":{"type","message"}}, others {"detail"} / {"message"}. */
-static const char *error_message(const cJSON *root)
+/* first_msg: the first string "msg" in a list of validation errors
+ * ([{"loc","msg","type"}], FastAPI's shape), NULL if none. */
+static const char *first_msg(const cJSON *list)
 {
+	const cJSON *it;
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(it, "msg");
+		if (cJSON_IsString(m))
+			return m->valuestring;
+	}
+	return NULL;
+}
+
+/* error_message: the provider's own words in an error body, written to out (size n, ""
+ * when there are none). Each shape is documented by its provider:
+ * - {"error":{"message"}}: OpenAI (platform.openai.com/docs/guides/error-codes), Groq,
+ *   OpenRouter, Anthropic's {"type":"error","error":{"type","message"}}
+ *   (docs.anthropic.com/en/api/errors), Google's {"error":{"code","message","status"}}
+ *   (cloud.google.com/apis/design/errors), Sarvam's {"error":{"message","code"}}
+ *   (docs.sarvam.ai/api-reference-docs/errors-troubleshooting); {"error":"text"};
+ *   Gemini's OpenAI-compatible endpoint wraps the object in an array;
+ * - Deepgram: {"err_code","err_msg"} or {"category","message","details"}
+ *   (developers.deepgram.com/docs/errors);
+ * - ElevenLabs: {"detail":{"status","message"}} or, on a 422, {"detail":[{"loc","msg"}]}
+ *   (elevenlabs-python's HTTPValidationError);
+ * - Mistral: {"object":"error","message"}, where message may hold {"detail":[{"msg"}]}. */
+static void error_message(const cJSON *root, char *out, size_t n)
+{
+	if (cJSON_IsArray(root))
+		root = cJSON_GetArrayItem(root, 0);
 	const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(root, "message");
+	const cJSON *detail = cJSON_GetObjectItemCaseSensitive(root, "detail");
+	const cJSON *details = cJSON_GetObjectItemCaseSensitive(root, "details");
+	const char *m = NULL;
 	if (cJSON_IsString(err))
-		return err->valuestring;
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
-	if (cJSON_IsString(m))
-		return m->valuestring;
-	m = cJSON_GetObjectItemCaseSensitive(root, "message");
-	if (cJSON_IsString(m))
-		return m->valuestring;
-	m = cJSON_GetObjectItemCaseSensitive(root, "detail");
-	if (cJSON_IsString(m))
-		return m->valuestring;
-	m = cJSON_GetObjectItemCaseSensitive(m, "message");
-	return cJSON_IsString(m) ? m->valuestring : NULL;
+		m = err->valuestring;
+	else if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(err, "message")))
+		m = cJSON_GetObjectItemCaseSensitive(err, "message")->valuestring;
+	else if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "err_msg")))
+		m = cJSON_GetObjectItemCaseSensitive(root, "err_msg")->valuestring;
+	else if (cJSON_IsString(msg))
+		m = msg->valuestring;
+	else if (cJSON_IsObject(msg))
+		m = first_msg(cJSON_GetObjectItemCaseSensitive(msg, "detail"));
+	else if (cJSON_IsString(detail))
+		m = detail->valuestring;
+	else if (cJSON_IsArray(detail))
+		m = first_msg(detail);
+	else if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(detail, "message")))
+		m = cJSON_GetObjectItemCaseSensitive(detail, "message")->valuestring;
+	if (m && cJSON_IsString(details) && m == (cJSON_IsString(msg) ? msg->valuestring : NULL))
+		snprintf(out, n, "%s (%s)", m, details->valuestring); /* Deepgram's details */
+	else
+		snprintf(out, n, "%s", m ? m : "");
 }
 
 bool llm_http_error(const struct provider *p, const struct http_result *res, char *why, size_t n)
@@ -129,9 +166,8 @@ bool llm_http_error(const struct provider *p, const struct http_result *res, cha
 		return true;
 	}
 	cJSON *root = cJSON_ParseWithLength(res->body, res->body_len);
-	const char *msg = error_message(root);
 	char buf[200];
-	snprintf(buf, sizeof(buf), "%s", msg ? msg : "");
+	error_message(root, buf, sizeof(buf));
 	scrub(buf, p->key);
 	cJSON_Delete(root);
 	if (res->attempts > 1)
