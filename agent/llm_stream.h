@@ -9,7 +9,8 @@
  *   (platform.openai.com/docs/api-reference/chat-streaming): each event's data is a
  *   chat.completion.chunk whose choices[0].delta carries content, refusal or
  *   tool_calls[0].function.{name,arguments} pieces and choices[0].finish_reason at the
- *   end; with stream_options.include_usage a last chunk carries usage (choices empty);
+ *   end; with stream_options.include_usage a last chunk carries usage (choices empty),
+ *   and Groq's last chunk carries it as x_groq.usage (groq-python, chat_completion_chunk.py);
  *   the stream ends with "data: [DONE]"; an error arrives as {"error":{...}}.
  * - Anthropic Messages with "stream": true
  *   (docs.anthropic.com/en/docs/build-with-claude/streaming): message_start (usage

@@ -3,9 +3,11 @@
  * question in Hindi, or ends the call with an end_call tool call).
  *
  * The messages are the call's history, then an assistant tool call carrying the
- * decision record's "tool_call" (decision.h: ask_question or end_call with its arguments),
- * then that call's result (the verdicts and the rule layer's reason). The model answers
- * with one line of Hindi, or calls end_call {"message"} when the decision ends the call.
+ * decision (its tool and the arguments decision_reply_arguments writes, which fit the
+ * tools declared from decision_reply_schema; id "dec" and the turn in 6 digits, valid on
+ * every provider), then that call's result (the verdicts and the rule layer's reason).
+ * The model answers with one line of Hindi, or calls end_call {"message"} when the
+ * decision ends the call; an answer stopped at the token limit is refused.
  * The model cannot change the decision: an end_call when the rules asked a question is
  * refused (an error), and the engine follows the rules either way. */
 #ifndef FORMDESK_REPLY_LLM_H

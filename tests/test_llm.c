@@ -75,13 +75,18 @@ static struct extract_request extract_req(const char *transcript)
 	};
 }
 
+/* One directory per provider (and model family) under tests/data: expect (the request as
+ * documented, and the environment that points the provider at the test server) and
+ * response.json (a documented answer). */
+static const char *const dirs[] = {"llm_openai", "llm_openrouter", "llm_gemini", "llm_mistral",
+				   "llm_groq", "llm_groq_qwen", "llm_groq_oss", "llm_local",
+				   "llm_anthropic"};
+#define N_DIRS (sizeof(dirs) / sizeof(dirs[0]))
+
 static void test_protocols(void **state)
 {
 	(void)state;
-	static const char *const dirs[] = {"llm_openai", "llm_openrouter", "llm_gemini", "llm_mistral",
-					   "llm_groq", "llm_groq_qwen", "llm_groq_oss", "llm_local",
-					   "llm_anthropic"};
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < N_DIRS; i++) {
 		char expect[256], resp[256];
 		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
 		snprintf(resp, sizeof(resp), "tests/data/%s/response.json", dirs[i]);
@@ -737,8 +742,8 @@ static bool id_ok(const cJSON *id)
 }
 
 /* check_injected: the REPLY request q (chat completions, or Anthropic's Messages when
- * anthropic) injects a call whose id is valid everywhere and whose arguments fit the tool
- * of that name declared in the same request. */
+ * anthropic) uses the protocol's roles, and injects a call whose id is valid everywhere
+ * and whose arguments fit the tool of that name declared in the same request. */
 static void check_injected(const struct mock_request *q, bool anthropic, const char *what)
 {
 	cJSON *sent = cJSON_Parse(q->body);
@@ -759,6 +764,29 @@ static void check_injected(const struct mock_request *q, bool anthropic, const c
 		args = parsed = cJSON_IsString(a) ? cJSON_Parse(a->valuestring) : NULL;
 		result_id = reqcheck_jpath(sent, "messages[-1].tool_call_id");
 	}
+	/* roles: chat completions' system/user/assistant/tool
+	 * (platform.openai.com/docs/api-reference/chat/create); the Messages API's user and
+	 * assistant, alternating from user (docs.anthropic.com/en/api/messages) */
+	const cJSON *m;
+	const char *prev = NULL;
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(sent, "messages")) {
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+		const char *r = cJSON_IsString(role) ? role->valuestring : "";
+		bool ok = anthropic ? (strcmp(r, "user") == 0 || strcmp(r, "assistant") == 0) &&
+					      (prev ? strcmp(prev, r) != 0 : strcmp(r, "user") == 0)
+				    : strcmp(r, "system") == 0 || strcmp(r, "user") == 0 ||
+					      strcmp(r, "assistant") == 0 || strcmp(r, "tool") == 0;
+		if (!ok)
+			fail_msg("%s: message role \"%s\" out of place", what, r);
+		prev = r;
+	}
+	/* Groq's qwen3 models take reasoning_effort none/default only (groq-python,
+	 * completion_create_params.py) */
+	const cJSON *model = cJSON_GetObjectItemCaseSensitive(sent, "model");
+	const cJSON *effort = cJSON_GetObjectItemCaseSensitive(sent, "reasoning_effort");
+	if (cJSON_IsString(model) && strstr(model->valuestring, "qwen3") && effort &&
+	    !reqcheck_value_is(effort, "none") && !reqcheck_value_is(effort, "default"))
+		fail_msg("%s: reasoning_effort %s on qwen3", what, cJSON_PrintUnformatted(effort));
 	if (!id_ok(id) || !cJSON_Compare(id, result_id, 1))
 		fail_msg("%s: tool call id %s is not 9 letters or digits, or its result names another",
 			 what, cJSON_IsString(id) ? id->valuestring : "(none)");
@@ -802,25 +830,22 @@ static void test_reply_fits_tools(void **state)
 	cJSON_AddItemToArray(decisions, load_json("tests/data/llm_reply/decision_ask.json"));
 	cJSON_AddItemToArray(decisions, load_json("tests/data/llm_reply/decision_end.json"));
 
-	static const struct {
-		const char *spec, *base_env, *base, *key_env;
-		bool anthropic;
-	} provs[] = {
-		{"mistral", "MISTRAL_BASE_URL", "/v1", "MISTRAL_API_KEY", false},
-		{"openai:gpt-5.4-mini", "OPENAI_BASE_URL", "/v1", "OPENAI_API_KEY", false},
-		{"anthropic", "ANTHROPIC_BASE_URL", "", "ANTHROPIC_API_KEY", true},
-	};
 	const char *openai_text = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
 		"\"message\":{\"role\":\"assistant\",\"content\":\"जी\"},\"finish_reason\":\"stop\"}]}";
 	const char *anthropic_text = "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
 		"\"content\":[{\"type\":\"text\",\"text\":\"जी\"}],\"stop_reason\":\"end_turn\"}";
-	for (size_t i = 0; i < sizeof(provs) / sizeof(provs[0]); i++) {
-		use_env(provs[i].base_env, provs[i].base, provs[i].key_env, "test-key-1234");
+	for (size_t i = 0; i < N_DIRS; i++) {
+		char expect[256];
+		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
+		clear_env();
+		provider_config_free();
+		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
+		bool anthropic = strcmp(dirs[i], "llm_anthropic") == 0;
 		struct backend rb;
-		assert_int_equal(backend_reply(provs[i].spec, &rb, NULL), ERR_OK);
+		assert_int_equal(backend_reply(spec, &rb, NULL), ERR_OK);
 		mockserver_clear(ms);
 		mockserver_set_default(ms, (struct mock_reply){200, NULL,
-			provs[i].anthropic ? anthropic_text : openai_text, NULL, 0});
+			anthropic ? anthropic_text : openai_text, NULL, 0});
 		int k = 0;
 		const cJSON *d;
 		cJSON_ArrayForEach(d, decisions) {
@@ -829,8 +854,8 @@ static void test_reply_fits_tools(void **state)
 			assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
 			free(text);
 			char what[64];
-			snprintf(what, sizeof(what), "%s decision %d", provs[i].spec, k);
-			check_injected(mockserver_request(ms, k), provs[i].anthropic, what);
+			snprintf(what, sizeof(what), "%s decision %d", spec, k);
+			check_injected(mockserver_request(ms, k), anthropic, what);
 			k++;
 		}
 	}
