@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "agent/form.h"
+#include "agent/formlint.h"
 #include "agent/lexicon.h"
 #include "agent/provider.h"
 #include "audio/endpoint.h"
 #include "sessions/corpus.h"
+#include "sessions/corpusfit.h"
 #include "sessions/engine.h"
 #include "sessions/store.h"
 
@@ -65,6 +67,30 @@ static char *default_form(void)
 	return strdup(COMPOSE_DEFAULT_FORM);
 }
 
+/* What loads but would misbehave (agent/formlint.h), said before anything runs: in a typed
+ * call a question without a script is otherwise only heard, in English. */
+static void warn_form(struct compose *c)
+{
+	struct form_issues w = {0};
+	formlint_check(c->form, &w);
+	for (int i = 0; i < w.n; i++)
+		say(c, "%s: warning: %s: %s", c->form_path, w.v[i].field, w.v[i].message);
+	form_issues_free(&w);
+}
+
+/* A corpus made for another form, or whose callers never answer some of its fields
+ * (sessions/corpusfit.h): said, not refused, since trying a changed form on an old corpus
+ * is what a developer does. */
+static void warn_corpus(struct compose *c)
+{
+	struct form_issues w = {0};
+	corpusfit_check(c->corpus, c->form, c->form_path, &w);
+	for (int i = 0; i < w.n; i++)
+		say(c, "%s%s%s: warning: %s", c->corpus_dir, *w.v[i].field ? "/" : "",
+		    *w.v[i].field ? w.v[i].field : "", w.v[i].message);
+	form_issues_free(&w);
+}
+
 static enum err build_form(struct compose *c, const char *path)
 {
 	struct form_issues is = {0};
@@ -72,8 +98,10 @@ static enum err build_form(struct compose *c, const char *path)
 
 	if (!(c->form_path = path ? strdup(path) : default_form()))
 		return ERR_NOMEM;
-	if ((e = form_load(c->form_path, &c->form, &is)) == ERR_OK)
+	if ((e = form_load(c->form_path, &c->form, &is)) == ERR_OK) {
+		warn_form(c);
 		return ERR_OK;
+	}
 	if (is.n == 0)
 		say(c, "%s: %s", c->form_path, err_str(e));
 	for (int i = 0; i < is.n; i++) {
@@ -141,6 +169,8 @@ static enum err build(struct compose *c, const struct compose_opts *o, unsigned 
 	}
 	if ((parts & COMPOSE_CORPUS) && (e = build_corpus(c, o->corpus)) != ERR_OK)
 		return e;
+	if (c->form && c->corpus)
+		warn_corpus(c);
 	if (parts & COMPOSE_TODAY) {
 		if (o->today && !ymd_parse_iso(o->today, &c->today)) {
 			say(c, "--today '%s': expected a real date as YYYY-MM-DD", o->today);

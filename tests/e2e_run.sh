@@ -206,5 +206,17 @@ rc=$?
 [ $rc = 2 ] && grep -q "text.tsv:1: clip .*c1.mp3" "$tmp/g3"
 ok $? "corpus-respin: a missing clip is named with its text.tsv line"
 
+# A corpus played with a form it was not made for, and a form that misbehaves: warnings on
+# stderr before the calls (named file, field), the run still made.
+"$BIN" run --headless --corpus tests/data/corpus_good --form tests/data/bench_form.json --db "$tmp/w.db" >"$tmp/w.out" 2>"$tmp/w.err"
+grep -q "^formdesk run: tests/data/corpus_good/corpus.json:form: warning: corpus 'fixture' was made for the form forms/armman_enrollment.json, not tests/data/bench_form.json" "$tmp/w.err" &&
+	grep -q "warning: corpus 'fixture' never answers 2 of the form's 3 fields .*: pregnant, months." "$tmp/w.err" &&
+	grep -q "warning: corpus 'fixture' expects 1 field the form does not have: district." "$tmp/w.err" &&
+	[ "$(grep -c '"call_id"' "$tmp/w.out")" -ge 1 ]
+ok $? "run: a corpus made for another form is warned about, with the fields it never answers"
+"$BIN" run --headless --corpus tests/data/corpus_good --form tests/data/forms/lint/misbehaving.json --db "$tmp/w2.db" >/dev/null 2>"$tmp/w2.err"
+grep -q "^formdesk run: tests/data/forms/lint/misbehaving.json: warning: questions\[0\].script: Question 'no_script' (questions\[0\]) has no script" "$tmp/w2.err"
+ok $? "run: the form's warnings (check-form's) are said before the calls"
+
 echo "1..$n"
 [ $fails = 0 ]
