@@ -12,31 +12,7 @@
 
 #define TOOL_NAME "record_extraction"
 
-struct extract_llm {
-	struct llm_client c; /* first: the ctx the shared ops (llm.h) read */
-};
-
-static enum err stage_request(const struct llm_client *c, const void *req, struct http_req **out)
-{
-	return extract_llm_request((const struct extract_llm *)c, req, out);
-}
-
-static enum err stage_response(const struct llm_client *c, const void *req,
-			       const struct http_result *res, void *out, struct backend_usage *u)
-{
-	return extract_llm_response((const struct extract_llm *)c, req, res, out, u);
-}
-
-static const struct llm_stage stage = {stage_request, stage_response};
-
-enum err extract_llm_new(struct provider *p, struct extract_llm **out)
-{
-	struct extract_llm *x = llm_client_new(p, &stage, sizeof(*x));
-	if (!x)
-		return ERR_NOMEM;
-	*out = x;
-	return ERR_OK;
-}
+LLM_STAGE_DEFINE(extract_llm)
 
 /* ---- the prompt ---- */
 

@@ -118,6 +118,36 @@ struct llm_client {
  * it (caller frees with llm_ops_free), NULL when out of memory. */
 void *llm_client_new(struct provider *p, const struct llm_stage *stage, size_t size);
 
+/* LLM_STAGE_DEFINE: a stage's ctx type (struct NAME, starting with its struct llm_client),
+ * its halves as a static struct llm_stage, and NAME_new(p, out) (p taken over, *out freed
+ * with llm_ops_free; ERR_NOMEM), from the stage's own NAME_request / NAME_response, which
+ * take a const struct NAME *. Written once here for every language-model stage. */
+#define LLM_STAGE_DEFINE(NAME)                                                              \
+	struct NAME {                                                                       \
+		struct llm_client c; /* first: the ctx the shared ops read */               \
+	};                                                                                  \
+	static enum err NAME##_stage_request(const struct llm_client *c, const void *req,   \
+					     struct http_req **out)                         \
+	{                                                                                   \
+		return NAME##_request((const struct NAME *)c, req, out);                    \
+	}                                                                                   \
+	static enum err NAME##_stage_response(const struct llm_client *c, const void *req,  \
+					      const struct http_result *res, void *out,     \
+					      struct backend_usage *u)                      \
+	{                                                                                   \
+		return NAME##_response((const struct NAME *)c, req, res, out, u);           \
+	}                                                                                   \
+	static const struct llm_stage NAME##_stage = {NAME##_stage_request,                 \
+						      NAME##_stage_response};               \
+	enum err NAME##_new(struct provider *p, struct NAME **out)                          \
+	{                                                                                   \
+		struct NAME *x = llm_client_new(p, &NAME##_stage, sizeof(*x));              \
+		if (!x)                                                                     \
+			return ERR_NOMEM;                                                   \
+		*out = x;                                                                   \
+		return ERR_OK;                                                              \
+	}
+
 /* The backend ops members every language-model stage shares (backend.h: struct
  * backend_ops); ctx is a stage's ctx, which starts with a struct llm_client. call is
  * blocking (llm_send); start also resets u and says when the request cannot be built;

@@ -205,6 +205,16 @@ int parse_numbers_span(const struct lexicon *lex, const struct text *t, int from
 	return n;
 }
 
+/* tagged: text split into words and tagged by the word lists, for the whole-text parsers
+ * below (caller frees *t with text_free). Errors: ERR_NOMEM. */
+static enum err tagged(const struct lexicon *lex, const char *text, struct text **t)
+{
+	if (text_new(text, t) != ERR_OK)
+		return ERR_NOMEM;
+	lexicon_tag_text(lex, *t);
+	return ERR_OK;
+}
+
 enum err parse_number(const struct lexicon *lex, const char *text, bool *found, double *value)
 {
 	struct text *t = NULL;
@@ -212,9 +222,8 @@ enum err parse_number(const struct lexicon *lex, const char *text, bool *found, 
 	*found = false;
 	if (!lex)
 		return ERR_OK;
-	if (text_new(text, &t) != ERR_OK)
+	if (tagged(lex, text, &t) != ERR_OK)
 		return ERR_NOMEM;
-	lexicon_tag_text(lex, t);
 	int n = parse_numbers_span(lex, t, 0, t->n, nums, MAXNUMS);
 	if (n > 0) {
 		/* of several numbers, the last said wins (a correction comes last) */
@@ -357,9 +366,8 @@ enum err parse_digits(const struct lexicon *lex, const char *text, char **out)
 	*out = NULL;
 	if (!lex)
 		return ERR_OK;
-	if (text_new(text, &t) != ERR_OK)
+	if (tagged(lex, text, &t) != ERR_OK)
 		return ERR_NOMEM;
-	lexicon_tag_text(lex, t);
 	enum err e = parse_digits_span(lex, t, 0, t->n, 0, out);
 	text_free(t);
 	return e;
@@ -427,9 +435,8 @@ int parse_yesno_span(const struct lexicon *lex, const struct text *t, int from, 
 int parse_yesno(const struct lexicon *lex, const char *text)
 {
 	struct text *t = NULL;
-	if (!lex || text_new(text, &t) != ERR_OK)
+	if (!lex || tagged(lex, text, &t) != ERR_OK)
 		return -1;
-	lexicon_tag_text(lex, t);
 	int r = parse_yesno_span(lex, t, 0, t->n, false);
 	text_free(t);
 	return r;
@@ -764,9 +771,8 @@ enum err parse_date(const struct lexicon *lex, const char *text, struct ymd toda
 	*found = *valid = false;
 	if (!lex)
 		return ERR_OK;
-	if (text_new(text, &t) != ERR_OK)
+	if (tagged(lex, text, &t) != ERR_OK)
 		return ERR_NOMEM;
-	lexicon_tag_text(lex, t);
 	parse_date_span(lex, t, 0, t->n, today, past_only ? -1 : 0, found, valid, out);
 	text_free(t);
 	return ERR_OK;

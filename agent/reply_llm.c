@@ -7,31 +7,7 @@
 #include "decision.h"
 #include "llm.h"
 
-struct reply_llm {
-	struct llm_client c; /* first: the ctx the shared ops (llm.h) read */
-};
-
-static enum err stage_request(const struct llm_client *c, const void *req, struct http_req **out)
-{
-	return reply_llm_request((const struct reply_llm *)c, req, out);
-}
-
-static enum err stage_response(const struct llm_client *c, const void *req,
-			       const struct http_result *res, void *out, struct backend_usage *u)
-{
-	return reply_llm_response((const struct reply_llm *)c, req, res, out, u);
-}
-
-static const struct llm_stage stage = {stage_request, stage_response};
-
-enum err reply_llm_new(struct provider *p, struct reply_llm **out)
-{
-	struct reply_llm *x = llm_client_new(p, &stage, sizeof(*x));
-	if (!x)
-		return ERR_NOMEM;
-	*out = x;
-	return ERR_OK;
-}
+LLM_STAGE_DEFINE(reply_llm)
 
 static const char *const SYSTEM_HEAD =
 	"You are the voice of a phone agent that fills a form by asking a caller questions in "
