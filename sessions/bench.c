@@ -126,6 +126,7 @@ struct bench {
 	struct set stt_keys;
 	char **stt_hyp;
 	double *stt_cost;
+	bool *stt_failed;       /* its request failed: calls on it are errors too */
 	/* progress */
 	const char *stage;
 	long done, total;
@@ -444,6 +445,26 @@ static void usage_of(const struct backend *be, double wall_ms, double *ms, doubl
 	}
 }
 
+/* request_failed: the backend call returned e with usage u: true when no answer came
+ * from the provider (nothing listening, a timeout, an HTTP error after the retries, a
+ * request that could not be built), which is an error, asked again on the next run;
+ * false when it answered (2xx) or is offline, whatever it said, which is a result. */
+static bool request_failed(const struct backend *be, enum err e, const struct backend_usage *u)
+{
+	if (e == ERR_OK || !backend_is_network(be))
+		return false;
+	return !u || u->http_status < 200 || u->http_status >= 300;
+}
+
+/* errored: mark row as an error with its cause and count it in *n. */
+static void errored(struct bench *b, cJSON *row, const char *cause, long *n)
+{
+	cJSON_AddBoolToObject(row, "errored", true);
+	(*n)++;
+	if (!b->counts.first_error[0])
+		snprintf(b->counts.first_error, sizeof b->counts.first_error, "%s", cause);
+}
+
 /* ---- STT ---- */
 
 enum err bench_judge_offline(void *ctx, const char *ref, const char *hyp, bool *equivalent)
@@ -502,6 +523,8 @@ static void stt_one(struct bench *b, const struct utt *ut)
 	}
 	e = backend_transcribe(&b->cfg->stt, &rq, &hyp);
 	usage_of(&b->cfg->stt, now_ms() - t0, &ms, &cost, error, sizeof error);
+	struct backend_usage us;
+	bool failed = request_failed(&b->cfg->stt, e, backend_last_usage(&b->cfg->stt, &us) ? &us : NULL);
 	if (e != ERR_OK) {
 		hyp = NULL;
 		if (!error[0])
@@ -538,6 +561,8 @@ static void stt_one(struct bench *b, const struct utt *ut)
 	cJSON_AddNumberToObject(row, "ms", ms);
 	cJSON_AddNumberToObject(row, "cost", cost);
 	cJSON_AddStringToObject(row, "error", error);
+	if (failed)
+		errored(b, row, error, &b->counts.errors_stt);
 	put(b, "stt", b->cfg->stt_spec, turn->utterance_id, row);
 	wer_free(ww);
 	wer_free(wc);
@@ -555,6 +580,7 @@ static int stt_row(void *ud, const char *spec, const char *key, const char *data
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "cost");
 	if (set_has(&b->stt_keys, key)) {
 		size_t i = set_find(&b->stt_keys, key);
+		b->stt_failed[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "errored"));
 		free(b->stt_hyp[i]);
 		b->stt_hyp[i] = cJSON_IsString(h) ? strdup(h->valuestring) : NULL;
 		b->stt_cost[i] = cJSON_IsNumber(c) ? c->valuedouble : 0;
@@ -639,8 +665,8 @@ static bool extract_grade(struct bench *b, const struct unit *u, const struct ex
 	return pass;
 }
 
-static void extract_done(struct bench *b, const struct unit *u, enum err e, struct extraction *ex,
-			 double ms, double cost, const char *error)
+static void extract_done(struct bench *b, const struct unit *u, enum err e, bool failed,
+			 struct extraction *ex, double ms, double cost, const char *error)
 {
 	cJSON *row = cJSON_CreateObject(), *checks = cJSON_CreateArray();
 	bool pass = e == ERR_OK && extract_grade(b, u, ex, checks);
@@ -657,6 +683,8 @@ static void extract_done(struct bench *b, const struct unit *u, enum err e, stru
 	cJSON_AddNumberToObject(row, "ms", ms);
 	cJSON_AddNumberToObject(row, "cost", cost);
 	cJSON_AddStringToObject(row, "error", e == ERR_OK ? "" : error && error[0] ? error : err_str(e));
+	if (failed)
+		errored(b, row, error && error[0] ? error : err_str(e), &b->counts.errors_extract);
 	put(b, "extract", b->cfg->extract_spec, u->key, row);
 }
 
@@ -677,7 +705,8 @@ static void extract_http_done(void *ud, struct http_result *res)
 	struct backend_usage us = {0};
 	enum err e = backend_finish(&b->cfg->extract, &fl->xrq, res, &ex, &us);
 	b->inflight--;
-	extract_done(b, fl->u, e, e == ERR_OK ? ex : NULL, us.total_ms > 0 ? us.total_ms : res->total_ms,
+	extract_done(b, fl->u, e, request_failed(&b->cfg->extract, e, &us), e == ERR_OK ? ex : NULL,
+		     us.total_ms > 0 ? us.total_ms : res->total_ms,
 		     us.cost_usd > 0 ? us.cost_usd : 0, us.error);
 	extraction_free(ex);
 	http_result_free(res);
@@ -698,7 +727,7 @@ static void extract_start(struct bench *b, const struct unit *u)
 		}
 		*fl = (struct flight){.b = b, .u = u, .xrq = rq};
 		if ((e = backend_start(&b->cfg->extract, &fl->xrq, &hr, &fl->us)) != ERR_OK) {
-			extract_done(b, u, e, NULL, 0, 0, "could not build the request");
+			extract_done(b, u, e, true, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
 		}
@@ -714,15 +743,19 @@ static void extract_start(struct bench *b, const struct unit *u)
 	char error[256] = "";
 	double t0 = now_ms(), ms, cost;
 	enum err e = backend_extract_fields(&b->cfg->extract, &rq, &ex);
+	struct backend_usage us;
 	usage_of(&b->cfg->extract, now_ms() - t0, &ms, &cost, error, sizeof error);
-	extract_done(b, u, e, e == ERR_OK ? ex : NULL, ms, cost, error);
+	extract_done(b, u, e,
+		     request_failed(&b->cfg->extract, e,
+				    backend_last_usage(&b->cfg->extract, &us) ? &us : NULL),
+		     e == ERR_OK ? ex : NULL, ms, cost, error);
 	extraction_free(ex);
 }
 
 /* ---- REPLY ---- */
 
-static void reply_done(struct bench *b, const struct unit *u, enum err e, const char *text,
-		       double ms, double cost, const char *error)
+static void reply_done(struct bench *b, const struct unit *u, enum err e, bool failed,
+		       const char *text, double ms, double cost, const char *error)
 {
 	cJSON *row = cJSON_CreateObject();
 	struct replycheck rc = {0};
@@ -773,6 +806,8 @@ static void reply_done(struct bench *b, const struct unit *u, enum err e, const 
 	cJSON_AddNumberToObject(row, "ms", ms);
 	cJSON_AddNumberToObject(row, "cost", cost);
 	cJSON_AddStringToObject(row, "error", e == ERR_OK ? "" : error && error[0] ? error : err_str(e));
+	if (failed)
+		errored(b, row, error && error[0] ? error : err_str(e), &b->counts.errors_reply);
 	put(b, "reply", b->cfg->reply_spec, u->key, row);
 }
 
@@ -784,7 +819,7 @@ static void reply_http_done(void *ud, struct http_result *res)
 	char *text = NULL;
 	enum err e = backend_finish(&b->cfg->reply, &fl->rrq, res, &text, &us);
 	b->inflight--;
-	reply_done(b, fl->u, e, e == ERR_OK ? text : NULL,
+	reply_done(b, fl->u, e, request_failed(&b->cfg->reply, e, &us), e == ERR_OK ? text : NULL,
 		   us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0,
 		   us.error);
 	free(e == ERR_OK ? text : NULL);
@@ -805,7 +840,7 @@ static void reply_start(struct bench *b, const struct unit *u)
 		}
 		*fl = (struct flight){.b = b, .u = u, .rrq = rq};
 		if ((e = backend_start(&b->cfg->reply, &fl->rrq, &hr, &fl->us)) != ERR_OK) {
-			reply_done(b, u, e, NULL, 0, 0, "could not build the request");
+			reply_done(b, u, e, true, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
 		}
@@ -820,8 +855,11 @@ static void reply_start(struct bench *b, const struct unit *u)
 	char *text = NULL, error[256] = "";
 	double t0 = now_ms(), ms, cost;
 	enum err e = backend_say(&b->cfg->reply, &rq, &text);
+	struct backend_usage us;
 	usage_of(&b->cfg->reply, now_ms() - t0, &ms, &cost, error, sizeof error);
-	reply_done(b, u, e, e == ERR_OK ? text : NULL, ms, cost, error);
+	reply_done(b, u, e,
+		   request_failed(&b->cfg->reply, e, backend_last_usage(&b->cfg->reply, &us) ? &us : NULL),
+		   e == ERR_OK ? text : NULL, ms, cost, error);
 	free(e == ERR_OK ? text : NULL);
 }
 
@@ -848,6 +886,7 @@ struct icall {
 	int replies, replies_ok;
 	double cost, turn_ms;
 	cJSON *turn_times;
+	char error[256];        /* a request of the call failed: the call is an error, not scored */
 };
 
 static void icall_finish(struct icall *c, const struct engine_event *ev)
@@ -859,6 +898,16 @@ static void icall_finish(struct icall *c, const struct engine_event *ev)
 									    : "";
 	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(ev->json, "usage");
 	const cJSON *cost = cJSON_GetObjectItemCaseSensitive(usage, "cost_usd");
+	if (c->error[0]) {
+		cJSON_Delete(misses);
+		cJSON_AddStringToObject(row, "caller", c->call->caller ? c->call->caller : "");
+		cJSON_AddStringToObject(row, "condition", cond);
+		cJSON_AddStringToObject(row, "error", c->error);
+		errored(b, row, c->error, &b->counts.errors_calls);
+		put(b, "call", b->call_spec, c->call->id, row);
+		c->ended = true;
+		return;
+	}
 	if (cJSON_IsNumber(cost) && cost->valuedouble > 0)
 		c->cost += cost->valuedouble;
 	if (score_call(b->cfg->form, c->call->expected_data, c->call->expected_status,
@@ -968,12 +1017,24 @@ static void icall_event(void *ud, const struct engine_event *ev)
 	case ENGINE_ERROR:
 		if (ev->stage == ENGINE_STAGE_REPLY)
 			c->reply_failed = true;
+		/* the opening's REPLY (a turn's requests are judged at ENGINE_TURN_DONE) */
+		if (c->t == 0 && ev->stage >= 0 && !c->error[0] &&
+		    request_failed(ev->stage == ENGINE_STAGE_REPLY ? &c->b->cfg->reply
+							       : &c->b->cfg->extract,
+				   ERR_BACKEND, NULL))
+			snprintf(c->error, sizeof c->error, "%s", ev->text ? ev->text : "request failed");
 		break;
 	case ENGINE_AGENT_SAYS:
 		icall_grade(c, ev->text);
 		break;
 	case ENGINE_TURN_DONE:
 		icall_grade(c, NULL); /* no words at all */
+		for (int s = 0; s < ENGINE_STAGES && !c->error[0]; s++) {
+			const struct backend_usage *u = &ev->timings->usage[s];
+			if (ev->timings->has_usage[s] && u->error[0] &&
+			    (u->http_status < 200 || u->http_status >= 300))
+				snprintf(c->error, sizeof c->error, "turn %d: %s", c->t, u->error);
+		}
 		c->turn_ms += stage_ms(ev->timings, ENGINE_STAGE_EXTRACT, ev->timings->extract_ms) +
 			      stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
 		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
@@ -1011,6 +1072,9 @@ static void icall_advance(struct icall *c)
 		const struct corpus_turn *turn = &c->call->turns[c->t++];
 		size_t i = set_find(&b->stt_keys, turn->utterance_id);
 		c->transcript = b->stt_keys.slot[i] ? b->stt_hyp[i] : NULL;
+		if (b->stt_keys.slot[i] && b->stt_failed[i] && !c->error[0])
+			snprintf(c->error, sizeof c->error, "turn %d: the STT request for %s failed",
+				 c->t, turn->utterance_id);
 		c->cost += b->stt_keys.slot[i] ? b->stt_cost[i] : 0;
 		c->asked = flow_current(engine_flow(c->eng));
 		/* nothing heard is silence: the rules count a retry */
@@ -1087,7 +1151,10 @@ static void wait_some(struct bench *b)
 /* done_keys: the keys of stage/spec already in the database. */
 static int key_row(void *ud, const char *spec, const char *key, const char *data)
 {
-	return set_add(ud, key) ? 0 : 1;
+	cJSON *o = cJSON_Parse(data);
+	bool failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "errored"));
+	cJSON_Delete(o);
+	return failed || set_add(ud, key) ? 0 : 1; /* an error is asked again */
 }
 
 static enum err done_keys(struct bench *b, const char *stage, const char *spec, struct set *out)
@@ -1221,7 +1288,8 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 		}
 	b.stt_hyp = calloc(b.stt_keys.cap, sizeof *b.stt_hyp);
 	b.stt_cost = calloc(b.stt_keys.cap, sizeof *b.stt_cost);
-	if (!b.stt_hyp || !b.stt_cost) {
+	b.stt_failed = calloc(b.stt_keys.cap, sizeof *b.stt_failed);
+	if (!b.stt_hyp || !b.stt_cost || !b.stt_failed) {
 		fail(&b, ERR_NOMEM, "bench");
 		goto out;
 	}
@@ -1303,6 +1371,7 @@ out:
 			free(b.stt_hyp[i]);
 	free(b.stt_hyp);
 	free(b.stt_cost);
+	free(b.stt_failed);
 	set_free(&b.stt_keys);
 	free(b.scope);
 	free(b.call_spec);

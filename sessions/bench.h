@@ -42,6 +42,11 @@
  *   Row: {"caller","condition","fields","correct","status_want","status_got","turns",
  *   "replies","replies_ok","turn_ms":[...],"cost","misses":[...]}.
  *
+ * A request that got no answer (nothing listening, a timeout, an HTTP error after the
+ * provider's retries) is not a result: its row is {"errored":true,"error":CAUSE,...}
+ * (an integration call whose STT, EXTRACT or REPLY request failed: {"caller",
+ * "condition","errored","error"}), left out of every figure, and asked again next run.
+ *
  * With an LLM judge (bench_config.judge), after the unit tests: undecided items of the
  * STT, EXTRACT and REPLY rows are judged and the rows rewritten (sessions/benchjudge.h).
  *
@@ -103,6 +108,11 @@ struct bench_counts {
 	long callers, conditions; /* distinct, in the calls benchmarked */
 	long new_stt, new_extract, new_reply, new_calls; /* run now (the rest were in the db) */
 	long plan_mismatches; /* calls whose expected form the rules cannot reach */
+	/* requests of this run that failed (no answer from the provider: nothing listening,
+	 * a timeout, an HTTP error after the retries): stored as errors ("errored":true and
+	 * the cause in "error"), not scored, asked again on the next run */
+	long errors_stt, errors_extract, errors_reply, errors_calls;
+	char first_error[256]; /* the first one's cause, "" when none */
 	struct benchjudge_counts judge; /* what the LLM judge did in this run (zero without) */
 };
 
@@ -113,8 +123,10 @@ char *bench_scope(const struct bench_config *cfg);
 /* bench_run: run every unit test and integration call not yet in db. Inputs borrowed.
  * Output: *counts (may be NULL); on failure *errmsg (caller frees; may be NULL) says
  * what failed. Errors: ERR_DB, ERR_NOMEM, ERR_INVALID (no call with an expected form),
- * ERR_BACKEND (the HTTP client could not run). A failing backend call is a failed test,
- * not an error. */
+ * ERR_BACKEND (the HTTP client could not run). A backend that answered wrongly (or with
+ * words that do not parse) fails its test; a request the provider never answered (see
+ * bench_counts.errors_*) is stored as an error with its cause, is no test result, and
+ * is asked again on the next run (docs/evaluation.md, "Failed requests"). */
 enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct bench_counts *counts,
 		   char **errmsg);
 

@@ -56,6 +56,8 @@ struct agg {
 	char *cond_name[MAX_CONDS];
 	int n_cond;
 	cJSON *fails;
+	long errors;  /* requests that failed: not results (sessions/bench.h) */
+	cJSON *errs;  /* ... each {"key","error"} */
 	bool nomem;
 	/* summary */
 	double acc, ci_lo, ci_hi, p50, p95, cost_mean, cost_call;
@@ -84,6 +86,15 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 	cJSON *o = cJSON_Parse(data);
 	if (!o)
 		return 0;
+	if (flag(o, "errored")) {
+		cJSON *x = cJSON_CreateObject();
+		a->errors++;
+		a->nomem |= !x || !cJSON_AddStringToObject(x, "key", key) ||
+			    !cJSON_AddStringToObject(x, "error", str(o, "error")) ||
+			    !cJSON_AddItemToArray(a->errs, x);
+		cJSON_Delete(o);
+		return 0;
+	}
 	a->n++;
 	if (strcmp(a->stage, "stt") == 0) {
 		a->words += (long)num(o, "words");
@@ -194,6 +205,7 @@ static void agg_free(struct agg *a)
 	for (int c = 0; c < a->n_cond; c++)
 		free(a->cond_name[c]);
 	cJSON_Delete(a->fails);
+	cJSON_Delete(a->errs);
 }
 
 /* The report's state. */
@@ -221,7 +233,8 @@ static void on_spec(void *ud, const char *spec)
 	a->stage = r->stage;
 	a->spec = strdup(spec);
 	a->fails = cJSON_CreateArray();
-	if (!a->spec || !a->fails)
+	a->errs = cJSON_CreateArray();
+	if (!a->spec || !a->fails || !a->errs)
 		r->err = ERR_NOMEM;
 }
 
@@ -261,13 +274,15 @@ static void close_out(struct rep *r, FILE *f, const char *path)
 
 static void csv_rows(FILE *f, struct rep *r, const char *stage, bool full)
 {
-	fputs(full ? "stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,cost_per_call_usd\n"
+	fputs(full ? "stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,cost_per_call_usd,"
+		     "errors\n"
 		   : "model,accuracy,p95_ms,cost_usd\n",
 	      f);
 	for (int i = 0; i < r->n_aggs; i++) {
 		struct agg *a = &r->aggs[i];
 		char model[512];
-		if (stage && strcmp(a->stage, stage) != 0)
+		/* a backend with no answered test is no model (its errors are in errors.csv) */
+		if ((stage && strcmp(a->stage, stage) != 0) || a->n == 0)
 			continue;
 		snprintf(model, sizeof model, "%s:%s", a->stage, a->spec);
 		if (full) {
@@ -277,8 +292,8 @@ static void csv_rows(FILE *f, struct rep *r, const char *stage, bool full)
 		csv_write_field(f, model);
 		fprintf(f, ",%.6f,%.3f,%.8f", a->acc, a->p95, a->cost_mean);
 		if (full)
-			fprintf(f, ",%ld,%.6f,%.6f,%.3f,%.8f", a->n, a->ci_lo, a->ci_hi, a->p50,
-				a->cost_call);
+			fprintf(f, ",%ld,%.6f,%.6f,%.3f,%.8f,%ld", a->n, a->ci_lo, a->ci_hi, a->p50,
+				a->cost_call, a->errors);
 		fputc('\n', f);
 	}
 }
@@ -357,7 +372,7 @@ static void charts(struct rep *r)
 	for (int i = 0; i < r->n_aggs; i++) {
 		struct agg *a = &r->aggs[i];
 		char *plus1, *plus2, *copy;
-		if (strcmp(a->stage, "call") != 0 || !(copy = strdup(a->spec)))
+		if (strcmp(a->stage, "call") != 0 || a->n == 0 || !(copy = strdup(a->spec)))
 			continue;
 		calls++;
 		if (!(plus1 = strchr(copy, '+')) || !(plus2 = strchr(plus1 + 1, '+'))) {
@@ -415,6 +430,13 @@ static void latency_cost(FILE *f, const struct agg *a, const char *per, const ch
 	if (a->cost.n >= 2 && stats_mean_ci(a->cost.v, a->cost.n, &m, &lo, &hi) == ERR_OK)
 		fprintf(f, " (95%% CI $%.6f–$%.6f)", lo, hi);
 	fputc('\n', f);
+}
+
+/* errors_line: the stage's failed requests, apart from its pass/fail figures. */
+static void errors_line(FILE *f, const struct agg *a)
+{
+	if (a->errors)
+		fprintf(f, "- failed requests, not scored (errors.csv): %ld\n", a->errors);
 }
 
 static void fails_md(FILE *f, const struct agg *a)
@@ -617,6 +639,41 @@ static void counts_md(FILE *f, const struct bench_counts *c)
 			c->plan_mismatches);
 }
 
+/* errors_csv: every stored error, one line each: stage,model,key,error. */
+static void errors_csv(FILE *f, struct rep *r)
+{
+	fputs("stage,model,key,error\n", f);
+	for (int i = 0; i < r->n_aggs; i++) {
+		const cJSON *x;
+		cJSON_ArrayForEach(x, r->aggs[i].errs) {
+			fprintf(f, "%s,", r->aggs[i].stage);
+			csv_write_field(f, r->aggs[i].spec);
+			fputc(',', f);
+			csv_write_field(f, str(x, "key"));
+			fputc(',', f);
+			csv_write_field(f, str(x, "error"));
+			fputc('\n', f);
+		}
+	}
+}
+
+/* errors_md: the run's failed requests, loudly, before any figure. */
+static void errors_md(FILE *f, struct agg *const run[N_STAGES])
+{
+	static const char *const names[N_STAGES] = {"STT", "EXTRACT", "REPLY", "integration-call"};
+	for (int s = 0; s < N_STAGES; s++) {
+		if (!run[s] || !run[s]->errors)
+			continue;
+		const cJSON *first = cJSON_GetArrayItem(run[s]->errs, 0);
+		fprintf(f, "**Warning: %ld %s requests failed** (`%s`): no answer came (nothing "
+			   "listening, a timeout, an HTTP error after the retries). They are not "
+			   "scored, the figures below leave them out, `errors.csv` lists each with its "
+			   "cause, and the next run asks them again. First: %s (see docs/evaluation.md, "
+			   "\"Failed requests\").\n\n",
+			run[s]->errors, names[s], run[s]->spec, str(first, "error"));
+	}
+}
+
 enum err benchreport_write(struct benchdb *db, const char *scope, const struct bench_config *cfg,
 			   const struct bench_counts *counts, const char *out_dir, char **errmsg)
 {
@@ -648,6 +705,10 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		goto out;
 	csv_rows(f, &r, NULL, true);
 	close_out(&r, f, path);
+	if (!(f = open_out(&r, "errors.csv", path, sizeof path)))
+		goto out;
+	errors_csv(f, &r);
+	close_out(&r, f, path);
 	for (int s = 0; s < N_STAGES && r.err == ERR_OK; s++) {
 		char name[64];
 		snprintf(name, sizeof name, "results-%s.csv", STAGES[s]);
@@ -674,6 +735,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		cfg->corpus->dir, cfg->corpus->name ? cfg->corpus->name : "", cfg->corpus->n_calls,
 		cfg->today.y, cfg->today.m, cfg->today.d, cfg->stt_spec, cfg->extract_spec,
 		cfg->reply_spec);
+	errors_md(f, (struct agg *const[N_STAGES]){stt, ext, rep, call});
 	counts_md(f, counts);
 	if (stt) {
 		struct stats_summary s = {0};
@@ -693,6 +755,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		pct_ci(f, stt);
 		fputc('\n', f);
 		latency_cost(f, stt, "utterance", "utterance");
+		errors_line(f, stt);
 		fputc('\n', f);
 	}
 	if (ext) {
@@ -701,6 +764,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		pct_ci(f, ext);
 		fputc('\n', f);
 		latency_cost(f, ext, "turn", "turn");
+		errors_line(f, ext);
 		fails_md(f, ext);
 		fputc('\n', f);
 	}
@@ -715,6 +779,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		for (int d = 0; d < 5; d++)
 			fprintf(f, "  - %s: %ld of %ld\n", dims[d], rep->dims[d], rep->ask);
 		latency_cost(f, rep, "turn", "turn");
+		errors_line(f, rep);
 		fails_md(f, rep);
 		fputc('\n', f);
 	}
@@ -732,18 +797,24 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 						     : 0,
 				call->cond_fields[c]);
 		latency_cost(f, call, "caller turn", "call");
+		errors_line(f, call);
 		fails_md(f, call);
 		fputc('\n', f);
 	}
 	judges_md(f, &r, cfg, counts);
 	fprintf(f, "## All runs in this database (results.csv)\n\n"
-		   "| stage | model | accuracy | 95%% CI | p50 ms | p95 ms | cost/turn $ | n |\n"
-		   "|---|---|---|---|---|---|---|---|\n");
+		   "| stage | model | accuracy | 95%% CI | p50 ms | p95 ms | cost/turn $ | n | errors |\n"
+		   "|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < r.n_aggs; i++) {
 		struct agg *a = &r.aggs[i];
-		fprintf(f, "| %s | `%s` | %.2f%% | %.2f–%.2f%% | %.1f | %.1f | %.6f | %ld |\n", a->stage,
-			a->spec, 100 * a->acc, 100 * a->ci_lo, 100 * a->ci_hi, a->p50, a->p95,
-			a->cost_mean, a->n);
+		if (a->n == 0) {
+			fprintf(f, "| %s | `%s` | no answered test | | | | | 0 | %ld |\n", a->stage,
+				a->spec, a->errors);
+			continue;
+		}
+		fprintf(f, "| %s | `%s` | %.2f%% | %.2f–%.2f%% | %.1f | %.1f | %.6f | %ld | %ld |\n",
+			a->stage, a->spec, 100 * a->acc, 100 * a->ci_lo, 100 * a->ci_hi, a->p50, a->p95,
+			a->cost_mean, a->n, a->errors);
 	}
 	fprintf(f, "\nCharts: `tradeoff-STAGE.svg` (accuracy against p95 latency, cost as marker "
 		   "size), `sweep-STAGE.svg` (leader as w_a goes 0.5–0.9, w_l = 0.1)%s. Choose a "
