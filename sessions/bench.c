@@ -93,8 +93,9 @@ struct unit {
 	int asked;               /* question index */
 	const char *transcript;  /* the reference transcript of the turn */
 	cJSON *history_before;   /* what EXTRACT sees */
-	cJSON *want_value;       /* expected value (NULL when skipped) */
-	bool want_skip;
+	cJSON *want_value;       /* expected value (NULL unless the words give one) */
+	bool want_skip;          /* the caller said she does not know or declines */
+	bool want_nothing;       /* the words answer nothing (the rules then retry) */
 	cJSON *decision;         /* the rule layer's decision from the expected answer */
 	cJSON *history_after;    /* what REPLY sees */
 	bool end;                /* the decision ends the call */
@@ -260,6 +261,135 @@ static void unit_free(struct unit *u)
 	free(u->answer);
 }
 
+/* What a caller turn's words give EXTRACT for the field asked, in the expected
+ * conversation: its expected value, the skip flag (she does not know or declines), or
+ * nothing (words that answer nothing: the rules retry, and a field whose retries run out
+ * ends "skipped", a call whose required field's run out "failed" -- the rule layer's
+ * status, never EXTRACT's). */
+enum said { SAID_VALUE, SAID_SKIP, SAID_NOTHING };
+
+#define MAX_WALKS 4096
+
+/* said_options: what the words may give for a field whose expected status is st, most
+ * likely first. Output: count (0: the expected form cannot have asked it). */
+static int said_options(const cJSON *st, enum said out[2])
+{
+	const char *v = cJSON_IsString(st) ? st->valuestring : "";
+	if (strcmp(v, "answered") == 0) {
+		out[0] = SAID_VALUE, out[1] = SAID_NOTHING;
+		return 2;
+	}
+	if (strcmp(v, "skipped") == 0) {
+		/* nothing first: a field skipped because its retries ran out is the rules'
+		 * doing; the skip flag where the turns leave no room for retries */
+		out[0] = SAID_NOTHING, out[1] = SAID_SKIP;
+		return 2;
+	}
+	out[0] = SAID_NOTHING;
+	return strcmp(v, "empty") == 0 || !v[0] ? 1 : 0;
+}
+
+/* said_extraction: EXTRACT's expected output for field q. New object, NULL on
+ * allocation failure. */
+static struct extraction *said_extraction(const struct form_question *q, const cJSON *val,
+					  enum said s)
+{
+	struct extraction *ex = extraction_new();
+	if (!ex || s == SAID_NOTHING)
+		return ex;
+	if (extraction_add(ex, q->name, s == SAID_SKIP ? NULL : cJSON_Duplicate(val, 1),
+			   s == SAID_SKIP, s == SAID_SKIP ? "dont_know" : NULL, NULL) != ERR_OK) {
+		extraction_free(ex);
+		return NULL;
+	}
+	return ex;
+}
+
+/* walk: drive the rules from empty with choice idx[t] of each turn's options. Output:
+ * nopt[t] the options of the turns reached, *stop the turn the walk could not go past
+ * (n_turns when it used every turn). True when the rules end exactly after the last turn
+ * with the expected call status and field statuses. Errors: *e (allocation, the rules). */
+static bool walk(struct bench *b, const struct corpus_call *call, const int *idx, int *nopt,
+		 int *stop, enum err *e)
+{
+	const struct form *f = b->cfg->form;
+	struct flow *fl = NULL;
+	struct decision *d = NULL;
+	bool ok = false;
+	*stop = 0;
+	if ((*e = flow_new(f, b->cfg->lex, b->cfg->today, &fl)) != ERR_OK ||
+	    (*e = flow_start(fl, &d)) != ERR_OK)
+		goto out;
+	for (int t = 0; t < call->n_turns; t++, *stop = t) {
+		int asked = flow_current(fl);
+		enum said opt[2];
+		if (flow_status(fl) != CALL_IN_PROGRESS || asked < 0)
+			goto out;
+		const struct form_question *q = &f->questions[asked];
+		if (!(nopt[t] = said_options(cJSON_GetObjectItemCaseSensitive(call->expected_status,
+									      q->name),
+					     opt)))
+			goto out;
+		struct extraction *ex = said_extraction(
+			q, cJSON_GetObjectItemCaseSensitive(call->expected_data, q->name), opt[idx[t]]);
+		decision_free(d);
+		d = NULL;
+		*e = ex ? flow_turn(fl, ex, &d) : ERR_NOMEM;
+		extraction_free(ex);
+		if (*e != ERR_OK)
+			goto out;
+	}
+	ok = flow_status(fl) != CALL_IN_PROGRESS &&
+	     (!call->expected_call_status ||
+	      strcmp(call_status_name(flow_status(fl)), call->expected_call_status) == 0);
+	/* and every field with its expected status */
+	const cJSON *st;
+	cJSON_ArrayForEach(st, flow_form_status(fl)) {
+		const cJSON *want = cJSON_GetObjectItemCaseSensitive(call->expected_status, st->string);
+		ok &= !cJSON_IsString(want) || !cJSON_IsString(st) ||
+		      strcmp(want->valuestring, st->valuestring) == 0;
+	}
+out:
+	decision_free(d);
+	flow_free(fl);
+	return ok;
+}
+
+/* choose: what each turn's words give, as the index into said_options of the field
+ * then asked (choice[t], n_turns entries): the first choices, most likely first, with
+ * which the rules reach the expected end in exactly the call's turns (at most MAX_WALKS
+ * tries; none found: *found false, the most likely ones, and the plan stops where they
+ * part). Errors: allocation, the rules. */
+static enum err choose(struct bench *b, const struct corpus_call *call, int *choice, bool *found)
+{
+	int n = call->n_turns, *nopt = calloc((size_t)n + 1, sizeof *nopt), stop = 0;
+	enum err e = ERR_NOMEM;
+	memset(choice, 0, (size_t)n * sizeof *choice);
+	*found = false;
+	if (!nopt)
+		return e;
+	for (int tries = 0; tries < MAX_WALKS; tries++) {
+		if ((*found = walk(b, call, choice, nopt, &stop, &e)))
+			goto out;
+		if (e != ERR_OK)
+			goto out;
+		/* the next choice at or before the turn the walk stopped at */
+		int p = stop < n ? stop : n - 1;
+		while (p >= 0 && choice[p] + 1 >= nopt[p])
+			p--;
+		if (p < 0)
+			break;
+		choice[p]++;
+		for (int t = p + 1; t < n; t++)
+			choice[t] = 0;
+	}
+	memset(choice, 0, (size_t)n * sizeof *choice);
+	e = ERR_OK;
+out:
+	free(nopt);
+	return e;
+}
+
 /* plan_call: walk call's expected conversation, adding the prefixes not seen yet. */
 static enum err plan_call(struct bench *b, const struct corpus_call *call, struct set *seen)
 {
@@ -270,9 +400,13 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 	size_t key_len = 0;
 	FILE *kf = open_memstream(&key, &key_len);
 	struct extraction *ex = NULL;
+	int *choice = calloc((size_t)call->n_turns + 1, sizeof *choice);
 	enum err e = ERR_NOMEM;
 
-	if (!h || !kf)
+	if (!h || !kf || !choice)
+		goto out;
+	bool reached = false;
+	if ((e = choose(b, call, choice, &reached)) != ERR_OK)
 		goto out;
 	fprintf(kf, "%s|%s", call->caller ? call->caller : "",
 		call->n_turns && call->turns[0].condition ? call->turns[0].condition : "");
@@ -286,22 +420,22 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		const struct corpus_turn *turn = &call->turns[t];
 		int asked = flow_current(fl);
 		if (flow_status(fl) != CALL_IN_PROGRESS || asked < 0) {
-			b->counts.plan_mismatches++; /* the rules ended before the turns ran out */
+			reached = false; /* the rules ended before the turns ran out */
 			break;
 		}
 		const struct form_question *q = &f->questions[asked];
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(call->expected_status, q->name);
 		const cJSON *val = cJSON_GetObjectItemCaseSensitive(call->expected_data, q->name);
-		bool skip = cJSON_IsString(st) && strcmp(st->valuestring, "skipped") == 0;
-		if (!cJSON_IsString(st) || (!skip && strcmp(st->valuestring, "answered") != 0)) {
-			b->counts.plan_mismatches++; /* the rules ask what the expected form leaves empty */
+		enum said opt[2];
+		int nopt = said_options(st, opt);
+		if (!nopt) {
+			reached = false; /* the rules ask what the expected form has not */
 			break;
 		}
+		enum said said = opt[choice[t] < nopt ? choice[t] : 0];
 		fprintf(kf, "|%s", turn->utterance_id);
 		fflush(kf);
-		if (!(ex = extraction_new()) ||
-		    extraction_add(ex, q->name, skip ? NULL : cJSON_Duplicate(val, 1), skip,
-				   skip ? "dont_know" : NULL, NULL) != ERR_OK)
+		if (!(ex = said_extraction(q, val, said)))
 			goto out;
 		bool fresh = !set_has(seen, key);
 		struct unit *u = NULL;
@@ -313,10 +447,11 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 			u->turn = t + 1;
 			u->asked = asked;
 			u->transcript = turn->transcript;
-			u->want_skip = skip;
-			if (!skip && !(u->want_value = cJSON_Duplicate(val, 1)))
+			u->want_skip = said == SAID_SKIP;
+			u->want_nothing = said == SAID_NOTHING;
+			if (said == SAID_VALUE && !(u->want_value = cJSON_Duplicate(val, 1)))
 				goto out;
-			u->answer = skip ? NULL : value_text(val);
+			u->answer = said == SAID_VALUE ? value_text(val) : NULL;
 		}
 		if (!history_push(h, "user", turn->transcript ? turn->transcript : ""))
 			goto out;
@@ -344,10 +479,12 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		if (!history_push(h, "agent", words))
 			goto out;
 	}
-	if (flow_status(fl) == CALL_IN_PROGRESS)
-		b->counts.plan_mismatches++; /* the turns ran out before the rules ended the call */
+	/* or the turns ran out before the rules ended the call, or with another status */
+	if (!reached || flow_status(fl) == CALL_IN_PROGRESS)
+		b->counts.plan_mismatches++;
 	e = ERR_OK;
 out:
+	free(choice);
 	if (kf)
 		fclose(kf);
 	free(key);
@@ -623,12 +760,12 @@ static bool extract_grade(struct bench *b, const struct unit *u, const struct ex
 	const cJSON *got_v = cJSON_GetObjectItemCaseSensitive(got, "value");
 	bool got_skip = cJSON_IsString(got_st) && strcmp(got_st->valuestring, "skipped") == 0;
 	bool got_ans = cJSON_IsString(got_st) && strcmp(got_st->valuestring, "answered") == 0;
-	/* The skip flag, exactly. */
-	want_st = cJSON_CreateString(u->want_skip ? "skipped" : "answered");
-	bool ok = u->want_skip ? got_skip : got_ans;
+	/* The skip flag, exactly; words that answer nothing leave the field empty. */
+	want_st = cJSON_CreateString(u->want_skip ? "skipped" : u->want_nothing ? "empty" : "answered");
+	bool ok = u->want_skip ? got_skip : u->want_nothing ? !got_skip && !got_ans : got_ans;
 	add_check(checks, "status", ok, want_st, got_st);
 	pass &= ok;
-	if (!u->want_skip) {
+	if (u->want_value) {
 		ok = got_ans && score_same_value(q, u->want_value, got_v);
 		add_check(checks, "value", ok, u->want_value, got_v);
 		pass &= ok;

@@ -4,9 +4,11 @@
  * docs/evaluation.md ("The benchmark") says the same.
  *
  * The expected conversation of a call: the rule layer (agent/flow.c) is driven from
- * empty with the expected answer of each caller turn (the corpus's expected form_data /
- * form_status: the value of the question asked, or the skip flag when it is "skipped"),
- * and the agent's words are the script replier's for each decision. Each distinct prefix
+ * empty with what each caller turn's words give EXTRACT for the question asked (the
+ * expected value, the skip flag, or nothing), the first choices with which the rules end
+ * the call after exactly its turns with the expected status (docs/evaluation.md: a field
+ * "skipped" because its retries ran out is the rules' status, not EXTRACT's), and the
+ * agent's words are the script replier's for each decision. Each distinct prefix
  * of it (caller, condition, the utterances so far) is one unit test of each kind, so
  * paths that share their first turns share those tests (the paper's count: 94 prefixes
  * of the enrollment form's 48 paths, x 5 callers x 4 conditions = 1,880).

@@ -635,7 +635,9 @@ static void counts_md(FILE *f, const struct bench_counts *c)
 			c->extract, c->extract / 1880.0, c->reply_end);
 	if (c->plan_mismatches)
 		fprintf(f, "**Warning:** %ld calls' expected forms cannot be reached by the rules "
-			   "from their turns (see docs/evaluation.md).\n\n",
+			   "from their turns: their unit tests stop where the expected conversation "
+			   "parts from the corpus (see docs/evaluation.md, \"Expected forms the rules "
+			   "cannot reach\").\n\n",
 			c->plan_mismatches);
 }
 
