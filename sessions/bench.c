@@ -126,7 +126,7 @@ struct bench {
 	/* the STT results: utterance id -> transcript (NULL on failure) and cost */
 	struct set stt_keys;
 	char **stt_hyp;
-	double *stt_cost;
+	double *stt_cost, *stt_ms;
 	bool *stt_failed;       /* its request failed: calls on it are errors too */
 	/* progress */
 	const char *stage;
@@ -721,6 +721,9 @@ static int stt_row(void *ud, const char *spec, const char *key, const char *data
 		free(b->stt_hyp[i]);
 		b->stt_hyp[i] = cJSON_IsString(h) ? strdup(h->valuestring) : NULL;
 		b->stt_cost[i] = cJSON_IsNumber(c) ? c->valuedouble : 0;
+		b->stt_ms[i] = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "ms"))
+				       ? cJSON_GetObjectItemCaseSensitive(o, "ms")->valuedouble
+				       : 0;
 	}
 	cJSON_Delete(o);
 	return 0;
@@ -1002,6 +1005,15 @@ static void reply_start(struct bench *b, const struct unit *u)
 
 /* ---- integration: each call through the call engine (sessions/engine.h) ---- */
 
+/* The replies of a call, by kind: the opening question, a question after a caller
+ * turn, the closing words of the call's end. */
+enum reply_kind { REPLY_OPENING, REPLY_TURN, REPLY_END, REPLY_KINDS };
+static const char *const reply_kind_key[REPLY_KINDS][2] = {
+	{"replies_opening", "replies_opening_ok"},
+	{"replies_turn", "replies_turn_ok"},
+	{"replies_end", "replies_end_ok"},
+};
+
 /* A call on an engine of its own: the STT results are the caller's turns, typed in, so
  * EXTRACT, the rules and REPLY run as in any other call; the listener grades each reply
  * and scores the form when the call ends. */
@@ -1020,8 +1032,9 @@ struct icall {
 	bool reply_failed;      /* ... REPLY failed (the engine said the script's words) */
 	bool ended;
 	bool closing;           /* being freed: the engine's last events are not ours */
-	int replies, replies_ok;
-	double cost, turn_ms;
+	int kind;               /* the last decision's reply: enum reply_kind */
+	int replies[REPLY_KINDS], replies_ok[REPLY_KINDS];
+	double cost, turn_ms, opening_ms, stt_ms;
 	cJSON *turn_times;
 	char error[256];        /* a request of the call failed: the call is an error, not scored */
 };
@@ -1059,8 +1072,11 @@ static void icall_finish(struct icall *c, const struct engine_event *ev)
 				c->call->expected_call_status ? c->call->expected_call_status : "");
 	cJSON_AddStringToObject(row, "status_got", call_status_name(ev->status));
 	cJSON_AddNumberToObject(row, "turns", c->t);
-	cJSON_AddNumberToObject(row, "replies", c->replies);
-	cJSON_AddNumberToObject(row, "replies_ok", c->replies_ok);
+	for (int k = 0; k < REPLY_KINDS; k++) {
+		cJSON_AddNumberToObject(row, reply_kind_key[k][0], c->replies[k]);
+		cJSON_AddNumberToObject(row, reply_kind_key[k][1], c->replies_ok[k]);
+	}
+	cJSON_AddNumberToObject(row, "opening_ms", c->opening_ms);
 	cJSON_AddItemToObject(row, "turn_ms", c->turn_times);
 	c->turn_times = NULL;
 	cJSON_AddNumberToObject(row, "cost", c->cost);
@@ -1089,14 +1105,16 @@ static void icall_grade(struct icall *c, const char *said)
 	if (!c->pending)
 		return;
 	c->pending = false;
+	const char *text = c->reply_failed ? NULL : said;
+	c->replies[c->kind]++;
 	if (c->asks) {
-		const char *text = c->reply_failed ? NULL : said;
 		struct replycheck rc = {0};
 		struct replycheck_input in = {text, c->ref, c->label, c->answer,
 					      c->t > 0 ? c->transcript : NULL};
-		c->replies++;
 		if (text && replycheck_grade(&in, &rc) == ERR_OK && rc.pass)
-			c->replies_ok++;
+			c->replies_ok[c->kind]++;
+	} else {
+		c->replies_ok[c->kind] += text && text[0]; /* closing words, as the end-call test */
 	}
 	c->reply_failed = false;
 }
@@ -1113,6 +1131,7 @@ static void icall_decided(struct icall *c, const struct engine_event *ev)
 	free(c->ref);
 	c->answer = c->label = c->ref = NULL;
 	c->asks = strcmp(tool_name(ev->json), "end_call") != 0;
+	c->kind = !c->asks ? REPLY_END : ev->turn == 0 ? REPLY_OPENING : REPLY_TURN;
 	if (c->asks) {
 		c->ref = script_words(b->cfg->form, ev->json, NULL); /* NULL: none */
 		if (label && !(c->label = strdup(label))) {
@@ -1172,8 +1191,12 @@ static void icall_event(void *ud, const struct engine_event *ev)
 			    (u->http_status < 200 || u->http_status >= 300))
 				snprintf(c->error, sizeof c->error, "turn %d: %s", c->t, u->error);
 		}
-		c->turn_ms += stage_ms(ev->timings, ENGINE_STAGE_EXTRACT, ev->timings->extract_ms) +
-			      stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
+		/* from the end of the caller's speech: her words' STT (its unit result's own
+		 * time), EXTRACT, the rules, REPLY */
+		c->turn_ms = c->stt_ms +
+			     stage_ms(ev->timings, ENGINE_STAGE_EXTRACT, ev->timings->extract_ms) +
+			     ev->timings->rules_ms +
+			     stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
 		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
 		c->turn_ms = 0;
 		break;
@@ -1186,7 +1209,7 @@ static void icall_event(void *ud, const struct engine_event *ev)
 	}
 }
 
-/* opening_ms: the opening REPLY's time, counted with the first caller turn. */
+/* opening_ms: the opening REPLY's time, reported apart from the caller turns'. */
 static double opening_ms(const struct engine *eng)
 {
 	cJSON *u = engine_usage_json(eng);
@@ -1204,7 +1227,7 @@ static void icall_advance(struct icall *c)
 	while (b->err == ERR_OK && !c->ended && !engine_busy(c->eng) && c->t < c->call->n_turns) {
 		if (c->t == 0) {
 			icall_grade(c, NULL); /* the opening had no words */
-			c->turn_ms = opening_ms(c->eng);
+			c->opening_ms = opening_ms(c->eng);
 		}
 		const struct corpus_turn *turn = &c->call->turns[c->t++];
 		size_t i = set_find(&b->stt_keys, turn->utterance_id);
@@ -1213,6 +1236,7 @@ static void icall_advance(struct icall *c)
 			snprintf(c->error, sizeof c->error, "turn %d: the STT request for %s failed",
 				 c->t, turn->utterance_id);
 		c->cost += b->stt_keys.slot[i] ? b->stt_cost[i] : 0;
+		c->stt_ms = b->stt_keys.slot[i] ? b->stt_ms[i] : 0;
 		c->asked = flow_current(engine_flow(c->eng));
 		/* nothing heard is silence: the rules count a retry */
 		struct engine_input in = {.transcript = c->transcript, .input = "typed"};
@@ -1426,7 +1450,8 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	b.stt_hyp = calloc(b.stt_keys.cap, sizeof *b.stt_hyp);
 	b.stt_cost = calloc(b.stt_keys.cap, sizeof *b.stt_cost);
 	b.stt_failed = calloc(b.stt_keys.cap, sizeof *b.stt_failed);
-	if (!b.stt_hyp || !b.stt_cost || !b.stt_failed) {
+	b.stt_ms = calloc(b.stt_keys.cap, sizeof *b.stt_ms);
+	if (!b.stt_hyp || !b.stt_cost || !b.stt_failed || !b.stt_ms) {
 		fail(&b, ERR_NOMEM, "bench");
 		goto out;
 	}
@@ -1509,6 +1534,7 @@ out:
 	free(b.stt_hyp);
 	free(b.stt_cost);
 	free(b.stt_failed);
+	free(b.stt_ms);
 	set_free(&b.stt_keys);
 	free(b.scope);
 	free(b.call_spec);

@@ -42,7 +42,12 @@
  *   engine says the script's words and the call goes on); the final form is scored
  *   (sessions/score.h).
  *   Row: {"caller","condition","fields","correct","status_want","status_got","turns",
- *   "replies","replies_ok","turn_ms":[...],"cost","misses":[...]}.
+ *   "replies_opening","replies_opening_ok","replies_turn","replies_turn_ok",
+ *   "replies_end","replies_end_ok" (the replies by kind: the opening question, a question
+ *   after a caller turn, graded on the five checks; the call's closing words, ok when
+ *   REPLY gave some), "opening_ms" (the opening REPLY's time), "turn_ms":[...] (each caller
+ *   turn from the end of her speech: the STT result's own time, EXTRACT, the rules,
+ *   REPLY), "cost","misses":[...]}.
  *
  * A request that got no answer (nothing listening, a timeout, an HTTP error after the
  * provider's retries) is not a result: its row is {"errored":true,"error":CAUSE,...}

@@ -51,7 +51,9 @@ struct agg {
 	long words, werr, wgen, chars, cerr;
 	struct vec utt_wer;
 	long ask, ask_pass, end, end_pass, dims[5];
-	long fields, correct, calls_all, status_ok, replies, replies_ok;
+	long fields, correct, calls_all, status_ok, turns;
+	long rep_open, rep_open_ok, rep_turn, rep_turn_ok, rep_end, rep_end_ok;
+	struct vec open_ms; /* the opening REPLY's time, apart from the caller turns' */
 	long cond_fields[MAX_CONDS], cond_correct[MAX_CONDS];
 	char *cond_name[MAX_CONDS];
 	int n_cond;
@@ -112,8 +114,14 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		a->correct += (long)num(o, "correct");
 		a->calls_all += num(o, "fields") == num(o, "correct");
 		a->status_ok += strcmp(str(o, "status_want"), str(o, "status_got")) == 0;
-		a->replies += (long)num(o, "replies");
-		a->replies_ok += (long)num(o, "replies_ok");
+		a->turns += (long)num(o, "turns");
+		a->rep_open += (long)num(o, "replies_opening");
+		a->rep_open_ok += (long)num(o, "replies_opening_ok");
+		a->rep_turn += (long)num(o, "replies_turn");
+		a->rep_turn_ok += (long)num(o, "replies_turn_ok");
+		a->rep_end += (long)num(o, "replies_end");
+		a->rep_end_ok += (long)num(o, "replies_end_ok");
+		a->nomem |= !vec_push(&a->open_ms, num(o, "opening_ms"));
 		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
 		const cJSON *t;
 		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
@@ -202,6 +210,7 @@ static void agg_free(struct agg *a)
 	free(a->ms.v);
 	free(a->cost.v);
 	free(a->utt_wer.v);
+	free(a->open_ms.v);
 	for (int c = 0; c < a->n_cond; c++)
 		free(a->cond_name[c]);
 	cJSON_Delete(a->fails);
@@ -790,15 +799,24 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 			call->spec, call->correct, call->fields);
 		pct_ci(f, call);
 		fprintf(f, "\n- calls with every field right: %ld of %ld; call status as expected: %ld "
-			   "of %ld\n- replies passing the five checks: %ld of %ld (one reply per caller turn)\n",
-			call->calls_all, call->n, call->status_ok, call->n, call->replies_ok,
-			call->replies);
+			   "of %ld\n- replies by kind (%ld calls, %ld caller turns): opening question "
+			   "%ld of %ld passing the five checks; question after a caller turn %ld of %ld "
+			   "passing them; closing words at the call's end %ld of %ld given\n",
+			call->calls_all, call->n, call->status_ok, call->n, call->n, call->turns,
+			call->rep_open_ok, call->rep_open, call->rep_turn_ok, call->rep_turn,
+			call->rep_end_ok, call->rep_end);
 		for (int c = 0; c < call->n_cond; c++)
 			fprintf(f, "  - condition `%s`: %.2f%% of %ld fields\n", call->cond_name[c],
 				call->cond_fields[c] ? 100.0 * call->cond_correct[c] / call->cond_fields[c]
 						     : 0,
 				call->cond_fields[c]);
-		latency_cost(f, call, "caller turn", "call");
+		latency_cost(f, call, "caller turn (from the end of her speech: STT, EXTRACT, the rules, REPLY)",
+			     "call");
+		struct stats_summary os;
+		if (call->open_ms.n && stats_summarize(call->open_ms.v, call->open_ms.n, &os) == ERR_OK)
+			fprintf(f, "- the opening (REPLY before the first caller turn), apart: p50 %.1f ms, "
+				   "p95 %.1f ms\n",
+				os.p50, os.p95);
 		errors_line(f, call);
 		fails_md(f, call);
 		fputc('\n', f);

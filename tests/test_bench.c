@@ -95,7 +95,23 @@ static enum err counting_reply(void *ctx, const struct reply_request *req, char 
 	return reply_script_reply(ctx, req, text);
 }
 
+/* slow_opening_reply: the script's words, 80 ms late for the opening (no caller words
+ * in the history yet), at once otherwise. */
+static enum err slow_opening_reply(void *ctx, const struct reply_request *req, char **text)
+{
+	const cJSON *m;
+	bool caller = false;
+	cJSON_ArrayForEach(m, req->history) {
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+		caller |= cJSON_IsString(role) && !strcmp(role->valuestring, "user");
+	}
+	if (!caller)
+		usleep(80000);
+	return reply_script_reply(ctx, req, text);
+}
+
 FAKE_OPS(fake_stt_ops, BACKEND_STT, fake_stt);
+FAKE_OPS(slow_opening_ops, BACKEND_REPLY, slow_opening_reply);
 FAKE_OPS(fake_extract_ops, BACKEND_EXTRACT, fake_extract);
 FAKE_OPS(counting_reply_ops, BACKEND_REPLY, counting_reply);
 
@@ -296,6 +312,49 @@ static void second_model_side_by_side(void **state)
 	benchdb_close(db);
 }
 
+/* Counts and latencies that mean what they say: each call's replies by kind (one
+ * opening, then per caller turn a question or the closing words), and
+ * each caller turn's latency without the opening's REPLY, which is measured apart. */
+static int latency_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	int *calls = ud;
+	cJSON *o = cJSON_Parse(data);
+	long turns = num(o, "turns");
+	const cJSON *t;
+	assert_true(turns >= 2);
+	assert_int_equal(num(o, "replies_opening"), 1);
+	/* each caller turn gets a question or the closing words, never both */
+	assert_int_equal(num(o, "replies_turn") + num(o, "replies_end"), turns);
+	assert_true(num(o, "replies_end") <= 1);
+	assert_int_equal(num(o, "replies_end_ok"), num(o, "replies_end"));
+	assert_true(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "opening_ms")) >= 80);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "turn_ms")), turns);
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
+		assert_true(t->valuedouble < 40); /* the opening's 80 ms are not in the first */
+	cJSON_Delete(o);
+	(*calls)++;
+	return 0;
+}
+
+static void replies_by_kind_and_turn_latency(void **state)
+{
+	struct fixture *fx = *state;
+	struct benchdb *db = NULL;
+	struct bench_counts c = {0};
+	char *msg = NULL;
+	int calls = 0;
+	fx->cfg.reply = (struct backend){"slow", &slow_opening_ops, NULL};
+	fx->cfg.reply_spec = "slow";
+	fx->cfg.stages = BENCH_STT | BENCH_CALLS;
+	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	char *scope = bench_scope(&fx->cfg);
+	assert_int_equal(benchdb_each(db, "call", scope, "fake+fake+slow", latency_row, &calls), ERR_OK);
+	assert_int_equal(calls, expected("calls"));
+	free(scope);
+	benchdb_close(db);
+}
+
 static void reply_checks(void **state)
 {
 	FILE *f = fopen("tests/data/replycheck.tsv", "r");
@@ -344,6 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(counts_scores_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(second_model_side_by_side, setup, teardown),
+		cmocka_unit_test_setup_teardown(replies_by_kind_and_turn_latency, setup, teardown),
 		cmocka_unit_test(reply_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
