@@ -118,6 +118,7 @@ struct bench {
 	long n_utts, cap_utts;
 	const struct corpus_call **calls;
 	long n_calls;
+	struct expect *expect;   /* per call (as calls): its expected conversation */
 	struct bench_counts counts;
 	/* network */
 	struct http_client *http;
@@ -128,6 +129,7 @@ struct bench {
 	char **stt_hyp;
 	double *stt_cost, *stt_ms;
 	bool *stt_failed;       /* its request failed: calls on it are errors too */
+	bool *stt_wrong;        /* its transcript has genuine errors (LLM-WER) */
 	/* progress */
 	const char *stage;
 	long done, total;
@@ -270,6 +272,30 @@ enum said { SAID_VALUE, SAID_SKIP, SAID_NOTHING };
 
 #define MAX_WALKS 4096
 
+/* A turn of a call's expected conversation: the field asked, what the words give, and
+ * the form after it (flow_form_status / flow_form_data), for finding where an
+ * integration call went wrong. */
+struct expect_turn {
+	int asked;
+	enum said said;
+	cJSON *status, *data;
+};
+
+struct expect {
+	struct expect_turn *t;
+	int n;
+};
+
+static void expect_free(struct expect *x)
+{
+	for (int i = 0; x && i < x->n; i++) {
+		cJSON_Delete(x->t[i].status);
+		cJSON_Delete(x->t[i].data);
+	}
+	if (x)
+		free(x->t);
+}
+
 /* said_options: what the words may give for a field whose expected status is st, most
  * likely first. Output: count (0: the expected form cannot have asked it). */
 static int said_options(const cJSON *st, enum said out[2])
@@ -403,7 +429,8 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 	int *choice = calloc((size_t)call->n_turns + 1, sizeof *choice);
 	enum err e = ERR_NOMEM;
 
-	if (!h || !kf || !choice)
+	struct expect *xp = &b->expect[b->n_calls - 1];
+	if (!h || !kf || !choice || !(xp->t = calloc((size_t)call->n_turns + 1, sizeof *xp->t)))
 		goto out;
 	bool reached = false;
 	if ((e = choose(b, call, choice, &reached)) != ERR_OK)
@@ -460,6 +487,11 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		if ((e = turn_json(fl, ex, &d)) != ERR_OK)
 			goto out;
 		e = ERR_NOMEM;
+		xp->t[t] = (struct expect_turn){asked, said, cJSON_Duplicate(flow_form_status(fl), 1),
+						cJSON_Duplicate(flow_form_data(fl), 1)};
+		xp->n = t + 1;
+		if (!xp->t[t].status || !xp->t[t].data)
+			goto out;
 		extraction_free(ex);
 		ex = NULL;
 		free(words);
@@ -502,7 +534,8 @@ static enum err plan(struct bench *b)
 	struct set seen = {0}, utt_seen = {0}, callers = {0}, conds = {0};
 	enum err e = ERR_NOMEM;
 
-	if (!(b->calls = calloc((size_t)c->n_calls + 1, sizeof *b->calls)))
+	if (!(b->calls = calloc((size_t)c->n_calls + 1, sizeof *b->calls)) ||
+	    !(b->expect = calloc((size_t)c->n_calls + 1, sizeof *b->expect)))
 		goto out;
 	for (int i = 0; i < c->n_calls; i++) {
 		const struct corpus_call *call = &c->calls[i];
@@ -718,6 +751,7 @@ static int stt_row(void *ud, const char *spec, const char *key, const char *data
 	if (set_has(&b->stt_keys, key)) {
 		size_t i = set_find(&b->stt_keys, key);
 		b->stt_failed[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "errored"));
+		b->stt_wrong[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "word_genuine")) > 0;
 		free(b->stt_hyp[i]);
 		b->stt_hyp[i] = cJSON_IsString(h) ? strdup(h->valuestring) : NULL;
 		b->stt_cost[i] = cJSON_IsNumber(c) ? c->valuedouble : 0;
@@ -1005,6 +1039,47 @@ static void reply_start(struct bench *b, const struct unit *u)
 
 /* ---- integration: each call through the call engine (sessions/engine.h) ---- */
 
+static const char *status_str(const cJSON *status, const char *field)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(status, field);
+	return cJSON_IsString(v) ? v->valuestring : "empty";
+}
+
+void bench_score_fields(const struct form *f, const cJSON *want_data, const cJSON *want_status,
+			const cJSON *got_data, const cJSON *got_status, struct bench_field_score *out)
+{
+	for (int i = 0; i < f->n_questions; i++) {
+		const struct form_question *q = &f->questions[i];
+		const char *ws = status_str(want_status, q->name), *gs = status_str(got_status, q->name);
+		const cJSON *gv = cJSON_GetObjectItemCaseSensitive(got_data, q->name);
+		struct bench_field_score *o = &out[i];
+		o->asked = strcmp(ws, "answered") == 0 || strcmp(ws, "skipped") == 0;
+		o->ok = o->asked && strcmp(ws, gs) == 0 &&
+			(strcmp(ws, "answered") != 0 ||
+			 score_same_value(q, cJSON_GetObjectItemCaseSensitive(want_data, q->name), gv));
+		/* a field the path never asks is right only left empty, with no value */
+		o->ok_all = o->asked ? o->ok
+				     : strcmp(gs, "answered") != 0 && strcmp(gs, "skipped") != 0 &&
+					       (!gv || cJSON_IsNull(gv));
+	}
+}
+
+/* form_differs: whether the form (status, data) differs from the expected one. */
+static bool form_differs(const struct form *f, const cJSON *want_status, const cJSON *want_data,
+			 const cJSON *got_status, const cJSON *got_data)
+{
+	for (int i = 0; i < f->n_questions; i++) {
+		const struct form_question *q = &f->questions[i];
+		const char *ws = status_str(want_status, q->name), *gs = status_str(got_status, q->name);
+		if (strcmp(ws, gs) != 0 ||
+		    (strcmp(ws, "answered") == 0 &&
+		     !score_same_value(q, cJSON_GetObjectItemCaseSensitive(want_data, q->name),
+				       cJSON_GetObjectItemCaseSensitive(got_data, q->name))))
+			return true;
+	}
+	return false;
+}
+
 /* The replies of a call, by kind: the opening question, a question after a caller
  * turn, the closing words of the call's end. */
 enum reply_kind { REPLY_OPENING, REPLY_TURN, REPLY_END, REPLY_KINDS };
@@ -1037,6 +1112,11 @@ struct icall {
 	double cost, turn_ms, opening_ms, stt_ms;
 	cJSON *turn_times;
 	char error[256];        /* a request of the call failed: the call is an error, not scored */
+	const struct expect *expect; /* its expected conversation */
+	cJSON *extracted;       /* the current turn's EXTRACT output (extraction_to_json) */
+	cJSON *captured;        /* ... and the rules' decision's "captured" */
+	int fault_turn;         /* where it first went wrong (0: nowhere seen) */
+	const char *fault_stage; /* ... the stage at fault, NULL while none */
 };
 
 static void icall_finish(struct icall *c, const struct engine_event *ev)
@@ -1066,8 +1146,34 @@ static void icall_finish(struct icall *c, const struct engine_event *ev)
 		fail(b, ERR_NOMEM, "score");
 	cJSON_AddStringToObject(row, "caller", c->call->caller ? c->call->caller : "");
 	cJSON_AddStringToObject(row, "condition", cond);
+	cJSON_AddStringToObject(row, "path", c->call->path ? c->call->path : "");
 	cJSON_AddNumberToObject(row, "fields", sc.fields);
 	cJSON_AddNumberToObject(row, "correct", sc.correct);
+	/* per field: [asked by the path, right, right over all fields] */
+	const struct form *f = b->cfg->form;
+	struct bench_field_score *fs = calloc((size_t)f->n_questions + 1, sizeof *fs);
+	cJSON *per = cJSON_AddObjectToObject(row, "per_field");
+	int all_ok = 0;
+	if (!fs || !per) {
+		fail(b, ERR_NOMEM, "score");
+	} else {
+		bench_score_fields(f, c->call->expected_data, c->call->expected_status,
+				   cJSON_GetObjectItemCaseSensitive(ev->json, "form_data"),
+				   cJSON_GetObjectItemCaseSensitive(ev->json, "form_status"), fs);
+		for (int i = 0; i < f->n_questions; i++) {
+			int v[3] = {fs[i].asked, fs[i].ok, fs[i].ok_all};
+			cJSON_AddItemToObject(per, f->questions[i].name, cJSON_CreateIntArray(v, 3));
+			all_ok += fs[i].ok_all;
+		}
+	}
+	free(fs);
+	cJSON_AddNumberToObject(row, "fields_all", f->n_questions);
+	cJSON_AddNumberToObject(row, "correct_all", all_ok);
+	if (sc.correct < sc.fields || all_ok < f->n_questions) {
+		cJSON *fault = cJSON_AddObjectToObject(row, "fault");
+		cJSON_AddNumberToObject(fault, "turn", c->fault_stage ? c->fault_turn : -1);
+		cJSON_AddStringToObject(fault, "stage", c->fault_stage ? c->fault_stage : "unattributed");
+	}
 	cJSON_AddStringToObject(row, "status_want",
 				c->call->expected_call_status ? c->call->expected_call_status : "");
 	cJSON_AddStringToObject(row, "status_got", call_status_name(ev->status));
@@ -1094,6 +1200,8 @@ static void icall_free(struct icall *c)
 	free(c->label);
 	free(c->ref);
 	cJSON_Delete(c->turn_times);
+	cJSON_Delete(c->extracted);
+	cJSON_Delete(c->captured);
 	free(c->answer);
 	free(c);
 }
@@ -1113,6 +1221,11 @@ static void icall_grade(struct icall *c, const char *said)
 					      c->t > 0 ? c->transcript : NULL};
 		if (text && replycheck_grade(&in, &rc) == ERR_OK && rc.pass)
 			c->replies_ok[c->kind]++;
+		else if (!c->fault_stage) {
+			/* a wrong question misleads the caller: it went wrong here */
+			c->fault_stage = "REPLY";
+			c->fault_turn = c->t;
+		}
 	} else {
 		c->replies_ok[c->kind] += text && text[0]; /* closing words, as the end-call test */
 	}
@@ -1161,14 +1274,82 @@ static double stage_ms(const struct engine_timings *tm, enum engine_stage s, dou
 	return tm->has_usage[s] && tm->usage[s].total_ms > 0 ? tm->usage[s].total_ms : wall;
 }
 
+/* extract_as_expected: whether the turn's EXTRACT output gave what the words say (et):
+ * for the field asked, its value (raw, or as the rules captured it), the skip flag, or
+ * nothing; and no other field with a value the expected form does not hold. */
+static bool extract_as_expected(const struct icall *c, const struct expect_turn *et)
+{
+	const struct form *f = c->b->cfg->form;
+	const struct form_question *q = &f->questions[et->asked];
+	const cJSON *want = cJSON_GetObjectItemCaseSensitive(c->call->expected_data, q->name);
+	const cJSON *it;
+	bool asked_ok = et->said == SAID_NOTHING;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(c->extracted, "fields")) {
+		const cJSON *fld = cJSON_GetObjectItemCaseSensitive(it, "field");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "value");
+		bool skip = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "skip"));
+		int qi = cJSON_IsString(fld) ? form_find(f, fld->valuestring) : -1;
+		if (qi < 0)
+			continue;
+		if (qi == et->asked) {
+			bool same = score_same_value(q, want, v);
+			const cJSON *cp;
+			cJSON_ArrayForEach(cp, c->captured) {
+				const cJSON *cf = cJSON_GetObjectItemCaseSensitive(cp, "field");
+				if (cJSON_IsString(cf) && strcmp(cf->valuestring, q->name) == 0 &&
+				    strcmp(status_str(cp, "status"), "answered") == 0)
+					same |= score_same_value(q, want,
+								 cJSON_GetObjectItemCaseSensitive(cp, "value"));
+			}
+			asked_ok = et->said == SAID_SKIP    ? skip
+				   : et->said == SAID_VALUE ? !skip && same
+							    : !skip && (!v || cJSON_IsNull(v));
+		} else if (!skip && v && !cJSON_IsNull(v)) {
+			/* another field: it must be one the expected form holds, with that value */
+			const char *ws = status_str(c->call->expected_status, f->questions[qi].name);
+			if (strcmp(ws, "answered") != 0)
+				return false;
+		}
+	}
+	return asked_ok;
+}
+
+/* icall_blame: after caller turn c->t, the first turn whose form differs from the
+ * expected conversation's is where the call went wrong: STT's fault when its transcript
+ * has genuine errors, else EXTRACT's when its output is not what the words say, else the
+ * rules'. */
+static void icall_blame(struct icall *c)
+{
+	struct bench *b = c->b;
+	int t = c->t;
+	if (c->fault_stage || !c->expect || t < 1 || t > c->expect->n)
+		return;
+	const struct expect_turn *et = &c->expect->t[t - 1];
+	const struct flow *fl = engine_flow(c->eng);
+	if (!fl || !form_differs(b->cfg->form, et->status, et->data, flow_form_status(fl),
+				 flow_form_data(fl)))
+		return;
+	size_t i = set_find(&b->stt_keys, c->call->turns[t - 1].utterance_id);
+	c->fault_turn = t;
+	c->fault_stage = b->stt_keys.slot[i] && b->stt_wrong[i] ? "STT"
+			 : !extract_as_expected(c, et)           ? "EXTRACT"
+								 : "rules";
+}
+
 static void icall_event(void *ud, const struct engine_event *ev)
 {
 	struct icall *c = ud;
 	if (c->closing)
 		return;
 	switch (ev->kind) {
+	case ENGINE_EXTRACTED:
+		cJSON_Delete(c->extracted);
+		c->extracted = cJSON_Duplicate(ev->json, 1);
+		break;
 	case ENGINE_DECISION:
 		icall_decided(c, ev);
+		cJSON_Delete(c->captured);
+		c->captured = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev->json, "captured"), 1);
 		break;
 	case ENGINE_ERROR:
 		if (ev->stage == ENGINE_STAGE_REPLY)
@@ -1199,6 +1380,7 @@ static void icall_event(void *ud, const struct engine_event *ev)
 			     stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
 		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
 		c->turn_ms = 0;
+		icall_blame(c);
 		break;
 	case ENGINE_CALL_END:
 		icall_grade(c, NULL);
@@ -1274,15 +1456,18 @@ static enum err icall_new(struct bench *b, struct icall **out)
 
 /* icall_start: begin call on c's engine (its opening decision and words), the last call
  * forgotten. */
-static void icall_start(struct icall *c, const struct corpus_call *call)
+static void icall_start(struct icall *c, long k)
 {
+	const struct corpus_call *call = c->b->calls[k];
 	enum err e;
 	cJSON_Delete(c->turn_times);
+	cJSON_Delete(c->extracted);
+	cJSON_Delete(c->captured);
 	free(c->answer);
 	free(c->label);
 	free(c->ref);
 	*c = (struct icall){.b = c->b, .eng = c->eng, .call = call, .asked = -1,
-			    .turn_times = cJSON_CreateArray()};
+			    .turn_times = cJSON_CreateArray(), .expect = &c->b->expect[k]};
 	if (!c->turn_times) {
 		fail(c->b, ERR_NOMEM, "call");
 		return;
@@ -1451,7 +1636,8 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 	b.stt_cost = calloc(b.stt_keys.cap, sizeof *b.stt_cost);
 	b.stt_failed = calloc(b.stt_keys.cap, sizeof *b.stt_failed);
 	b.stt_ms = calloc(b.stt_keys.cap, sizeof *b.stt_ms);
-	if (!b.stt_hyp || !b.stt_cost || !b.stt_failed || !b.stt_ms) {
+	b.stt_wrong = calloc(b.stt_keys.cap, sizeof *b.stt_wrong);
+	if (!b.stt_hyp || !b.stt_cost || !b.stt_failed || !b.stt_ms || !b.stt_wrong) {
 		fail(&b, ERR_NOMEM, "bench");
 		goto out;
 	}
@@ -1485,7 +1671,7 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 						break;
 					}
 					b.counts.new_calls++;
-					icall_start(live[i], b.calls[next++]);
+					icall_start(live[i], next++);
 				}
 				busy += icall_busy(live[i]);
 			}
@@ -1527,6 +1713,9 @@ out:
 		unit_free(&b.units[i]);
 	free(b.units);
 	free(b.utts);
+	for (long i = 0; b.expect && i < b.n_calls; i++)
+		expect_free(&b.expect[i]);
+	free(b.expect);
 	free(b.calls);
 	if (b.stt_hyp)
 		for (size_t i = 0; i < b.stt_keys.cap; i++)
@@ -1535,6 +1724,7 @@ out:
 	free(b.stt_cost);
 	free(b.stt_failed);
 	free(b.stt_ms);
+	free(b.stt_wrong);
 	set_free(&b.stt_keys);
 	free(b.scope);
 	free(b.call_spec);

@@ -47,7 +47,15 @@
  *   after a caller turn, graded on the five checks; the call's closing words, ok when
  *   REPLY gave some), "opening_ms" (the opening REPLY's time), "turn_ms":[...] (each caller
  *   turn from the end of her speech: the STT result's own time, EXTRACT, the rules,
- *   REPLY), "cost","misses":[...]}.
+ *   REPLY), "cost","misses":[...], "path" (the corpus's), "per_field":{FIELD:[asked,
+ *   ok,ok_all]} and "fields_all","correct_all" (bench_score_fields), and when the final
+ *   form is wrong "fault":{"turn","stage"}: the first caller turn where the call went
+ *   wrong against its expected conversation and the stage at fault, "STT" (its
+ *   transcript has genuine errors), "EXTRACT" (its output is not what the words say),
+ *   "rules" (the form differs though EXTRACT gave what was said), "REPLY" (a question
+ *   failing its checks came first; turn 0 is the opening), or "unattributed" (turn -1:
+ *   no turn's form differed from the expected conversation's, e.g. a plan mismatch).
+ *   Endpointing is not run here: the turns are typed in.}
  *
  * A request that got no answer (nothing listening, a timeout, an HTTP error after the
  * provider's retries) is not a result: its row is {"errored":true,"error":CAUSE,...}
@@ -136,6 +144,24 @@ char *bench_scope(const struct bench_config *cfg);
  * is asked again on the next run (docs/evaluation.md, "Failed requests"). */
 enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct bench_counts *counts,
 		   char **errmsg);
+
+/* One field of a call's final form, scored over both denominators (docs/evaluation.md,
+ * "Field-level completion"). */
+struct bench_field_score {
+	bool asked;  /* the call's path asks it: its expected status is answered or skipped */
+	bool ok;     /* asked, and the final status is the expected one and, answered, so is
+	                the value (score_same_value: names by the name judge, the rest exactly,
+	                so a number given as a string or another option is wrong) */
+	bool ok_all; /* over all fields: ok when asked; a field the path never asks is right
+	                only when left empty, so a value captured for a field of a branch that
+	                never opened is wrong */
+};
+
+/* bench_score_fields: score each of form's questions (out[i] for question i, n_questions
+ * entries, caller's) from the expected and the final form_data / form_status (borrowed).
+ * The path denominator's sums equal score_call's (sessions/score.h). */
+void bench_score_fields(const struct form *form, const cJSON *want_data, const cJSON *want_status,
+			const cJSON *got_data, const cJSON *got_status, struct bench_field_score *out);
 
 /* bench_judge_offline: the offline LLM-WER judge (wer_judge_fn; ctx a struct lexicon or
  * NULL): equivalent when the name judge says "same" or both segments say the same

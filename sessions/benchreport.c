@@ -42,6 +42,18 @@ static bool vec_push(struct vec *x, double d)
 	return true;
 }
 
+/* Field-level completion of one field over the calls of a condition and a path ("*":
+ * all): over the calls whose path asks it (n, k) and over every call (n_all, k_all). */
+struct fcell {
+	char *field, *cond, *path;
+	long n, k, n_all, k_all;
+};
+
+/* Where failed calls went wrong: the stages, in the order of a turn. */
+static const char *const FAULTS[] = {"endpointing", "STT", "EXTRACT", "rules", "REPLY",
+				     "unattributed"};
+#define N_FAULTS 6
+
 /* Everything the report says about one stage and spec. */
 struct agg {
 	char *spec;
@@ -54,6 +66,10 @@ struct agg {
 	long fields, correct, calls_all, status_ok, turns;
 	long rep_open, rep_open_ok, rep_turn, rep_turn_ok, rep_end, rep_end_ok;
 	struct vec open_ms; /* the opening REPLY's time, apart from the caller turns' */
+	long fields_all, correct_all;
+	struct fcell *cells;
+	int n_cells, cap_cells;
+	long faults[N_FAULTS];
 	long cond_fields[MAX_CONDS], cond_correct[MAX_CONDS];
 	char *cond_name[MAX_CONDS];
 	int n_cond;
@@ -80,6 +96,59 @@ static const char *str(const cJSON *o, const char *k)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
 	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* fcell_add: count one field's result into the cell (field, cond, path). */
+static bool fcell_add(struct agg *a, const char *field, const char *cond, const char *path,
+		      bool asked, bool ok, bool ok_all)
+{
+	struct fcell *c = NULL;
+	for (int i = 0; i < a->n_cells && !c; i++)
+		if (!strcmp(a->cells[i].field, field) && !strcmp(a->cells[i].cond, cond) &&
+		    !strcmp(a->cells[i].path, path))
+			c = &a->cells[i];
+	if (!c) {
+		if (a->n_cells == a->cap_cells) {
+			int cap = a->cap_cells ? a->cap_cells * 2 : 64;
+			struct fcell *v = realloc(a->cells, (size_t)cap * sizeof *v);
+			if (!v)
+				return false;
+			a->cells = v;
+			a->cap_cells = cap;
+		}
+		c = &a->cells[a->n_cells];
+		*c = (struct fcell){strdup(field), strdup(cond), strdup(path), 0, 0, 0, 0};
+		if (!c->field || !c->cond || !c->path) {
+			free(c->field), free(c->cond), free(c->path);
+			return false;
+		}
+		a->n_cells++;
+	}
+	c->n += asked;
+	c->k += asked && ok;
+	c->n_all++;
+	c->k_all += ok_all;
+	return true;
+}
+
+/* call_fields: a call row's per-field results into a's cells and fault counts. */
+static void call_fields(struct agg *a, const cJSON *o)
+{
+	const char *cond = str(o, "condition"), *path = str(o, "path");
+	const cJSON *fld;
+	a->fields_all += (long)num(o, "fields_all");
+	a->correct_all += (long)num(o, "correct_all");
+	cJSON_ArrayForEach(fld, cJSON_GetObjectItemCaseSensitive(o, "per_field")) {
+		bool asked = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 0)) == 1;
+		bool ok = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 1)) == 1;
+		bool ok_all = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 2)) == 1;
+		a->nomem |= !fcell_add(a, fld->string, "*", "*", asked, ok, ok_all) ||
+			    !fcell_add(a, fld->string, cond, "*", asked, ok, ok_all) ||
+			    (path[0] && !fcell_add(a, fld->string, "*", path, asked, ok, ok_all));
+	}
+	const cJSON *fault = cJSON_GetObjectItemCaseSensitive(o, "fault");
+	for (int i = 0; fault && i < N_FAULTS; i++)
+		a->faults[i] += strcmp(str(fault, "stage"), FAULTS[i]) == 0;
 }
 
 static int on_row(void *ud, const char *spec, const char *key, const char *data)
@@ -122,6 +191,7 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		a->rep_end += (long)num(o, "replies_end");
 		a->rep_end_ok += (long)num(o, "replies_end_ok");
 		a->nomem |= !vec_push(&a->open_ms, num(o, "opening_ms"));
+		call_fields(a, o);
 		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
 		const cJSON *t;
 		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
@@ -136,11 +206,9 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 			a->cond_fields[c] += (long)num(o, "fields");
 			a->cond_correct[c] += (long)num(o, "correct");
 		}
-		if (num(o, "fields") != num(o, "correct") && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
-			cJSON *m = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, "misses"), 1);
-			cJSON *f = cJSON_CreateObject();
+		if (cJSON_GetObjectItemCaseSensitive(o, "fault") && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
+			cJSON *f = cJSON_Duplicate(o, 1);
 			cJSON_AddStringToObject(f, "key", key);
-			cJSON_AddItemToObject(f, "misses", m);
 			cJSON_AddItemToArray(a->fails, f);
 		}
 	} else {
@@ -211,6 +279,12 @@ static void agg_free(struct agg *a)
 	free(a->cost.v);
 	free(a->utt_wer.v);
 	free(a->open_ms.v);
+	for (int i = 0; i < a->n_cells; i++) {
+		free(a->cells[i].field);
+		free(a->cells[i].cond);
+		free(a->cells[i].path);
+	}
+	free(a->cells);
 	for (int c = 0; c < a->n_cond; c++)
 		free(a->cond_name[c]);
 	cJSON_Delete(a->fails);
@@ -448,11 +522,57 @@ static void errors_line(FILE *f, const struct agg *a)
 		fprintf(f, "- failed requests, not scored (errors.csv): %ld\n", a->errors);
 }
 
+/* md_cell: a JSON value as Markdown table text (`|` escaped). */
+static void md_cell(FILE *f, const cJSON *v)
+{
+	char *s = v ? cJSON_PrintUnformatted(v) : NULL;
+	fputc('`', f);
+	for (const char *p = s ? s : "null"; *p; p++)
+		fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, f);
+	fputc('`', f);
+	free(s);
+}
+
+/* call_fails_md: the failed calls as a table: call, turn, field, expected, got, stage. */
+static void call_fails_md(FILE *f, const struct agg *a)
+{
+	const cJSON *x, *m;
+	fprintf(f, "\nFailed calls (at most %d), where each first went wrong (turn 0: the opening; "
+		   "docs/evaluation.md, \"Stage attribution\"):\n\n"
+		   "| call | turn | field | expected | got | stage |\n|---|---|---|---|---|---|\n",
+		MAX_FAILS);
+	cJSON_ArrayForEach(x, a->fails) {
+		const cJSON *fault = cJSON_GetObjectItemCaseSensitive(x, "fault");
+		char turn[16] = "–";
+		if (num(fault, "turn") >= 0)
+			snprintf(turn, sizeof turn, "%d", (int)num(fault, "turn"));
+		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(x, "misses")) {
+			fprintf(f, "| `%s` | %s | `%s` | %s ", str(x, "key"), turn, str(m, "field"),
+				str(m, "want_status"));
+			md_cell(f, cJSON_GetObjectItemCaseSensitive(m, "want"));
+			fprintf(f, " | %s ", str(m, "got_status"));
+			md_cell(f, cJSON_GetObjectItemCaseSensitive(m, "got"));
+			fprintf(f, " | %s |\n", str(fault, "stage"));
+		}
+		const cJSON *fld;
+		cJSON_ArrayForEach(fld, cJSON_GetObjectItemCaseSensitive(x, "per_field"))
+			if (cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 0)) == 0 &&
+			    cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 2)) == 0)
+				fprintf(f, "| `%s` | %s | `%s` | not asked: empty | a value (its branch never "
+					   "opened) | %s |\n",
+					str(x, "key"), turn, fld->string, str(fault, "stage"));
+	}
+}
+
 static void fails_md(FILE *f, const struct agg *a)
 {
 	const cJSON *x;
 	if (!cJSON_GetArraySize(a->fails))
 		return;
+	if (strcmp(a->stage, "call") == 0) {
+		call_fails_md(f, a);
+		return;
+	}
 	fprintf(f, "\nFirst failures (at most %d):\n\n", MAX_FAILS);
 	cJSON_ArrayForEach(x, a->fails) {
 		const char *key = str(x, "key");
@@ -475,12 +595,122 @@ static void fails_md(FILE *f, const struct agg *a)
 		} else if (strcmp(a->stage, "reply") == 0) {
 			fprintf(f, "- `%s` (%s): %s%s%s — \"%s\"\n", key, str(x, "kind"), str(x, "why"),
 				str(x, "error")[0] ? "; error: " : "", str(x, "error"), str(x, "text"));
-		} else {
-			char *m = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(x, "misses"));
-			fprintf(f, "- `%s`: %s\n", key, m ? m : "?");
-			free(m);
 		}
 	}
+}
+
+/* pct_of: "k of n, p% (95% CI lo–hi%)". */
+static void pct_of(FILE *f, long k, long n)
+{
+	double lo = 0, hi = 0;
+	if (n > 0)
+		stats_wilson(k, n, &lo, &hi);
+	fprintf(f, "%ld of %ld, %.2f%% (95%% CI %.2f–%.2f%%)", k, n, n ? 100.0 * k / n : 0, 100 * lo,
+		100 * hi);
+}
+
+/* fields_md: field-level completion of the run's calls, both denominators, per field
+ * and per field and condition; and where the failed calls went wrong, per stage. */
+static void fields_md(FILE *f, const struct agg *a)
+{
+	fprintf(f, "\n### Field-level completion\n\nPer field over the calls whose path asks it "
+		   "(expected status answered or skipped), and over every call (a field the path "
+		   "never asks is right only left empty; a value captured for a field of a branch "
+		   "never opened is wrong); per path in `results-field.csv`, chart "
+		   "`field-accuracy.svg` (docs/evaluation.md, \"Field-level completion\").\n\n"
+		   "| field | condition | asked by the path: right | over all calls: right |\n"
+		   "|---|---|---|---|\n");
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < a->n_cells; i++) {
+			const struct fcell *c = &a->cells[i];
+			bool all = !strcmp(c->cond, "*");
+			if (strcmp(c->path, "*") != 0 || all != (pass == 0))
+				continue;
+			fprintf(f, "| `%s` | %s | ", c->field, all ? "all" : c->cond);
+			pct_of(f, c->k, c->n);
+			fputs(" | ", f);
+			pct_of(f, c->k_all, c->n_all);
+			fputs(" |\n", f);
+		}
+	fprintf(f, "\n### Stage attribution\n\nFor each call whose final form is wrong (over "
+		   "either denominator), the first turn where it went wrong against its expected "
+		   "conversation and the stage at fault (docs/evaluation.md, \"Stage "
+		   "attribution\"):\n\n| stage | failed calls |\n|---|---|\n");
+	for (int i = 0; i < N_FAULTS; i++)
+		fprintf(f, "| %s%s | %ld |\n", FAULTS[i],
+			i == 0 ? " (not run: the integration's turns are typed in)" : "", a->faults[i]);
+}
+
+/* fields_csv: results-field.csv, every call spec's cells. */
+static void fields_csv(FILE *f, struct rep *r)
+{
+	fputs("model,field,condition,path,n,correct,accuracy,ci_lo,ci_hi,n_all,correct_all,"
+	      "accuracy_all,ci_all_lo,ci_all_hi\n",
+	      f);
+	for (int i = 0; i < r->n_aggs; i++) {
+		const struct agg *a = &r->aggs[i];
+		for (int j = 0; j < a->n_cells; j++) {
+			const struct fcell *c = &a->cells[j];
+			double lo = 0, hi = 0, alo = 0, ahi = 0;
+			if (c->n)
+				stats_wilson(c->k, c->n, &lo, &hi);
+			if (c->n_all)
+				stats_wilson(c->k_all, c->n_all, &alo, &ahi);
+			fprintf(f, "call:");
+			csv_write_field(f, a->spec);
+			fputc(',', f);
+			csv_write_field(f, c->field);
+			fputc(',', f);
+			csv_write_field(f, c->cond);
+			fputc(',', f);
+			csv_write_field(f, c->path);
+			fprintf(f, ",%ld,%ld,%.6f,%.6f,%.6f,%ld,%ld,%.6f,%.6f,%.6f\n", c->n, c->k,
+				c->n ? (double)c->k / c->n : 0, lo, hi, c->n_all, c->k_all,
+				c->n_all ? (double)c->k_all / c->n_all : 0, alo, ahi);
+		}
+	}
+}
+
+/* fields_chart: field-accuracy.svg: per field (groups) and condition (series), over the
+ * calls whose path asks the field. */
+static void fields_chart(struct rep *r, const struct agg *a)
+{
+	const char *groups[64], *series[MAX_CONDS];
+	int ng = 0, ns = 0;
+	double values[64 * MAX_CONDS];
+	char path[4096];
+	for (int i = 0; i < a->n_cells; i++) {
+		const struct fcell *c = &a->cells[i];
+		if (strcmp(c->path, "*") != 0)
+			continue;
+		if (!strcmp(c->cond, "*")) {
+			if (ng < 64)
+				groups[ng++] = c->field;
+		} else {
+			int s = 0;
+			while (s < ns && strcmp(series[s], c->cond) != 0)
+				s++;
+			if (s == ns && ns < MAX_CONDS)
+				series[ns++] = c->cond;
+		}
+	}
+	for (int g = 0; g < ng; g++)
+		for (int s = 0; s < ns; s++) {
+			values[g * ns + s] = NAN;
+			for (int i = 0; i < a->n_cells; i++) {
+				const struct fcell *c = &a->cells[i];
+				if (!strcmp(c->field, groups[g]) && !strcmp(c->cond, series[s]) &&
+				    !strcmp(c->path, "*") && c->n)
+					values[g * ns + s] = (double)c->k / c->n;
+			}
+		}
+	if (!ng || !ns)
+		return;
+	snprintf(path, sizeof path, "%s/field-accuracy.svg", r->out);
+	enum err e = chart_grouped(path, "Field-level completion by condition (fields the path asks)",
+				   "field", "fields right (%)", groups, ng, series, ns, values);
+	if (e != ERR_OK)
+		set_msg(r, e, path);
 }
 
 /* Who decided what, over the rows of the run's specs (sessions/benchjudge.h). */
@@ -720,6 +950,10 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		goto out;
 	errors_csv(f, &r);
 	close_out(&r, f, path);
+	if (!(f = open_out(&r, "results-field.csv", path, sizeof path)))
+		goto out;
+	fields_csv(f, &r);
+	close_out(&r, f, path);
 	for (int s = 0; s < N_STAGES && r.err == ERR_OK; s++) {
 		char name[64];
 		snprintf(name, sizeof name, "results-%s.csv", STAGES[s]);
@@ -795,9 +1029,15 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		fputc('\n', f);
 	}
 	if (call) {
-		fprintf(f, "## Integration (`%s`)\n\n- form-completion accuracy: %ld of %ld fields, ",
+		fprintf(f, "## Integration (`%s`)\n\n- form-completion accuracy over the fields each "
+			   "call's path asks (the denominator: fields whose expected status is answered "
+			   "or skipped): %ld of %ld fields, ",
 			call->spec, call->correct, call->fields);
 		pct_ci(f, call);
+		fputs("\n- over all the form's fields in every call (a value captured for a field of "
+		      "a branch never opened counts as wrong): ",
+		      f);
+		pct_of(f, call->correct_all, call->fields_all);
 		fprintf(f, "\n- calls with every field right: %ld of %ld; call status as expected: %ld "
 			   "of %ld\n- replies by kind (%ld calls, %ld caller turns): opening question "
 			   "%ld of %ld passing the five checks; question after a caller turn %ld of %ld "
@@ -818,6 +1058,8 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 				   "p95 %.1f ms\n",
 				os.p50, os.p95);
 		errors_line(f, call);
+		fields_md(f, call);
+		fields_chart(&r, call);
 		fails_md(f, call);
 		fputc('\n', f);
 	}

@@ -7,7 +7,8 @@
 #   calls: 5N EXTRACT tests, each expecting the asked field left empty (never "skipped":
 #   that status is the rules' once the retries run out), all passed by the offline
 #   extractor; 5N REPLY tests, N of them end-call; integration: the path asks 2 fields
-#   per call, 2N of 2N right, N of N calls right with the status "failed"; replies by
+#   per call, 2N of 2N right (over all 12 fields, 12N of 12N: nothing captured where
+#   nothing was asked), N of N calls right with the status "failed"; replies by
 #   kind: N openings, 4N questions after a caller turn, N closings (5N caller turns).
 # - Every `docs/evaluation.md, "SECTION"` a report prints names a heading of that file:
 #   a corpus whose expected end the rules cannot reach, and a dead EXTRACT backend.
@@ -29,7 +30,8 @@ if [ -s corpus/respin/expected.jsonl ]; then
 	check "respin: REPLY $((5 * N)) tests, $N end-call" \
 		'grep -q "needing a reply: $((4 * N)) of $((4 * N)) passed; end-call: $N of $N passed" "$tmp/r/report.md"'
 	check "respin: integration $((2 * N)) of $((2 * N)) fields, $N of $N calls (the hand count)" \
-		'grep -q "form-completion accuracy: $((2 * N)) of $((2 * N)) fields" "$tmp/r/report.md" &&
+		'grep -q "answered or skipped): $((2 * N)) of $((2 * N)) fields" "$tmp/r/report.md" &&
+		 grep -q "counts as wrong): $((12 * N)) of $((12 * N))," "$tmp/r/report.md" &&
 		 grep -q "calls with every field right: $N of $N; call status as expected: $N of $N" "$tmp/r/report.md"'
 	check "respin: replies by kind: $N openings, $((4 * N)) after a caller turn, $N closings for $((5 * N)) caller turns" \
 		'grep -q "replies by kind ($N calls, $((5 * N)) caller turns): opening question $N of $N passing the five checks; question after a caller turn $((4 * N)) of $((4 * N)) passing them; closing words at the call.s end $N of $N given" "$tmp/r/report.md"'
