@@ -522,13 +522,22 @@ static void errors_line(FILE *f, const struct agg *a)
 		fprintf(f, "- failed requests, not scored (errors.csv): %ld\n", a->errors);
 }
 
+/* md_text: text in a Markdown table cell: `|` escaped, line breaks as spaces. */
+static void md_text(FILE *f, const char *t)
+{
+	for (; *t; t++)
+		if (*t == '|')
+			fputs("\\|", f);
+		else
+			fputc(*t == '\n' || *t == '\r' ? ' ' : *t, f);
+}
+
 /* md_cell: a JSON value as Markdown table text (`|` escaped). */
 static void md_cell(FILE *f, const cJSON *v)
 {
 	char *s = v ? cJSON_PrintUnformatted(v) : NULL;
 	fputc('`', f);
-	for (const char *p = s ? s : "null"; *p; p++)
-		fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, f);
+	md_text(f, s ? s : "null");
 	fputc('`', f);
 	free(s);
 }
@@ -573,28 +582,48 @@ static void fails_md(FILE *f, const struct agg *a)
 		call_fails_md(f, a);
 		return;
 	}
-	fprintf(f, "\nFirst failures (at most %d):\n\n", MAX_FAILS);
+	/* a unit test is named by the first call and turn it stands for (its stored key
+	 * is the prefix of utterances, too long to read) */
+	if (strcmp(a->stage, "extract") == 0)
+		fprintf(f, "\nFirst failures (at most %d), each failed check of a test:\n\n"
+			   "| call | turn | field | check | expected | got |\n|---|---|---|---|---|---|\n",
+			MAX_FAILS);
+	else if (strcmp(a->stage, "reply") == 0)
+		fprintf(f, "\nFirst failures (at most %d):\n\n| call | turn | kind | why | reply |\n"
+			   "|---|---|---|---|---|\n",
+			MAX_FAILS);
+	else
+		return;
 	cJSON_ArrayForEach(x, a->fails) {
-		const char *key = str(x, "key");
 		if (strcmp(a->stage, "extract") == 0) {
-			fprintf(f, "- `%s` field `%s`:", key, str(x, "field"));
 			const cJSON *c;
 			cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(x, "checks")) {
 				if (flag(c, "ok"))
 					continue;
-				char *w = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "want"));
-				char *g = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "got"));
-				fprintf(f, " %s wanted `%s`, got `%s`;", str(c, "check"), w ? w : "?",
-					g ? g : "?");
-				free(w);
-				free(g);
+				fprintf(f, "| `%s` | %d | `%s` | %s | ", str(x, "call"), (int)num(x, "turn"),
+					str(x, "field"), str(c, "check"));
+				md_cell(f, cJSON_GetObjectItemCaseSensitive(c, "want"));
+				fputs(" | ", f);
+				md_cell(f, cJSON_GetObjectItemCaseSensitive(c, "got"));
+				fputs(" |\n", f);
 			}
-			if (str(x, "error")[0])
-				fprintf(f, " error: %s", str(x, "error"));
-			fputc('\n', f);
-		} else if (strcmp(a->stage, "reply") == 0) {
-			fprintf(f, "- `%s` (%s): %s%s%s — \"%s\"\n", key, str(x, "kind"), str(x, "why"),
-				str(x, "error")[0] ? "; error: " : "", str(x, "error"), str(x, "text"));
+			if (str(x, "error")[0]) {
+				fprintf(f, "| `%s` | %d | `%s` | error | | ", str(x, "call"),
+					(int)num(x, "turn"), str(x, "field"));
+				md_text(f, str(x, "error"));
+				fputs(" |\n", f);
+			}
+		} else {
+			fprintf(f, "| `%s` | %d | %s | ", str(x, "call"), (int)num(x, "turn"),
+				str(x, "kind"));
+			md_text(f, str(x, "why"));
+			if (str(x, "error")[0]) {
+				fputs("; error: ", f);
+				md_text(f, str(x, "error"));
+			}
+			fputs(" | ", f);
+			md_text(f, str(x, "text"));
+			fputs(" |\n", f);
 		}
 	}
 }
@@ -1050,6 +1079,12 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 				call->cond_fields[c] ? 100.0 * call->cond_correct[c] / call->cond_fields[c]
 						     : 0,
 				call->cond_fields[c]);
+		if (cfg->stt.ops && cfg->stt.ops->reference_only)
+			fprintf(f, "- STT is `%s`: every turn is the corpus's reference transcript, so "
+				   "acoustic conditions cannot change these results; the figures per "
+				   "condition differ only by the calls in each. Give a speech-to-text "
+				   "backend (`--stt`) to measure the conditions.\n",
+				cfg->stt_spec);
 		latency_cost(f, call, "caller turn (from the end of her speech: STT, EXTRACT, the rules, REPLY)",
 			     "call");
 		struct stats_summary os;

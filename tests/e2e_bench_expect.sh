@@ -10,6 +10,7 @@
 #   per call, 2N of 2N right (over all 12 fields, 12N of 12N: nothing captured where
 #   nothing was asked), N of N calls right with the status "failed"; replies by
 #   kind: N openings, 4N questions after a caller turn, N closings (5N caller turns).
+# - `select --stage STAGE` reads a bench folder directly.
 # - Every `docs/evaluation.md, "SECTION"` a report prints names a heading of that file:
 #   a corpus whose expected end the rules cannot reach, and a dead EXTRACT backend.
 set -u
@@ -60,3 +61,23 @@ while read -r s; do
 done <<<"$sections"
 check "every warning points to docs/evaluation.md by section" \
 	'! grep -h "Warning" "$tmp"/*/report.md | grep -v -q "docs/evaluation.md, \""'
+
+# `select --stage STAGE` reads a bench folder directly (its results-STAGE.csv).
+"$BIN" bench --form tests/data/bench_form.json --corpus tests/data/bench_corpus --out "$tmp/s" \
+	--db "$tmp/s.db" 2>/dev/null
+"$BIN" select --results "$tmp/s" --stage extract >"$tmp/sel1.txt" 2>&1
+check "select --stage extract on the folder exits 0" '[ $? = 0 ]'
+"$BIN" select --results "$tmp/s/results-extract.csv" >"$tmp/sel2.txt" 2>&1
+check "... and says what select says on results-extract.csv" \
+	'diff <(grep -v "^results:" "$tmp/sel1.txt") <(grep -v "^results:" "$tmp/sel2.txt") >/dev/null && grep -q "extract:rules" "$tmp/sel1.txt"'
+"$BIN" select --results "$tmp/s" --stage nosuch >/dev/null 2>"$tmp/sel3.txt"
+check "select --stage nosuch exits 2 naming it" '[ $? = 2 ] && grep -q "stage .nosuch." "$tmp/sel3.txt"'
+check "an offline run says acoustic conditions cannot change its results" \
+	'grep -q "STT is .reference.: every turn is the corpus.s reference transcript, so acoustic conditions cannot change these results" "$tmp/s/report.md"'
+"$BIN" bench --form tests/data/fieldacc/form.json --corpus tests/data/fieldacc --out "$tmp/fa" \
+	--db "$tmp/fa.db" 2>/dev/null
+check "failures are tables (call, turn, field, expected, got, stage), not JSON lines" \
+	'grep -q "^| call | turn | field | expected | got | stage |" "$tmp/fa/report.md" &&
+	 grep -q "^| call | turn | field | check | expected | got |" "$tmp/fa/report.md" &&
+	 ! grep -q "^- .*{\"" "$tmp"/*/report.md'
+check "unit tests are named by call and turn, not by their stored key" '! grep -q "sunita|" "$tmp"/*/report.md'
