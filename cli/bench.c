@@ -12,7 +12,8 @@
  * (sessions/benchreport.h). Defaults: backends reference, rules, script (offline); --db
  * ./formdesk.db; --concurrency 8. stderr: a progress bar when it is a terminal, and a
  * summary line. Exit status: 0 done; 2 bad usage, a file that cannot be loaded, a
- * backend that cannot be set up, or a database failure. */
+ * backend that cannot be set up, or a database failure; 3 the report is written but
+ * requests failed (no answer from a provider): stored as errors, asked again next run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,19 @@ int cmd_bench(int argc, char **argv)
 			"cache, cost $%.4f\n",
 			judge->info->name, judge->model, counts.judge.items, counts.judge.asked,
 			counts.judge.failed, counts.judge.cached, counts.judge.cost_usd);
+	long failed = counts.errors_stt + counts.errors_extract + counts.errors_reply +
+		      counts.errors_calls;
 	rc = 0;
+	if (failed) {
+		/* not results: said loudly, and the run is not a success (docs/evaluation.md) */
+		fprintf(stderr,
+			"formdesk bench: ERROR: %ld requests failed (STT %ld, EXTRACT %ld, REPLY %ld, "
+			"calls %ld): not scored, listed in %s/errors.csv, asked again on the next run; "
+			"first: %s\n",
+			failed, counts.errors_stt, counts.errors_extract, counts.errors_reply,
+			counts.errors_calls, out, counts.first_error);
+		rc = 3;
+	}
 out:
 	benchdb_close(db);
 	provider_free(judge);

@@ -1,22 +1,51 @@
 /* formdesk providers: every model and speech provider formdesk can call, with the model
  * and base URL it would use and whether its key is set. Keys are never printed: only the
- * name of the environment variable and "set" or "missing". */
+ * name of the environment variable and "set" or "missing". A server that needs no key
+ * (a local one) is "configured, not reached" and not counted ready: --probe asks its
+ * BASE/models (2 s, no retry) and says whether it answered. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agent/http.h"
 #include "agent/provider.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 
 struct providers_opts {
 	const char *config;
+	bool probe;
 };
 
 static const struct opts_spec providers_spec[] = {
 	{"config", OPTS_STRING, offsetof(struct providers_opts, config), "FILE",
 	 "the config file (else $FORMDESK_CONFIG, else ./formdesk.json)", 0, 0, 0, NULL},
+	{"probe", OPTS_FLAG, offsetof(struct providers_opts, probe), NULL,
+	 "reach each server that needs no key (GET BASE/models)", 0, 0, 0, NULL},
 };
+
+/* probe: whether the server at base answers GET base/models; why says what happened. */
+static bool probe(const char *base, char *why, size_t n)
+{
+	char url[600];
+	struct http_req *r = NULL;
+	struct http_result *res = NULL;
+	bool ok = false;
+	snprintf(url, sizeof url, "%s/models", base);
+	if (http_req_new("GET", url, &r) != ERR_OK) {
+		snprintf(why, n, "unreachable: out of memory");
+		return false;
+	}
+	http_req_limits(r, 2000, 0, 0);
+	if (http_perform(r, &res) != ERR_OK || !res || res->err != ERR_OK) {
+		snprintf(why, n, "unreachable: %s", res && res->error[0] ? res->error : "no answer");
+	} else {
+		ok = true;
+		snprintf(why, n, "reachable (HTTP %ld)", res->status);
+	}
+	http_result_free(res);
+	return ok;
+}
 
 const struct opts_cmd cmd_providers_opts = {
 	.name = "providers", .spec = providers_spec, .n = OPTS_N(providers_spec),
@@ -43,12 +72,15 @@ int cmd_providers(int argc, char **argv)
 		int nk;
 		const struct provider_info *t = provider_table(kind, &nk);
 		for (int i = 0; i < nk; i++, n++) {
-			char model[128], base[512], key[96];
+			char model[128], base[512], key[400], reach[300];
 			provider_settings(&t[i], model, sizeof(model), base, sizeof(base));
 			const char *kv = t[i].key_env ? getenv(t[i].key_env) : NULL;
-			bool ok = !t[i].key_env || (kv && *kv);
-			if (!t[i].key_env)
-				snprintf(key, sizeof(key), "none needed");
+			bool ok = t[i].key_env && kv && *kv;
+			if (!t[i].key_env && o.probe) {
+				ok = probe(base, reach, sizeof reach);
+				snprintf(key, sizeof(key), "none needed; %s", reach);
+			} else if (!t[i].key_env)
+				snprintf(key, sizeof(key), "none needed; configured, not reached (--probe)");
 			else
 				snprintf(key, sizeof(key), "%s %s", t[i].key_env, kv && *kv ? "set" : "missing");
 			ready += ok;
@@ -57,8 +89,8 @@ int cmd_providers(int argc, char **argv)
 			       provider_configured(t[i].name) ? "yes" : "-", base, key);
 		}
 	}
-	printf("\n%d of %d providers ready; use them as --stt, --extract, --reply PROVIDER[:MODEL]\n",
-	       ready, n);
+	printf("\n%d of %d providers ready%s; use them as --stt, --extract, --reply PROVIDER[:MODEL]\n",
+	       ready, n, o.probe ? "" : " (a server that needs no key counts once --probe reaches it)");
 	provider_config_free();
 	return 0;
 }

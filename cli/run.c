@@ -9,18 +9,22 @@
  * calls.csv marks with barge_in_ms starts while the agent is still speaking: it is
  * recorded as a barge-in (sessions/engine.h).
  *
- * stdout: one JSON line per call {"call_id","status","form_data","form_status","turns",
+ * stdout: one JSON line per call {"call_id","db_id","status","reason","form_data",
+ * "form_status","turns",
  * "cost_usd","latency_ms","requests","failed_requests"} (turns = caller turns played;
  * cost_usd = the priced network requests' cost in USD, 0 when none; latency_ms = the
  * call's wall time in milliseconds per stage, {"stt","extract","reply"} with the
  * opening's REPLY, and of its caller turns, {"turns" (sum), "turn_max"}; requests =
  * network requests made, failed_requests = those that failed), then, when the corpus has expected forms, one line
  * {"form_completion_accuracy":X,"fields":N,"correct":M} (sessions/score.h).
- * stderr: the corpus's attribution, stage errors, fields scored wrong.
+ * (db_id = the call's row in the store's calls table; reason = why the call ended, as
+ * stored). stderr: the corpus's attribution, stage errors, fields scored wrong, and a
+ * progress bar when it is a terminal.
  * Exit status: 0 done; 2 bad usage, a file that cannot be loaded, or a store failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/compose.h"
@@ -64,7 +68,7 @@ static void on_event(void *ud, const struct engine_event *ev)
 
 /* print_call: the call's JSON line. */
 static int print_call(const struct engine *e, const struct corpus_call *call, int turns,
-		      enum call_status status)
+		      enum call_status status, const char *reason)
 {
 	const struct flow *fl = engine_flow(e);
 	cJSON *o = cJSON_CreateObject(), *u = engine_usage_json(e);
@@ -72,7 +76,9 @@ static int print_call(const struct engine *e, const struct corpus_call *call, in
 	int rc = -1;
 
 	if (!o || !u || !cJSON_AddStringToObject(o, "call_id", call->id) ||
+	    !cJSON_AddNumberToObject(o, "db_id", (double)engine_call_row(e)) ||
 	    !cJSON_AddStringToObject(o, "status", call_status_name(status)) ||
+	    !cJSON_AddStringToObject(o, "reason", reason) ||
 	    !cJSON_AddItemToObject(o, "form_data", cJSON_Duplicate(flow_form_data(fl), 1)) ||
 	    !cJSON_AddItemToObject(o, "form_status", cJSON_Duplicate(flow_form_status(fl), 1)) ||
 	    !cJSON_AddNumberToObject(o, "turns", turns) || !callline_add_usage(o, u) ||
@@ -92,6 +98,7 @@ out:
 struct call_end {
 	enum call_status status;
 	int turns;
+	char reason[128];
 };
 
 static void on_event_end(void *ud, const struct engine_event *ev)
@@ -99,8 +106,10 @@ static void on_event_end(void *ud, const struct engine_event *ev)
 	struct call_end *ce = ud;
 	on_event(NULL, ev);
 	if (ev->kind == ENGINE_CALL_END) {
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(ev->json, "reason");
 		ce->status = ev->status;
 		ce->turns = ev->turn;
+		snprintf(ce->reason, sizeof ce->reason, "%s", cJSON_IsString(r) ? r->valuestring : "");
 	}
 }
 
@@ -148,6 +157,7 @@ int cmd_run(int argc, char **argv)
 	if (engine_new(&cfg, on_event_end, &ce, &engine) != ERR_OK)
 		goto out;
 
+	bool tty = isatty(STDERR_FILENO);
 	for (int i = 0; i < corpus->n_calls; i++) {
 		const struct corpus_call *call = &corpus->calls[i];
 		bool ended = false;
@@ -164,8 +174,18 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "formdesk run: call %s: %s\n", call->id, err_str(e));
 				goto out;
 			}
-		if (print_call(engine, call, ce.turns, ce.status) != 0)
+		if (print_call(engine, call, ce.turns, ce.status, ce.reason) != 0)
 			goto out;
+		if (tty) {
+			/* the progress bar: one line, redrawn in place */
+			int w = 30, filled = (i + 1) * w / corpus->n_calls;
+			fprintf(stderr, "\rcalls [%.*s%*s] %3d%% %d/%d", filled,
+				"##############################", w - filled, "",
+				(i + 1) * 100 / corpus->n_calls, i + 1, corpus->n_calls);
+			if (i + 1 == corpus->n_calls)
+				fputc('\n', stderr);
+			fflush(stderr);
+		}
 		if (call->expected_status) {
 			cJSON *misses = cJSON_CreateArray();
 			const struct flow *fl = engine_flow(engine);

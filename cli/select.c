@@ -17,7 +17,7 @@
 #include "tui/width.h"
 
 struct opts {
-	const char *results, *svg_dir, *min_accuracy, *weights, *sweep_s;
+	const char *results, *svg_dir, *min_accuracy, *weights, *sweep_s, *stage;
 	struct select_limits lim;
 	struct select_weights w;
 	bool sweep, json;
@@ -27,6 +27,8 @@ struct opts {
 static const struct opts_spec select_spec[] = {
 	{"results", OPTS_STRING, offsetof(struct opts, results), "DIR|FILE.csv",
 	 "the benchmark results: a CSV, or a folder's results.csv", OPTS_REQUIRED, 0, 0, NULL},
+	{"stage", OPTS_STRING, offsetof(struct opts, stage), "STAGE",
+	 "in a bench folder, read results-STAGE.csv (stt, extract, reply, call)", 0, 0, 0, NULL},
 	{"max-p95-ms", OPTS_DOUBLE, offsetof(struct opts, lim.max_p95_ms), "N",
 	 "p95 latency must be below N ms", OPTS_ABOVE_MIN, 0, DBL_MAX,
 	 "a positive number of milliseconds"},
@@ -46,8 +48,8 @@ const struct opts_cmd cmd_select_opts = {
 	.about =
 	"The CSV has columns model,accuracy,p95_ms,cost_usd (accuracy in percent or as a\n"
 	"fraction); a folder is read through its results.csv. A file with a stage column must\n"
-	"hold one stage: in a bench folder give OUT/results-extract.csv (or -stt, -reply,\n"
-	"-call), since its results.csv holds every stage. Limits are\n"
+	"hold one stage: in a bench folder give --stage extract (or stt, reply, call), which\n"
+	"reads OUT/results-extract.csv, since its results.csv holds every stage. Limits are\n"
 	"strict: p95 below N ms, accuracy above PCT% (the paper: EXTRACT --max-p95-ms 5000\n"
 	"--min-accuracy 90, REPLY --max-p95-ms 4000 --min-accuracy 95).\n",
 };
@@ -379,6 +381,22 @@ int cmd_select(int argc, char **argv)
 	struct select_sweep *sw = NULL;
 	char *error = NULL;
 	rc = 2;
+	char *staged = NULL;
+	if (o.stage) {
+		/* a bench folder's one-stage file (sessions/benchreport.h) */
+		static const char *const stages[] = {"stt", "extract", "reply", "call"};
+		bool known = false;
+		for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)
+			known |= strcmp(o.stage, stages[i]) == 0;
+		if (!known) {
+			fprintf(stderr, "formdesk select: --stage '%s': expected stt, extract, reply or call\n",
+				o.stage);
+			return 2;
+		}
+		if (asprintf(&staged, "%s/results-%s.csv", o.results, o.stage) < 0)
+			return 2;
+		o.results = staged;
+	}
 	enum err e = select_load(o.results, &s, &error);
 	if (e != ERR_OK) {
 		fprintf(stderr, "formdesk select: %s\n", error ? error : err_str(e));
@@ -410,6 +428,7 @@ int cmd_select(int argc, char **argv)
 	}
 out:
 	free(error);
+	free(staged);
 	select_sweep_free(sw);
 	select_free(s);
 	return rc;

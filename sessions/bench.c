@@ -93,8 +93,9 @@ struct unit {
 	int asked;               /* question index */
 	const char *transcript;  /* the reference transcript of the turn */
 	cJSON *history_before;   /* what EXTRACT sees */
-	cJSON *want_value;       /* expected value (NULL when skipped) */
-	bool want_skip;
+	cJSON *want_value;       /* expected value (NULL unless the words give one) */
+	bool want_skip;          /* the caller said she does not know or declines */
+	bool want_nothing;       /* the words answer nothing (the rules then retry) */
 	cJSON *decision;         /* the rule layer's decision from the expected answer */
 	cJSON *history_after;    /* what REPLY sees */
 	bool end;                /* the decision ends the call */
@@ -117,6 +118,7 @@ struct bench {
 	long n_utts, cap_utts;
 	const struct corpus_call **calls;
 	long n_calls;
+	struct expect *expect;   /* per call (as calls): its expected conversation */
 	struct bench_counts counts;
 	/* network */
 	struct http_client *http;
@@ -125,7 +127,9 @@ struct bench {
 	/* the STT results: utterance id -> transcript (NULL on failure) and cost */
 	struct set stt_keys;
 	char **stt_hyp;
-	double *stt_cost;
+	double *stt_cost, *stt_ms;
+	bool *stt_failed;       /* its request failed: calls on it are errors too */
+	bool *stt_wrong;        /* its transcript has genuine errors (LLM-WER) */
 	/* progress */
 	const char *stage;
 	long done, total;
@@ -259,6 +263,159 @@ static void unit_free(struct unit *u)
 	free(u->answer);
 }
 
+/* What a caller turn's words give EXTRACT for the field asked, in the expected
+ * conversation: its expected value, the skip flag (she does not know or declines), or
+ * nothing (words that answer nothing: the rules retry, and a field whose retries run out
+ * ends "skipped", a call whose required field's run out "failed" -- the rule layer's
+ * status, never EXTRACT's). */
+enum said { SAID_VALUE, SAID_SKIP, SAID_NOTHING };
+
+#define MAX_WALKS 4096
+
+/* A turn of a call's expected conversation: the field asked, what the words give, and
+ * the form after it (flow_form_status / flow_form_data), for finding where an
+ * integration call went wrong. */
+struct expect_turn {
+	int asked;
+	enum said said;
+	cJSON *status, *data;
+};
+
+struct expect {
+	struct expect_turn *t;
+	int n;
+};
+
+static void expect_free(struct expect *x)
+{
+	for (int i = 0; x && i < x->n; i++) {
+		cJSON_Delete(x->t[i].status);
+		cJSON_Delete(x->t[i].data);
+	}
+	if (x)
+		free(x->t);
+}
+
+/* said_options: what the words may give for a field whose expected status is st, most
+ * likely first. Output: count (0: the expected form cannot have asked it). */
+static int said_options(const cJSON *st, enum said out[2])
+{
+	const char *v = cJSON_IsString(st) ? st->valuestring : "";
+	if (strcmp(v, "answered") == 0) {
+		out[0] = SAID_VALUE, out[1] = SAID_NOTHING;
+		return 2;
+	}
+	if (strcmp(v, "skipped") == 0) {
+		/* nothing first: a field skipped because its retries ran out is the rules'
+		 * doing; the skip flag where the turns leave no room for retries */
+		out[0] = SAID_NOTHING, out[1] = SAID_SKIP;
+		return 2;
+	}
+	out[0] = SAID_NOTHING;
+	return strcmp(v, "empty") == 0 || !v[0] ? 1 : 0;
+}
+
+/* said_extraction: EXTRACT's expected output for field q. New object, NULL on
+ * allocation failure. */
+static struct extraction *said_extraction(const struct form_question *q, const cJSON *val,
+					  enum said s)
+{
+	struct extraction *ex = extraction_new();
+	if (!ex || s == SAID_NOTHING)
+		return ex;
+	if (extraction_add(ex, q->name, s == SAID_SKIP ? NULL : cJSON_Duplicate(val, 1),
+			   s == SAID_SKIP, s == SAID_SKIP ? "dont_know" : NULL, NULL) != ERR_OK) {
+		extraction_free(ex);
+		return NULL;
+	}
+	return ex;
+}
+
+/* walk: drive the rules from empty with choice idx[t] of each turn's options. Output:
+ * nopt[t] the options of the turns reached, *stop the turn the walk could not go past
+ * (n_turns when it used every turn). True when the rules end exactly after the last turn
+ * with the expected call status and field statuses. Errors: *e (allocation, the rules). */
+static bool walk(struct bench *b, const struct corpus_call *call, const int *idx, int *nopt,
+		 int *stop, enum err *e)
+{
+	const struct form *f = b->cfg->form;
+	struct flow *fl = NULL;
+	struct decision *d = NULL;
+	bool ok = false;
+	*stop = 0;
+	if ((*e = flow_new(f, b->cfg->lex, b->cfg->today, &fl)) != ERR_OK ||
+	    (*e = flow_start(fl, &d)) != ERR_OK)
+		goto out;
+	for (int t = 0; t < call->n_turns; t++, *stop = t) {
+		int asked = flow_current(fl);
+		enum said opt[2];
+		if (flow_status(fl) != CALL_IN_PROGRESS || asked < 0)
+			goto out;
+		const struct form_question *q = &f->questions[asked];
+		if (!(nopt[t] = said_options(cJSON_GetObjectItemCaseSensitive(call->expected_status,
+									      q->name),
+					     opt)))
+			goto out;
+		struct extraction *ex = said_extraction(
+			q, cJSON_GetObjectItemCaseSensitive(call->expected_data, q->name), opt[idx[t]]);
+		decision_free(d);
+		d = NULL;
+		*e = ex ? flow_turn(fl, ex, &d) : ERR_NOMEM;
+		extraction_free(ex);
+		if (*e != ERR_OK)
+			goto out;
+	}
+	ok = flow_status(fl) != CALL_IN_PROGRESS &&
+	     (!call->expected_call_status ||
+	      strcmp(call_status_name(flow_status(fl)), call->expected_call_status) == 0);
+	/* and every field with its expected status */
+	const cJSON *st;
+	cJSON_ArrayForEach(st, flow_form_status(fl)) {
+		const cJSON *want = cJSON_GetObjectItemCaseSensitive(call->expected_status, st->string);
+		ok &= !cJSON_IsString(want) || !cJSON_IsString(st) ||
+		      strcmp(want->valuestring, st->valuestring) == 0;
+	}
+out:
+	decision_free(d);
+	flow_free(fl);
+	return ok;
+}
+
+/* choose: what each turn's words give, as the index into said_options of the field
+ * then asked (choice[t], n_turns entries): the first choices, most likely first, with
+ * which the rules reach the expected end in exactly the call's turns (at most MAX_WALKS
+ * tries; none found: *found false, the most likely ones, and the plan stops where they
+ * part). Errors: allocation, the rules. */
+static enum err choose(struct bench *b, const struct corpus_call *call, int *choice, bool *found)
+{
+	int n = call->n_turns, *nopt = calloc((size_t)n + 1, sizeof *nopt), stop = 0;
+	enum err e = ERR_NOMEM;
+	memset(choice, 0, (size_t)n * sizeof *choice);
+	*found = false;
+	if (!nopt)
+		return e;
+	for (int tries = 0; tries < MAX_WALKS; tries++) {
+		if ((*found = walk(b, call, choice, nopt, &stop, &e)))
+			goto out;
+		if (e != ERR_OK)
+			goto out;
+		/* the next choice at or before the turn the walk stopped at */
+		int p = stop < n ? stop : n - 1;
+		while (p >= 0 && choice[p] + 1 >= nopt[p])
+			p--;
+		if (p < 0)
+			break;
+		choice[p]++;
+		for (int t = p + 1; t < n; t++)
+			choice[t] = 0;
+	}
+	memset(choice, 0, (size_t)n * sizeof *choice);
+	e = ERR_OK;
+out:
+	free(nopt);
+	return e;
+}
+
 /* plan_call: walk call's expected conversation, adding the prefixes not seen yet. */
 static enum err plan_call(struct bench *b, const struct corpus_call *call, struct set *seen)
 {
@@ -269,9 +426,14 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 	size_t key_len = 0;
 	FILE *kf = open_memstream(&key, &key_len);
 	struct extraction *ex = NULL;
+	int *choice = calloc((size_t)call->n_turns + 1, sizeof *choice);
 	enum err e = ERR_NOMEM;
 
-	if (!h || !kf)
+	struct expect *xp = &b->expect[b->n_calls - 1];
+	if (!h || !kf || !choice || !(xp->t = calloc((size_t)call->n_turns + 1, sizeof *xp->t)))
+		goto out;
+	bool reached = false;
+	if ((e = choose(b, call, choice, &reached)) != ERR_OK)
 		goto out;
 	fprintf(kf, "%s|%s", call->caller ? call->caller : "",
 		call->n_turns && call->turns[0].condition ? call->turns[0].condition : "");
@@ -285,22 +447,22 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		const struct corpus_turn *turn = &call->turns[t];
 		int asked = flow_current(fl);
 		if (flow_status(fl) != CALL_IN_PROGRESS || asked < 0) {
-			b->counts.plan_mismatches++; /* the rules ended before the turns ran out */
+			reached = false; /* the rules ended before the turns ran out */
 			break;
 		}
 		const struct form_question *q = &f->questions[asked];
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(call->expected_status, q->name);
 		const cJSON *val = cJSON_GetObjectItemCaseSensitive(call->expected_data, q->name);
-		bool skip = cJSON_IsString(st) && strcmp(st->valuestring, "skipped") == 0;
-		if (!cJSON_IsString(st) || (!skip && strcmp(st->valuestring, "answered") != 0)) {
-			b->counts.plan_mismatches++; /* the rules ask what the expected form leaves empty */
+		enum said opt[2];
+		int nopt = said_options(st, opt);
+		if (!nopt) {
+			reached = false; /* the rules ask what the expected form has not */
 			break;
 		}
+		enum said said = opt[choice[t] < nopt ? choice[t] : 0];
 		fprintf(kf, "|%s", turn->utterance_id);
 		fflush(kf);
-		if (!(ex = extraction_new()) ||
-		    extraction_add(ex, q->name, skip ? NULL : cJSON_Duplicate(val, 1), skip,
-				   skip ? "dont_know" : NULL, NULL) != ERR_OK)
+		if (!(ex = said_extraction(q, val, said)))
 			goto out;
 		bool fresh = !set_has(seen, key);
 		struct unit *u = NULL;
@@ -312,10 +474,11 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 			u->turn = t + 1;
 			u->asked = asked;
 			u->transcript = turn->transcript;
-			u->want_skip = skip;
-			if (!skip && !(u->want_value = cJSON_Duplicate(val, 1)))
+			u->want_skip = said == SAID_SKIP;
+			u->want_nothing = said == SAID_NOTHING;
+			if (said == SAID_VALUE && !(u->want_value = cJSON_Duplicate(val, 1)))
 				goto out;
-			u->answer = skip ? NULL : value_text(val);
+			u->answer = said == SAID_VALUE ? value_text(val) : NULL;
 		}
 		if (!history_push(h, "user", turn->transcript ? turn->transcript : ""))
 			goto out;
@@ -324,6 +487,11 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		if ((e = turn_json(fl, ex, &d)) != ERR_OK)
 			goto out;
 		e = ERR_NOMEM;
+		xp->t[t] = (struct expect_turn){asked, said, cJSON_Duplicate(flow_form_status(fl), 1),
+						cJSON_Duplicate(flow_form_data(fl), 1)};
+		xp->n = t + 1;
+		if (!xp->t[t].status || !xp->t[t].data)
+			goto out;
 		extraction_free(ex);
 		ex = NULL;
 		free(words);
@@ -343,10 +511,12 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		if (!history_push(h, "agent", words))
 			goto out;
 	}
-	if (flow_status(fl) == CALL_IN_PROGRESS)
-		b->counts.plan_mismatches++; /* the turns ran out before the rules ended the call */
+	/* or the turns ran out before the rules ended the call, or with another status */
+	if (!reached || flow_status(fl) == CALL_IN_PROGRESS)
+		b->counts.plan_mismatches++;
 	e = ERR_OK;
 out:
+	free(choice);
 	if (kf)
 		fclose(kf);
 	free(key);
@@ -364,7 +534,8 @@ static enum err plan(struct bench *b)
 	struct set seen = {0}, utt_seen = {0}, callers = {0}, conds = {0};
 	enum err e = ERR_NOMEM;
 
-	if (!(b->calls = calloc((size_t)c->n_calls + 1, sizeof *b->calls)))
+	if (!(b->calls = calloc((size_t)c->n_calls + 1, sizeof *b->calls)) ||
+	    !(b->expect = calloc((size_t)c->n_calls + 1, sizeof *b->expect)))
 		goto out;
 	for (int i = 0; i < c->n_calls; i++) {
 		const struct corpus_call *call = &c->calls[i];
@@ -444,6 +615,26 @@ static void usage_of(const struct backend *be, double wall_ms, double *ms, doubl
 	}
 }
 
+/* request_failed: the backend call returned e with usage u: true when no answer came
+ * from the provider (nothing listening, a timeout, an HTTP error after the retries, a
+ * request that could not be built), which is an error, asked again on the next run;
+ * false when it answered (2xx) or is offline, whatever it said, which is a result. */
+static bool request_failed(const struct backend *be, enum err e, const struct backend_usage *u)
+{
+	if (e == ERR_OK || !backend_is_network(be))
+		return false;
+	return !u || u->http_status < 200 || u->http_status >= 300;
+}
+
+/* errored: mark row as an error with its cause and count it in *n. */
+static void errored(struct bench *b, cJSON *row, const char *cause, long *n)
+{
+	cJSON_AddBoolToObject(row, "errored", true);
+	(*n)++;
+	if (!b->counts.first_error[0])
+		snprintf(b->counts.first_error, sizeof b->counts.first_error, "%s", cause);
+}
+
 /* ---- STT ---- */
 
 enum err bench_judge_offline(void *ctx, const char *ref, const char *hyp, bool *equivalent)
@@ -502,6 +693,8 @@ static void stt_one(struct bench *b, const struct utt *ut)
 	}
 	e = backend_transcribe(&b->cfg->stt, &rq, &hyp);
 	usage_of(&b->cfg->stt, now_ms() - t0, &ms, &cost, error, sizeof error);
+	struct backend_usage us;
+	bool failed = request_failed(&b->cfg->stt, e, backend_last_usage(&b->cfg->stt, &us) ? &us : NULL);
 	if (e != ERR_OK) {
 		hyp = NULL;
 		if (!error[0])
@@ -538,6 +731,8 @@ static void stt_one(struct bench *b, const struct utt *ut)
 	cJSON_AddNumberToObject(row, "ms", ms);
 	cJSON_AddNumberToObject(row, "cost", cost);
 	cJSON_AddStringToObject(row, "error", error);
+	if (failed)
+		errored(b, row, error, &b->counts.errors_stt);
 	put(b, "stt", b->cfg->stt_spec, turn->utterance_id, row);
 	wer_free(ww);
 	wer_free(wc);
@@ -555,9 +750,14 @@ static int stt_row(void *ud, const char *spec, const char *key, const char *data
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "cost");
 	if (set_has(&b->stt_keys, key)) {
 		size_t i = set_find(&b->stt_keys, key);
+		b->stt_failed[i] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "errored"));
+		b->stt_wrong[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "word_genuine")) > 0;
 		free(b->stt_hyp[i]);
 		b->stt_hyp[i] = cJSON_IsString(h) ? strdup(h->valuestring) : NULL;
 		b->stt_cost[i] = cJSON_IsNumber(c) ? c->valuedouble : 0;
+		b->stt_ms[i] = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "ms"))
+				       ? cJSON_GetObjectItemCaseSensitive(o, "ms")->valuedouble
+				       : 0;
 	}
 	cJSON_Delete(o);
 	return 0;
@@ -597,12 +797,12 @@ static bool extract_grade(struct bench *b, const struct unit *u, const struct ex
 	const cJSON *got_v = cJSON_GetObjectItemCaseSensitive(got, "value");
 	bool got_skip = cJSON_IsString(got_st) && strcmp(got_st->valuestring, "skipped") == 0;
 	bool got_ans = cJSON_IsString(got_st) && strcmp(got_st->valuestring, "answered") == 0;
-	/* The skip flag, exactly. */
-	want_st = cJSON_CreateString(u->want_skip ? "skipped" : "answered");
-	bool ok = u->want_skip ? got_skip : got_ans;
+	/* The skip flag, exactly; words that answer nothing leave the field empty. */
+	want_st = cJSON_CreateString(u->want_skip ? "skipped" : u->want_nothing ? "empty" : "answered");
+	bool ok = u->want_skip ? got_skip : u->want_nothing ? !got_skip && !got_ans : got_ans;
 	add_check(checks, "status", ok, want_st, got_st);
 	pass &= ok;
-	if (!u->want_skip) {
+	if (u->want_value) {
 		ok = got_ans && score_same_value(q, u->want_value, got_v);
 		add_check(checks, "value", ok, u->want_value, got_v);
 		pass &= ok;
@@ -639,8 +839,8 @@ static bool extract_grade(struct bench *b, const struct unit *u, const struct ex
 	return pass;
 }
 
-static void extract_done(struct bench *b, const struct unit *u, enum err e, struct extraction *ex,
-			 double ms, double cost, const char *error)
+static void extract_done(struct bench *b, const struct unit *u, enum err e, bool failed,
+			 struct extraction *ex, double ms, double cost, const char *error)
 {
 	cJSON *row = cJSON_CreateObject(), *checks = cJSON_CreateArray();
 	bool pass = e == ERR_OK && extract_grade(b, u, ex, checks);
@@ -657,6 +857,8 @@ static void extract_done(struct bench *b, const struct unit *u, enum err e, stru
 	cJSON_AddNumberToObject(row, "ms", ms);
 	cJSON_AddNumberToObject(row, "cost", cost);
 	cJSON_AddStringToObject(row, "error", e == ERR_OK ? "" : error && error[0] ? error : err_str(e));
+	if (failed)
+		errored(b, row, error && error[0] ? error : err_str(e), &b->counts.errors_extract);
 	put(b, "extract", b->cfg->extract_spec, u->key, row);
 }
 
@@ -677,7 +879,8 @@ static void extract_http_done(void *ud, struct http_result *res)
 	struct backend_usage us = {0};
 	enum err e = backend_finish(&b->cfg->extract, &fl->xrq, res, &ex, &us);
 	b->inflight--;
-	extract_done(b, fl->u, e, e == ERR_OK ? ex : NULL, us.total_ms > 0 ? us.total_ms : res->total_ms,
+	extract_done(b, fl->u, e, request_failed(&b->cfg->extract, e, &us), e == ERR_OK ? ex : NULL,
+		     us.total_ms > 0 ? us.total_ms : res->total_ms,
 		     us.cost_usd > 0 ? us.cost_usd : 0, us.error);
 	extraction_free(ex);
 	http_result_free(res);
@@ -698,7 +901,7 @@ static void extract_start(struct bench *b, const struct unit *u)
 		}
 		*fl = (struct flight){.b = b, .u = u, .xrq = rq};
 		if ((e = backend_start(&b->cfg->extract, &fl->xrq, &hr, &fl->us)) != ERR_OK) {
-			extract_done(b, u, e, NULL, 0, 0, "could not build the request");
+			extract_done(b, u, e, true, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
 		}
@@ -714,15 +917,19 @@ static void extract_start(struct bench *b, const struct unit *u)
 	char error[256] = "";
 	double t0 = now_ms(), ms, cost;
 	enum err e = backend_extract_fields(&b->cfg->extract, &rq, &ex);
+	struct backend_usage us;
 	usage_of(&b->cfg->extract, now_ms() - t0, &ms, &cost, error, sizeof error);
-	extract_done(b, u, e, e == ERR_OK ? ex : NULL, ms, cost, error);
+	extract_done(b, u, e,
+		     request_failed(&b->cfg->extract, e,
+				    backend_last_usage(&b->cfg->extract, &us) ? &us : NULL),
+		     e == ERR_OK ? ex : NULL, ms, cost, error);
 	extraction_free(ex);
 }
 
 /* ---- REPLY ---- */
 
-static void reply_done(struct bench *b, const struct unit *u, enum err e, const char *text,
-		       double ms, double cost, const char *error)
+static void reply_done(struct bench *b, const struct unit *u, enum err e, bool failed,
+		       const char *text, double ms, double cost, const char *error)
 {
 	cJSON *row = cJSON_CreateObject();
 	struct replycheck rc = {0};
@@ -773,6 +980,8 @@ static void reply_done(struct bench *b, const struct unit *u, enum err e, const 
 	cJSON_AddNumberToObject(row, "ms", ms);
 	cJSON_AddNumberToObject(row, "cost", cost);
 	cJSON_AddStringToObject(row, "error", e == ERR_OK ? "" : error && error[0] ? error : err_str(e));
+	if (failed)
+		errored(b, row, error && error[0] ? error : err_str(e), &b->counts.errors_reply);
 	put(b, "reply", b->cfg->reply_spec, u->key, row);
 }
 
@@ -784,7 +993,7 @@ static void reply_http_done(void *ud, struct http_result *res)
 	char *text = NULL;
 	enum err e = backend_finish(&b->cfg->reply, &fl->rrq, res, &text, &us);
 	b->inflight--;
-	reply_done(b, fl->u, e, e == ERR_OK ? text : NULL,
+	reply_done(b, fl->u, e, request_failed(&b->cfg->reply, e, &us), e == ERR_OK ? text : NULL,
 		   us.total_ms > 0 ? us.total_ms : res->total_ms, us.cost_usd > 0 ? us.cost_usd : 0,
 		   us.error);
 	free(e == ERR_OK ? text : NULL);
@@ -805,7 +1014,7 @@ static void reply_start(struct bench *b, const struct unit *u)
 		}
 		*fl = (struct flight){.b = b, .u = u, .rrq = rq};
 		if ((e = backend_start(&b->cfg->reply, &fl->rrq, &hr, &fl->us)) != ERR_OK) {
-			reply_done(b, u, e, NULL, 0, 0, "could not build the request");
+			reply_done(b, u, e, true, NULL, 0, 0, "could not build the request");
 			free(fl);
 			return;
 		}
@@ -820,12 +1029,65 @@ static void reply_start(struct bench *b, const struct unit *u)
 	char *text = NULL, error[256] = "";
 	double t0 = now_ms(), ms, cost;
 	enum err e = backend_say(&b->cfg->reply, &rq, &text);
+	struct backend_usage us;
 	usage_of(&b->cfg->reply, now_ms() - t0, &ms, &cost, error, sizeof error);
-	reply_done(b, u, e, e == ERR_OK ? text : NULL, ms, cost, error);
+	reply_done(b, u, e,
+		   request_failed(&b->cfg->reply, e, backend_last_usage(&b->cfg->reply, &us) ? &us : NULL),
+		   e == ERR_OK ? text : NULL, ms, cost, error);
 	free(e == ERR_OK ? text : NULL);
 }
 
 /* ---- integration: each call through the call engine (sessions/engine.h) ---- */
+
+static const char *status_str(const cJSON *status, const char *field)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(status, field);
+	return cJSON_IsString(v) ? v->valuestring : "empty";
+}
+
+void bench_score_fields(const struct form *f, const cJSON *want_data, const cJSON *want_status,
+			const cJSON *got_data, const cJSON *got_status, struct bench_field_score *out)
+{
+	for (int i = 0; i < f->n_questions; i++) {
+		const struct form_question *q = &f->questions[i];
+		const char *ws = status_str(want_status, q->name), *gs = status_str(got_status, q->name);
+		const cJSON *gv = cJSON_GetObjectItemCaseSensitive(got_data, q->name);
+		struct bench_field_score *o = &out[i];
+		o->asked = strcmp(ws, "answered") == 0 || strcmp(ws, "skipped") == 0;
+		o->ok = o->asked && strcmp(ws, gs) == 0 &&
+			(strcmp(ws, "answered") != 0 ||
+			 score_same_value(q, cJSON_GetObjectItemCaseSensitive(want_data, q->name), gv));
+		/* a field the path never asks is right only left empty, with no value */
+		o->ok_all = o->asked ? o->ok
+				     : strcmp(gs, "answered") != 0 && strcmp(gs, "skipped") != 0 &&
+					       (!gv || cJSON_IsNull(gv));
+	}
+}
+
+/* form_differs: whether the form (status, data) differs from the expected one. */
+static bool form_differs(const struct form *f, const cJSON *want_status, const cJSON *want_data,
+			 const cJSON *got_status, const cJSON *got_data)
+{
+	for (int i = 0; i < f->n_questions; i++) {
+		const struct form_question *q = &f->questions[i];
+		const char *ws = status_str(want_status, q->name), *gs = status_str(got_status, q->name);
+		if (strcmp(ws, gs) != 0 ||
+		    (strcmp(ws, "answered") == 0 &&
+		     !score_same_value(q, cJSON_GetObjectItemCaseSensitive(want_data, q->name),
+				       cJSON_GetObjectItemCaseSensitive(got_data, q->name))))
+			return true;
+	}
+	return false;
+}
+
+/* The replies of a call, by kind: the opening question, a question after a caller
+ * turn, the closing words of the call's end. */
+enum reply_kind { REPLY_OPENING, REPLY_TURN, REPLY_END, REPLY_KINDS };
+static const char *const reply_kind_key[REPLY_KINDS][2] = {
+	{"replies_opening", "replies_opening_ok"},
+	{"replies_turn", "replies_turn_ok"},
+	{"replies_end", "replies_end_ok"},
+};
 
 /* A call on an engine of its own: the STT results are the caller's turns, typed in, so
  * EXTRACT, the rules and REPLY run as in any other call; the listener grades each reply
@@ -845,9 +1107,16 @@ struct icall {
 	bool reply_failed;      /* ... REPLY failed (the engine said the script's words) */
 	bool ended;
 	bool closing;           /* being freed: the engine's last events are not ours */
-	int replies, replies_ok;
-	double cost, turn_ms;
+	int kind;               /* the last decision's reply: enum reply_kind */
+	int replies[REPLY_KINDS], replies_ok[REPLY_KINDS];
+	double cost, turn_ms, opening_ms, stt_ms;
 	cJSON *turn_times;
+	char error[256];        /* a request of the call failed: the call is an error, not scored */
+	const struct expect *expect; /* its expected conversation */
+	cJSON *extracted;       /* the current turn's EXTRACT output (extraction_to_json) */
+	cJSON *captured;        /* ... and the rules' decision's "captured" */
+	int fault_turn;         /* where it first went wrong (0: nowhere seen) */
+	const char *fault_stage; /* ... the stage at fault, NULL while none */
 };
 
 static void icall_finish(struct icall *c, const struct engine_event *ev)
@@ -859,6 +1128,16 @@ static void icall_finish(struct icall *c, const struct engine_event *ev)
 									    : "";
 	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(ev->json, "usage");
 	const cJSON *cost = cJSON_GetObjectItemCaseSensitive(usage, "cost_usd");
+	if (c->error[0]) {
+		cJSON_Delete(misses);
+		cJSON_AddStringToObject(row, "caller", c->call->caller ? c->call->caller : "");
+		cJSON_AddStringToObject(row, "condition", cond);
+		cJSON_AddStringToObject(row, "error", c->error);
+		errored(b, row, c->error, &b->counts.errors_calls);
+		put(b, "call", b->call_spec, c->call->id, row);
+		c->ended = true;
+		return;
+	}
 	if (cJSON_IsNumber(cost) && cost->valuedouble > 0)
 		c->cost += cost->valuedouble;
 	if (score_call(b->cfg->form, c->call->expected_data, c->call->expected_status,
@@ -867,14 +1146,43 @@ static void icall_finish(struct icall *c, const struct engine_event *ev)
 		fail(b, ERR_NOMEM, "score");
 	cJSON_AddStringToObject(row, "caller", c->call->caller ? c->call->caller : "");
 	cJSON_AddStringToObject(row, "condition", cond);
+	cJSON_AddStringToObject(row, "path", c->call->path ? c->call->path : "");
 	cJSON_AddNumberToObject(row, "fields", sc.fields);
 	cJSON_AddNumberToObject(row, "correct", sc.correct);
+	/* per field: [asked by the path, right, right over all fields] */
+	const struct form *f = b->cfg->form;
+	struct bench_field_score *fs = calloc((size_t)f->n_questions + 1, sizeof *fs);
+	cJSON *per = cJSON_AddObjectToObject(row, "per_field");
+	int all_ok = 0;
+	if (!fs || !per) {
+		fail(b, ERR_NOMEM, "score");
+	} else {
+		bench_score_fields(f, c->call->expected_data, c->call->expected_status,
+				   cJSON_GetObjectItemCaseSensitive(ev->json, "form_data"),
+				   cJSON_GetObjectItemCaseSensitive(ev->json, "form_status"), fs);
+		for (int i = 0; i < f->n_questions; i++) {
+			int v[3] = {fs[i].asked, fs[i].ok, fs[i].ok_all};
+			cJSON_AddItemToObject(per, f->questions[i].name, cJSON_CreateIntArray(v, 3));
+			all_ok += fs[i].ok_all;
+		}
+	}
+	free(fs);
+	cJSON_AddNumberToObject(row, "fields_all", f->n_questions);
+	cJSON_AddNumberToObject(row, "correct_all", all_ok);
+	if (sc.correct < sc.fields || all_ok < f->n_questions) {
+		cJSON *fault = cJSON_AddObjectToObject(row, "fault");
+		cJSON_AddNumberToObject(fault, "turn", c->fault_stage ? c->fault_turn : -1);
+		cJSON_AddStringToObject(fault, "stage", c->fault_stage ? c->fault_stage : "unattributed");
+	}
 	cJSON_AddStringToObject(row, "status_want",
 				c->call->expected_call_status ? c->call->expected_call_status : "");
 	cJSON_AddStringToObject(row, "status_got", call_status_name(ev->status));
 	cJSON_AddNumberToObject(row, "turns", c->t);
-	cJSON_AddNumberToObject(row, "replies", c->replies);
-	cJSON_AddNumberToObject(row, "replies_ok", c->replies_ok);
+	for (int k = 0; k < REPLY_KINDS; k++) {
+		cJSON_AddNumberToObject(row, reply_kind_key[k][0], c->replies[k]);
+		cJSON_AddNumberToObject(row, reply_kind_key[k][1], c->replies_ok[k]);
+	}
+	cJSON_AddNumberToObject(row, "opening_ms", c->opening_ms);
 	cJSON_AddItemToObject(row, "turn_ms", c->turn_times);
 	c->turn_times = NULL;
 	cJSON_AddNumberToObject(row, "cost", c->cost);
@@ -892,6 +1200,8 @@ static void icall_free(struct icall *c)
 	free(c->label);
 	free(c->ref);
 	cJSON_Delete(c->turn_times);
+	cJSON_Delete(c->extracted);
+	cJSON_Delete(c->captured);
 	free(c->answer);
 	free(c);
 }
@@ -903,14 +1213,21 @@ static void icall_grade(struct icall *c, const char *said)
 	if (!c->pending)
 		return;
 	c->pending = false;
+	const char *text = c->reply_failed ? NULL : said;
+	c->replies[c->kind]++;
 	if (c->asks) {
-		const char *text = c->reply_failed ? NULL : said;
 		struct replycheck rc = {0};
 		struct replycheck_input in = {text, c->ref, c->label, c->answer,
 					      c->t > 0 ? c->transcript : NULL};
-		c->replies++;
 		if (text && replycheck_grade(&in, &rc) == ERR_OK && rc.pass)
-			c->replies_ok++;
+			c->replies_ok[c->kind]++;
+		else if (!c->fault_stage) {
+			/* a wrong question misleads the caller: it went wrong here */
+			c->fault_stage = "REPLY";
+			c->fault_turn = c->t;
+		}
+	} else {
+		c->replies_ok[c->kind] += text && text[0]; /* closing words, as the end-call test */
 	}
 	c->reply_failed = false;
 }
@@ -927,6 +1244,7 @@ static void icall_decided(struct icall *c, const struct engine_event *ev)
 	free(c->ref);
 	c->answer = c->label = c->ref = NULL;
 	c->asks = strcmp(tool_name(ev->json), "end_call") != 0;
+	c->kind = !c->asks ? REPLY_END : ev->turn == 0 ? REPLY_OPENING : REPLY_TURN;
 	if (c->asks) {
 		c->ref = script_words(b->cfg->form, ev->json, NULL); /* NULL: none */
 		if (label && !(c->label = strdup(label))) {
@@ -956,28 +1274,113 @@ static double stage_ms(const struct engine_timings *tm, enum engine_stage s, dou
 	return tm->has_usage[s] && tm->usage[s].total_ms > 0 ? tm->usage[s].total_ms : wall;
 }
 
+/* extract_as_expected: whether the turn's EXTRACT output gave what the words say (et):
+ * for the field asked, its value (raw, or as the rules captured it), the skip flag, or
+ * nothing; and no other field with a value the expected form does not hold. */
+static bool extract_as_expected(const struct icall *c, const struct expect_turn *et)
+{
+	const struct form *f = c->b->cfg->form;
+	const struct form_question *q = &f->questions[et->asked];
+	const cJSON *want = cJSON_GetObjectItemCaseSensitive(c->call->expected_data, q->name);
+	const cJSON *it;
+	bool asked_ok = et->said == SAID_NOTHING;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(c->extracted, "fields")) {
+		const cJSON *fld = cJSON_GetObjectItemCaseSensitive(it, "field");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(it, "value");
+		bool skip = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "skip"));
+		int qi = cJSON_IsString(fld) ? form_find(f, fld->valuestring) : -1;
+		if (qi < 0)
+			continue;
+		if (qi == et->asked) {
+			bool same = score_same_value(q, want, v);
+			const cJSON *cp;
+			cJSON_ArrayForEach(cp, c->captured) {
+				const cJSON *cf = cJSON_GetObjectItemCaseSensitive(cp, "field");
+				if (cJSON_IsString(cf) && strcmp(cf->valuestring, q->name) == 0 &&
+				    strcmp(status_str(cp, "status"), "answered") == 0)
+					same |= score_same_value(q, want,
+								 cJSON_GetObjectItemCaseSensitive(cp, "value"));
+			}
+			asked_ok = et->said == SAID_SKIP    ? skip
+				   : et->said == SAID_VALUE ? !skip && same
+							    : !skip && (!v || cJSON_IsNull(v));
+		} else if (!skip && v && !cJSON_IsNull(v)) {
+			/* another field: it must be one the expected form holds, with that value */
+			const char *ws = status_str(c->call->expected_status, f->questions[qi].name);
+			if (strcmp(ws, "answered") != 0)
+				return false;
+		}
+	}
+	return asked_ok;
+}
+
+/* icall_blame: after caller turn c->t, the first turn whose form differs from the
+ * expected conversation's is where the call went wrong: STT's fault when its transcript
+ * has genuine errors, else EXTRACT's when its output is not what the words say, else the
+ * rules'. */
+static void icall_blame(struct icall *c)
+{
+	struct bench *b = c->b;
+	int t = c->t;
+	if (c->fault_stage || !c->expect || t < 1 || t > c->expect->n)
+		return;
+	const struct expect_turn *et = &c->expect->t[t - 1];
+	const struct flow *fl = engine_flow(c->eng);
+	if (!fl || !form_differs(b->cfg->form, et->status, et->data, flow_form_status(fl),
+				 flow_form_data(fl)))
+		return;
+	size_t i = set_find(&b->stt_keys, c->call->turns[t - 1].utterance_id);
+	c->fault_turn = t;
+	c->fault_stage = b->stt_keys.slot[i] && b->stt_wrong[i] ? "STT"
+			 : !extract_as_expected(c, et)           ? "EXTRACT"
+								 : "rules";
+}
+
 static void icall_event(void *ud, const struct engine_event *ev)
 {
 	struct icall *c = ud;
 	if (c->closing)
 		return;
 	switch (ev->kind) {
+	case ENGINE_EXTRACTED:
+		cJSON_Delete(c->extracted);
+		c->extracted = cJSON_Duplicate(ev->json, 1);
+		break;
 	case ENGINE_DECISION:
 		icall_decided(c, ev);
+		cJSON_Delete(c->captured);
+		c->captured = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev->json, "captured"), 1);
 		break;
 	case ENGINE_ERROR:
 		if (ev->stage == ENGINE_STAGE_REPLY)
 			c->reply_failed = true;
+		/* the opening's REPLY (a turn's requests are judged at ENGINE_TURN_DONE) */
+		if (c->t == 0 && ev->stage >= 0 && !c->error[0] &&
+		    request_failed(ev->stage == ENGINE_STAGE_REPLY ? &c->b->cfg->reply
+							       : &c->b->cfg->extract,
+				   ERR_BACKEND, NULL))
+			snprintf(c->error, sizeof c->error, "%s", ev->text ? ev->text : "request failed");
 		break;
 	case ENGINE_AGENT_SAYS:
 		icall_grade(c, ev->text);
 		break;
 	case ENGINE_TURN_DONE:
 		icall_grade(c, NULL); /* no words at all */
-		c->turn_ms += stage_ms(ev->timings, ENGINE_STAGE_EXTRACT, ev->timings->extract_ms) +
-			      stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
+		for (int s = 0; s < ENGINE_STAGES && !c->error[0]; s++) {
+			const struct backend_usage *u = &ev->timings->usage[s];
+			if (ev->timings->has_usage[s] && u->error[0] &&
+			    (u->http_status < 200 || u->http_status >= 300))
+				snprintf(c->error, sizeof c->error, "turn %d: %s", c->t, u->error);
+		}
+		/* from the end of the caller's speech: her words' STT (its unit result's own
+		 * time), EXTRACT, the rules, REPLY */
+		c->turn_ms = c->stt_ms +
+			     stage_ms(ev->timings, ENGINE_STAGE_EXTRACT, ev->timings->extract_ms) +
+			     ev->timings->rules_ms +
+			     stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
 		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
 		c->turn_ms = 0;
+		icall_blame(c);
 		break;
 	case ENGINE_CALL_END:
 		icall_grade(c, NULL);
@@ -988,7 +1391,7 @@ static void icall_event(void *ud, const struct engine_event *ev)
 	}
 }
 
-/* opening_ms: the opening REPLY's time, counted with the first caller turn. */
+/* opening_ms: the opening REPLY's time, reported apart from the caller turns'. */
 static double opening_ms(const struct engine *eng)
 {
 	cJSON *u = engine_usage_json(eng);
@@ -1006,12 +1409,16 @@ static void icall_advance(struct icall *c)
 	while (b->err == ERR_OK && !c->ended && !engine_busy(c->eng) && c->t < c->call->n_turns) {
 		if (c->t == 0) {
 			icall_grade(c, NULL); /* the opening had no words */
-			c->turn_ms = opening_ms(c->eng);
+			c->opening_ms = opening_ms(c->eng);
 		}
 		const struct corpus_turn *turn = &c->call->turns[c->t++];
 		size_t i = set_find(&b->stt_keys, turn->utterance_id);
 		c->transcript = b->stt_keys.slot[i] ? b->stt_hyp[i] : NULL;
+		if (b->stt_keys.slot[i] && b->stt_failed[i] && !c->error[0])
+			snprintf(c->error, sizeof c->error, "turn %d: the STT request for %s failed",
+				 c->t, turn->utterance_id);
 		c->cost += b->stt_keys.slot[i] ? b->stt_cost[i] : 0;
+		c->stt_ms = b->stt_keys.slot[i] ? b->stt_ms[i] : 0;
 		c->asked = flow_current(engine_flow(c->eng));
 		/* nothing heard is silence: the rules count a retry */
 		struct engine_input in = {.transcript = c->transcript, .input = "typed"};
@@ -1049,15 +1456,18 @@ static enum err icall_new(struct bench *b, struct icall **out)
 
 /* icall_start: begin call on c's engine (its opening decision and words), the last call
  * forgotten. */
-static void icall_start(struct icall *c, const struct corpus_call *call)
+static void icall_start(struct icall *c, long k)
 {
+	const struct corpus_call *call = c->b->calls[k];
 	enum err e;
 	cJSON_Delete(c->turn_times);
+	cJSON_Delete(c->extracted);
+	cJSON_Delete(c->captured);
 	free(c->answer);
 	free(c->label);
 	free(c->ref);
 	*c = (struct icall){.b = c->b, .eng = c->eng, .call = call, .asked = -1,
-			    .turn_times = cJSON_CreateArray()};
+			    .turn_times = cJSON_CreateArray(), .expect = &c->b->expect[k]};
 	if (!c->turn_times) {
 		fail(c->b, ERR_NOMEM, "call");
 		return;
@@ -1087,7 +1497,10 @@ static void wait_some(struct bench *b)
 /* done_keys: the keys of stage/spec already in the database. */
 static int key_row(void *ud, const char *spec, const char *key, const char *data)
 {
-	return set_add(ud, key) ? 0 : 1;
+	cJSON *o = cJSON_Parse(data);
+	bool failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "errored"));
+	cJSON_Delete(o);
+	return failed || set_add(ud, key) ? 0 : 1; /* an error is asked again */
 }
 
 static enum err done_keys(struct bench *b, const char *stage, const char *spec, struct set *out)
@@ -1221,7 +1634,10 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 		}
 	b.stt_hyp = calloc(b.stt_keys.cap, sizeof *b.stt_hyp);
 	b.stt_cost = calloc(b.stt_keys.cap, sizeof *b.stt_cost);
-	if (!b.stt_hyp || !b.stt_cost) {
+	b.stt_failed = calloc(b.stt_keys.cap, sizeof *b.stt_failed);
+	b.stt_ms = calloc(b.stt_keys.cap, sizeof *b.stt_ms);
+	b.stt_wrong = calloc(b.stt_keys.cap, sizeof *b.stt_wrong);
+	if (!b.stt_hyp || !b.stt_cost || !b.stt_failed || !b.stt_ms || !b.stt_wrong) {
 		fail(&b, ERR_NOMEM, "bench");
 		goto out;
 	}
@@ -1255,7 +1671,7 @@ enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct be
 						break;
 					}
 					b.counts.new_calls++;
-					icall_start(live[i], b.calls[next++]);
+					icall_start(live[i], next++);
 				}
 				busy += icall_busy(live[i]);
 			}
@@ -1297,12 +1713,18 @@ out:
 		unit_free(&b.units[i]);
 	free(b.units);
 	free(b.utts);
+	for (long i = 0; b.expect && i < b.n_calls; i++)
+		expect_free(&b.expect[i]);
+	free(b.expect);
 	free(b.calls);
 	if (b.stt_hyp)
 		for (size_t i = 0; i < b.stt_keys.cap; i++)
 			free(b.stt_hyp[i]);
 	free(b.stt_hyp);
 	free(b.stt_cost);
+	free(b.stt_failed);
+	free(b.stt_ms);
+	free(b.stt_wrong);
 	set_free(&b.stt_keys);
 	free(b.scope);
 	free(b.call_spec);

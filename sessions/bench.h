@@ -4,9 +4,11 @@
  * docs/evaluation.md ("The benchmark") says the same.
  *
  * The expected conversation of a call: the rule layer (agent/flow.c) is driven from
- * empty with the expected answer of each caller turn (the corpus's expected form_data /
- * form_status: the value of the question asked, or the skip flag when it is "skipped"),
- * and the agent's words are the script replier's for each decision. Each distinct prefix
+ * empty with what each caller turn's words give EXTRACT for the question asked (the
+ * expected value, the skip flag, or nothing), the first choices with which the rules end
+ * the call after exactly its turns with the expected status (docs/evaluation.md: a field
+ * "skipped" because its retries ran out is the rules' status, not EXTRACT's), and the
+ * agent's words are the script replier's for each decision. Each distinct prefix
  * of it (caller, condition, the utterances so far) is one unit test of each kind, so
  * paths that share their first turns share those tests (the paper's count: 94 prefixes
  * of the enrollment form's 48 paths, x 5 callers x 4 conditions = 1,880).
@@ -40,7 +42,25 @@
  *   engine says the script's words and the call goes on); the final form is scored
  *   (sessions/score.h).
  *   Row: {"caller","condition","fields","correct","status_want","status_got","turns",
- *   "replies","replies_ok","turn_ms":[...],"cost","misses":[...]}.
+ *   "replies_opening","replies_opening_ok","replies_turn","replies_turn_ok",
+ *   "replies_end","replies_end_ok" (the replies by kind: the opening question, a question
+ *   after a caller turn, graded on the five checks; the call's closing words, ok when
+ *   REPLY gave some), "opening_ms" (the opening REPLY's time), "turn_ms":[...] (each caller
+ *   turn from the end of her speech: the STT result's own time, EXTRACT, the rules,
+ *   REPLY), "cost","misses":[...], "path" (the corpus's), "per_field":{FIELD:[asked,
+ *   ok,ok_all]} and "fields_all","correct_all" (bench_score_fields), and when the final
+ *   form is wrong "fault":{"turn","stage"}: the first caller turn where the call went
+ *   wrong against its expected conversation and the stage at fault, "STT" (its
+ *   transcript has genuine errors), "EXTRACT" (its output is not what the words say),
+ *   "rules" (the form differs though EXTRACT gave what was said), "REPLY" (a question
+ *   failing its checks came first; turn 0 is the opening), or "unattributed" (turn -1:
+ *   no turn's form differed from the expected conversation's, e.g. a plan mismatch).
+ *   Endpointing is not run here: the turns are typed in.}
+ *
+ * A request that got no answer (nothing listening, a timeout, an HTTP error after the
+ * provider's retries) is not a result: its row is {"errored":true,"error":CAUSE,...}
+ * (an integration call whose STT, EXTRACT or REPLY request failed: {"caller",
+ * "condition","errored","error"}), left out of every figure, and asked again next run.
  *
  * With an LLM judge (bench_config.judge), after the unit tests: undecided items of the
  * STT, EXTRACT and REPLY rows are judged and the rows rewritten (sessions/benchjudge.h).
@@ -103,6 +123,11 @@ struct bench_counts {
 	long callers, conditions; /* distinct, in the calls benchmarked */
 	long new_stt, new_extract, new_reply, new_calls; /* run now (the rest were in the db) */
 	long plan_mismatches; /* calls whose expected form the rules cannot reach */
+	/* requests of this run that failed (no answer from the provider: nothing listening,
+	 * a timeout, an HTTP error after the retries): stored as errors ("errored":true and
+	 * the cause in "error"), not scored, asked again on the next run */
+	long errors_stt, errors_extract, errors_reply, errors_calls;
+	char first_error[256]; /* the first one's cause, "" when none */
 	struct benchjudge_counts judge; /* what the LLM judge did in this run (zero without) */
 };
 
@@ -113,10 +138,30 @@ char *bench_scope(const struct bench_config *cfg);
 /* bench_run: run every unit test and integration call not yet in db. Inputs borrowed.
  * Output: *counts (may be NULL); on failure *errmsg (caller frees; may be NULL) says
  * what failed. Errors: ERR_DB, ERR_NOMEM, ERR_INVALID (no call with an expected form),
- * ERR_BACKEND (the HTTP client could not run). A failing backend call is a failed test,
- * not an error. */
+ * ERR_BACKEND (the HTTP client could not run). A backend that answered wrongly (or with
+ * words that do not parse) fails its test; a request the provider never answered (see
+ * bench_counts.errors_*) is stored as an error with its cause, is no test result, and
+ * is asked again on the next run (docs/evaluation.md, "Failed requests"). */
 enum err bench_run(const struct bench_config *cfg, struct benchdb *db, struct bench_counts *counts,
 		   char **errmsg);
+
+/* One field of a call's final form, scored over both denominators (docs/evaluation.md,
+ * "Field-level completion"). */
+struct bench_field_score {
+	bool asked;  /* the call's path asks it: its expected status is answered or skipped */
+	bool ok;     /* asked, and the final status is the expected one and, answered, so is
+	                the value (score_same_value: names by the name judge, the rest exactly,
+	                so a number given as a string or another option is wrong) */
+	bool ok_all; /* over all fields: ok when asked; a field the path never asks is right
+	                only when left empty, so a value captured for a field of a branch that
+	                never opened is wrong */
+};
+
+/* bench_score_fields: score each of form's questions (out[i] for question i, n_questions
+ * entries, caller's) from the expected and the final form_data / form_status (borrowed).
+ * The path denominator's sums equal score_call's (sessions/score.h). */
+void bench_score_fields(const struct form *form, const cJSON *want_data, const cJSON *want_status,
+			const cJSON *got_data, const cJSON *got_status, struct bench_field_score *out);
 
 /* bench_judge_offline: the offline LLM-WER judge (wer_judge_fn; ctx a struct lexicon or
  * NULL): equivalent when the name judge says "same" or both segments say the same

@@ -42,6 +42,18 @@ static bool vec_push(struct vec *x, double d)
 	return true;
 }
 
+/* Field-level completion of one field over the calls of a condition and a path ("*":
+ * all): over the calls whose path asks it (n, k) and over every call (n_all, k_all). */
+struct fcell {
+	char *field, *cond, *path;
+	long n, k, n_all, k_all;
+};
+
+/* Where failed calls went wrong: the stages, in the order of a turn. */
+static const char *const FAULTS[] = {"endpointing", "STT", "EXTRACT", "rules", "REPLY",
+				     "unattributed"};
+#define N_FAULTS 6
+
 /* Everything the report says about one stage and spec. */
 struct agg {
 	char *spec;
@@ -51,11 +63,19 @@ struct agg {
 	long words, werr, wgen, chars, cerr;
 	struct vec utt_wer;
 	long ask, ask_pass, end, end_pass, dims[5];
-	long fields, correct, calls_all, status_ok, replies, replies_ok;
+	long fields, correct, calls_all, status_ok, turns;
+	long rep_open, rep_open_ok, rep_turn, rep_turn_ok, rep_end, rep_end_ok;
+	struct vec open_ms; /* the opening REPLY's time, apart from the caller turns' */
+	long fields_all, correct_all;
+	struct fcell *cells;
+	int n_cells, cap_cells;
+	long faults[N_FAULTS];
 	long cond_fields[MAX_CONDS], cond_correct[MAX_CONDS];
 	char *cond_name[MAX_CONDS];
 	int n_cond;
 	cJSON *fails;
+	long errors;  /* requests that failed: not results (sessions/bench.h) */
+	cJSON *errs;  /* ... each {"key","error"} */
 	bool nomem;
 	/* summary */
 	double acc, ci_lo, ci_hi, p50, p95, cost_mean, cost_call;
@@ -78,12 +98,74 @@ static const char *str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* fcell_add: count one field's result into the cell (field, cond, path). */
+static bool fcell_add(struct agg *a, const char *field, const char *cond, const char *path,
+		      bool asked, bool ok, bool ok_all)
+{
+	struct fcell *c = NULL;
+	for (int i = 0; i < a->n_cells && !c; i++)
+		if (!strcmp(a->cells[i].field, field) && !strcmp(a->cells[i].cond, cond) &&
+		    !strcmp(a->cells[i].path, path))
+			c = &a->cells[i];
+	if (!c) {
+		if (a->n_cells == a->cap_cells) {
+			int cap = a->cap_cells ? a->cap_cells * 2 : 64;
+			struct fcell *v = realloc(a->cells, (size_t)cap * sizeof *v);
+			if (!v)
+				return false;
+			a->cells = v;
+			a->cap_cells = cap;
+		}
+		c = &a->cells[a->n_cells];
+		*c = (struct fcell){strdup(field), strdup(cond), strdup(path), 0, 0, 0, 0};
+		if (!c->field || !c->cond || !c->path) {
+			free(c->field), free(c->cond), free(c->path);
+			return false;
+		}
+		a->n_cells++;
+	}
+	c->n += asked;
+	c->k += asked && ok;
+	c->n_all++;
+	c->k_all += ok_all;
+	return true;
+}
+
+/* call_fields: a call row's per-field results into a's cells and fault counts. */
+static void call_fields(struct agg *a, const cJSON *o)
+{
+	const char *cond = str(o, "condition"), *path = str(o, "path");
+	const cJSON *fld;
+	a->fields_all += (long)num(o, "fields_all");
+	a->correct_all += (long)num(o, "correct_all");
+	cJSON_ArrayForEach(fld, cJSON_GetObjectItemCaseSensitive(o, "per_field")) {
+		bool asked = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 0)) == 1;
+		bool ok = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 1)) == 1;
+		bool ok_all = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 2)) == 1;
+		a->nomem |= !fcell_add(a, fld->string, "*", "*", asked, ok, ok_all) ||
+			    !fcell_add(a, fld->string, cond, "*", asked, ok, ok_all) ||
+			    (path[0] && !fcell_add(a, fld->string, "*", path, asked, ok, ok_all));
+	}
+	const cJSON *fault = cJSON_GetObjectItemCaseSensitive(o, "fault");
+	for (int i = 0; fault && i < N_FAULTS; i++)
+		a->faults[i] += strcmp(str(fault, "stage"), FAULTS[i]) == 0;
+}
+
 static int on_row(void *ud, const char *spec, const char *key, const char *data)
 {
 	struct agg *a = ud;
 	cJSON *o = cJSON_Parse(data);
 	if (!o)
 		return 0;
+	if (flag(o, "errored")) {
+		cJSON *x = cJSON_CreateObject();
+		a->errors++;
+		a->nomem |= !x || !cJSON_AddStringToObject(x, "key", key) ||
+			    !cJSON_AddStringToObject(x, "error", str(o, "error")) ||
+			    !cJSON_AddItemToArray(a->errs, x);
+		cJSON_Delete(o);
+		return 0;
+	}
 	a->n++;
 	if (strcmp(a->stage, "stt") == 0) {
 		a->words += (long)num(o, "words");
@@ -101,8 +183,15 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		a->correct += (long)num(o, "correct");
 		a->calls_all += num(o, "fields") == num(o, "correct");
 		a->status_ok += strcmp(str(o, "status_want"), str(o, "status_got")) == 0;
-		a->replies += (long)num(o, "replies");
-		a->replies_ok += (long)num(o, "replies_ok");
+		a->turns += (long)num(o, "turns");
+		a->rep_open += (long)num(o, "replies_opening");
+		a->rep_open_ok += (long)num(o, "replies_opening_ok");
+		a->rep_turn += (long)num(o, "replies_turn");
+		a->rep_turn_ok += (long)num(o, "replies_turn_ok");
+		a->rep_end += (long)num(o, "replies_end");
+		a->rep_end_ok += (long)num(o, "replies_end_ok");
+		a->nomem |= !vec_push(&a->open_ms, num(o, "opening_ms"));
+		call_fields(a, o);
 		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
 		const cJSON *t;
 		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
@@ -117,11 +206,9 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 			a->cond_fields[c] += (long)num(o, "fields");
 			a->cond_correct[c] += (long)num(o, "correct");
 		}
-		if (num(o, "fields") != num(o, "correct") && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
-			cJSON *m = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, "misses"), 1);
-			cJSON *f = cJSON_CreateObject();
+		if (cJSON_GetObjectItemCaseSensitive(o, "fault") && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
+			cJSON *f = cJSON_Duplicate(o, 1);
 			cJSON_AddStringToObject(f, "key", key);
-			cJSON_AddItemToObject(f, "misses", m);
 			cJSON_AddItemToArray(a->fails, f);
 		}
 	} else {
@@ -191,9 +278,17 @@ static void agg_free(struct agg *a)
 	free(a->ms.v);
 	free(a->cost.v);
 	free(a->utt_wer.v);
+	free(a->open_ms.v);
+	for (int i = 0; i < a->n_cells; i++) {
+		free(a->cells[i].field);
+		free(a->cells[i].cond);
+		free(a->cells[i].path);
+	}
+	free(a->cells);
 	for (int c = 0; c < a->n_cond; c++)
 		free(a->cond_name[c]);
 	cJSON_Delete(a->fails);
+	cJSON_Delete(a->errs);
 }
 
 /* The report's state. */
@@ -221,7 +316,8 @@ static void on_spec(void *ud, const char *spec)
 	a->stage = r->stage;
 	a->spec = strdup(spec);
 	a->fails = cJSON_CreateArray();
-	if (!a->spec || !a->fails)
+	a->errs = cJSON_CreateArray();
+	if (!a->spec || !a->fails || !a->errs)
 		r->err = ERR_NOMEM;
 }
 
@@ -261,13 +357,15 @@ static void close_out(struct rep *r, FILE *f, const char *path)
 
 static void csv_rows(FILE *f, struct rep *r, const char *stage, bool full)
 {
-	fputs(full ? "stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,cost_per_call_usd\n"
+	fputs(full ? "stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,cost_per_call_usd,"
+		     "errors\n"
 		   : "model,accuracy,p95_ms,cost_usd\n",
 	      f);
 	for (int i = 0; i < r->n_aggs; i++) {
 		struct agg *a = &r->aggs[i];
 		char model[512];
-		if (stage && strcmp(a->stage, stage) != 0)
+		/* a backend with no answered test is no model (its errors are in errors.csv) */
+		if ((stage && strcmp(a->stage, stage) != 0) || a->n == 0)
 			continue;
 		snprintf(model, sizeof model, "%s:%s", a->stage, a->spec);
 		if (full) {
@@ -277,8 +375,8 @@ static void csv_rows(FILE *f, struct rep *r, const char *stage, bool full)
 		csv_write_field(f, model);
 		fprintf(f, ",%.6f,%.3f,%.8f", a->acc, a->p95, a->cost_mean);
 		if (full)
-			fprintf(f, ",%ld,%.6f,%.6f,%.3f,%.8f", a->n, a->ci_lo, a->ci_hi, a->p50,
-				a->cost_call);
+			fprintf(f, ",%ld,%.6f,%.6f,%.3f,%.8f,%ld", a->n, a->ci_lo, a->ci_hi, a->p50,
+				a->cost_call, a->errors);
 		fputc('\n', f);
 	}
 }
@@ -357,7 +455,7 @@ static void charts(struct rep *r)
 	for (int i = 0; i < r->n_aggs; i++) {
 		struct agg *a = &r->aggs[i];
 		char *plus1, *plus2, *copy;
-		if (strcmp(a->stage, "call") != 0 || !(copy = strdup(a->spec)))
+		if (strcmp(a->stage, "call") != 0 || a->n == 0 || !(copy = strdup(a->spec)))
 			continue;
 		calls++;
 		if (!(plus1 = strchr(copy, '+')) || !(plus2 = strchr(plus1 + 1, '+'))) {
@@ -417,39 +515,231 @@ static void latency_cost(FILE *f, const struct agg *a, const char *per, const ch
 	fputc('\n', f);
 }
 
+/* errors_line: the stage's failed requests, apart from its pass/fail figures. */
+static void errors_line(FILE *f, const struct agg *a)
+{
+	if (a->errors)
+		fprintf(f, "- failed requests, not scored (errors.csv): %ld\n", a->errors);
+}
+
+/* md_text: text in a Markdown table cell: `|` escaped, line breaks as spaces. */
+static void md_text(FILE *f, const char *t)
+{
+	for (; *t; t++)
+		if (*t == '|')
+			fputs("\\|", f);
+		else
+			fputc(*t == '\n' || *t == '\r' ? ' ' : *t, f);
+}
+
+/* md_cell: a JSON value as Markdown table text (`|` escaped). */
+static void md_cell(FILE *f, const cJSON *v)
+{
+	char *s = v ? cJSON_PrintUnformatted(v) : NULL;
+	fputc('`', f);
+	md_text(f, s ? s : "null");
+	fputc('`', f);
+	free(s);
+}
+
+/* call_fails_md: the failed calls as a table: call, turn, field, expected, got, stage. */
+static void call_fails_md(FILE *f, const struct agg *a)
+{
+	const cJSON *x, *m;
+	fprintf(f, "\nFailed calls (at most %d), where each first went wrong (turn 0: the opening; "
+		   "docs/evaluation.md, \"Stage attribution\"):\n\n"
+		   "| call | turn | field | expected | got | stage |\n|---|---|---|---|---|---|\n",
+		MAX_FAILS);
+	cJSON_ArrayForEach(x, a->fails) {
+		const cJSON *fault = cJSON_GetObjectItemCaseSensitive(x, "fault");
+		char turn[16] = "–";
+		if (num(fault, "turn") >= 0)
+			snprintf(turn, sizeof turn, "%d", (int)num(fault, "turn"));
+		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(x, "misses")) {
+			fprintf(f, "| `%s` | %s | `%s` | %s ", str(x, "key"), turn, str(m, "field"),
+				str(m, "want_status"));
+			md_cell(f, cJSON_GetObjectItemCaseSensitive(m, "want"));
+			fprintf(f, " | %s ", str(m, "got_status"));
+			md_cell(f, cJSON_GetObjectItemCaseSensitive(m, "got"));
+			fprintf(f, " | %s |\n", str(fault, "stage"));
+		}
+		const cJSON *fld;
+		cJSON_ArrayForEach(fld, cJSON_GetObjectItemCaseSensitive(x, "per_field"))
+			if (cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 0)) == 0 &&
+			    cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 2)) == 0)
+				fprintf(f, "| `%s` | %s | `%s` | not asked: empty | a value (its branch never "
+					   "opened) | %s |\n",
+					str(x, "key"), turn, fld->string, str(fault, "stage"));
+	}
+}
+
 static void fails_md(FILE *f, const struct agg *a)
 {
 	const cJSON *x;
 	if (!cJSON_GetArraySize(a->fails))
 		return;
-	fprintf(f, "\nFirst failures (at most %d):\n\n", MAX_FAILS);
+	if (strcmp(a->stage, "call") == 0) {
+		call_fails_md(f, a);
+		return;
+	}
+	/* a unit test is named by the first call and turn it stands for (its stored key
+	 * is the prefix of utterances, too long to read) */
+	if (strcmp(a->stage, "extract") == 0)
+		fprintf(f, "\nFirst failures (at most %d), each failed check of a test:\n\n"
+			   "| call | turn | field | check | expected | got |\n|---|---|---|---|---|---|\n",
+			MAX_FAILS);
+	else if (strcmp(a->stage, "reply") == 0)
+		fprintf(f, "\nFirst failures (at most %d):\n\n| call | turn | kind | why | reply |\n"
+			   "|---|---|---|---|---|\n",
+			MAX_FAILS);
+	else
+		return;
 	cJSON_ArrayForEach(x, a->fails) {
-		const char *key = str(x, "key");
 		if (strcmp(a->stage, "extract") == 0) {
-			fprintf(f, "- `%s` field `%s`:", key, str(x, "field"));
 			const cJSON *c;
 			cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(x, "checks")) {
 				if (flag(c, "ok"))
 					continue;
-				char *w = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "want"));
-				char *g = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(c, "got"));
-				fprintf(f, " %s wanted `%s`, got `%s`;", str(c, "check"), w ? w : "?",
-					g ? g : "?");
-				free(w);
-				free(g);
+				fprintf(f, "| `%s` | %d | `%s` | %s | ", str(x, "call"), (int)num(x, "turn"),
+					str(x, "field"), str(c, "check"));
+				md_cell(f, cJSON_GetObjectItemCaseSensitive(c, "want"));
+				fputs(" | ", f);
+				md_cell(f, cJSON_GetObjectItemCaseSensitive(c, "got"));
+				fputs(" |\n", f);
 			}
-			if (str(x, "error")[0])
-				fprintf(f, " error: %s", str(x, "error"));
-			fputc('\n', f);
-		} else if (strcmp(a->stage, "reply") == 0) {
-			fprintf(f, "- `%s` (%s): %s%s%s — \"%s\"\n", key, str(x, "kind"), str(x, "why"),
-				str(x, "error")[0] ? "; error: " : "", str(x, "error"), str(x, "text"));
+			if (str(x, "error")[0]) {
+				fprintf(f, "| `%s` | %d | `%s` | error | | ", str(x, "call"),
+					(int)num(x, "turn"), str(x, "field"));
+				md_text(f, str(x, "error"));
+				fputs(" |\n", f);
+			}
 		} else {
-			char *m = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(x, "misses"));
-			fprintf(f, "- `%s`: %s\n", key, m ? m : "?");
-			free(m);
+			fprintf(f, "| `%s` | %d | %s | ", str(x, "call"), (int)num(x, "turn"),
+				str(x, "kind"));
+			md_text(f, str(x, "why"));
+			if (str(x, "error")[0]) {
+				fputs("; error: ", f);
+				md_text(f, str(x, "error"));
+			}
+			fputs(" | ", f);
+			md_text(f, str(x, "text"));
+			fputs(" |\n", f);
 		}
 	}
+}
+
+/* pct_of: "k of n, p% (95% CI lo–hi%)". */
+static void pct_of(FILE *f, long k, long n)
+{
+	double lo = 0, hi = 0;
+	if (n > 0)
+		stats_wilson(k, n, &lo, &hi);
+	fprintf(f, "%ld of %ld, %.2f%% (95%% CI %.2f–%.2f%%)", k, n, n ? 100.0 * k / n : 0, 100 * lo,
+		100 * hi);
+}
+
+/* fields_md: field-level completion of the run's calls, both denominators, per field
+ * and per field and condition; and where the failed calls went wrong, per stage. */
+static void fields_md(FILE *f, const struct agg *a)
+{
+	fprintf(f, "\n### Field-level completion\n\nPer field over the calls whose path asks it "
+		   "(expected status answered or skipped), and over every call (a field the path "
+		   "never asks is right only left empty; a value captured for a field of a branch "
+		   "never opened is wrong); per path in `results-field.csv`, chart "
+		   "`field-accuracy.svg` (docs/evaluation.md, \"Field-level completion\").\n\n"
+		   "| field | condition | asked by the path: right | over all calls: right |\n"
+		   "|---|---|---|---|\n");
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < a->n_cells; i++) {
+			const struct fcell *c = &a->cells[i];
+			bool all = !strcmp(c->cond, "*");
+			if (strcmp(c->path, "*") != 0 || all != (pass == 0))
+				continue;
+			fprintf(f, "| `%s` | %s | ", c->field, all ? "all" : c->cond);
+			pct_of(f, c->k, c->n);
+			fputs(" | ", f);
+			pct_of(f, c->k_all, c->n_all);
+			fputs(" |\n", f);
+		}
+	fprintf(f, "\n### Stage attribution\n\nFor each call whose final form is wrong (over "
+		   "either denominator), the first turn where it went wrong against its expected "
+		   "conversation and the stage at fault (docs/evaluation.md, \"Stage "
+		   "attribution\"):\n\n| stage | failed calls |\n|---|---|\n");
+	for (int i = 0; i < N_FAULTS; i++)
+		fprintf(f, "| %s%s | %ld |\n", FAULTS[i],
+			i == 0 ? " (not run: the integration's turns are typed in)" : "", a->faults[i]);
+}
+
+/* fields_csv: results-field.csv, every call spec's cells. */
+static void fields_csv(FILE *f, struct rep *r)
+{
+	fputs("model,field,condition,path,n,correct,accuracy,ci_lo,ci_hi,n_all,correct_all,"
+	      "accuracy_all,ci_all_lo,ci_all_hi\n",
+	      f);
+	for (int i = 0; i < r->n_aggs; i++) {
+		const struct agg *a = &r->aggs[i];
+		for (int j = 0; j < a->n_cells; j++) {
+			const struct fcell *c = &a->cells[j];
+			double lo = 0, hi = 0, alo = 0, ahi = 0;
+			if (c->n)
+				stats_wilson(c->k, c->n, &lo, &hi);
+			if (c->n_all)
+				stats_wilson(c->k_all, c->n_all, &alo, &ahi);
+			fprintf(f, "call:");
+			csv_write_field(f, a->spec);
+			fputc(',', f);
+			csv_write_field(f, c->field);
+			fputc(',', f);
+			csv_write_field(f, c->cond);
+			fputc(',', f);
+			csv_write_field(f, c->path);
+			fprintf(f, ",%ld,%ld,%.6f,%.6f,%.6f,%ld,%ld,%.6f,%.6f,%.6f\n", c->n, c->k,
+				c->n ? (double)c->k / c->n : 0, lo, hi, c->n_all, c->k_all,
+				c->n_all ? (double)c->k_all / c->n_all : 0, alo, ahi);
+		}
+	}
+}
+
+/* fields_chart: field-accuracy.svg: per field (groups) and condition (series), over the
+ * calls whose path asks the field. */
+static void fields_chart(struct rep *r, const struct agg *a)
+{
+	const char *groups[64], *series[MAX_CONDS];
+	int ng = 0, ns = 0;
+	double values[64 * MAX_CONDS];
+	char path[4096];
+	for (int i = 0; i < a->n_cells; i++) {
+		const struct fcell *c = &a->cells[i];
+		if (strcmp(c->path, "*") != 0)
+			continue;
+		if (!strcmp(c->cond, "*")) {
+			if (ng < 64)
+				groups[ng++] = c->field;
+		} else {
+			int s = 0;
+			while (s < ns && strcmp(series[s], c->cond) != 0)
+				s++;
+			if (s == ns && ns < MAX_CONDS)
+				series[ns++] = c->cond;
+		}
+	}
+	for (int g = 0; g < ng; g++)
+		for (int s = 0; s < ns; s++) {
+			values[g * ns + s] = NAN;
+			for (int i = 0; i < a->n_cells; i++) {
+				const struct fcell *c = &a->cells[i];
+				if (!strcmp(c->field, groups[g]) && !strcmp(c->cond, series[s]) &&
+				    !strcmp(c->path, "*") && c->n)
+					values[g * ns + s] = (double)c->k / c->n;
+			}
+		}
+	if (!ng || !ns)
+		return;
+	snprintf(path, sizeof path, "%s/field-accuracy.svg", r->out);
+	enum err e = chart_grouped(path, "Field-level completion by condition (fields the path asks)",
+				   "field", "fields right (%)", groups, ng, series, ns, values);
+	if (e != ERR_OK)
+		set_msg(r, e, path);
 }
 
 /* Who decided what, over the rows of the run's specs (sessions/benchjudge.h). */
@@ -613,8 +903,45 @@ static void counts_md(FILE *f, const struct bench_counts *c)
 			c->extract, c->extract / 1880.0, c->reply_end);
 	if (c->plan_mismatches)
 		fprintf(f, "**Warning:** %ld calls' expected forms cannot be reached by the rules "
-			   "from their turns (see docs/evaluation.md).\n\n",
+			   "from their turns: their unit tests stop where the expected conversation "
+			   "parts from the corpus (see docs/evaluation.md, \"Expected forms the rules "
+			   "cannot reach\").\n\n",
 			c->plan_mismatches);
+}
+
+/* errors_csv: every stored error, one line each: stage,model,key,error. */
+static void errors_csv(FILE *f, struct rep *r)
+{
+	fputs("stage,model,key,error\n", f);
+	for (int i = 0; i < r->n_aggs; i++) {
+		const cJSON *x;
+		cJSON_ArrayForEach(x, r->aggs[i].errs) {
+			fprintf(f, "%s,", r->aggs[i].stage);
+			csv_write_field(f, r->aggs[i].spec);
+			fputc(',', f);
+			csv_write_field(f, str(x, "key"));
+			fputc(',', f);
+			csv_write_field(f, str(x, "error"));
+			fputc('\n', f);
+		}
+	}
+}
+
+/* errors_md: the run's failed requests, loudly, before any figure. */
+static void errors_md(FILE *f, struct agg *const run[N_STAGES])
+{
+	static const char *const names[N_STAGES] = {"STT", "EXTRACT", "REPLY", "integration-call"};
+	for (int s = 0; s < N_STAGES; s++) {
+		if (!run[s] || !run[s]->errors)
+			continue;
+		const cJSON *first = cJSON_GetArrayItem(run[s]->errs, 0);
+		fprintf(f, "**Warning: %ld %s requests failed** (`%s`): no answer came (nothing "
+			   "listening, a timeout, an HTTP error after the retries). They are not "
+			   "scored, the figures below leave them out, `errors.csv` lists each with its "
+			   "cause, and the next run asks them again. First: %s (see docs/evaluation.md, "
+			   "\"Failed requests\").\n\n",
+			run[s]->errors, names[s], run[s]->spec, str(first, "error"));
+	}
 }
 
 enum err benchreport_write(struct benchdb *db, const char *scope, const struct bench_config *cfg,
@@ -648,6 +975,14 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		goto out;
 	csv_rows(f, &r, NULL, true);
 	close_out(&r, f, path);
+	if (!(f = open_out(&r, "errors.csv", path, sizeof path)))
+		goto out;
+	errors_csv(f, &r);
+	close_out(&r, f, path);
+	if (!(f = open_out(&r, "results-field.csv", path, sizeof path)))
+		goto out;
+	fields_csv(f, &r);
+	close_out(&r, f, path);
 	for (int s = 0; s < N_STAGES && r.err == ERR_OK; s++) {
 		char name[64];
 		snprintf(name, sizeof name, "results-%s.csv", STAGES[s]);
@@ -674,6 +1009,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		cfg->corpus->dir, cfg->corpus->name ? cfg->corpus->name : "", cfg->corpus->n_calls,
 		cfg->today.y, cfg->today.m, cfg->today.d, cfg->stt_spec, cfg->extract_spec,
 		cfg->reply_spec);
+	errors_md(f, (struct agg *const[N_STAGES]){stt, ext, rep, call});
 	counts_md(f, counts);
 	if (stt) {
 		struct stats_summary s = {0};
@@ -693,6 +1029,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		pct_ci(f, stt);
 		fputc('\n', f);
 		latency_cost(f, stt, "utterance", "utterance");
+		errors_line(f, stt);
 		fputc('\n', f);
 	}
 	if (ext) {
@@ -701,6 +1038,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		pct_ci(f, ext);
 		fputc('\n', f);
 		latency_cost(f, ext, "turn", "turn");
+		errors_line(f, ext);
 		fails_md(f, ext);
 		fputc('\n', f);
 	}
@@ -715,35 +1053,65 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 		for (int d = 0; d < 5; d++)
 			fprintf(f, "  - %s: %ld of %ld\n", dims[d], rep->dims[d], rep->ask);
 		latency_cost(f, rep, "turn", "turn");
+		errors_line(f, rep);
 		fails_md(f, rep);
 		fputc('\n', f);
 	}
 	if (call) {
-		fprintf(f, "## Integration (`%s`)\n\n- form-completion accuracy: %ld of %ld fields, ",
+		fprintf(f, "## Integration (`%s`)\n\n- form-completion accuracy over the fields each "
+			   "call's path asks (the denominator: fields whose expected status is answered "
+			   "or skipped): %ld of %ld fields, ",
 			call->spec, call->correct, call->fields);
 		pct_ci(f, call);
+		fputs("\n- over all the form's fields in every call (a value captured for a field of "
+		      "a branch never opened counts as wrong): ",
+		      f);
+		pct_of(f, call->correct_all, call->fields_all);
 		fprintf(f, "\n- calls with every field right: %ld of %ld; call status as expected: %ld "
-			   "of %ld\n- replies passing the five checks: %ld of %ld (one reply per caller turn)\n",
-			call->calls_all, call->n, call->status_ok, call->n, call->replies_ok,
-			call->replies);
+			   "of %ld\n- replies by kind (%ld calls, %ld caller turns): opening question "
+			   "%ld of %ld passing the five checks; question after a caller turn %ld of %ld "
+			   "passing them; closing words at the call's end %ld of %ld given\n",
+			call->calls_all, call->n, call->status_ok, call->n, call->n, call->turns,
+			call->rep_open_ok, call->rep_open, call->rep_turn_ok, call->rep_turn,
+			call->rep_end_ok, call->rep_end);
 		for (int c = 0; c < call->n_cond; c++)
 			fprintf(f, "  - condition `%s`: %.2f%% of %ld fields\n", call->cond_name[c],
 				call->cond_fields[c] ? 100.0 * call->cond_correct[c] / call->cond_fields[c]
 						     : 0,
 				call->cond_fields[c]);
-		latency_cost(f, call, "caller turn", "call");
+		if (cfg->stt.ops && cfg->stt.ops->reference_only)
+			fprintf(f, "- STT is `%s`: every turn is the corpus's reference transcript, so "
+				   "acoustic conditions cannot change these results; the figures per "
+				   "condition differ only by the calls in each. Give a speech-to-text "
+				   "backend (`--stt`) to measure the conditions.\n",
+				cfg->stt_spec);
+		latency_cost(f, call, "caller turn (from the end of her speech: STT, EXTRACT, the rules, REPLY)",
+			     "call");
+		struct stats_summary os;
+		if (call->open_ms.n && stats_summarize(call->open_ms.v, call->open_ms.n, &os) == ERR_OK)
+			fprintf(f, "- the opening (REPLY before the first caller turn), apart: p50 %.1f ms, "
+				   "p95 %.1f ms\n",
+				os.p50, os.p95);
+		errors_line(f, call);
+		fields_md(f, call);
+		fields_chart(&r, call);
 		fails_md(f, call);
 		fputc('\n', f);
 	}
 	judges_md(f, &r, cfg, counts);
 	fprintf(f, "## All runs in this database (results.csv)\n\n"
-		   "| stage | model | accuracy | 95%% CI | p50 ms | p95 ms | cost/turn $ | n |\n"
-		   "|---|---|---|---|---|---|---|---|\n");
+		   "| stage | model | accuracy | 95%% CI | p50 ms | p95 ms | cost/turn $ | n | errors |\n"
+		   "|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < r.n_aggs; i++) {
 		struct agg *a = &r.aggs[i];
-		fprintf(f, "| %s | `%s` | %.2f%% | %.2f–%.2f%% | %.1f | %.1f | %.6f | %ld |\n", a->stage,
-			a->spec, 100 * a->acc, 100 * a->ci_lo, 100 * a->ci_hi, a->p50, a->p95,
-			a->cost_mean, a->n);
+		if (a->n == 0) {
+			fprintf(f, "| %s | `%s` | no answered test | | | | | 0 | %ld |\n", a->stage,
+				a->spec, a->errors);
+			continue;
+		}
+		fprintf(f, "| %s | `%s` | %.2f%% | %.2f–%.2f%% | %.1f | %.1f | %.6f | %ld | %ld |\n",
+			a->stage, a->spec, 100 * a->acc, 100 * a->ci_lo, 100 * a->ci_hi, a->p50, a->p95,
+			a->cost_mean, a->n, a->errors);
 	}
 	fprintf(f, "\nCharts: `tradeoff-STAGE.svg` (accuracy against p95 latency, cost as marker "
 		   "size), `sweep-STAGE.svg` (leader as w_a goes 0.5–0.9, w_l = 0.1)%s. Choose a "

@@ -1,8 +1,10 @@
 /* benchreport: the benchmark's report from the bench database (sessions/benchdb.h):
  * report.md (counts, per-stage accuracy with 95% confidence intervals, p50 and p95
  * latency, cost per turn and per call, failures), results.csv (one row per stage and
- * model: stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,cost_per_call_usd;
- * model is "STAGE:SPEC", so `formdesk select --results DIR` reads it), results-STAGE.csv
+ * model with an answered test: stage,model,accuracy,p95_ms,cost_usd,n,ci_lo,ci_hi,p50_ms,
+ * cost_per_call_usd,errors; model is "STAGE:SPEC", so `formdesk select --results DIR`
+ * reads it; errors counts the failed requests left out, sessions/bench.h), errors.csv
+ * (each failed request: stage,model,key,error), results-STAGE.csv
  * (the same rows of one stage, for selection one stage at a time as the paper does) and
  * SVG charts (sessions/chart.h): tradeoff-STAGE.svg (accuracy against p95 latency, cost
  * as marker size), sweep-STAGE.svg (the leader as the accuracy weight goes from 0.5 to

@@ -68,7 +68,7 @@ if [ -f corpus/demo/corpus.json ]; then
 	fi
 	check 'all(c["status"] == "complete" for c in calls)' "$tmp/demo.out"
 	ok $? "demo: every call complete"
-	check 'all(set(c) == {"call_id","status","form_data","form_status","turns","cost_usd","latency_ms","requests","failed_requests"} and c["turns"] > 0 and c["cost_usd"] == 0 and c["requests"] == 0 and set(c["latency_ms"]) == {"stt","extract","reply","turns","turn_max"} for c in calls)' "$tmp/demo.out"
+	check 'all(set(c) == {"call_id","db_id","status","reason","form_data","form_status","turns","cost_usd","latency_ms","requests","failed_requests"} and c["turns"] > 0 and c["cost_usd"] == 0 and c["requests"] == 0 and set(c["latency_ms"]) == {"stt","extract","reply","turns","turn_max"} for c in calls)' "$tmp/demo.out"
 	ok $? "demo: each line has call_id, status, form_data, form_status, turns, cost and latency (offline: no requests, no cost)"
 	check 'all(c["turns"] == sum(1 for s in c["form_status"].values() if s != "empty") for c in calls)' "$tmp/demo.out"
 	ok $? "demo: one caller turn per question asked"

@@ -23,6 +23,7 @@
 #include "sessions/benchreport.h"
 #include "sessions/corpus.h"
 #include "sessions/replycheck.h"
+#include "sessions/score.h"
 
 #define MAX_ROWS 64
 
@@ -95,7 +96,23 @@ static enum err counting_reply(void *ctx, const struct reply_request *req, char 
 	return reply_script_reply(ctx, req, text);
 }
 
+/* slow_opening_reply: the script's words, 80 ms late for the opening (no caller words
+ * in the history yet), at once otherwise. */
+static enum err slow_opening_reply(void *ctx, const struct reply_request *req, char **text)
+{
+	const cJSON *m;
+	bool caller = false;
+	cJSON_ArrayForEach(m, req->history) {
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+		caller |= cJSON_IsString(role) && !strcmp(role->valuestring, "user");
+	}
+	if (!caller)
+		usleep(80000);
+	return reply_script_reply(ctx, req, text);
+}
+
 FAKE_OPS(fake_stt_ops, BACKEND_STT, fake_stt);
+FAKE_OPS(slow_opening_ops, BACKEND_REPLY, slow_opening_reply);
 FAKE_OPS(fake_extract_ops, BACKEND_EXTRACT, fake_extract);
 FAKE_OPS(counting_reply_ops, BACKEND_REPLY, counting_reply);
 
@@ -296,6 +313,221 @@ static void second_model_side_by_side(void **state)
 	benchdb_close(db);
 }
 
+/* Counts and latencies that mean what they say: each call's replies by kind (one
+ * opening, then per caller turn a question or the closing words), and
+ * each caller turn's latency without the opening's REPLY, which is measured apart. */
+static int latency_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	int *calls = ud;
+	cJSON *o = cJSON_Parse(data);
+	long turns = num(o, "turns");
+	const cJSON *t;
+	assert_true(turns >= 2);
+	assert_int_equal(num(o, "replies_opening"), 1);
+	/* each caller turn gets a question or the closing words, never both */
+	assert_int_equal(num(o, "replies_turn") + num(o, "replies_end"), turns);
+	assert_true(num(o, "replies_end") <= 1);
+	assert_int_equal(num(o, "replies_end_ok"), num(o, "replies_end"));
+	assert_true(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "opening_ms")) >= 80);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "turn_ms")), turns);
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
+		assert_true(t->valuedouble < 40); /* the opening's 80 ms are not in the first */
+	cJSON_Delete(o);
+	(*calls)++;
+	return 0;
+}
+
+static void replies_by_kind_and_turn_latency(void **state)
+{
+	struct fixture *fx = *state;
+	struct benchdb *db = NULL;
+	struct bench_counts c = {0};
+	char *msg = NULL;
+	int calls = 0;
+	fx->cfg.reply = (struct backend){"slow", &slow_opening_ops, NULL};
+	fx->cfg.reply_spec = "slow";
+	fx->cfg.stages = BENCH_STT | BENCH_CALLS;
+	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	char *scope = bench_scope(&fx->cfg);
+	assert_int_equal(benchdb_each(db, "call", scope, "fake+fake+slow", latency_row, &calls), ERR_OK);
+	assert_int_equal(calls, expected("calls"));
+	free(scope);
+	benchdb_close(db);
+}
+
+/* Field-level completion, both denominators, on a hand-worked final form with errors
+ * planted (tests/data/fieldacc/form.json; expected: name Sunita, age 24, district Gaya,
+ * pregnant false, months not asked: its branch never opens). Columns: asked, right,
+ * right over all fields, for name, age, district, pregnant, months. */
+static const struct {
+	const char *what, *got_data, *got_status;
+	int want[5][3];
+	int fields, correct, fields_all, correct_all;
+} planted[] = {
+	{"all right", "{\"name\":\"Sunita\",\"age\":24,\"district\":\"Gaya\",\"pregnant\":false,\"months\":null}",
+	 "{\"name\":\"answered\",\"age\":\"answered\",\"district\":\"answered\",\"pregnant\":\"answered\",\"months\":\"empty\"}",
+	 {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {0, 0, 1}}, 4, 4, 5, 5},
+	{"a wrong digit", "{\"name\":\"Sunita\",\"age\":25,\"district\":\"Gaya\",\"pregnant\":false,\"months\":null}",
+	 "{\"name\":\"answered\",\"age\":\"answered\",\"district\":\"answered\",\"pregnant\":\"answered\",\"months\":\"empty\"}",
+	 {{1, 1, 1}, {1, 0, 0}, {1, 1, 1}, {1, 1, 1}, {0, 0, 1}}, 4, 3, 5, 4},
+	{"a number as a string", "{\"name\":\"Sunita\",\"age\":\"24\",\"district\":\"Gaya\",\"pregnant\":false,\"months\":null}",
+	 "{\"name\":\"answered\",\"age\":\"answered\",\"district\":\"answered\",\"pregnant\":\"answered\",\"months\":\"empty\"}",
+	 {{1, 1, 1}, {1, 0, 0}, {1, 1, 1}, {1, 1, 1}, {0, 0, 1}}, 4, 3, 5, 4},
+	{"an omitted field", "{\"name\":\"Sunita\",\"age\":24,\"district\":null,\"pregnant\":false,\"months\":null}",
+	 "{\"name\":\"answered\",\"age\":\"answered\",\"district\":\"empty\",\"pregnant\":\"answered\",\"months\":\"empty\"}",
+	 {{1, 1, 1}, {1, 1, 1}, {1, 0, 0}, {1, 1, 1}, {0, 0, 1}}, 4, 3, 5, 4},
+	{"an out-of-range index", "{\"name\":\"Sunita\",\"age\":24,\"district\":7,\"pregnant\":false,\"months\":null}",
+	 "{\"name\":\"answered\",\"age\":\"answered\",\"district\":\"answered\",\"pregnant\":\"answered\",\"months\":\"empty\"}",
+	 {{1, 1, 1}, {1, 1, 1}, {1, 0, 0}, {1, 1, 1}, {0, 0, 1}}, 4, 3, 5, 4},
+	{"a value in a closed branch", "{\"name\":\"Sunita\",\"age\":24,\"district\":\"Gaya\",\"pregnant\":false,\"months\":3}",
+	 "{\"name\":\"answered\",\"age\":\"answered\",\"district\":\"answered\",\"pregnant\":\"answered\",\"months\":\"answered\"}",
+	 {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}}, 4, 4, 5, 4},
+};
+
+static void field_scores_planted(void **state)
+{
+	struct form *form = NULL;
+	struct corpus *corpus = NULL;
+	char *msg = NULL;
+	(void)state;
+	assert_int_equal(form_load("tests/data/fieldacc/form.json", &form, NULL), ERR_OK);
+	assert_int_equal(corpus_load("tests/data/fieldacc", &corpus, &msg), ERR_OK);
+	const struct corpus_call *call = &corpus->calls[0];
+	for (size_t r = 0; r < sizeof planted / sizeof planted[0]; r++) {
+		cJSON *data = cJSON_Parse(planted[r].got_data), *st = cJSON_Parse(planted[r].got_status);
+		struct bench_field_score fs[5];
+		struct score sc = {0};
+		int correct_all = 0;
+		assert_int_equal(form->n_questions, 5);
+		bench_score_fields(form, call->expected_data, call->expected_status, data, st, fs);
+		for (int i = 0; i < 5; i++) {
+			if (fs[i].asked != planted[r].want[i][0] || fs[i].ok != planted[r].want[i][1] ||
+			    fs[i].ok_all != planted[r].want[i][2])
+				fail_msg("%s: field %s is [%d,%d,%d], want [%d,%d,%d]", planted[r].what,
+					 form->questions[i].name, fs[i].asked, fs[i].ok, fs[i].ok_all,
+					 planted[r].want[i][0], planted[r].want[i][1], planted[r].want[i][2]);
+			correct_all += fs[i].ok_all;
+		}
+		/* the path denominator is score_call's */
+		assert_int_equal(score_call(form, call->expected_data, call->expected_status, data, st,
+					    &sc, NULL),
+				 ERR_OK);
+		assert_int_equal(sc.fields, planted[r].fields);
+		assert_int_equal(sc.correct, planted[r].correct);
+		assert_int_equal(correct_all, planted[r].correct_all);
+		cJSON_Delete(data);
+		cJSON_Delete(st);
+	}
+	form_free(form);
+	corpus_free(corpus);
+}
+
+/* Stage attribution and the report's field-level figures on the same corpus run with
+ * the fake STT and EXTRACT (tests/data/bench_fake.tsv): c_ok, c_string (the rules repair
+ * "24") and c_closed (the rules ignore months) end right; c_digit goes wrong at turn 2 by
+ * EXTRACT (age 25), c_index at turn 3 by EXTRACT (index 7 refused, no retry left), c_stt
+ * at turn 3 by STT ("zila kuch bhi"); the district allows no retry and is required, so
+ * those two calls fail there, pregnant never asked. Hand count over the fields the path
+ * asks: 6 calls x 4 = 24 fields, 5 wrong (c_digit's age; c_index's and c_stt's district
+ * and pregnant) = 19; over all fields 6 x 5 = 30, 25 (months is never captured, right
+ * left empty). */
+struct fault_sum {
+	int calls, turn[8];
+	char stage[8][16], id[8][16];
+};
+
+static int fault_row(void *ud, const char *spec, const char *key, const char *data)
+{
+	struct fault_sum *s = ud;
+	cJSON *o = cJSON_Parse(data);
+	const cJSON *fault = cJSON_GetObjectItemCaseSensitive(o, "fault");
+	if (fault && s->calls < 8) {
+		snprintf(s->id[s->calls], sizeof s->id[0], "%s", key);
+		snprintf(s->stage[s->calls], sizeof s->stage[0], "%s",
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fault, "stage")));
+		s->turn[s->calls++] = (int)num(fault, "turn");
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+static void stage_attribution_planted(void **state)
+{
+	struct form *form = NULL;
+	struct corpus *corpus = NULL;
+	struct benchdb *db = NULL;
+	struct bench_counts c = {0};
+	char *msg = NULL, dbp[64], out[64], cmd[320];
+	struct fault_sum fs = {0};
+	(void)state;
+	if (!n_stt)
+		load_fakes();
+	assert_int_equal(form_load("tests/data/fieldacc/form.json", &form, NULL), ERR_OK);
+	assert_int_equal(corpus_load("tests/data/fieldacc", &corpus, &msg), ERR_OK);
+	struct lexicon *lex = NULL;
+	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, NULL), ERR_OK);
+	struct bench_config cfg = {
+		.form = form, .form_path = "tests/data/fieldacc/form.json", .lex = lex,
+		.corpus = corpus, .today = corpus->today, .stt_spec = "fake", .extract_spec = "fake",
+		.reply_spec = "script", .stt = {"fake", &fake_stt_ops, NULL},
+		.extract = {"fake", &fake_extract_ops, NULL},
+		.reply = {"script", &counting_reply_ops, NULL}, .concurrency = 2};
+	snprintf(dbp, sizeof dbp, "/tmp/test_bench_fa_%d.db", (int)getpid());
+	snprintf(out, sizeof out, "/tmp/test_bench_fa_%d", (int)getpid());
+	unlink(dbp);
+	assert_int_equal(benchdb_open(dbp, &db, &msg), ERR_OK);
+	assert_int_equal(bench_run(&cfg, db, &c, &msg), ERR_OK);
+	char *scope = bench_scope(&cfg);
+	assert_int_equal(benchdb_each(db, "call", scope, "fake+fake+script", fault_row, &fs), ERR_OK);
+	static const struct {
+		const char *call, *stage;
+		int turn;
+	} want[] = {{"c_digit", "EXTRACT", 2}, {"c_index", "EXTRACT", 3}, {"c_stt", "STT", 3}};
+	assert_int_equal(fs.calls, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_string_equal(fs.id[i], want[i].call);
+		assert_string_equal(fs.stage[i], want[i].stage);
+		assert_int_equal(fs.turn[i], want[i].turn);
+	}
+	/* the report: both denominators, per stage, and results-field.csv */
+	assert_int_equal(benchreport_write(db, scope, &cfg, &c, out, &msg), ERR_OK);
+	char path[128], *md = NULL, *csv = NULL;
+	size_t n = 0;
+	snprintf(path, sizeof path, "%s/report.md", out);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(getdelim(&md, &n, '\0', f) > 0);
+	fclose(f);
+	assert_non_null(strstr(md, "answered or skipped): 19 of 24 fields"));
+	assert_non_null(strstr(md, "counts as wrong): 25 of 30"));
+	assert_non_null(strstr(md, "| STT | 1 |"));
+	assert_non_null(strstr(md, "| EXTRACT | 2 |"));
+	assert_non_null(strstr(md, "| rules | 0 |"));
+	assert_non_null(strstr(md, "| `c_index` | 3 | `district` | answered `\"Gaya\"` | skipped `null` | EXTRACT |"));
+	assert_non_null(strstr(md, "| `c_digit` | 2 | `age` | answered `24` | answered `25` | EXTRACT |"));
+	snprintf(path, sizeof path, "%s/results-field.csv", out);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = 0;
+	assert_true(getdelim(&csv, &n, '\0', f) > 0);
+	fclose(f);
+	assert_non_null(strstr(csv, "call:fake+fake+script,age,*,*,6,5,0.833333,"));
+	assert_non_null(strstr(csv, "call:fake+fake+script,district,noise,*,3,1,0.333333,"));
+	assert_non_null(strstr(csv, "call:fake+fake+script,months,*,*,0,0,"));
+	snprintf(path, sizeof path, "%s/field-accuracy.svg", out);
+	assert_int_equal(access(path, R_OK), 0);
+	free(md);
+	free(csv);
+	free(scope);
+	benchdb_close(db);
+	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s-wal %s-shm", out, dbp, dbp, dbp);
+	assert_int_equal(system(cmd), 0);
+	lexicon_free(lex);
+	form_free(form);
+	corpus_free(corpus);
+}
+
 static void reply_checks(void **state)
 {
 	FILE *f = fopen("tests/data/replycheck.tsv", "r");
@@ -344,6 +576,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(counts_scores_and_resume, setup, teardown),
 		cmocka_unit_test_setup_teardown(second_model_side_by_side, setup, teardown),
+		cmocka_unit_test_setup_teardown(replies_by_kind_and_turn_latency, setup, teardown),
+		cmocka_unit_test(field_scores_planted),
+		cmocka_unit_test(stage_attribution_planted),
 		cmocka_unit_test(reply_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
