@@ -17,7 +17,10 @@
  * answer: a name after "mera naam" (the caller's) or "beti ka naam" (the child's), an
  * option followed by "se"/"zila" or preceded by "zila", a yes/no said next to a word found
  * only in that question's label ("main pregnant hoon"), a months count said with its unit,
- * a number for a phone question whose distinctive word (WhatsApp) is said.
+ * a number for a phone or digits question whose distinctive word (WhatsApp, Aadhaar) is
+ * said. Digits said with another digit question's distinctive word belong to that one,
+ * not to the asked one: asked for the clinic's number, "mera aadhaar ke aakhri chaar ank
+ * 4 5 6 7" is the Aadhaar's last four, and the number is asked again.
  *
  * A name said again in full after a pause is the name ("Sunita. Sunita Devi."); after a
  * don't-know, a yes or no inside a sentence is its reason ("pata nahi, test nahi
@@ -1164,7 +1167,8 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 			}
 			break;
 		}
-		case K_PHONE: {
+		case K_PHONE:
+		case K_DIGITS: {
 			unsigned own = hints & ~(H_PHONE | H_NAME);
 			if (!(own & said))
 				break;
@@ -1188,6 +1192,24 @@ static enum err read_others(struct ctx *c, struct extraction *ex)
 		}
 	}
 	return e;
+}
+
+/* Whether the digits said belong to another digit question than the asked one qi: its
+ * distinctive word (aadhaar, whatsapp) is said and is not the asked question's own. */
+static bool digits_named_elsewhere(struct ctx *c, int qi)
+{
+	enum kind k = c->info[qi].kind;
+	if (k != K_PHONE && k != K_DIGITS)
+		return false;
+	unsigned said = hints_of_text(c->lex, c->t, 0, c->t->n);
+	unsigned mine = c->info[qi].hints & ~(H_PHONE | H_NAME);
+	for (int o = 0; o < c->req->form->n_questions; o++) {
+		unsigned own = c->info[o].hints & ~(H_PHONE | H_NAME);
+		if (o != qi && (c->info[o].kind == K_PHONE || c->info[o].kind == K_DIGITS) &&
+		    (own & said & ~mine))
+			return true;
+	}
+	return false;
 }
 
 enum err extract_rules_new(struct extract_rules **out)
@@ -1236,7 +1258,8 @@ enum err extract_rules_extract(void *vctx, const struct extract_request *req, st
 		int ss = 0, se = 0;
 		const char *reason = find_skip(&c, req->asked, &ss, &se);
 		/* a value said after "pata nahi" still counts; else the skip does */
-		e = read_asked(&c, req->asked, reason ? se : 0, c.t->n, &fd);
+		if (!digits_named_elsewhere(&c, req->asked))
+			e = read_asked(&c, req->asked, reason ? se : 0, c.t->n, &fd);
 		/* "pata nahi, test nahi karaya": a yes or no inside the sentence after a
 		 * don't-know gives its reason; only a bare "haan" / "nahi" answers */
 		if (e == ERR_OK && fd.value && reason && c.info[req->asked].kind == K_BOOL &&

@@ -35,7 +35,7 @@ static const char *const tag_names[LEX_NTAGS] = {
 	[LEX_STOP] = "stop", [LEX_PLACE_AFTER] = "place_after",
 	[LEX_PLACE_BEFORE] = "place_before", [LEX_COPULA] = "copula", [LEX_HINT] = "hint",
 	[LEX_AND] = "and", [LEX_DIGITWORD] = "digitword", [LEX_YESTAG] = "yestag",
-	[LEX_ANCHOR] = "anchor",
+	[LEX_ANCHOR] = "anchor", [LEX_COUNTLEAD] = "countlead",
 };
 
 /* Tags whose third column is a number (required), and those that take words. */

@@ -68,6 +68,8 @@ enum lexicon_tag {
 	LEX_ANCHOR,      /* ke, se before a duration, before / after after it: counted from a named
 			    event ("holi ke do din baad"), not from today; value -1 or +1 (the side
 			    the event is named on) */
+	LEX_COUNTLEAD,   /* last, aakhri: a small number word right after it and before the
+			    digits counts them ("last four 4567"), it is not one */
 	LEX_NTAGS
 };
 

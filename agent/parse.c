@@ -324,6 +324,14 @@ enum err parse_digits_span(const struct lexicon *lex, const struct text *t, int 
 			i += k;
 			continue;
 		}
+		/* "last four 4567": a number word after "last" with digits after it counts them */
+		if (!t->tok[i].digits && i > from && lexicon_has(lex, t, i - 1, LEX_COUNTLEAD) &&
+		    (k = digit_group(lex, t, i, to, false, d)) && strtod(d, NULL) <= 16 &&
+		    digit_group(lex, t, i + k, to, true, d)) {
+			after_digit = false;
+			i += k;
+			continue;
+		}
 		k = digit_group(lex, t, i, to, after_digit, d);
 		if (k) {
 			after_digit = !counted_value(lex, t, i + k, to, strtod(d, NULL));
