@@ -13,6 +13,7 @@ static const char *const call_status_words[] = {
 static const char *const capture_words[] = {
 	[DECISION_ANSWERED] = "answered", [DECISION_INVALID] = "invalid",
 	[DECISION_SKIPPED] = "skipped", [DECISION_IGNORED] = "ignored",
+	[DECISION_HELD] = "held", [DECISION_DROPPED] = "dropped",
 };
 #define N_WORDS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
@@ -69,6 +70,7 @@ static void capture_clear(struct decision_capture *c)
 	cJSON_Delete(c->raw);
 	cJSON_Delete(c->value);
 	free(c->reason);
+	free(c->branch);
 }
 
 static void verdict_clear(struct decision_verdict *v)
@@ -129,9 +131,17 @@ enum err decision_add_capture(struct decision *d, const char *field, const cJSON
 			      const cJSON *value, enum decision_capture_status status,
 			      const char *reason)
 {
-	struct decision_capture c = {.status = status};
+	return decision_add_capture_held(d, field, raw, value, status, reason, NULL, 0);
+}
+
+enum err decision_add_capture_held(struct decision *d, const char *field, const cJSON *raw,
+				   const cJSON *value, enum decision_capture_status status,
+				   const char *reason, const char *branch, int turn)
+{
+	struct decision_capture c = {.status = status, .turn = turn > 0 ? turn : 0};
 	if (!dup(&c.field, field) || !dup_json(&c.raw, raw) || !dup_json(&c.value, value) ||
-	    !dup(&c.reason, reason) || !GROW(d->captured, d->n_captured)) {
+	    !dup(&c.reason, reason) || !dup(&c.branch, branch) ||
+	    !GROW(d->captured, d->n_captured)) {
 		capture_clear(&c);
 		return ERR_NOMEM;
 	}
@@ -221,7 +231,8 @@ struct decision *decision_dup(const struct decision *d)
 		ok &= dup(STRING(c, strings[i]), *STRING(d, strings[i]));
 	for (int i = 0; ok && i < d->n_captured; i++) {
 		const struct decision_capture *k = &d->captured[i];
-		ok = decision_add_capture(c, k->field, k->raw, k->value, k->status, k->reason) == ERR_OK;
+		ok = decision_add_capture_held(c, k->field, k->raw, k->value, k->status, k->reason,
+					       k->branch, k->turn) == ERR_OK;
 	}
 	for (int i = 0; ok && i < d->n_verdicts; i++) {
 		struct decision_verdict v = {.ok = d->verdicts[i].ok};
@@ -325,6 +336,10 @@ cJSON *decision_to_json(const struct decision *d)
 		put_str(&o, e, "status", decision_capture_status_name(c->status));
 		if (c->reason)
 			put_str(&o, e, "reason", c->reason);
+		if (c->branch)
+			put_str(&o, e, "branch", c->branch);
+		if (c->turn > 0)
+			chk(&o, cJSON_AddNumberToObject(e, "turn", c->turn));
 	}
 	chk(&o, a = cJSON_AddArrayToObject(root, "verdicts"));
 	for (int i = 0; a && i < d->n_verdicts; i++) {
@@ -352,6 +367,13 @@ cJSON *decision_to_json(const struct decision *d)
 			chk(&o, cJSON_AddNumberToObject(e, "left", r->left));
 		}
 		chk(&o, cJSON_AddBoolToObject(e, "until_answered", r->until_answered));
+		cJSON *fr = NULL;
+		if (r->free_used > 0)
+			chk(&o, fr = cJSON_AddObjectToObject(e, "free_reasks"));
+		if (fr) {
+			chk(&o, cJSON_AddNumberToObject(fr, "used", r->free_used));
+			chk(&o, cJSON_AddNumberToObject(fr, "max", r->free_max));
+		}
 	} else {
 		o.nomem = true;
 	}
@@ -457,9 +479,10 @@ enum err decision_from_json(const cJSON *j, struct decision **out)
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "captured")) {
 		if (!ok)
 			break;
-		ok = decision_add_capture(d, jstr(it, "field"), jval(it, "raw"), jval(it, "value"),
-					  capture_status_from(jstr(it, "status")),
-					  jstr(it, "reason")) == ERR_OK;
+		ok = decision_add_capture_held(d, jstr(it, "field"), jval(it, "raw"), jval(it, "value"),
+					       capture_status_from(jstr(it, "status")),
+					       jstr(it, "reason"), jstr(it, "branch"),
+					       jint(it, "turn")) == ERR_OK;
 	}
 	ok = ok && decision_add_verdicts(d, cJSON_GetObjectItemCaseSensitive(j, "verdicts")) == ERR_OK;
 	ok = ok && add_strs_from(&d->faults, &d->n_faults,
@@ -472,6 +495,9 @@ enum err decision_from_json(const cJSON *j, struct decision **out)
 		d->retries.left = jint(r, "left");
 		d->retries.until_answered = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "until_answered"));
 		ok &= dup(&d->retries.field, jstr(r, "field"));
+		const cJSON *fr = cJSON_GetObjectItemCaseSensitive(r, "free_reasks");
+		d->retries.free_used = jint(fr, "used");
+		d->retries.free_max = jint(fr, "max");
 	}
 	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(j, "branches")) {
 		if (!ok)

@@ -8,11 +8,17 @@
  * {
  *   "turn": 1,                       caller turns so far (0 for the opening decision)
  *   "asked": "district" | null,      the question the caller was answering
- *   "captured": [{"field","raw","value","status":"answered"|"invalid"|"skipped"|"ignored",
- *                 "reason"?}],       every item EXTRACT returned, after normalization
+ *   "captured": [{"field","raw","value","status":"answered"|"invalid"|"skipped"|"ignored"
+ *                 |"held"|"dropped", "reason"?, "branch"?, "turn"?}],
+ *                                    every item EXTRACT returned, after normalization, and
+ *                                    every held value applied or dropped in this turn
+ *                                    ("branch": the branch a held value waits for; "turn":
+ *                                    the caller turn the value was said in, when earlier)
  *   "verdicts": [{"field","rule","ok","message"}],   each validator that ran
  *   "faults": ["..."],               backend output the rules refused (unknown field, ...)
- *   "retries": {"field","used","max","left","until_answered"} | null,
+ *   "retries": {"field","used","max","left","until_answered","free_reasks"?:{"used","max"}}
+ *              | null,                ("free_reasks" once the asked question was re-asked
+ *                                    for free: the turn answered another field only)
  *   "branches": [{"id","field","condition","active"}],
  *   "skipped": ["field", ...],       fields skipped in this turn (say their skip_message)
  *   "tool_call": {"name":"ask_question","arguments":{"field","label","script","retry",
@@ -44,6 +50,10 @@ enum decision_capture_status {
 	DECISION_INVALID,  /* refused by a validator; reason says why */
 	DECISION_SKIPPED,  /* the caller did not know or declined; reason says which */
 	DECISION_IGNORED,  /* not applied; reason says why */
+	DECISION_HELD,     /* its branch is not decided yet: kept until it is (branch says
+			    * which); answered without being asked when it opens */
+	DECISION_DROPPED,  /* a held value thrown away: its branch closed, or a later answer
+			    * replaced it; reason says which */
 };
 
 struct decision_capture {
@@ -52,6 +62,9 @@ struct decision_capture {
 	cJSON *value;  /* the normalized value stored; NULL for JSON null */
 	enum decision_capture_status status;
 	char *reason;  /* NULL when there is none (no "reason" key) */
+	char *branch;  /* the branch id a held value waits for; NULL: no "branch" key */
+	int turn;      /* the caller turn the value was said in when it was held; 0: no
+			* "turn" key (said in this decision's turn) */
 };
 
 struct decision_verdict {
@@ -66,6 +79,9 @@ struct decision_retries {
 	int used;            /* failed answers so far */
 	int max, left;       /* re-asks allowed and left; meaningless when until_answered */
 	bool until_answered;
+	int free_used;       /* re-asks that used no retry (another field was answered);
+			      * 0: no "free_reasks" key */
+	int free_max;        /* FLOW_FREE_REASKS */
 };
 
 struct decision_branch {
@@ -135,6 +151,11 @@ struct decision *decision_dup(const struct decision *d);
 enum err decision_add_capture(struct decision *d, const char *field, const cJSON *raw,
 			      const cJSON *value, enum decision_capture_status status,
 			      const char *reason);
+/* decision_add_capture_held: the same, with the branch a held value waits for (NULL for
+ * none) and the caller turn it was said in (0: this decision's turn). */
+enum err decision_add_capture_held(struct decision *d, const char *field, const cJSON *raw,
+				   const cJSON *value, enum decision_capture_status status,
+				   const char *reason, const char *branch, int turn);
 enum err decision_add_fault(struct decision *d, const char *fault);
 enum err decision_add_skipped(struct decision *d, const char *field);
 enum err decision_add_branch(struct decision *d, const char *id, const char *field,

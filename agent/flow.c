@@ -20,8 +20,12 @@ struct flow {
 	enum field_status *st;
 	int *used;           /* failed turns per question */
 	cJSON **val;         /* stored value per question, NULL when none */
+	int *free_used;      /* free re-asks per question (flow.h) */
+	cJSON **held;        /* value held per question until its branch is decided, or NULL */
+	int *held_turn;      /* the caller turn each held value was said in */
 	cJSON *data;         /* form_data view */
 	cJSON *fstatus;      /* form_status view */
+	cJSON *hview;        /* held view */
 };
 
 const char *field_status_name(enum field_status s)
@@ -119,7 +123,10 @@ enum err flow_new(const struct form *form, const struct lexicon *lex, struct ymd
 	fl->st = calloc(n, sizeof(*fl->st));
 	fl->used = calloc(n, sizeof(*fl->used));
 	fl->val = calloc(n, sizeof(*fl->val));
-	if (!fl->st || !fl->used || !fl->val) {
+	fl->free_used = calloc(n, sizeof(*fl->free_used));
+	fl->held = calloc(n, sizeof(*fl->held));
+	fl->held_turn = calloc(n, sizeof(*fl->held_turn));
+	if (!fl->st || !fl->used || !fl->val || !fl->free_used || !fl->held || !fl->held_turn) {
 		flow_free(fl);
 		return ERR_NOMEM;
 	}
@@ -133,7 +140,13 @@ void flow_free(struct flow *fl)
 		return;
 	for (int i = 0; fl->val && i < fl->form->n_questions; i++)
 		cJSON_Delete(fl->val[i]);
+	for (int i = 0; fl->held && i < fl->form->n_questions; i++)
+		cJSON_Delete(fl->held[i]);
 	free(fl->val);
+	free(fl->held);
+	free(fl->held_turn);
+	free(fl->free_used);
+	cJSON_Delete(fl->hview);
 	free(fl->st);
 	free(fl->used);
 	cJSON_Delete(fl->data);
@@ -143,8 +156,8 @@ void flow_free(struct flow *fl)
 
 static enum err rebuild_views(struct flow *fl)
 {
-	cJSON *d = cJSON_CreateObject(), *s = cJSON_CreateObject();
-	if (!d || !s)
+	cJSON *d = cJSON_CreateObject(), *s = cJSON_CreateObject(), *h = cJSON_CreateObject();
+	if (!d || !s || !h)
 		goto nomem;
 	for (int i = 0; i < fl->form->n_questions; i++) {
 		const char *name = fl->form->questions[i].name;
@@ -159,15 +172,30 @@ static enum err rebuild_views(struct flow *fl)
 		}
 		if (!cJSON_AddStringToObject(s, name, field_status_name(fl->st[i])))
 			goto nomem;
+		if (fl->held[i]) {
+			cJSON *e = cJSON_AddObjectToObject(h, name);
+			cJSON *v = cJSON_Duplicate(fl->held[i], true);
+			if (!e || !v || !cJSON_AddItemToObject(e, "value", v)) {
+				cJSON_Delete(v);
+				goto nomem;
+			}
+			if (!cJSON_AddStringToObject(e, "branch", fl->form->questions[i].branch_id
+								  ? fl->form->questions[i].branch_id : "") ||
+			    !cJSON_AddNumberToObject(e, "turn", fl->held_turn[i]))
+				goto nomem;
+		}
 	}
 	cJSON_Delete(fl->data);
 	cJSON_Delete(fl->fstatus);
+	cJSON_Delete(fl->hview);
 	fl->data = d;
 	fl->fstatus = s;
+	fl->hview = h;
 	return ERR_OK;
 nomem:
 	cJSON_Delete(d);
 	cJSON_Delete(s);
+	cJSON_Delete(h);
 	return ERR_NOMEM;
 }
 
@@ -226,6 +254,23 @@ static void dec_capture(struct dec *d, const struct extraction_item *it, const c
 		chk(d, decision_add_capture(d->d, it->field, it->value, value, status, reason));
 }
 
+/* A held value's capture: applied, refused or dropped in this turn. */
+static void dec_held(struct dec *d, const struct flow *fl, int q, const cJSON *value,
+		     enum decision_capture_status status, const char *reason)
+{
+	const struct form_question *qq = &fl->form->questions[q];
+	if (d->d)
+		chk(d, decision_add_capture_held(d->d, qq->name, fl->held[q], value, status, reason,
+						 qq->branch_id, fl->held_turn[q]));
+}
+
+static void drop_held(struct flow *fl, int q)
+{
+	cJSON_Delete(fl->held[q]);
+	fl->held[q] = NULL;
+	fl->held_turn[q] = 0;
+}
+
 static void dec_skipped(struct dec *d, const char *name)
 {
 	if (d->d)
@@ -244,6 +289,8 @@ static void dec_retries(struct dec *d, const struct flow *fl, int q)
 	r->until_answered = limit < 0;
 	r->max = limit < 0 ? 0 : limit;
 	r->left = limit > fl->used[q] ? limit - fl->used[q] : 0;
+	r->free_used = fl->free_used[q];
+	r->free_max = FLOW_FREE_REASKS;
 }
 
 static void dec_branches(struct dec *d, const struct flow *fl)
@@ -315,6 +362,11 @@ enum err flow_start(struct flow *fl, struct decision **out)
 	return ERR_NOMEM;
 }
 
+static bool twice_of(const bool *twice, int q)
+{
+	return twice && q >= 0 && twice[q];
+}
+
 /* Items in question order (unknown fields first), so a controller answered in the same
  * turn decides its branch before that branch's questions are looked at; among items for
  * the same question, the later one wins. */
@@ -331,6 +383,91 @@ static int *item_order(const struct form *f, const struct extraction *ex)
 	return ord;
 }
 
+/* conflicts: for each question, whether EXTRACT listed it twice with different values
+ * (a skip flag beside a value is no second value: the rules below settle it). Output: new array (caller frees), NULL when
+ * out of memory. */
+static bool *conflicts(const struct form *f, const struct extraction *ex)
+{
+	bool *c = calloc((size_t)f->n_questions + 1, sizeof(bool));
+	for (int i = 0; c && ex && i < ex->n; i++) {
+		int q = form_find(f, ex->items[i].field);
+		for (int j = i + 1; q >= 0 && j < ex->n; j++) {
+			const struct extraction_item *a = &ex->items[i], *b = &ex->items[j];
+			if (form_find(f, b->field) != q)
+				continue;
+			if (!a->skip && !b->skip && a->value && b->value &&
+			    !cJSON_IsNull(a->value) && !cJSON_IsNull(b->value) &&
+			    !cJSON_Compare(a->value, b->value, true))
+				c[q] = true;
+		}
+	}
+	return c;
+}
+
+/* Why the branch of question q is not open: "branch 'x' waits for y" and the like. */
+static void branch_words(const struct flow *fl, int q, const char *what, char *buf, size_t n)
+{
+	const struct form_question *qq = &fl->form->questions[q];
+	const struct form_branch *b = qq->branch >= 0 ? &fl->form->branches[qq->branch] : NULL;
+	snprintf(buf, n, "its branch '%s' %s (%s)", qq->branch_id ? qq->branch_id : "",
+		 what, b && b->field ? b->field : "");
+}
+
+/* Held values whose branch is now decided: validate and store those whose branch opened,
+ * drop those whose branch closed or whose field was answered otherwise. Returns whether
+ * a value was stored (it may decide another branch). *screen is set as flow_turn's.
+ * Errors: ERR_NOMEM. */
+static enum err settle_held(struct flow *fl, struct dec *d, cJSON *verdicts, int *screen,
+			    bool *stored)
+{
+	char why[300];
+	*stored = false;
+	for (int q = 0; q < fl->form->n_questions; q++) {
+		if (!fl->held[q])
+			continue;
+		const struct form_question *qq = &fl->form->questions[q];
+		int bs = branch_state(fl, qq->branch);
+		if (fl->st[q] != FIELD_EMPTY) {
+			dec_held(d, fl, q, NULL, DECISION_DROPPED, "replaced by a later answer");
+			drop_held(fl, q);
+			continue;
+		}
+		if (bs < 0)
+			continue;
+		if (bs == 0) {
+			branch_words(fl, q, "closed", why, sizeof why);
+			dec_held(d, fl, q, NULL, DECISION_DROPPED, why);
+			drop_held(fl, q);
+			continue;
+		}
+		/* the branch opened: its validators run now, on the value as it was said */
+		enum normalize_result res;
+		cJSON *value = NULL;
+		char *err = NULL;
+		enum err e = validate_answer(qq, fl->lex, fl->today, fl->held[q], verdicts, &res,
+					     &value, &err);
+		if (e != ERR_OK)
+			return e;
+		branch_words(fl, q, "opened", why, sizeof why);
+		if (res == NORMALIZE_OK) {
+			size_t n = strlen(why);
+			snprintf(why + n, sizeof(why) - n, ": answered without being asked");
+			dec_held(d, fl, q, value, DECISION_ANSWERED, why);
+			set_value(fl, q, value, FIELD_ANSWERED);
+			*stored = true;
+			if (*screen < 0 && validate_end_call_value(qq, fl->lex, value))
+				*screen = q;
+		} else if (res == NORMALIZE_INVALID) {
+			dec_held(d, fl, q, NULL, DECISION_INVALID, err);
+		} else {
+			dec_held(d, fl, q, NULL, DECISION_IGNORED, "no value");
+		}
+		free(err);
+		drop_held(fl, q);
+	}
+	return ERR_OK;
+}
+
 enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision **out)
 {
 	if (!fl || !fl->started || fl->status != CALL_IN_PROGRESS)
@@ -338,13 +475,14 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision
 	const struct form *f = fl->form;
 	enum err e = ERR_OK;
 	struct dec d;
-	char reason[800];
+	char reason[800], why[300];
 	char *asked_err = NULL;
 	int *ord = NULL;
+	bool *twice = NULL;
 	cJSON *verdicts = NULL; /* validate_answer's verdicts, moved into the decision */
 	int asked = fl->current;
 	bool asked_done = false, asked_skip_required = false;
-	int screen = -1;
+	int screen = -1, other = -1; /* other: a field other than the asked one given a value */
 
 	fl->turn++;
 	dec_init(&d, fl->turn, asked >= 0 ? f->questions[asked].name : NULL);
@@ -352,7 +490,7 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision
 		d.nomem = true;
 	if (ex && ex->fault)
 		dec_fault(&d, "extraction: %s%s", ex->fault, NULL);
-	if (ex && ex->n > 0 && !(ord = item_order(f, ex))) {
+	if (ex && ex->n > 0 && (!(ord = item_order(f, ex)) || !(twice = conflicts(f, ex)))) {
 		e = ERR_NOMEM;
 		goto out;
 	}
@@ -365,10 +503,44 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision
 			continue;
 		}
 		const struct form_question *qq = &f->questions[q];
-		if (branch_state(fl, qq->branch) == 0) {
+		if (twice[q]) {
+			/* which one the caller meant is not ours to guess: neither is used */
+			dec_capture(&d, it, NULL, DECISION_IGNORED, "listed twice with different values");
+			bool first = true;
+			for (int j = 0; j < k; j++)
+				first &= form_find(f, ex->items[ord[j]].field) != q;
+			if (first)
+				dec_fault(&d, "'%s' listed twice with different values%s", qq->name, NULL);
+			continue;
+		}
+		int bs = branch_state(fl, qq->branch);
+		if (bs == 0) {
 			dec_capture(&d, it, NULL, DECISION_IGNORED, "its branch is not active");
 			dec_fault(&d, "'%s' answered, but branch '%s' is not active", qq->name,
 				  qq->branch_id);
+			continue;
+		}
+		if (bs < 0 && it->skip) {
+			dec_capture(&d, it, NULL, DECISION_IGNORED, "its branch is not decided yet");
+			continue;
+		}
+		if (bs < 0) {
+			/* said before its branch is decided: kept until it is (flow.h) */
+			cJSON *h = it->value ? cJSON_Duplicate(it->value, true) : NULL;
+			if (!h) {
+				dec_capture(&d, it, NULL, DECISION_IGNORED, "no value");
+				d.nomem |= it->value != NULL;
+				continue;
+			}
+			cJSON_Delete(fl->held[q]);
+			fl->held[q] = h;
+			fl->held_turn[q] = fl->turn;
+			branch_words(fl, q, "is not decided yet", why, sizeof why);
+			if (d.d)
+				chk(&d, decision_add_capture_held(d.d, it->field, it->value, NULL,
+								  DECISION_HELD, why, qq->branch_id, 0));
+			if (other < 0)
+				other = q;
 			continue;
 		}
 		if (it->skip) {
@@ -409,16 +581,28 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision
 			set_value(fl, q, value, FIELD_ANSWERED);
 			if (q == asked)
 				asked_done = true;
+			else if (other < 0)
+				other = q;
 			if (screen < 0 && validate_end_call_value(qq, fl->lex, value))
 				screen = q;
 		}
 	}
-	/* A correction can close a branch: its answers no longer apply. */
-	for (int i = 0; i < f->n_questions; i++)
-		if (fl->st[i] != FIELD_EMPTY && !applies(fl, i)) {
-			set_value(fl, i, NULL, FIELD_EMPTY);
-			fl->used[i] = 0;
-		}
+	/* Settle held values and corrections until nothing changes: a held value stored may
+	 * decide another branch; a correction can close a branch, whose answers then no
+	 * longer apply. Each pass stores or clears at least one field, so this ends. */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int i = 0; i < f->n_questions; i++)
+			if (fl->st[i] != FIELD_EMPTY && !applies(fl, i)) {
+				set_value(fl, i, NULL, FIELD_EMPTY);
+				fl->used[i] = 0;
+				changed = true;
+			}
+		bool stored = false;
+		if ((e = settle_held(fl, &d, verdicts, &screen, &stored)) != ERR_OK)
+			goto out;
+		changed |= stored;
+	}
 	if (screen >= 0 && fl->st[screen] != FIELD_ANSWERED)
 		screen = -1;
 
@@ -430,6 +614,15 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision
 		end_reason = "end_call_value";
 		snprintf(reason, sizeof(reason), "The answer to %s is one of its end_call_values: the call is screened out.",
 			 f->questions[screen].name);
+	} else if (asked >= 0 && !asked_done && next == asked && other >= 0 && !asked_err &&
+		   !asked_skip_required && !twice_of(twice, asked) &&
+		   fl->free_used[asked] < FLOW_FREE_REASKS) {
+		/* The turn answered another field only: not a failed answer (flow.h). */
+		fl->free_used[asked]++;
+		snprintf(reason, sizeof(reason), "%s got no answer, but the turn answered %s: re-ask without using a retry (free re-ask %d of %d).",
+			 f->questions[asked].name, f->questions[other].name, fl->free_used[asked],
+			 FLOW_FREE_REASKS);
+		failed = true;
 	} else if (asked >= 0 && !asked_done && next == asked) {
 		/* The asked field got no valid answer: one retry used (retries.mdx). */
 		const struct form_question *q = &f->questions[asked];
@@ -488,6 +681,7 @@ enum err flow_turn(struct flow *fl, const struct extraction *ex, struct decision
 		e = ERR_NOMEM;
 out:
 	free(ord);
+	free(twice);
 	free(asked_err);
 	cJSON_Delete(verdicts);
 	if (e == ERR_OK && !d.nomem) {
@@ -571,6 +765,20 @@ enum err flow_check(const struct form *form, const struct lexicon *lex, struct y
 const cJSON *flow_form_data(const struct flow *fl)
 {
 	return fl ? fl->data : NULL;
+}
+
+const cJSON *flow_held_view(const struct flow *fl)
+{
+	return fl ? fl->hview : NULL;
+}
+
+const cJSON *flow_held(const struct flow *fl, int question, int *turn)
+{
+	if (!fl || question < 0 || question >= fl->form->n_questions)
+		return NULL;
+	if (turn)
+		*turn = fl->held_turn[question];
+	return fl->held[question];
 }
 
 const cJSON *flow_form_status(const struct flow *fl)

@@ -9,6 +9,24 @@
  * error while retries remain, end the call when a required field runs out, skip an optional
  * one, apply branches, choose the next question.
  *
+ * Volunteered answers (the FormBharo paper: EXTRACT returns every field answered in a
+ * turn so that nothing answered is asked again):
+ * - a value for a field in an open branch (or in none) is validated at once and, when
+ *   valid, stored: the field is not asked;
+ * - a value for a field whose branch is not decided yet (its controller is still empty)
+ *   is held, not validated: the decision's capture says "held" with the branch it waits
+ *   for, flow_held_view lists it. When the branch opens the value is validated then and,
+ *   when valid, answered without being asked; that turn's decision carries the capture
+ *   with the turn the value was said in. When the branch closes it is "dropped" with
+ *   that reason; a later answer to the same field replaces it ("dropped" too);
+ * - a turn that captured a valid value for another field (answered or held) and nothing
+ *   for the asked one (no value, no invalid value, no refused skip) re-asks without using
+ *   a retry and without a validation error: a free re-ask. At most FLOW_FREE_REASKS free
+ *   re-asks per question; after them such a turn counts as a failed answer, so a caller
+ *   who keeps answering other questions cannot hold the call open forever;
+ * - EXTRACT naming one field twice with different values is a fault: neither value is
+ *   used (the field stays as it was, and the asked field is asked again).
+ *
  * Each turn yields one decision (agent/decision.h: a C record, with the one function that
  * turns it into JSON), which is what the panes show, what the store keeps and what REPLY
  * receives as a tool call.
@@ -26,6 +44,10 @@
 
 struct lexicon;
 struct flow;
+
+/* Free re-asks per question (see above): the bound on turns that answer only other
+ * fields before the asked one's retries are counted. */
+#define FLOW_FREE_REASKS 2
 
 enum field_status {
 	FIELD_EMPTY,
@@ -65,6 +87,12 @@ enum err flow_check(const struct form *form, const struct lexicon *lex, struct y
  * valid until the next flow_turn or flow_free. */
 const cJSON *flow_form_data(const struct flow *fl);   /* FormBharo form_data object */
 const cJSON *flow_form_status(const struct flow *fl); /* name -> "answered"|"skipped"|"empty" */
+/* flow_held_view: name -> {"value": the value as EXTRACT gave it, "branch": the branch id
+ * it waits for, "turn": the caller turn it was said in}, for every held value. */
+const cJSON *flow_held_view(const struct flow *fl);
+/* flow_held: the value held for question (NULL when none; belongs to the flow, valid
+ * until the next flow_turn); *turn the caller turn it was said in (turn may be NULL). */
+const cJSON *flow_held(const struct flow *fl, int question, int *turn);
 enum call_status flow_status(const struct flow *fl);
 enum field_status flow_field_status(const struct flow *fl, int question);
 int flow_retries_used(const struct flow *fl, int question);
