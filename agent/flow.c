@@ -259,8 +259,11 @@ static void dec_held(struct dec *d, const struct flow *fl, int q, const cJSON *v
 		     enum decision_capture_status status, const char *reason)
 {
 	const struct form_question *qq = &fl->form->questions[q];
+	char why[700];
+	/* the turn in the words too, for readers of the reason alone (the store's rows) */
+	snprintf(why, sizeof why, "said in turn %d; %s", fl->held_turn[q], reason ? reason : "");
 	if (d->d)
-		chk(d, decision_add_capture_held(d->d, qq->name, fl->held[q], value, status, reason,
+		chk(d, decision_add_capture_held(d->d, qq->name, fl->held[q], value, status, why,
 						 qq->branch_id, fl->held_turn[q]));
 }
 
@@ -404,13 +407,18 @@ static bool *conflicts(const struct form *f, const struct extraction *ex)
 	return c;
 }
 
-/* Why the branch of question q is not open: "branch 'x' waits for y" and the like. */
+/* What became of question q's branch, in words: "its branch 'is_pregnant' (pregnant
+ * equals true) opened". */
 static void branch_words(const struct flow *fl, int q, const char *what, char *buf, size_t n)
 {
 	const struct form_question *qq = &fl->form->questions[q];
 	const struct form_branch *b = qq->branch >= 0 ? &fl->form->branches[qq->branch] : NULL;
-	snprintf(buf, n, "its branch '%s' %s (%s)", qq->branch_id ? qq->branch_id : "",
-		 what, b && b->field ? b->field : "");
+	char cond[200] = "";
+	if (b)
+		snprintf(cond, sizeof cond, " (%s %s %s)", b->field ? b->field : "",
+			 b->has_present ? "present" : "equals",
+			 (b->has_present ? b->present : b->equals) ? "true" : "false");
+	snprintf(buf, n, "its branch '%s'%s %s", qq->branch_id ? qq->branch_id : "", cond, what);
 }
 
 /* Held values whose branch is now decided: validate and store those whose branch opened,

@@ -15,7 +15,10 @@
  *   F~B            a capture of F carries "branch": B
  *   fault / nofault  the decision's faults are / are not empty
  *   held=F         F is in flow_held_view after the turn    form:F=S  flow_form_status
+ *   pane:F=S       the Form pane's status of F (tui/callview.h), "held" with the branch
  *   -              nothing to check
+ * Every decision is also recorded in a session store: its captures rows must carry each
+ * capture's status and reason (held and dropped ones included).
  * Turns may also be given as EXTRACT output instead of words: "{json}" is an extraction
  * object ({"items":[{"field","value"}...]}) used as is. */
 #include <setjmp.h>
@@ -30,7 +33,10 @@
 #include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/lexicon.h"
+#include "sessions/store.h"
 #include "support/table.h"
+#include "support/tmpdir.h"
+#include "tui/callview.h"
 
 static const struct ymd today = {2026, 11, 29};
 static struct form *form;
@@ -104,6 +110,15 @@ static void check(const struct table_row *r, int t, const cJSON *d, const struct
 			ok = (cJSON_GetArraySize(cJSON_GetObjectItem(d, "faults")) > 0) == (c[0] == 'f');
 		} else if (strncmp(c, "held=", 5) == 0) {
 			ok = cJSON_GetObjectItem(flow_held_view(fl), c + 5) != NULL;
+		} else if (strncmp(c, "pane:", 5) == 0 && eq) {
+			*eq = '\0';
+			struct callview_snap *s = callview_snap_new(form, fl);
+			int q = form_find(form, c + 5);
+			assert_non_null(s);
+			ok = q >= 0 && strcmp(s->f[q].status, eq + 1) == 0 &&
+			     (strcmp(eq + 1, "held") != 0 || strstr(s->f[q].value, "waits for"));
+			callview_snap_free(s);
+			*eq = '=';
 		} else if (strncmp(c, "form:", 5) == 0 && eq) {
 			*eq = '\0';
 			const cJSON *s = cJSON_GetObjectItem(flow_form_status(fl), c + 5);
@@ -161,6 +176,30 @@ static struct extraction *extraction_of(const struct flow *fl, const char *turn)
 	return ex;
 }
 
+/* The store's captures rows of turn index t of call id: one per capture of d, with its
+ * status and reason. */
+static void check_store(struct store *st, long long call, int t, const cJSON *d)
+{
+	struct store_turn_row *turns = NULL;
+	struct store_capture *caps = NULL;
+	int nt = 0, nc = 0;
+	assert_int_equal(store_turns(st, call, &turns, &nt), ERR_OK);
+	assert_true(nt >= t);
+	assert_int_equal(store_captures(st, 0, turns[t - 1].id, &caps, &nc), ERR_OK);
+	assert_int_equal(nc, cJSON_GetArraySize(cJSON_GetObjectItem(d, "captured")));
+	int i = 0;
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItem(d, "captured")) {
+		const cJSON *r = cJSON_GetObjectItem(c, "reason");
+		assert_string_equal(caps[i].status, cJSON_GetObjectItem(c, "status")->valuestring);
+		if (cJSON_IsString(r))
+			assert_string_equal(caps[i].reason, r->valuestring);
+		i++;
+	}
+	store_captures_free(caps, nc);
+	store_turns_free(turns, nt);
+}
+
 static void call_row(void **state)
 {
 	const struct table_row *r = *state;
@@ -171,6 +210,14 @@ static void call_row(void **state)
 		fail_msg("%s: %d turns but %d expectations", r->name, nt, ne);
 	struct flow *fl = NULL;
 	struct decision *dd = NULL;
+	char dir[128], path[200];
+	struct store *st = NULL;
+	long long call = 0;
+	assert_int_equal(tmpdir_make(dir, sizeof dir, "volunteer"), 0);
+	snprintf(path, sizeof path, "%s/calls.db", dir);
+	assert_int_equal(store_open(path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &(struct store_call_info){.caller = r->col[0]}, &call),
+			 ERR_OK);
 	assert_int_equal(flow_new(form, lex, today, &fl), ERR_OK);
 	assert_int_equal(flow_start(fl, &dd), ERR_OK);
 	decision_free(dd);
@@ -185,6 +232,10 @@ static void call_row(void **state)
 		cJSON *d2 = decision_to_json(back);
 		assert_true(cJSON_Compare(d, d2, true));
 		check(r, t + 1, d, fl, exps[t]);
+		assert_int_equal(store_turn_add(st, call, &(struct store_turn){
+			.index = t + 1, .transcript = turns[t], .decision_json = d,
+			.seg_start_ms = -1, .seg_end_ms = -1}), ERR_OK);
+		check_store(st, call, t + 1, d);
 		cJSON_Delete(d2);
 		decision_free(back);
 		cJSON_Delete(d);
@@ -192,6 +243,8 @@ static void call_row(void **state)
 		extraction_free(ex);
 	}
 	flow_free(fl);
+	store_close(st);
+	tmpdir_remove(dir);
 	free(turns_s);
 	free(exp_s);
 }

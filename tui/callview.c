@@ -315,7 +315,8 @@ static void show_verdicts(struct callview *v, const struct decision *d)
 		char *val = value_text(c->value);
 		enum callview_style st = c->status == DECISION_ANSWERED ? CV_OK
 			: c->status == DECISION_INVALID ? CV_FAIL
-			: c->status == DECISION_IGNORED ? CV_DIM : CV_NOTE;
+			: c->status == DECISION_IGNORED || c->status == DECISION_DROPPED ? CV_DIM
+			: CV_NOTE;
 		char prefix[128];
 		snprintf(prefix, sizeof(prefix), "  %s: ", c->field ? c->field : "(no field)");
 		if (raw && val && strcmp(raw, val) != 0 && *raw)
@@ -561,6 +562,22 @@ struct callview_snap *callview_snap_new(const struct form *form, const struct fl
 			f->limit = flow_retry_limit(fl, i);
 			f->current = cur == i;
 			f->inactive = q->branch >= 0 && !flow_branch_active(fl, q->branch);
+			const cJSON *held = flow_held(fl, i, NULL);
+			if (held) {
+				/* said before its branch was decided: shown with what it waits for */
+				char *hv = value_text(held);
+				size_t n = (hv ? strlen(hv) : 0) + strlen(q->branch_id ? q->branch_id : "") + 32;
+				char *txt = hv ? malloc(n) : NULL;
+				if (txt)
+					snprintf(txt, n, "%s (waits for %s)", hv, q->branch_id ? q->branch_id : "?");
+				free(hv);
+				if (!txt)
+					goto fail;
+				clean(txt);
+				free(f->value);
+				f->value = txt;
+				f->status = "held";
+			}
 		} else {
 			f->status = "empty";
 			f->limit = form_retry_limit(q);

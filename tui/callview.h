@@ -43,7 +43,8 @@ struct callview_lines {
 struct callview_field {
 	char *name;
 	char *value;        /* as stored, "" when none */
-	const char *status; /* "answered", "skipped", "empty" (static) */
+	const char *status; /* "answered", "skipped", "empty", or "held" for a value kept
+			     * until its branch is decided (agent/flow.h); static */
 	int used;           /* retries used */
 	int limit;          /* retry limit, -1 for until_answered */
 	bool current;       /* the field being asked */
