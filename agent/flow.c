@@ -386,9 +386,9 @@ static int *item_order(const struct form *f, const struct extraction *ex)
 	return ord;
 }
 
-/* conflicts: for each question, whether EXTRACT listed it twice with different values
- * (a skip flag beside a value is no second value: the rules below settle it). Output: new array (caller frees), NULL when
- * out of memory. */
+/* conflicts: for each question, whether EXTRACT listed it twice with different values (a
+ * skip flag beside a value is no second value: the rules below settle it). Output: new
+ * array (caller frees), NULL when out of memory. */
 static bool *conflicts(const struct form *f, const struct extraction *ex)
 {
 	bool *c = calloc((size_t)f->n_questions + 1, sizeof(bool));
