@@ -30,8 +30,17 @@ TEST_BIN := $(TEST_C:tests/%.c=build/san/tests/%)
 BENCH_C := $(sort $(wildcard tests/bench_*.c))
 BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 
-.PHONY: all check run bench clean deps corpora layers
+.PHONY: all check run bench clean deps corpora layers FORCE
 all: formdesk corpora
+
+# formdesk's version, recorded with every run (sessions/runs.c): git describe, rewritten
+# only when it changes, so only what includes it is rebuilt.
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+build/version.h: FORCE
+	@mkdir -p build
+	@echo '#define FORMDESK_VERSION "$(VERSION)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+build/rel/sessions/runs.o build/san/sessions/runs.o: build/version.h
 
 deps:
 	@scripts/deps.sh

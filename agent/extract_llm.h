@@ -30,6 +30,10 @@
 #include "http.h"
 #include "provider.h"
 
+/* The prompt's version, recorded with each run (sessions/runs.h): it changes whenever
+ * the prompt's fixed text or the answer schema does. */
+#define EXTRACT_LLM_PROMPT_VERSION "extract-v1"
+
 struct extract_llm;
 
 /* The backend's ops (backend.h); its ctx is a struct extract_llm. */

@@ -18,6 +18,10 @@
 #include "http.h"
 #include "provider.h"
 
+/* The prompt's version, recorded with each run (sessions/runs.h): it changes whenever
+ * the prompt's fixed text or the answer schema does. */
+#define REPLY_LLM_PROMPT_VERSION "reply-v1"
+
 struct reply_llm;
 
 /* The backend's ops (backend.h); its ctx is a struct reply_llm. */

@@ -1,5 +1,6 @@
 /* bench: formdesk bench --form FILE --corpus DIR --out DIR [--stt P[:M]] [--extract P[:M]]
  *   [--reply P[:M]] [--judge P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]
+ *   [--baseline RUN]
  *
  * --judge (else the config file's "judge", agent/provider.h) names the language model
  * asked where the offline judges cannot decide (sessions/benchjudge.h): LLM-WER
@@ -10,13 +11,19 @@
  * integration calls) on a corpus with expected forms, keeping every result in the bench
  * database so a rerun does only what is missing, then writes the report into --out
  * (sessions/benchreport.h). Defaults: backends reference, rules, script (offline); --db
- * ./formdesk.db; --concurrency 8. stderr: a progress bar when it is a terminal, and a
- * summary line. Exit status: 0 done; 2 bad usage, a file that cannot be loaded, a
- * backend that cannot be set up, or a database failure; 3 the report is written but
- * requests failed (no answer from a provider): stored as errors, asked again next run. */
+ * ./formdesk.db; --concurrency 8. The integration's calls are recorded as a run (source
+ * bench) in OUT/calls.db; --baseline RUN (a run there) diffs it with this one (stdout,
+ * sessions/rundiff.h) and gates on it. stderr: a progress bar when it is a terminal, and
+ * a summary line. Exit status: 0 done (with --baseline: the gate passed); 1 this run is
+ * worse than the baseline; 2 bad usage, a file that cannot be loaded, a backend that
+ * cannot be set up, an unknown baseline run, or a database failure; 3 the report is
+ * written but requests failed (no answer from a provider): stored as errors, asked again
+ * next run. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -27,10 +34,14 @@
 #include "sessions/benchdb.h"
 #include "sessions/benchreport.h"
 #include "sessions/corpus.h"
+#include "sessions/engine.h"
+#include "sessions/rundiff.h"
+#include "sessions/runs.h"
+#include "sessions/store.h"
 
 struct bench_opts {
 	const char *out, *judge;
-	int concurrency;
+	int concurrency, baseline;
 };
 
 static const struct opts_spec bench_spec[] = {
@@ -47,13 +58,18 @@ static const struct opts_spec bench_spec[] = {
 	{"concurrency", OPTS_INT, offsetof(struct bench_opts, concurrency), "N",
 	 "requests in flight for network backends", 0, 1, 1024, NULL},
 	COMPOSE_OPT_TODAY(0),
+	{"baseline", OPTS_INT, offsetof(struct bench_opts, baseline), "RUN",
+	 "a run of OUT/calls.db to diff this one with; exit 1 when this one is worse", 0, 1,
+	 2147483647, "a run id"},
 };
 
 const struct opts_cmd cmd_bench_opts = {
 	.name = "bench", .spec = bench_spec, .n = OPTS_N(bench_spec),
 	.about = "Defaults: --stt reference --extract rules --reply script --db ./formdesk.db\n"
 		 "--concurrency 8; --judge the config file's \"judge\", else the offline judges only;\n"
-		 "--today the date the corpus was made for, else the real date.\n",
+		 "--today the date the corpus was made for, else the real date.\n"
+		 "The integration's calls are a run (source bench) in OUT/calls.db; --baseline RUN\n"
+		 "diffs it with this one (formdesk diff) and exits 1 when the gate fails.\n",
 };
 
 /* The progress bar: one line on stderr, redrawn in place. */
@@ -84,7 +100,8 @@ int cmd_bench(int argc, char **argv)
 	struct bench_config cfg = {0};
 	struct benchdb *db = NULL;
 	struct bench_counts counts = {0};
-	char *msg = NULL, *scope = NULL;
+	struct engine_config ecfg = {0};
+	char *msg = NULL, *scope = NULL, *calls_db = NULL;
 	int rc = 2, last = -1;
 	enum err e;
 
@@ -111,6 +128,30 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "formdesk bench: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
+	/* the integration's calls are a run of their own, in OUT/calls.db (the bench
+	 * database keeps a write transaction open while results come in) */
+	if ((mkdir(out, 0777) != 0 && errno != EEXIST) || !(calls_db = runs_printf("%s/calls.db", out))) {
+		fprintf(stderr, "formdesk bench: --out %s: cannot make it\n", out);
+		goto out;
+	}
+	if (compose_store(c, calls_db) != ERR_OK)
+		goto out;
+	if (o.baseline) {
+		struct store_run_row *b = NULL;
+		int nb = 0;
+		if (store_runs(c->store, o.baseline, &b, &nb) != ERR_OK || nb == 0) {
+			fprintf(stderr, "formdesk bench: --baseline %d: no such run in %s (formdesk "
+					"runs --db %s lists them)\n", o.baseline, calls_db, calls_db);
+			store_runs_free(b, nb);
+			goto out;
+		}
+		store_runs_free(b, nb);
+	}
+	compose_engine(c, &ecfg);
+	if (compose_run(c, &co, "bench", &ecfg) != ERR_OK)
+		goto out;
+	cfg.store = c->store;
+	cfg.run_id = ecfg.run_id;
 	if (isatty(STDERR_FILENO)) {
 		cfg.progress = on_progress;
 		cfg.ud = &last;
@@ -150,7 +191,25 @@ int cmd_bench(int argc, char **argv)
 			counts.errors_calls, out, counts.first_error);
 		rc = 3;
 	}
+	if (o.baseline) {
+		struct rundiff_result res;
+		free(msg);
+		msg = NULL;
+		/* the run is ended first: the diff reads it whole */
+		if (runs_end(c->store, ecfg.run_id) != ERR_OK ||
+		    (e = rundiff_run(c->store, o.baseline, c->store, ecfg.run_id, RUNDIFF_TABLE, true,
+				     stdout, stderr, &res, &msg)) != ERR_OK) {
+			fprintf(stderr, "formdesk bench: --baseline: %s\n",
+				msg ? msg : store_error(c->store));
+			rc = 2;
+		} else if (res.gate_failed) {
+			rc = 1;
+		}
+	}
 out:
+	if (c && runs_end(c->store, ecfg.run_id) != ERR_OK)
+		fprintf(stderr, "formdesk bench: %s\n", store_error(c->store));
+	free(calls_db);
 	benchdb_close(db);
 	provider_free(judge);
 	compose_free(c);

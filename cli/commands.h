@@ -27,6 +27,11 @@
 	X("export", cmd_export, "labels and their items") \
 	X("audio-variants", cmd_audio_variants, "ideal, noise, distance and pace variants of a recording") \
 	X("devices", cmd_devices, "the audio devices for live calls, or why there are none (also --list-devices)") \
+	X("runs", cmd_runs, "the runs recorded in a database: source, form, backends, calls, accuracy") \
+	X("review", cmd_review, "browse recorded calls; step a call turn by turn with every stage") \
+	X("replay", cmd_replay, "recorded calls again through a change, into a new run") \
+	X("diff", cmd_diff, "two runs call by call and field by field; --gate exits 1 on a regression") \
+	X("import", cmd_import, "calls made elsewhere (FormBharo, JSONL) played through a form into a run") \
 	X("simulate", cmd_simulate, "the simulator (the default)")
 
 /* Each command's function, and its option table (cli/opts.h), which gives its usage. */

@@ -17,6 +17,7 @@
 #include "sessions/corpus.h"
 #include "sessions/corpusfit.h"
 #include "sessions/engine.h"
+#include "sessions/runs.h"
 #include "sessions/store.h"
 
 /* say: one message by the convention: "formdesk COMMAND: " then the text. */
@@ -238,6 +239,19 @@ void compose_engine(const struct compose *c, struct engine_config *cfg)
 		.stt = c->stt, .extract = c->extract, .reply = c->reply, .store = c->store,
 		.today = c->today, .endpoint = endpoint_defaults(),
 	};
+}
+
+enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
+		     struct engine_config *cfg)
+{
+	char *msg = NULL;
+	enum err e = runs_begin(c->store, &(struct runs_spec){.source = source, .cfg = cfg,
+				.stt = o->stt, .extract = o->extract, .reply = o->reply,
+				.corpus_dir = c->corpus_dir}, &cfg->run_id, &msg);
+	if (e != ERR_OK)
+		fprintf(stderr, "%s: %s\n", c->who, msg ? msg : err_str(e));
+	free(msg);
+	return e;
 }
 
 void compose_free(struct compose *c)

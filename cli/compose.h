@@ -93,6 +93,13 @@ enum err compose_store(struct compose *c, const char *db);
  * telephone channel. c must outlive the engine. */
 void compose_engine(const struct compose *c, struct engine_config *cfg);
 
+/* compose_run: record the run cfg's calls are made in (sessions/runs.h, runs_begin: the
+ * form kept whole, the backends as o gave them, the options, c's corpus) in c's store,
+ * with source ("run", "simulate", "typed", "mic", "bench"); cfg->run_id becomes its id.
+ * The caller ends it with runs_end. Errors: as runs_begin, said on stderr. */
+enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
+		     struct engine_config *cfg);
+
 /* compose_free: free everything c built, and the backends' shared state; NULL does
  * nothing. */
 void compose_free(struct compose *c);

@@ -33,6 +33,7 @@
 #include "sessions/callline.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
+#include "sessions/runs.h"
 #include "sessions/score.h"
 #include "sessions/store.h"
 
@@ -135,7 +136,7 @@ int cmd_run(int argc, char **argv)
 				  .extract = "rules", .reply = "script"};
 	struct compose *c = NULL;
 	struct engine *engine = NULL;
-	struct engine_config cfg;
+	struct engine_config cfg = {0};
 	struct call_end ce = {0};
 	struct score score = {0};
 	bool scored = false;
@@ -154,7 +155,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "formdesk run: corpus '%s': %s\n", corpus->name, corpus->attribution);
 	compose_engine(c, &cfg);
 	cfg.telephone = o.telephone;
-	if (engine_new(&cfg, on_event_end, &ce, &engine) != ERR_OK)
+	if (compose_run(c, &co, "run", &cfg) != ERR_OK ||
+	    engine_new(&cfg, on_event_end, &ce, &engine) != ERR_OK)
 		goto out;
 
 	bool tty = isatty(STDERR_FILENO);
@@ -211,6 +213,8 @@ int cmd_run(int argc, char **argv)
 	rc = 0;
 out:
 	engine_free(engine);
+	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
+		fprintf(stderr, "formdesk run: %s\n", store_error(c->store));
 	compose_free(c);
 	return rc;
 }

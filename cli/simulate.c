@@ -12,6 +12,8 @@
 #include "agent/tts.h"
 #include "cli/commands.h"
 #include "cli/compose.h"
+#include "sessions/runs.h"
+#include "sessions/store.h"
 #include "cli/opts.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
@@ -118,7 +120,7 @@ int cmd_simulate(int argc, char **argv)
 				  .extract = "rules", .reply = "script"};
 	struct opts_cmd cmd = cmd_simulate_opts;
 	struct compose *c = NULL;
-	struct engine_config cfg;
+	struct engine_config cfg = {0};
 	int rc = 2;
 
 	term_locale();
@@ -159,7 +161,9 @@ int cmd_simulate(int argc, char **argv)
 	compose_engine(c, &cfg);
 	cfg.endpoint = o.lc.live.endpoint;
 	cfg.telephone = o.telephone;
-	cfg.corpus_name = NULL; /* the simulator's calls record no corpus name, as before */
+	/* the corpus's name goes with each call, so runs of it can be diffed call by call */
+	if (compose_run(c, &co, !live ? "simulate" : o.mic ? "mic" : "typed", &cfg) != ERR_OK)
+		goto out;
 	o.lc.db_path = co.db;
 	struct simulate_setup setup = {
 		.cfg = &cfg, .corpus = c->corpus,
@@ -169,6 +173,8 @@ int cmd_simulate(int argc, char **argv)
 	};
 	rc = simulate_run(&setup);
 out:
+	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
+		fprintf(stderr, "%s: %s\n", who, store_error(c->store));
 	compose_free(c);
 	tts_cleanup();
 	return rc;

@@ -1440,6 +1440,9 @@ static enum err icall_new(struct bench *b, struct icall **out)
 		.reply = b->cfg->reply,
 		.today = b->cfg->today,
 		.endpoint = endpoint_defaults(),
+		.corpus_name = b->cfg->corpus->name,
+		.store = b->cfg->store,
+		.run_id = b->cfg->run_id,
 	};
 	struct icall *c = calloc(1, sizeof *c);
 	enum err e;

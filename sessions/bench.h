@@ -83,6 +83,7 @@
 struct corpus;
 struct lexicon;
 struct benchdb;
+struct store;
 
 /* The parts of a run (bench_config.stages); 0 means all. */
 enum bench_stage {
@@ -111,6 +112,9 @@ struct bench_config {
 	unsigned stages;             /* enum bench_stage bits to run; 0: all */
 	bench_progress_fn progress;  /* may be NULL */
 	void *ud;
+	struct store *store;         /* the integration's calls are recorded here (borrowed;
+	                                NULL: nowhere), in run run_id (sessions/runs.h) */
+	long long run_id;
 };
 
 /* What the plan holds and what this run did. */

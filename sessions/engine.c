@@ -712,6 +712,7 @@ static enum err opening_done(struct engine *e, struct turn *t)
 			.opening_decision_json = t->decision,
 			.usage = rows,
 			.n_usage = n_rows,
+			.run_id = e->cfg.run_id,
 		};
 		if ((err = store_call_begin(e->cfg.store, &info, &e->row)) != ERR_OK) {
 			emit(e, ENGINE_ERROR, 0, store_error(e->cfg.store), NULL, NULL);

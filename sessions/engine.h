@@ -44,6 +44,8 @@ struct engine_config {
 	                                  goes through the 8 kHz mu-law telephone channel
 	                                  (audio/channel.h) before VAD and STT; the turn's
 	                                  condition is recorded with "+telephone" */
+	long long run_id;              /* the run each call is recorded in (sessions/runs.h);
+	                                  0 none */
 };
 
 /* The network stages of a turn. */

@@ -92,6 +92,8 @@ static const struct column call_cols[] = {
 	C(CR, "form_status", "TEXT", K_TEXT, form_status, COL_RD),
 	C(CR, "turns", "INTEGER NOT NULL DEFAULT 0", K_INT, turns, COL_RD),
 	C(CR, "audio_dir", "TEXT", K_TEXT, audio_dir, COL_RD), /* version 3 */
+	C(CR, "run_id", "INTEGER REFERENCES runs(id)", K_ID, info.run_id, IR), /* version 5 */
+	C(CR, "replay_of", "INTEGER", K_ID, info.replay_of, IR),
 };
 
 #define TR struct store_turn_row
@@ -180,6 +182,28 @@ static const struct column usage_cols[] = {
 	C(UR, "ack_ms", "REAL", K_REAL_POS, u.ack_ms, IR), /* v4 */
 };
 
+#define RR struct store_run_row
+static const struct column run_cols[] = { /* version 5 */
+	C(RR, "id", "INTEGER PRIMARY KEY", K_KEY, id, COL_RD),
+	C(RR, "source", "TEXT NOT NULL", K_TEXT, info.source, IR),
+	C(RR, "form_path", "TEXT", K_TEXT, info.form_path, IR),
+	C(RR, "form_title", "TEXT", K_TEXT, info.form_title, IR),
+	C(RR, "form_json", "TEXT", K_TEXT, info.form_json, IR),
+	C(RR, "form_sha256", "TEXT", K_TEXT, info.form_sha256, IR),
+	C(RR, "stt", "TEXT", K_TEXT, info.stt, IR),
+	C(RR, "extract", "TEXT", K_TEXT, info.extract, IR),
+	C(RR, "reply", "TEXT", K_TEXT, info.reply, IR),
+	C(RR, "backends", "TEXT", K_TEXT, info.backends, IR),
+	C(RR, "options", "TEXT", K_TEXT, info.options, IR),
+	C(RR, "corpus", "TEXT", K_TEXT, info.corpus, IR),
+	C(RR, "corpus_dir", "TEXT", K_TEXT, info.corpus_dir, IR),
+	C(RR, "version", "TEXT", K_TEXT, info.version, IR),
+	C(RR, "replay_of", "INTEGER", K_ID, info.replay_of, IR),
+	C(RR, "started_at", "TEXT NOT NULL DEFAULT " NOW, K_TEXT, started_at, COL_RD),
+	C(RR, "ended_at", "TEXT", K_TEXT, ended_at, COL_RD),
+	C(RR, "migrated", "INTEGER NOT NULL DEFAULT 0", K_BOOL, migrated, COL_RD),
+};
+
 struct table {
 	const char *name;
 	const struct column *cols;
@@ -187,13 +211,14 @@ struct table {
 	const char *constraint; /* table constraint after the columns, NULL none */
 };
 #define TABLE(name, cols, constraint) {name, cols, (int)(sizeof cols / sizeof cols[0]), constraint}
-enum { T_CALLS, T_TURNS, T_CAPTURES, T_VERDICTS, T_USAGE };
+enum { T_CALLS, T_TURNS, T_CAPTURES, T_VERDICTS, T_USAGE, T_RUNS };
 static const struct table tables[] = {
 	[T_CALLS] = TABLE("calls", call_cols, NULL),
 	[T_TURNS] = TABLE("turns", turn_cols, "UNIQUE (call_id, idx)"),
 	[T_CAPTURES] = TABLE("captures", capture_cols, NULL),
 	[T_VERDICTS] = TABLE("verdicts", verdict_cols, NULL),
 	[T_USAGE] = TABLE("stage_usage", usage_cols, NULL),
+	[T_RUNS] = TABLE("runs", run_cols, NULL),
 };
 
 static const char indexes[] =
@@ -203,7 +228,8 @@ static const char indexes[] =
 	"CREATE INDEX verdicts_field ON verdicts(field, ok);"
 	"CREATE INDEX calls_corpus ON calls(corpus, corpus_call_id);"
 	"CREATE INDEX stage_usage_turn ON stage_usage(turn_id);"
-	"CREATE INDEX stage_usage_call ON stage_usage(call_id, stage);";
+	"CREATE INDEX stage_usage_call ON stage_usage(call_id, stage);"
+	"CREATE INDEX calls_run ON calls(run_id);";
 
 /* Migrations, as data: an older file is brought up one version at a time, each step in
  * its own transaction (a new file gets the tables above at once). Version 1 was the
@@ -250,9 +276,40 @@ static const char schema_v4[] =
 	"ALTER TABLE stage_usage ADD COLUMN ack_ms REAL;"
 	"ALTER TABLE turns ADD COLUMN ack TEXT;";
 
+/* Version 5: runs. The calls of an older file are put in one run per what can be told
+ * of how they were made (source: "run" for a corpus call, as the simulator's cannot be
+ * told from it; "mic" for a call with a microphone turn; else "typed"), form and
+ * backends, marked migrated; the form's content is not known, "today" is kept when the
+ * run's calls agree on it. */
+static const char schema_v5[] =
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY, source TEXT NOT NULL, form_path TEXT,"
+	" form_title TEXT, form_json TEXT, form_sha256 TEXT, stt TEXT, extract TEXT, reply TEXT,"
+	" backends TEXT, options TEXT, corpus TEXT, corpus_dir TEXT, version TEXT,"
+	" replay_of INTEGER, started_at TEXT NOT NULL DEFAULT " NOW ", ended_at TEXT,"
+	" migrated INTEGER NOT NULL DEFAULT 0);"
+	"ALTER TABLE calls ADD COLUMN run_id INTEGER REFERENCES runs(id);"
+	"ALTER TABLE calls ADD COLUMN replay_of INTEGER;"
+	"CREATE INDEX calls_run ON calls(run_id);"
+	"CREATE TEMP TABLE call_source AS SELECT id, CASE WHEN corpus IS NOT NULL THEN 'run'"
+	" WHEN EXISTS (SELECT 1 FROM turns t WHERE t.call_id = calls.id AND t.input = 'mic')"
+	" THEN 'mic' ELSE 'typed' END AS source FROM calls;"
+	"INSERT INTO runs (source, form_path, form_title, stt, extract, reply, corpus, options,"
+	" started_at, ended_at, migrated)"
+	" SELECT s.source, c.form_path, c.form_title, c.stt, c.extract, c.reply, c.corpus,"
+	" CASE WHEN count(DISTINCT c.today) = 1 AND count(c.today) = count(*)"
+	" THEN json_object('today', min(c.today)) END, min(c.started_at), max(c.ended_at), 1"
+	" FROM calls c JOIN call_source s ON s.id = c.id"
+	" GROUP BY s.source, c.form_path, c.form_title, c.stt, c.extract, c.reply, c.corpus"
+	" ORDER BY min(c.id);"
+	"UPDATE calls SET run_id = (SELECT r.id FROM runs r JOIN call_source s ON s.id = calls.id"
+	" WHERE r.source = s.source AND r.form_path IS calls.form_path"
+	" AND r.form_title IS calls.form_title AND r.stt IS calls.stt"
+	" AND r.extract IS calls.extract AND r.reply IS calls.reply AND r.corpus IS calls.corpus);"
+	"DROP TABLE temp.call_source;";
+
 /* migrations[i] brings version i to i + 1; version 0 is a new file (NULL: the tables
  * above, created at the current version). */
-static const char *const migrations[] = {NULL, schema_v2, schema_v3, schema_v4};
+static const char *const migrations[] = {NULL, schema_v2, schema_v3, schema_v4, schema_v5};
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
 	       "a migration per schema version");
 
@@ -920,6 +977,16 @@ out:
 	return e;
 }
 
+/* prepare: *q for sql; what names the step for messages. Errors: ERR_DB. */
+static enum err prepare(struct store *st, const char *sql, const char *what, sqlite3_stmt **q)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK) {
+		set_err(st, what);
+		return ERR_DB;
+	}
+	return ERR_OK;
+}
+
 /* changed: step q (bound by the caller), finalize it, and check that a row changed; what
  * names the step for messages. Errors: ERR_DB, ERR_NOTFOUND (no row changed). */
 static enum err changed(struct store *st, sqlite3_stmt *q, const char *what)
@@ -930,7 +997,8 @@ static enum err changed(struct store *st, sqlite3_stmt *q, const char *what)
 		set_err(st, what);
 		e = ERR_DB;
 	} else if (sqlite3_changes(st->db) == 0) {
-		snprintf(st->err, sizeof st->err, "%s: %s: no such call or turn", st->path, what);
+		snprintf(st->err, sizeof st->err, "%s: %s: no such call, turn or run", st->path,
+			 what);
 		e = ERR_NOTFOUND;
 	}
 	sqlite3_finalize(q);
@@ -942,12 +1010,21 @@ enum err store_call_audio_dir(struct store *st, long long call, const char *dir)
 	static const char what[] = "naming a call's recordings";
 	sqlite3_stmt *q = NULL;
 
-	if (sqlite3_prepare_v2(st->db, "UPDATE calls SET audio_dir = ? WHERE id = ?", -1, &q,
-			       NULL) != SQLITE_OK) {
-		set_err(st, what);
+	if (prepare(st, "UPDATE calls SET audio_dir = ? WHERE id = ?", what, &q) != ERR_OK)
 		return ERR_DB;
-	}
 	bind_text(q, 1, dir);
+	sqlite3_bind_int64(q, 2, call);
+	return changed(st, q, what);
+}
+
+enum err store_call_replay_of(struct store *st, long long call, long long src)
+{
+	static const char what[] = "naming the call replayed";
+	sqlite3_stmt *q = NULL;
+
+	if (prepare(st, "UPDATE calls SET replay_of = ? WHERE id = ?", what, &q) != ERR_OK)
+		return ERR_DB;
+	sqlite3_bind_int64(q, 1, src);
 	sqlite3_bind_int64(q, 2, call);
 	return changed(st, q, what);
 }
@@ -958,13 +1035,11 @@ enum err store_turn_agent_audio(struct store *st, long long call, int index, lon
 	static const char what[] = "placing a turn's reply in the recording";
 	sqlite3_stmt *q = NULL;
 
-	if (sqlite3_prepare_v2(st->db,
-			       "UPDATE turns SET agent_audio_start_ms = ?, agent_audio_end_ms = ?"
-			       " WHERE call_id = ? AND idx = ?",
-			       -1, &q, NULL) != SQLITE_OK) {
-		set_err(st, what);
+	if (prepare(st,
+		    "UPDATE turns SET agent_audio_start_ms = ?, agent_audio_end_ms = ?"
+		    " WHERE call_id = ? AND idx = ?",
+		    what, &q) != ERR_OK)
 		return ERR_DB;
-	}
 	bind_ms(q, 1, start_ms);
 	bind_ms(q, 2, end_ms);
 	sqlite3_bind_int64(q, 3, call);
@@ -1096,11 +1171,11 @@ out:
 enum err store_calls(struct store *st, const struct store_call_filter *f,
 		     struct store_call_row **out, int *n)
 {
-	long long finished = f && f->finished;
+	long long args[3] = {f && f->finished, f ? f->run : 0, f ? f->id : 0};
 	return select_rows(st, T_CALLS, NULL,
-			   "WHERE (?1 = 0 OR status <> 'in_progress') AND (?2 IS NULL OR corpus = ?2)"
-			   " ORDER BY id",
-			   &finished, 1, f ? f->corpus : NULL, sizeof **out, (void **)out, n);
+			   "WHERE (?1 = 0 OR status <> 'in_progress') AND (?2 = 0 OR run_id = ?2)"
+			   " AND (?3 = 0 OR id = ?3) AND (?4 IS NULL OR corpus = ?4) ORDER BY id",
+			   args, 3, f ? f->corpus : NULL, sizeof **out, (void **)out, n);
 }
 
 void store_calls_free(struct store_call_row *v, int n)
@@ -1148,4 +1223,69 @@ enum err store_verdicts(struct store *st, long long call, long long turn,
 void store_verdicts_free(struct store_verdict *v, int n)
 {
 	rows_free(T_VERDICTS, v, n, sizeof *v);
+}
+
+enum err store_run_begin(struct store *st, const struct store_run_info *info, long long *id)
+{
+	static const char what[] = "recording a run";
+	struct store_run_row r = {.info = *info};
+	sqlite3_stmt *q = NULL;
+	enum err e;
+
+	if ((e = insert(st, T_RUNS, what, &q)) == ERR_OK &&
+	    (e = insert_row(st, T_RUNS, q, &r, what)) == ERR_OK)
+		*id = sqlite3_last_insert_rowid(st->db);
+	sqlite3_finalize(q);
+	return e;
+}
+
+enum err store_run_end(struct store *st, long long id)
+{
+	static const char what[] = "ending a run";
+	sqlite3_stmt *q = NULL;
+
+	if (prepare(st, "UPDATE runs SET ended_at = " NOW " WHERE id = ?", what, &q) != ERR_OK)
+		return ERR_DB;
+	sqlite3_bind_int64(q, 1, id);
+	return changed(st, q, what);
+}
+
+enum err store_runs(struct store *st, long long id, struct store_run_row **out, int *n)
+{
+	struct store_run_row *v = NULL;
+	sqlite3_stmt *q = NULL;
+	int cnt = 0;
+	enum err e;
+
+	if ((e = select_rows(st, T_RUNS, NULL, "WHERE ?1 = 0 OR id = ?1 ORDER BY id", &id, 1, NULL,
+			     sizeof *v, (void **)&v, &cnt)) != ERR_OK)
+		return e;
+	/* what the calls say of each run: how many, how many complete */
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT count(*), coalesce(sum(status = 'complete'), 0) FROM calls"
+			       " WHERE run_id = ?",
+			       -1, &q, NULL) != SQLITE_OK)
+		goto fail;
+	for (int i = 0; i < cnt; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, v[i].id);
+		if (sqlite3_step(q) != SQLITE_ROW)
+			goto fail;
+		v[i].calls = sqlite3_column_int(q, 0);
+		v[i].complete = sqlite3_column_int(q, 1);
+	}
+	sqlite3_finalize(q);
+	*out = v;
+	*n = cnt;
+	return ERR_OK;
+fail:
+	set_err(st, "counting a run's calls");
+	sqlite3_finalize(q);
+	store_runs_free(v, cnt);
+	return ERR_DB;
+}
+
+void store_runs_free(struct store_run_row *v, int n)
+{
+	rows_free(T_RUNS, v, n, sizeof *v);
 }

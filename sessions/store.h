@@ -36,9 +36,21 @@
  *             closed, or with the whole answer; NULL without one and for other stages);
  *             turns.ack the acknowledgement the agent said at once, before the rest of
  *             EXTRACT's answer (NULL when none was said).
+ *   Runs (schema 5): runs, one row per set of calls made together (a headless run, a
+ *             simulator session, a typed or microphone live call, a replay, a
+ *             benchmark's integration): what made it (source), the form's path, title,
+ *             content kept whole and its SHA-256, the backend specs, the backends as JSON
+ *             (provider, model and prompt version per stage), the options that change
+ *             behaviour as JSON (today, endpointing, telephone), the corpus (name and
+ *             folder), formdesk's version, the run it replays, start and end.
+ *             calls.run_id names each call's run; calls.replay_of the call (in the
+ *             database replayed from) a replayed call plays again.
  * Version 2 added stage_usage and turns.cancelled; version 3 the live-call columns (turns
  * of a corpus call recorded before it get input "corpus"); version 4 stage_usage.ack_ms
- * and turns.ack (NULL in rows written before). Older files are migrated in place, one
+ * and turns.ack (NULL in rows written before); version 5 runs and calls.run_id, with the
+ * calls of an older file put in one run per source, form and backends (runs.migrated =
+ * 1; the source is "run" for a corpus call, "mic" for a call with a microphone turn,
+ * else "typed"; the form's content is not known). Older files are migrated in place, one
  * version at a time. */
 #ifndef FORMDESK_STORE_H
 #define FORMDESK_STORE_H
@@ -47,7 +59,7 @@
 #include <cjson/cJSON.h>
 #include "agent/err.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 struct sqlite3; /* sqlite3.h: the connection, for modules keeping tables of their own */
@@ -138,6 +150,9 @@ struct store_call_info {
 	                               store prints it into opening_decision; readers: NULL */
 	const struct store_usage *usage; /* the opening REPLY's requests, n_usage of them */
 	int n_usage;
+	long long run_id;            /* the call's run (runs.id); 0 none */
+	long long replay_of;         /* the call this one replays (calls.id where it was
+	                                recorded); 0 none */
 };
 
 /* store_call_begin: record a new call (status in_progress, started now) and its opening's
@@ -185,6 +200,10 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 enum err store_call_end(struct store *st, long long call, const char *status, const char *reason,
 			const char *form_data, const char *form_status, int turns);
 
+/* store_call_replay_of: record that call id replays call src (calls.id in the database
+ * replayed from). Errors: ERR_DB, ERR_NOTFOUND (no such call). */
+enum err store_call_replay_of(struct store *st, long long call, long long src);
+
 /* store_call_audio_dir: the folder holding call id's recordings (dir borrowed).
  * Errors: ERR_DB, ERR_NOTFOUND (no such call). */
 enum err store_call_audio_dir(struct store *st, long long call, const char *dir);
@@ -215,6 +234,8 @@ struct store_call_row {
 struct store_call_filter {
 	bool finished;             /* only calls no longer in_progress */
 	const char *corpus;        /* only calls of this corpus (borrowed); NULL any */
+	long long run;             /* only calls of this run; 0 any */
+	long long id;              /* only this call; 0 any */
 };
 /* store_calls: the calls f selects, by id. */
 enum err store_calls(struct store *st, const struct store_call_filter *f,
@@ -253,5 +274,42 @@ struct store_verdict {
 enum err store_verdicts(struct store *st, long long call, long long turn,
 			struct store_verdict **out, int *n);
 void store_verdicts_free(struct store_verdict *v, int n);
+
+/* What is known when a run begins. Strings are borrowed and may be NULL. */
+struct store_run_info {
+	const char *source;          /* "run", "simulate", "typed", "mic", "replay", "bench" */
+	const char *form_path, *form_title;
+	const char *form_json;       /* the form's content, whole */
+	const char *form_sha256;     /* its SHA-256, 64 hex digits */
+	const char *stt, *extract, *reply; /* backend specs, PROVIDER[:MODEL] */
+	const char *backends;        /* JSON {"stt"|"extract"|"reply": {"spec","provider",
+	                                "model","prompt"}} */
+	const char *options;         /* JSON {"today","endpointing":{...},"telephone"} */
+	const char *corpus;          /* corpus name */
+	const char *corpus_dir;      /* its folder */
+	const char *version;         /* formdesk's version */
+	long long replay_of;         /* the run replayed (runs.id where it was recorded); 0 */
+};
+
+/* store_run_begin: record a new run (started now). Output: *id its row id.
+ * Errors: ERR_DB. */
+enum err store_run_begin(struct store *st, const struct store_run_info *info, long long *id);
+
+/* store_run_end: mark run id ended now. Errors: ERR_DB, ERR_NOTFOUND (no such run). */
+enum err store_run_end(struct store *st, long long id);
+
+/* One row of runs, and what the calls say of it. */
+struct store_run_row {
+	long long id;
+	struct store_run_info info;
+	const char *started_at, *ended_at; /* UTC, ISO 8601; ended_at NULL while open */
+	bool migrated;               /* made by the version 5 migration from older calls */
+	int calls;                   /* its calls */
+	int complete;                /* of them, ended with status complete */
+};
+
+/* store_runs: the run id (> 0), or every run (0), by id. Errors: ERR_DB, ERR_NOMEM. */
+enum err store_runs(struct store *st, long long id, struct store_run_row **out, int *n);
+void store_runs_free(struct store_run_row *v, int n);
 
 #endif

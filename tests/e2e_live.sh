@@ -153,6 +153,11 @@ check "recording: every turn's offsets lie inside the files" \
 check "recording: every reply has its place in agent.wav" \
 	'[ "$(q "$tmp/r2.db" "SELECT count(*) FROM turns WHERE agent_audio_start_ms IS NULL")" = 0 ]'
 check "the agent's words were played into the output file" '[ -s "$tmp/agent2.wav" ]'
+# The microphone call replayed from its recording (tests/e2e_replay.sh has the rest of replay).
+"$BIN" replay --db "$tmp/r2.db" --run 1 --from audio >"$tmp/replay.out" 2>"$tmp/replay.err"
+"$BIN" diff --db "$tmp/r2.db" 1 2 --format json >"$tmp/replay.diff" 2>>"$tmp/replay.err"
+check "replay: the microphone call from its caller.wav, endpointed again, diffs the same" \
+	'head -1 "$tmp/replay.diff" | grep -q "\"change\":\"same\"" && [ "$(q "$tmp/r2.db" "SELECT group_concat(input, \",\") FROM turns t JOIN calls c ON c.id = t.call_id WHERE c.run_id = 2 AND t.silence = 0")" = mic ]'
 check "no sanitizer report" '! grep -qE "Sanitizer|runtime error" "$tmp"/*.err'
 
 echo "1..$n"

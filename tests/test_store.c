@@ -144,7 +144,7 @@ static void test_schema(void **state)
 	assert_query(f->path,
 		     "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master "
 		     "WHERE type = 'table' ORDER BY name)",
-		     "calls,captures,stage_usage,turns,verdicts");
+		     "calls,captures,runs,stage_usage,turns,verdicts");
 }
 
 /* schema_of: every table's columns (type, NOT NULL, default, key), foreign keys and
@@ -229,6 +229,25 @@ static void write_v3(struct store *st)
 	assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
 }
 
+/* version 4: a new run is recorded whole, and a new call belongs to it */
+static void write_v4(struct store *st)
+{
+	struct store_run_info r = {.source = "replay", .form_path = "f.json", .form_title = "F",
+				   .form_json = "{}", .form_sha256 = "44136fa3", .stt = "reference",
+				   .extract = "rules", .reply = "script", .corpus = "demo",
+				   .version = "v", .replay_of = 1};
+	struct store_call_info c = {.corpus = "demo", .corpus_call_id = "c1"};
+	long long run = 0, call = 0;
+
+	assert_int_equal(store_run_begin(st, &r, &run), ERR_OK);
+	assert_int_equal(run, 5);
+	c.run_id = run;
+	c.replay_of = 1;
+	assert_int_equal(store_call_begin(st, &c, &call), ERR_OK);
+	assert_int_equal(store_run_end(st, run), ERR_OK);
+	assert_int_equal(store_run_end(st, 99), ERR_NOTFOUND);
+}
+
 struct check {
 	const char *sql, *want;
 };
@@ -243,7 +262,11 @@ struct check {
  * - from 2: rows stay (cancelled included), turns of corpus calls are marked "corpus",
  *   others stay unknown, nothing is a barge-in or silence;
  * - from 3: turns and stage usage stay, with no acknowledgement known (stage_usage.ack_ms
- *   and turns.ack NULL). */
+ *   and turns.ack NULL);
+ * - from 4: the calls fall into one run per source, form and backends (the two corpus
+ *   calls on the same backends share one; another EXTRACT, a typed and a microphone call
+ *   each get their own), in the order of their first call, with "today" where the calls
+ *   agree, started and ended with their calls, marked migrated. */
 static void test_migrations(void **state)
 {
 	static const struct {
@@ -287,6 +310,22 @@ static void test_migrations(void **state)
 		  {"SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
 		   " FROM (SELECT * FROM turns ORDER BY idx)",
 		   "1/NULL;2/जी"}}},
+		{4,
+		 {{"SELECT group_concat(id||'/'||run_id, ';') FROM (SELECT * FROM calls ORDER BY id)",
+		   "1/1;2/1;3/2;4/3;5/4"},
+		  {"SELECT group_concat(id||'/'||source||'/'||extract||'/'||coalesce(corpus,'NULL')||'/'||"
+		   "coalesce(json_extract(options,'$.today'),'NULL')||'/'||started_at||'/'||migrated, ';')"
+		   " FROM (SELECT * FROM runs ORDER BY id)",
+		   "1/run/rules/demo/2026-01-15/2026-02-01T10:00:00.000Z/1;"
+		   "2/run/openai:m/demo/2026-01-15/2026-02-01T11:00:00.000Z/1;"
+		   "3/typed/rules/NULL/2026-03-02/2026-02-02T09:00:00.000Z/1;"
+		   "4/mic/rules/NULL/2026-03-02/2026-02-02T09:30:00.000Z/1"},
+		  {"SELECT count(*) FROM runs WHERE form_json IS NOT NULL", "0"}},
+		 write_v4,
+		 {{"SELECT source||'|'||form_sha256||'|'||replay_of||'|'||migrated||'|'||"
+		   "(ended_at IS NOT NULL) FROM runs WHERE id = 5",
+		   "replay|44136fa3|1|0|1"},
+		  {"SELECT run_id||'|'||replay_of FROM calls WHERE id = 6", "5|1"}}},
 	};
 	struct fixture *f = *state;
 	struct store *st = NULL;

@@ -17,6 +17,7 @@
 #include "sessions/engine.h"
 #include "sessions/livecall.h"
 #include "sessions/store.h"
+#include "sessions/runs.h"
 #include "tui/callview.h"
 #include "tui/keys.h"
 #include "tui/lineedit.h"
@@ -37,6 +38,7 @@ struct sim {
 	bool paused_playback;       /* the playback was paused for the live call */
 	bool help_paused;           /* the playback was paused while the help is shown */
 	int live_calls;
+	long long live_run[2];      /* the runs of the typed and the microphone live calls */
 	bool quit;
 	int headless_rc;            /* --headless: a JSON line could not be printed */
 };
@@ -98,8 +100,17 @@ static void live_enter(struct sim *s, bool mic)
 	}
 	if (!s->lc) {
 		struct livecall_options lo = live_options(s->o, mic);
+		struct engine_config cfg = *s->cfg; /* livecall_new copies it */
 		char *msg = NULL;
-		enum err e = livecall_new(s->cfg, &lo, live_listener, s, &s->lc, &msg);
+		enum err e = ERR_OK;
+		/* live calls are a run of their own kind, one per kind in a session */
+		cfg.corpus_name = NULL;
+		if (!s->live_run[mic])
+			e = runs_begin(cfg.store, &(struct runs_spec){.source = mic ? "mic" : "typed",
+				       .cfg = &cfg}, &s->live_run[mic], &msg);
+		cfg.run_id = s->live_run[mic];
+		if (e == ERR_OK)
+			e = livecall_new(&cfg, &lo, live_listener, s, &s->lc, &msg);
 		if (e) {
 			char line[600];
 			snprintf(line, sizeof(line), "%s%s%s",
@@ -465,6 +476,8 @@ int simulate_run(const struct simulate_setup *o)
 	const struct corpus *corpus = o->corpus;
 	const struct form *form = o->cfg->form;
 	struct sim s = {.form = form, .cfg = o->cfg, .o = o};
+	if (live) /* the run made for the live call asked for at the start */
+		s.live_run[o->mic] = o->cfg->run_id;
 	enum err e;
 
 	if (live) {
@@ -535,6 +548,10 @@ out:
 	lineedit_free(s.ed);
 	playback_free(s.pb);
 	callview_free(s.view);
+	/* the live calls' runs made here end with the session (the first is the caller's) */
+	for (int k = 0; k < 2; k++)
+		if (s.live_run[k] != o->cfg->run_id && runs_end(o->cfg->store, s.live_run[k]) != ERR_OK)
+			fprintf(stderr, "formdesk: %s\n", store_error(o->cfg->store));
 	free(errmsg);
 	free(log_path);
 	return rc;

@@ -1,0 +1,81 @@
+/* review: the browser of recorded calls (tui/review.h).
+ *
+ * formdesk review --db FILE [--run R] [--status S] [--field NAME] [--said TEXT]
+ *
+ * Exit status: 0 done; 2 bad usage, no such database or run, no terminal. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "sessions/store.h"
+#include "tui/review.h"
+#include "tui/term.h"
+
+struct review_opts {
+	const char *db, *run, *status, *field, *said;
+};
+
+#define R(name, field, arg, help, fl) \
+	{name, OPTS_STRING, offsetof(struct review_opts, field), arg, help, fl, 0, 0, NULL}
+static const struct opts_spec review_spec[] = {
+	R("db", db, "FILE", "the session database", OPTS_REQUIRED),
+	R("run", run, "R", "only the calls of run R", 0),
+	R("status", status, "complete|failed|screened_out|in_progress", "only calls that ended so", 0),
+	R("field", field, "NAME", "only calls that left NAME unanswered", 0),
+	R("said", said, "TEXT", "only calls whose caller said TEXT", 0),
+};
+#undef R
+
+const struct opts_cmd cmd_review_opts = {
+	.name = "review", .spec = review_spec, .n = OPTS_N(review_spec),
+	.about = "The recorded calls, filtered; Enter opens one, n/p step its turns, each with\n"
+		 "every stage's input and output; s cycles the status, / searches; q goes back, and\n"
+		 "quits.\n",
+};
+
+int cmd_review(int argc, char **argv)
+{
+	struct review_opts o = {0};
+	struct review_filter f = {0};
+	struct store *st = NULL;
+	struct store_run_row *runs = NULL;
+	int n_runs = 0, rc = 2;
+	char *msg = NULL, *end;
+	enum err e;
+
+	enum opts_result pr = opts_parse(&cmd_review_opts, argc, argv, &o, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	const char *db = o.db, *run = o.run, *status = o.status, *field = o.field, *said = o.said;
+	if (run && ((f.run = strtoll(run, &end, 10)) <= 0 || *end)) {
+		fprintf(stderr, "formdesk review: --run '%s': expected a run id\n", run);
+		return 2;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "formdesk review: needs a terminal (standard %s is not one)\n",
+			isatty(STDIN_FILENO) ? "output" : "input");
+		return 2;
+	}
+	term_locale();
+	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk review: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	if (f.run && (store_runs(st, f.run, &runs, &n_runs) != ERR_OK || n_runs == 0)) {
+		fprintf(stderr, "formdesk review: run %lld: no such run in %s\n", f.run, db);
+		goto out;
+	}
+	f.status = status;
+	f.field = field;
+	f.text = said;
+	rc = review_run(st, &f);
+out:
+	store_runs_free(runs, n_runs);
+	store_close(st);
+	free(msg);
+	return rc;
+}

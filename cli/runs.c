@@ -1,0 +1,62 @@
+/* runs: the runs recorded in a database (sessions/runs.h).
+ *
+ * formdesk runs --db FILE [--json]
+ *
+ * stdout: a table, one run a line (id, started, source, form and the start of its
+ * SHA-256, backends, calls, completion, form-completion accuracy where the run's corpus
+ * has expected forms); with --json one JSON object a line (sessions/runs.h runs_list).
+ * Exit status: 0 done; 2 bad usage, no such database, or a failure. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "sessions/runs.h"
+#include "sessions/store.h"
+
+struct runs_opts {
+	const char *db;
+	bool json;
+};
+
+static const struct opts_spec runs_spec[] = {
+	{"db", OPTS_STRING, offsetof(struct runs_opts, db), "FILE", "the session database",
+	 OPTS_REQUIRED, 0, 0, NULL},
+	{"json", OPTS_FLAG, offsetof(struct runs_opts, json), NULL, "one JSON object a line", 0, 0,
+	 0, NULL},
+};
+
+const struct opts_cmd cmd_runs_opts = {
+	.name = "runs", .spec = runs_spec, .n = OPTS_N(runs_spec),
+	.about = "The runs recorded in FILE: id, when, source (" RUNS_SOURCES "),\n"
+		 "form, backends, calls, completion and form-completion accuracy.\n",
+};
+
+int cmd_runs(int argc, char **argv)
+{
+	struct runs_opts o = {0};
+	struct store *st = NULL;
+	char *msg = NULL;
+	int rc = 2;
+	enum err e;
+
+	enum opts_result pr = opts_parse(&cmd_runs_opts, argc, argv, &o, NULL, NULL, NULL);
+	if (pr != OPTS_OK)
+		return pr == OPTS_HELP ? 0 : 2;
+	const char *db = o.db;
+	bool json = o.json;
+	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk runs: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	if ((e = runs_list(st, json, stdout)) != ERR_OK) {
+		fprintf(stderr, "formdesk runs: %s\n", store_error(st)[0] ? store_error(st) : err_str(e));
+		goto out;
+	}
+	rc = 0;
+out:
+	store_close(st);
+	free(msg);
+	return rc;
+}

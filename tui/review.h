@@ -1,0 +1,33 @@
+/* review: the browser of recorded calls (formdesk review). A list of calls (id, run,
+ * corpus call id, status, turns, the fields not answered, the reason), filtered by run,
+ * status, a field left unanswered and text the caller said; Enter opens a call, which is
+ * stepped turn by turn, each turn showing every stage's input and output: how the words
+ * came in (input, condition, audio, speech segments), the transcript, EXTRACT's answer
+ * with its time, what the rule layer captured, each validator's verdict, the decision
+ * (question asked, retries, branches, what comes next and why), the REPLY words and the
+ * stage timings; turn 0 is the opening, with the call's final form.
+ *
+ * Keys, in the list: j / k move, Enter opens, s cycles the status filter (all, complete,
+ * failed, screened_out, in_progress), / types a text to search the transcripts for (Enter
+ * ends it, an empty one clears it), q quits. In a call: n / p the next and previous turn,
+ * j / k scroll, q goes back to the list. */
+#ifndef FORMDESK_REVIEW_H
+#define FORMDESK_REVIEW_H
+
+struct store;
+
+/* What the list starts with. Strings are borrowed. */
+struct review_filter {
+	long long run;      /* only this run's calls; 0 all */
+	const char *status; /* only calls with this status; NULL all */
+	const char *field;  /* only calls that left this field unanswered; NULL any */
+	const char *text;   /* only calls whose transcripts hold this text; NULL any */
+};
+
+/* review_run: the browser on st until the user quits (the terminal is taken and given
+ * back; stdin and stdout must be terminals, the locale set). Returns the exit status: 0,
+ * 2 when the terminal cannot be had or the calls cannot be read (a message on stderr),
+ * 128 + the signal that ended it. */
+int review_run(struct store *st, const struct review_filter *f);
+
+#endif
