@@ -30,6 +30,7 @@ OBJ := $(LIB_C:%.c=build/rel/%.o) $(LIB_CXX:%.cc=build/rel/%.o)
 SAN_OBJ := $(LIB_C:%.c=build/san/%.o) $(LIB_CXX:%.cc=build/san/%.o)
 SAN_SUPPORT := $(TEST_SUPPORT:%.c=build/san/%.o)
 TEST_BIN := $(TEST_C:tests/%.c=build/san/tests/%)
+FUZZ_C := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_C := $(sort $(wildcard tests/bench_*.c))
 BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 
@@ -72,6 +73,9 @@ build/san/%.o: %.cc
 build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(SAN_SUPPORT)
 	@echo '  LINK    $@'
 	@$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+
+# The saved fuzz inputs run through the targets' entry functions, without libFuzzer.
+build/san/tests/test_fuzz: $(FUZZ_C:%.c=build/san/%.o)
 
 build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
 	@echo '  LINK    $@'

@@ -1,5 +1,6 @@
 #include "llm.h"
 #include "llm_stream.h"
+#include "numconv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,14 @@ enum err llm_set(char **slot, const char *s)
 	free(*slot);
 	*slot = c;
 	return ERR_OK;
+}
+
+bool llm_count(const cJSON *v, const char *what, long *out, char *why, size_t n)
+{
+	if (!cJSON_IsNumber(v) || numconv_long(v->valuedouble, 0, NUMCONV_COUNT_MAX, out))
+		return true;
+	snprintf(why, n, "%s is %g, not a count from 0 to %ld", what, v->valuedouble, NUMCONV_COUNT_MAX);
+	return false;
 }
 
 enum err llm_build(const struct provider *p, const struct llm_call *c, struct http_req **out)

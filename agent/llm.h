@@ -188,4 +188,11 @@ enum err llm_anthropic_parse(const cJSON *root, struct llm_result *r, char *why,
 /* llm_set: replace *slot with a copy of s (NULL clears). Errors: ERR_NOMEM. */
 enum err llm_set(char **slot, const char *s);
 
+/* llm_count: a usage count (tokens) from a provider's answer. Inputs: v, the answer's
+ * member (NULL or not a number: nothing is done, true); what, its path in the answer
+ * ("usage.prompt_tokens"), for the message. Output: *out, the count, when v is a number
+ * from 0 to NUMCONV_COUNT_MAX (fractions dropped). Returns false, with why (size n) naming
+ * what and the number, when it is not: a count out of long's range cannot be converted. */
+bool llm_count(const cJSON *v, const char *what, long *out, char *why, size_t n);
+
 #endif

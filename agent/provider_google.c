@@ -10,6 +10,7 @@
 #include <openssl/pem.h>
 
 #include "http.h"
+#include "numconv.h"
 
 struct provider_google {
 	char *email, *token_uri, *project;
@@ -246,6 +247,12 @@ enum err provider_google_token(struct provider_google *g, long timeout_ms, const
 		snprintf(why, n, "google token: no access_token in the answer");
 		goto out;
 	}
+	long life = 3600; /* seconds; the token endpoint's default */
+	if (cJSON_IsNumber(exp) && !numconv_long(exp->valuedouble, 0, 366L * 86400, &life)) {
+		snprintf(why, n, "google token: expires_in %g is not a number of seconds up to a year",
+			 exp->valuedouble);
+		goto out;
+	}
 	char *t = strdup(at->valuestring);
 	if (!t) {
 		e = ERR_NOMEM;
@@ -256,7 +263,7 @@ enum err provider_google_token(struct provider_google *g, long timeout_ms, const
 		free(g->token);
 	}
 	g->token = t;
-	g->expires = now + (cJSON_IsNumber(exp) ? (long long)exp->valuedouble : 3600);
+	g->expires = now + life;
 	*token = g->token;
 	e = ERR_OK;
 out:

@@ -275,7 +275,8 @@ static int utt_cmp(const void *a, const void *b)
 static const struct utt *utt_find(const struct loader *L, const char *id)
 {
 	struct utt key = {.id = (char *)id};
-	return bsearch(&key, L->utts, (size_t)L->n_utts, sizeof *L->utts, utt_cmp);
+	/* no utterances: no array to search (bsearch's base must not be NULL) */
+	return L->n_utts ? bsearch(&key, L->utts, (size_t)L->n_utts, sizeof *L->utts, utt_cmp) : NULL;
 }
 
 /* audio_for: the audio file of utterance id: the explicit path, else audios/<id>.wav,
@@ -398,6 +399,11 @@ static enum err load_transcripts(struct loader *L)
 					file, line, id);
 			goto out;
 		}
+	}
+	if (L->n_utts == 0) {
+		set_msg(L->errmsg, "%s: no utterances: the file holds only its header row", file);
+		e = ERR_INVALID;
+		goto out;
 	}
 	qsort(L->utts, (size_t)L->n_utts, sizeof *L->utts, utt_cmp);
 	for (int i = 1; i < L->n_utts; i++)
