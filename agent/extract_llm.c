@@ -8,6 +8,7 @@
 
 #include "llm.h"
 #include "llm_stream.h"
+#include "secret.h"
 #include "validate.h"
 
 #define TOOL_NAME "record_extraction"
@@ -467,7 +468,10 @@ out:
 bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 {
 	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
-	return s && llm_stream_take_ack(s, text);
+	if (!s || !llm_stream_take_ack(s, text))
+		return false;
+	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
+	return true;
 }
 
 const struct backend_ops extract_llm_ops = {

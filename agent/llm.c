@@ -91,19 +91,6 @@ out:
 	return ERR_OK;
 }
 
-/* Replace every occurrence of the key in s by "***" (a provider may quote it back). */
-static void scrub(char *s, const char *key)
-{
-	if (!key || strlen(key) < 4)
-		return;
-	size_t k = strlen(key);
-	char *hit;
-	while ((hit = strstr(s, key))) {
-		memcpy(hit, "***", 3);
-		memmove(hit + 3, hit + k, strlen(hit + k) + 1);
-	}
-}
-
 /* first_msg: the first string "msg" in a list of validation errors
  * ([{"loc","msg","type"}], FastAPI's shape), NULL if none. */
 static const char *first_msg(const cJSON *list)
@@ -175,9 +162,8 @@ bool llm_http_error(const struct provider *p, const struct http_result *res, cha
 		return true;
 	}
 	cJSON *root = cJSON_ParseWithLength(res->body, res->body_len);
-	char buf[200];
+	char buf[200]; /* cut here; the body was scrubbed whole when it arrived (secret.h) */
 	error_message(root, buf, sizeof(buf));
-	scrub(buf, p->key);
 	cJSON_Delete(root);
 	if (res->attempts > 1)
 		snprintf(why, n, "%s: HTTP %ld after %d attempts%s%s", p->info->name, res->status,
@@ -388,7 +374,6 @@ enum err llm_run(const struct provider *p, const struct llm_call *c, struct llm_
 	e = llm_parse(p, res->body, res->body_len, &r, why, sizeof(why));
 	if (e) {
 		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, why);
-		scrub(u->error, p->key);
 		goto out;
 	}
 	llm_usage_tokens(u, p, r);

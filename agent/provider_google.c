@@ -11,6 +11,7 @@
 
 #include "http.h"
 #include "numconv.h"
+#include "secret.h"
 
 struct provider_google {
 	char *email, *token_uri, *project;
@@ -82,6 +83,11 @@ enum err provider_google_load(const char *path, struct provider_google **out, ch
 	}
 	g = calloc(1, sizeof(*g));
 	if (!g) {
+		e = ERR_NOMEM;
+		goto out;
+	}
+	/* the private key's text, should a server ever quote it (secret.h) */
+	if (secret_add(key->valuestring) != ERR_OK) {
 		e = ERR_NOMEM;
 		goto out;
 	}
@@ -254,7 +260,8 @@ enum err provider_google_token(struct provider_google *g, long timeout_ms, const
 		goto out;
 	}
 	char *t = strdup(at->valuestring);
-	if (!t) {
+	if (!t || secret_add(t) != ERR_OK) {
+		free(t);
 		e = ERR_NOMEM;
 		goto out;
 	}
