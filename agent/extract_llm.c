@@ -9,6 +9,7 @@
 #include "llm.h"
 #include "llm_stream.h"
 #include "secret.h"
+#include "textcheck.h"
 #include "validate.h"
 
 #define TOOL_NAME "record_extraction"
@@ -327,6 +328,12 @@ static enum err parse_into(const struct form *form, const char *text, struct ext
 {
 	size_t len;
 	const char *t = unfence(text ? text : "", &len);
+	/* the reader would end a value at the NUL and drop the rest: nothing is taken */
+	size_t nul = textcheck_json_nul(t, len);
+	if (nul < len) {
+		fault(f, "the model's answer holds a NUL character (\\u0000 at byte %zu): refused", nul);
+		return ERR_OK;
+	}
 	cJSON *root = cJSON_ParseWithLength(t, len);
 	if (!cJSON_IsObject(root)) {
 		fault(f, root ? "answer is JSON but not an object" : "invalid JSON from the model");
@@ -471,6 +478,12 @@ bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 	if (!s || !llm_stream_take_ack(s, text))
 		return false;
 	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
+	size_t len = strlen(*text);
+	if (textcheck_utf8(*text, len) < len) { /* the whole answer will be refused too */
+		free(*text);
+		*text = NULL;
+		return false;
+	}
 	return true;
 }
 

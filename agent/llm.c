@@ -1,6 +1,7 @@
 #include "llm.h"
 #include "llm_stream.h"
 #include "numconv.h"
+#include "textcheck.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,9 @@ static bool at_limit(enum provider_protocol proto, const char *finish)
 enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
 		   char *why, size_t n)
 {
+	/* refused whole: a value must not lose what follows a NUL or hold bad bytes */
+	if (!textcheck_answer(body, len, why, n))
+		return ERR_PARSE;
 	if (llm_stream_is_sse(body, len)) {
 		enum err se = llm_stream_parse(p->info->protocol, body, len, out, why, n);
 		if (se == ERR_OK)

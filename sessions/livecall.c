@@ -10,6 +10,7 @@
 
 #include "agent/flow.h"
 #include "agent/form.h"
+#include "agent/textcheck.h"
 #include "agent/tts.h"
 #include "audio/capture.h"
 #include "audio/recorder.h"
@@ -480,6 +481,16 @@ enum err livecall_typed(struct livecall *lc, const char *text)
 
 	if (!engine_call_open(lc->eng))
 		return ERR_OK;
+	size_t len = text ? strlen(text) : 0, bad = text ? textcheck_utf8(text, len) : 0;
+	if (bad < len) {
+		char msg[160];
+		struct engine_event ev = {.kind = ENGINE_ERROR, .text = msg, .call_id = "live"};
+		snprintf(msg, sizeof msg, "typed line: not valid UTF-8 at byte %zu; refused, not a turn",
+			 bad + 1);
+		if (lc->listener)
+			lc->listener(lc->ud, &ev);
+		return ERR_INVALID;
+	}
 	if (lc->live && live_interrupt(lc->live, now_of(lc)))
 		events(lc);
 	else if (engine_busy(lc->eng))

@@ -1,0 +1,82 @@
+#!/bin/bash
+# e2e_hostile: text that is not valid UTF-8, or that hides words after a NUL, is refused as
+# the fault it is, never stored as an answer: a model's value (bad bytes, \u0000) through a
+# local chat-completions server (127.0.0.1, python3's standard library), a typed caller's
+# line (bad bytes, a NUL byte). The output stays valid UTF-8 and the exit status says so.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+FORM=forms/armman_enrollment.json
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+tmp=$(mktemp -d)
+server_pid=
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+utf8() { python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$1"; }
+
+cat >"$tmp/server.py" <<'PY'
+import json, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+MODE = sys.argv[1]
+class Model(BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        mode = open(MODE).read().strip()
+        value = {"bytes": "Sun\udcffita", "nul": "Sun\u0000ita Devi", "ok": "Sunita"}[mode]
+        content = json.dumps({"ack": "ji", "fields": [{"field": "name", "value": value,
+                              "skip": False, "reason": "none"}]}, ensure_ascii=False)
+        out = json.dumps({"id": "c", "object": "chat.completion", "choices": [{"index": 0,
+               "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+               "usage": {"prompt_tokens": 2, "completion_tokens": 2}}, ensure_ascii=False)
+        body = out.encode("utf-8", "surrogateescape")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+server = HTTPServer(("127.0.0.1", 0), Model)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+echo ok >"$tmp/mode"
+python3 "$tmp/server.py" "$tmp/mode" >"$tmp/port" 2>/dev/null &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+export OPENAI_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") OPENAI_API_KEY=sk-hostile-0123456789
+printf '{"providers":{"openai":{"retries":0,"stream":false}}}' >"$tmp/cfg.json"
+
+extract() { "$BIN" extract --form "$FORM" --field name --config "$tmp/cfg.json" --extract openai:m "mera naam Sunita hai" >"$tmp/out" 2>"$tmp/err"; }
+extract
+rc=$?
+[ $rc = 0 ] && grep -q '"value":"Sunita"' "$tmp/out"
+ok $? "extract: a good answer is taken (the server works)"
+for mode in bytes nul; do
+	echo $mode >"$tmp/mode"
+	extract
+	rc=$?
+	# bad bytes: the whole answer is refused (a stage failure, exit 1); a \u0000 inside the
+	# model's JSON: the extraction's fault, nothing taken
+	! grep -q '"answered"' "$tmp/out" && utf8 "$tmp/out" &&
+		grep -qE 'not valid UTF-8|NUL character' "$tmp/err"
+	ok $? "extract: a model's value with $mode is refused as a fault, exit $rc ($(head -c 200 "$tmp/err" | tr '\n' ' '))"
+	"$BIN" run --headless --form "$FORM" --corpus tests/data/corpus_good --db "$tmp/$mode.db" \
+		--config "$tmp/cfg.json" --extract openai:m >"$tmp/out" 2>"$tmp/err"
+	utf8 "$tmp/out" && ! grep -q '"name":"Sun' "$tmp/out" &&
+		[ "$(sqlite3 "$tmp/$mode.db" "select count(*) from calls where form_data like '%Sun%ita%'")" = 0 ]
+	ok $? "run: a model's value with $mode is stored nowhere, the output is valid UTF-8"
+done
+
+# typed lines: bad bytes, a NUL byte, then a good line
+printf 'mera naam Sun\xffita hai\nmera naam Sun\x00ita hai\nmera naam Sunita hai\n' |
+	"$BIN" --typed --headless --tts none --db "$tmp/typed.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q 'not valid UTF-8 at byte 14; refused' "$tmp/err" &&
+	grep -q 'stdin line 2: .*NUL byte (byte 14); refused' "$tmp/err"
+ok $? "typed: bad bytes and a NUL byte are refused, named, exit 2 ($(tr '\n' ' ' <"$tmp/err" | head -c 300))"
+utf8 "$tmp/out" && grep -q '"name":"Sunita"' "$tmp/out" &&
+	[ "$(sqlite3 "$tmp/typed.db" "select count(*) from turns where transcript like '%Sun%ita%' and transcript != 'mera naam Sunita hai'")" = 0 ]
+ok $? "typed: only the good line became a turn"
+echo "1..$n"
