@@ -34,7 +34,7 @@ FUZZ_C := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_C := $(sort $(wildcard tests/bench_*.c))
 BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 
-.PHONY: all check run bench clean deps corpora layers
+.PHONY: all check run bench clean deps corpora layers fuzz
 all: formdesk corpora
 
 deps:
@@ -100,6 +100,38 @@ run: deps
 bench: deps
 	@$(MAKE) --no-print-directory formdesk corpora $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# Fuzzing (tests/fuzz/README.md): every target under libFuzzer (clang), FUZZ_SECONDS
+# each (default 60); prints executions and findings per target and saves each finding
+# under tests/fuzz/regress/TARGET/, where `make check` runs it from then on.
+FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined,float-cast-overflow
+FUZZ_TARGETS := form corpus chat anthropic stt extract audio
+FUZZ_OBJ := $(LIB_C:%.c=build/fuzz/%.o) $(LIB_CXX:%.cc=build/fuzz/%.o) $(FUZZ_C:%.c=build/fuzz/%.o)
+FUZZ_BIN := $(FUZZ_TARGETS:%=build/fuzz/bin/fuzz_%)
+.SECONDARY: $(FUZZ_OBJ)
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC fuzz $<'
+	@$(FUZZ_CC) $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz/%.o: %.cc
+	@mkdir -p $(dir $@)
+	@echo '  CXX fuzz $<'
+	@$(FUZZ_CXX) $(BASE_CXXFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz/bin/fuzz_%: tests/fuzz/libfuzzer.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	@echo '  LINK    $@'
+	@$(FUZZ_CXX) -x c $(BASE_CFLAGS) -MF /dev/null -DFUZZ_FN=fuzz_$* -O1 -g $(FUZZ_SAN) \
+		-fsanitize=fuzzer -o $@ tests/fuzz/libfuzzer.c -x none $(FUZZ_OBJ) $(LDLIBS)
+
+fuzz: deps
+	@scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build formdesk
