@@ -815,7 +815,12 @@ enum err form_load(const char *path, struct form **out, struct form_issues *issu
 		goto io;
 	buf[len] = 0;
 	if (strlen(buf) != len) {
-		add_issue(&ld, "line 1, column 1: the file holds a NUL byte; not JSON text.", "");
+		int line, col;
+		char msg[100];
+		line_col(buf, buf + strlen(buf), &line, &col); /* where the NUL is */
+		snprintf(msg, sizeof(msg), "line %d, column %d: the file holds a NUL byte; not JSON text.",
+			 line, col);
+		add_issue(&ld, msg, "%s", "");
 		e = ld.nomem ? ERR_NOMEM : ERR_PARSE;
 		goto out;
 	}

@@ -3,6 +3,8 @@
 # the fault it is, never stored as an answer: a model's value (bad bytes, \u0000) through a
 # local chat-completions server (127.0.0.1, python3's standard library), a typed caller's
 # line (bad bytes, a NUL byte). The output stays valid UTF-8 and the exit status says so.
+# Files that are not files: an audio path that is a FIFO or a device is refused unread; a
+# run whose turns' audio cannot be decoded exits 2.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
@@ -79,4 +81,26 @@ ok $? "typed: bad bytes and a NUL byte are refused, named, exit 2 ($(tr '\n' ' '
 utf8 "$tmp/out" && grep -q '"name":"Sunita"' "$tmp/out" &&
 	[ "$(sqlite3 "$tmp/typed.db" "select count(*) from turns where transcript like '%Sun%ita%' and transcript != 'mera naam Sunita hai'")" = 0 ]
 ok $? "typed: only the good line became a turn"
+
+# audio paths that are not regular files: refused before anything opens them (a FIFO
+# would block the reader for ever)
+cp -r tests/data/corpus_good "$tmp/fifo"
+rm "$tmp/fifo/audios/u_name.wav"
+mkfifo "$tmp/fifo/audios/u_name.wav"
+timeout 60 "$BIN" run --headless --form "$FORM" --corpus "$tmp/fifo" --db "$tmp/f.db" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "u_name.wav is not a regular file" "$tmp/err"
+ok $? "run: a corpus audio that is a FIFO is refused, named, exit 2 ($(head -c 200 "$tmp/err"))"
+for dev in "$tmp/fifo/audios/u_name.wav" /dev/zero; do
+	timeout 60 "$BIN" vad "$dev" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "not a regular file" "$tmp/err"
+	ok $? "vad: $dev is refused unread, exit $rc"
+done
+
+# turns whose audio cannot be decoded (the fixture's files are empty): the run says so
+"$BIN" run --headless --form "$FORM" --corpus tests/data/corpus_good --db "$tmp/u.db" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q "turns' audio could not be read" "$tmp/err" && [ -s "$tmp/out" ]
+ok $? "run: undecodable turn audio is exit 2 after the calls ($(tail -1 "$tmp/err"))"
 echo "1..$n"
