@@ -4,7 +4,9 @@
 # local chat-completions server (127.0.0.1, python3's standard library), a typed caller's
 # line (bad bytes, a NUL byte). The output stays valid UTF-8 and the exit status says so.
 # Files that are not files: an audio path that is a FIFO or a device is refused unread; a
-# run whose turns' audio cannot be decoded exits 2.
+# run whose turns' audio cannot be decoded exits 2. Time: a form of 20,000 options loads at
+# once (it took minutes: each option was normalized against every other), a regex rule
+# that would expand to 2^25 copies is refused at once, not compiled for minutes.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
@@ -81,6 +83,29 @@ ok $? "typed: bad bytes and a NUL byte are refused, named, exit 2 ($(tr '\n' ' '
 utf8 "$tmp/out" && grep -q '"name":"Sunita"' "$tmp/out" &&
 	[ "$(sqlite3 "$tmp/typed.db" "select count(*) from turns where transcript like '%Sun%ita%' and transcript != 'mera naam Sunita hai'")" = 0 ]
 ok $? "typed: only the good line became a turn"
+
+python3 - "$tmp" <<'PY'
+import json, sys
+d = json.load(open("forms/armman_enrollment.json"))
+for q in d["questions"]:
+    if q["name"] == "district":
+        q["options"] = ["District number %d" % i for i in range(20000)] + ["  district NUMBER 7 "]
+json.dump(d, open(sys.argv[1] + "/options.json", "w"), ensure_ascii=False)
+for q in d["questions"]:
+    if q["name"] == "aadhaar_last4":
+        q["validation"] = {"type": "regex", "rules": {"pattern": "(" * 25 + "a" + "){1,2}" * 25}}
+    if q["name"] == "district":
+        q["options"] = ["Gaya", "Patna"]
+json.dump(d, open(sys.argv[1] + "/regex.json", "w"), ensure_ascii=False)
+PY
+timeout 30 "$BIN" check-form "$tmp/options.json" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'options\[20000\]".*the same as options\[7\]' "$tmp/out"
+ok $? "check-form: 20,001 options load within 30 s (sanitizer build), the repeated one named (exit $rc)"
+timeout 30 "$BIN" check-form "$tmp/regex.json" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q 'regular expression is too large' "$tmp/out"
+ok $? "check-form: a regex of 2^25 expanded copies is refused at once (exit $rc: $(head -c 200 "$tmp/out"))"
 
 # audio paths that are not regular files: refused before anything opens them (a FIFO
 # would block the reader for ever)
