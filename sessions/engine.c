@@ -150,6 +150,26 @@ static void note(struct engine *e, int turn, char **errs, const char *fmt, ...)
 	}
 }
 
+/* refused: whether the rules will refuse a value of ex (flow_check, which changes nothing:
+ * the same rules the turn's decision applies next). Output: *no. Errors: ERR_NOMEM. */
+static enum err refused(struct engine *e, const struct extraction *ex, bool *no)
+{
+	cJSON *res = NULL, *c;
+	*no = false;
+	if (!ex)
+		return ERR_OK;
+	enum err err = flow_check(e->cfg.form, e->cfg.lex, e->cfg.today, flow_current(e->flow), ex, &res);
+	if (err != ERR_OK)
+		return err;
+	cJSON_ArrayForEach(c, res) {
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "status");
+		if (cJSON_IsString(s) && strcmp(s->valuestring, "invalid") == 0)
+			*no = true;
+	}
+	cJSON_Delete(res);
+	return ERR_OK;
+}
+
 static enum err history_add(struct engine *e, const char *role, const char *content)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -576,8 +596,14 @@ static enum err extract_run(struct engine *e, struct turn *t)
 		if (!(t->ex_json = extraction_to_json(t->ex)))
 			return ERR_NOMEM;
 		/* No acknowledgement came from a stream (offline backends, unstreamed
-		 * answers): the extraction's is said now, so every backend behaves alike. */
-		if (!t->ack && t->ex && t->ex->ack && t->ex->ack[0]) {
+		 * answers): the extraction's is said now, so every backend behaves alike; but
+		 * not for an answer the rules will refuse ("thank you, the form is complete"
+		 * while the question is asked again). A streamed one was said before anyone
+		 * could judge: it stands. */
+		bool no;
+		if ((err = refused(e, t->ex, &no)) != ERR_OK)
+			return err;
+		if (!t->ack && t->ex && t->ex->ack && t->ex->ack[0] && !no) {
 			char *text = strdup(t->ex->ack);
 			if (!text)
 				return ERR_NOMEM;

@@ -29,8 +29,10 @@ class Model(BaseHTTPRequestHandler):
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         mode = open(MODE).read().strip()
-        value = {"bytes": "Sun\udcffita", "nul": "Sun\u0000ita Devi", "ok": "Sunita"}[mode]
-        content = json.dumps({"ack": "ji", "fields": [{"field": "name", "value": value,
+        value = {"bytes": "Sun\udcffita", "nul": "Sun\u0000ita Devi", "ok": "Sunita",
+                 "refused": "x"}[mode]
+        ack = "the form is complete, thank you" if mode == "refused" else "ji"
+        content = json.dumps({"ack": ack, "fields": [{"field": "name", "value": value,
                               "skip": False, "reason": "none"}]}, ensure_ascii=False)
         out = json.dumps({"id": "c", "object": "chat.completion", "choices": [{"index": 0,
                "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
@@ -72,6 +74,16 @@ for mode in bytes nul; do
 		[ "$(sqlite3 "$tmp/$mode.db" "select count(*) from calls where form_data like '%Sun%ita%'")" = 0 ]
 	ok $? "run: a model's value with $mode is stored nowhere, the output is valid UTF-8"
 done
+
+# the acknowledgement of an answer the rules refuse (a one-letter name) is not said
+for mode in refused ok; do
+	echo $mode >"$tmp/mode"
+	echo "mera naam x" | "$BIN" --typed --headless --tts none --db "$tmp/ack-$mode.db" \
+		--config "$tmp/cfg.json" --extract openai:m >/dev/null 2>&1
+	sqlite3 "$tmp/ack-$mode.db" "select coalesce(ack, '-') from turns where transcript = 'mera naam x'" >"$tmp/ack-$mode"
+done
+[ "$(cat "$tmp/ack-refused")" = - ] && [ "$(cat "$tmp/ack-ok")" = ji ]
+ok $? "typed: a refused answer's acknowledgement is neither said nor stored (refused: $(cat "$tmp/ack-refused"), taken: $(cat "$tmp/ack-ok"))"
 
 # typed lines: bad bytes, a NUL byte, then a good line
 printf 'mera naam Sun\xffita hai\nmera naam Sun\x00ita hai\nmera naam Sunita hai\n' |
