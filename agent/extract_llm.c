@@ -237,6 +237,11 @@ struct faults {
 	size_t len;
 };
 
+/* The longest acknowledgement kept (longer ones are cut) and the longest text value taken
+ * (longer ones are refused), bytes: a model's answer cannot fill the store or the history. */
+#define EXTRACT_MAX_ACK 400
+#define EXTRACT_MAX_VALUE 1000
+
 static void fault(struct faults *f, const char *fmt, ...)
 {
 	if (f->len + 4 >= sizeof(f->buf))
@@ -347,7 +352,18 @@ static enum err parse_into(const struct form *form, const char *text, struct ext
 			fault(f, "ignored \"%.40s\": not part of an extraction", m->string);
 	const cJSON *ack = cJSON_GetObjectItemCaseSensitive(root, "ack");
 	if (cJSON_IsString(ack)) {
-		if (ack->valuestring[0] && (e = extraction_set_text(&ex->ack, ack->valuestring)))
+		/* an acknowledgement is a few words: a long one is cut, and the fault says so */
+		size_t al = strlen(ack->valuestring), keep = textcheck_cut(ack->valuestring, al, EXTRACT_MAX_ACK);
+		if (keep < al)
+			fault(f, "ack cut to %zu bytes (it was %zu)", keep, al);
+		char *a = strndup(ack->valuestring, keep);
+		if (!a) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+		e = a[0] ? extraction_set_text(&ex->ack, a) : ERR_OK;
+		free(a);
+		if (e)
 			goto out;
 	} else {
 		fault(f, "no ack");
@@ -374,6 +390,12 @@ static enum err parse_into(const struct form *form, const char *text, struct ext
 		bool sk = cJSON_IsTrue(skip);
 		const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
 		const char *reason = NULL;
+		if (cJSON_IsString(value) && strlen(value->valuestring) > EXTRACT_MAX_VALUE) {
+			/* no answer to a form's question is this long: refused, not stored */
+			fault(f, "%.40s: a value of %zu bytes refused (at most %d)", fname,
+			      strlen(value->valuestring), EXTRACT_MAX_VALUE);
+			continue;
+		}
 		if (sk) {
 			const cJSON *r = cJSON_GetObjectItemCaseSensitive(it, "reason");
 			reason = "none";

@@ -60,6 +60,11 @@ static bool at_limit(enum provider_protocol proto, const char *finish)
 enum err llm_parse(const struct provider *p, const char *body, size_t len, struct llm_result **out,
 		   char *why, size_t n)
 {
+	if (len > LLM_MAX_ANSWER_BYTES) {
+		snprintf(why, n, "the answer is %zu bytes, more than the %u an answer may be; refused", len,
+			 LLM_MAX_ANSWER_BYTES);
+		return ERR_PARSE;
+	}
 	/* refused whole: a value must not lose what follows a NUL or hold bad bytes */
 	if (!textcheck_answer(body, len, why, n))
 		return ERR_PARSE;

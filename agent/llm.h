@@ -185,6 +185,10 @@ enum err llm_openai_parse(const cJSON *root, struct llm_result *r, char *why, si
 enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c, struct http_req **out);
 enum err llm_anthropic_parse(const cJSON *root, struct llm_result *r, char *why, size_t n);
 
+/* The largest answer body taken from a model: far above any extraction or reply (a few
+ * KB); a bigger one is refused whole, not stored or sent back in the history. */
+#define LLM_MAX_ANSWER_BYTES (256u << 10)
+
 /* llm_set: replace *slot with a copy of s (NULL clears). Errors: ERR_NOMEM. */
 enum err llm_set(char **slot, const char *s);
 

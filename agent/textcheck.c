@@ -43,6 +43,16 @@ size_t textcheck_json_nul(const char *json, size_t len)
 	return len;
 }
 
+size_t textcheck_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	size_t n = max;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* s[n] continues a character */
+		n--;
+	return n;
+}
+
 bool textcheck_answer(const char *body, size_t len, char *why, size_t n)
 {
 	size_t at = textcheck_utf8(body, len);

@@ -16,6 +16,10 @@ size_t textcheck_utf8(const char *s, size_t len);
  * reader gives C strings, which end there and drop the rest. */
 size_t textcheck_json_nul(const char *json, size_t len);
 
+/* textcheck_cut: the length of s (len bytes of UTF-8) cut to at most max bytes without
+ * splitting a character (len when it fits). */
+size_t textcheck_cut(const char *s, size_t len, size_t max);
+
 /* textcheck_answer: whether a provider's answer body (len bytes, JSON or server-sent
  * events of JSON) is valid UTF-8 without NUL bytes or escaped NULs. Output: when not,
  * why (size n) says which and at which byte. */

@@ -16,7 +16,7 @@ n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 tmp=$(mktemp -d)
 server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 utf8() { python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$1"; }
 
 cat >"$tmp/server.py" <<'PY'
@@ -27,13 +27,23 @@ class Model(BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
     def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        got = int(self.headers.get("Content-Length", 0))
+        self.rfile.read(got)
+        with open(MODE + ".sent", "a") as f:
+            f.write("%d\n" % got)
         mode = open(MODE).read().strip()
+        if mode in ("long", "huge"):
+            n = 100000 if mode == "long" else 1000000
+            content = json.dumps({"ack": "a" * n, "fields": [{"field": "name", "value": "b" * (n // 2),
+                                  "skip": False, "reason": "none"}]})
+            return self.answer(content)
         value = {"bytes": "Sun\udcffita", "nul": "Sun\u0000ita Devi", "ok": "Sunita",
                  "refused": "x"}[mode]
         ack = "the form is complete, thank you" if mode == "refused" else "ji"
         content = json.dumps({"ack": ack, "fields": [{"field": "name", "value": value,
                               "skip": False, "reason": "none"}]}, ensure_ascii=False)
+        self.answer(content)
+    def answer(self, content):
         out = json.dumps({"id": "c", "object": "chat.completion", "choices": [{"index": 0,
                "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
                "usage": {"prompt_tokens": 2, "completion_tokens": 2}}, ensure_ascii=False)
@@ -84,6 +94,27 @@ for mode in refused ok; do
 done
 [ "$(cat "$tmp/ack-refused")" = - ] && [ "$(cat "$tmp/ack-ok")" = ji ]
 ok $? "typed: a refused answer's acknowledgement is neither said nor stored (refused: $(cat "$tmp/ack-refused"), taken: $(cat "$tmp/ack-ok"))"
+
+# sizes: answers of 150 KB (an ack of 100 KB, a name of 50 KB) and of 1.5 MB, three turns
+# each, as EXTRACT and as REPLY: cut or refused, and said so; the history sent back stays
+# small and so does the database
+for mode in long huge; do
+	echo $mode >"$tmp/mode"
+	: >"$tmp/mode.sent"
+	printf 'mera naam Sunita\nGaya\nhaan\n' | "$BIN" --typed --headless --tts none --db "$tmp/size-$mode.db" \
+		--config "$tmp/cfg.json" --extract openai:m --reply openai:m >/dev/null 2>"$tmp/err-$mode"
+	db=$(stat -c %s "$tmp/size-$mode.db")
+	sent=$(sort -n "$tmp/mode.sent" | tail -1)
+	[ "$db" -lt 300000 ] && [ "$sent" -lt 60000 ]
+	ok $? "sizes ($mode): database $db bytes, largest request $sent bytes"
+done
+sqlite3 "$tmp/size-long.db" "select extraction from turns" >"$tmp/faults"
+grep -q 'ack cut to 400 bytes (it was 100000)' "$tmp/faults" &&
+	grep -q 'name: a value of 50000 bytes refused (at most 1000)' "$tmp/faults" &&
+	grep -q 'reply: [0-9]* bytes cut (at most 2000 are said and kept)' "$tmp/err-long"
+ok $? "sizes: what was cut or refused is said (the extraction's fault, the run's messages)"
+grep -q 'more than the 262144 an answer may be; refused' "$tmp/err-huge"
+ok $? "sizes: a 1.5 MB answer is refused whole ($(grep -o 'the answer is [^;]*' "$tmp/err-huge" | head -1))"
 
 # typed lines: bad bytes, a NUL byte, then a good line
 printf 'mera naam Sun\xffita hai\nmera naam Sun\x00ita hai\nmera naam Sunita hai\n' |
