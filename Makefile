@@ -77,6 +77,21 @@ build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(SAN_SUPPORT)
 # The saved fuzz inputs run through the targets' entry functions, without libFuzzer.
 build/san/tests/test_fuzz: $(FUZZ_C:%.c=build/san/%.o)
 
+# The failing-allocation run: the loaders, the rule layer and the store compiled with an
+# allocator that fails the Nth allocation (tests/support/failalloc.h), linked instead of
+# their usual objects.
+FAILALLOC_SRC := agent/form.c agent/flow.c agent/decision.c agent/validate.c agent/normalize.c \
+	agent/extraction.c agent/provider.c sessions/store.c
+FAILALLOC_OBJ := $(FAILALLOC_SRC:%.c=build/san/failalloc/%.o)
+build/san/failalloc/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC fail $<'
+	@$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) -include tests/support/failalloc.h -c -o $@ $<
+build/san/tests/test_failalloc: build/san/tests/test_failalloc.o $(FAILALLOC_OBJ) \
+		$(filter-out $(FAILALLOC_SRC:%.c=build/san/%.o),$(SAN_OBJ)) $(SAN_SUPPORT)
+	@echo '  LINK    $@'
+	@$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+
 build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
 	@echo '  LINK    $@'
 	@$(CXX) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
