@@ -21,41 +21,22 @@ utf8() { python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")'
 
 cat >"$tmp/server.py" <<'PY'
 import json, sys
-from http.server import BaseHTTPRequestHandler, HTTPServer
+sys.path.insert(0, "tests/support")
+from chatserver import serve
 MODE = sys.argv[1]
-class Model(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        got = int(self.headers.get("Content-Length", 0))
-        self.rfile.read(got)
-        with open(MODE + ".sent", "a") as f:
-            f.write("%d\n" % got)
-        mode = open(MODE).read().strip()
-        if mode in ("long", "huge"):
-            n = 100000 if mode == "long" else 1000000
-            content = json.dumps({"ack": "a" * n, "fields": [{"field": "name", "value": "b" * (n // 2),
-                                  "skip": False, "reason": "none"}]})
-            return self.answer(content)
-        value = {"bytes": "Sun\udcffita", "nul": "Sun\u0000ita Devi", "ok": "Sunita",
-                 "refused": "x"}[mode]
-        ack = "the form is complete, thank you" if mode == "refused" else "ji"
-        content = json.dumps({"ack": ack, "fields": [{"field": "name", "value": value,
-                              "skip": False, "reason": "none"}]}, ensure_ascii=False)
-        self.answer(content)
-    def answer(self, content):
-        out = json.dumps({"id": "c", "object": "chat.completion", "choices": [{"index": 0,
-               "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-               "usage": {"prompt_tokens": 2, "completion_tokens": 2}}, ensure_ascii=False)
-        body = out.encode("utf-8", "surrogateescape")
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-server = HTTPServer(("127.0.0.1", 0), Model)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+def answer(body):
+    with open(MODE + ".sent", "a") as f:
+        f.write("%d\n" % len(body))
+    mode = open(MODE).read().strip()
+    if mode in ("long", "huge"):
+        n = 100000 if mode == "long" else 1000000
+        return 200, json.dumps({"ack": "a" * n, "fields": [{"field": "name", "value": "b" * (n // 2),
+                                "skip": False, "reason": "none"}]})
+    value = {"bytes": "Sun\udcffita", "nul": "Sun\u0000ita Devi", "ok": "Sunita", "refused": "x"}[mode]
+    ack = "the form is complete, thank you" if mode == "refused" else "ji"
+    return 200, json.dumps({"ack": ack, "fields": [{"field": "name", "value": value,
+                            "skip": False, "reason": "none"}]}, ensure_ascii=False)
+serve(answer)
 PY
 echo ok >"$tmp/mode"
 python3 "$tmp/server.py" "$tmp/mode" >"$tmp/port" 2>/dev/null &

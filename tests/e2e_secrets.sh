@@ -16,39 +16,22 @@ KEY=sk-proj-Zq8Xv3Lm7Pw2Rt9Yb4Nc6Hd1Jf5Kg0Aa
 export KEY
 
 cat >"$tmp/server.py" <<'PY'
-import json, os
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import json, os, sys
+sys.path.insert(0, "tests/support")
+from chatserver import serve
 KEY = os.environ["KEY"]
 OFFSETS = [0, 1, 150, 185, 189, 190, 191, 195, 198, 199, 200, 210, 250, 300, 399, 400]
 count = [0]
-class Model(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        i = count[0]
-        count[0] += 1
-        off = OFFSETS[(i // 2) % len(OFFSETS)]
-        said = "".join(chr(97 + k % 26) for k in range(off)) + KEY + " is not valid"
-        if i % 2 == 0:
-            status = 400
-            out = {"error": {"message": said, "type": "invalid_request_error"}}
-        else:
-            status = 200
-            content = json.dumps({"ack": said, "fields": [{"field": "name", "value": said,
-                                  "skip": False, "reason": "none"}]})
-            out = {"id": "c", "object": "chat.completion", "choices": [{"index": 0,
-                   "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-                   "usage": {"prompt_tokens": 2, "completion_tokens": 2}}
-        body = json.dumps(out).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-server = HTTPServer(("127.0.0.1", 0), Model)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+def answer(body):
+    i = count[0]
+    count[0] += 1
+    off = OFFSETS[(i // 2) % len(OFFSETS)]
+    said = "".join(chr(97 + k % 26) for k in range(off)) + KEY + " is not valid"
+    if i % 2 == 0:
+        return 400, {"error": {"message": said, "type": "invalid_request_error"}}
+    return 200, json.dumps({"ack": said, "fields": [{"field": "name", "value": said,
+                           "skip": False, "reason": "none"}]})
+serve(answer)
 PY
 python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
 server_pid=$!
