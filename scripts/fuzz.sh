@@ -5,8 +5,8 @@
 # (build/fuzz/corpus/TARGET). Prints, per target, the executions and the findings; each
 # finding (a crash, a sanitizer report, a leak, a timeout, memory out) is copied to
 # tests/fuzz/regress/TARGET/ so `make check` runs it from then on. After a finding the
-# target goes on for the time left (at most 5 findings a target). Exit status: 0 without
-# findings, 1 with.
+# target goes on for the time left (at most 5 findings a target; it stops when it finds an
+# input already saved again). Exit status: 0 without findings, 1 with.
 set -u
 cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
@@ -64,7 +64,7 @@ total_found=0
 printf '%-10s %12s %9s  %s\n' target executions findings saved
 for t in "$@"; do
 	bin=build/fuzz/bin/fuzz_$t
-	mkdir -p "build/fuzz/corpus/$t" "build/fuzz/findings/$t" "tests/fuzz/regress/$t"
+	mkdir -p "build/fuzz/corpus/$t" "build/fuzz/seeds/$t" "build/fuzz/findings/$t" "tests/fuzz/regress/$t"
 	log=build/fuzz/$t.log
 	: >"$log"
 	execs=0
@@ -74,22 +74,24 @@ for t in "$@"; do
 	while :; do
 		left=$((end - $(date +%s)))
 		[ "$left" -gt 0 ] && [ "$found" -lt 5 ] || break
-		before=$(ls "build/fuzz/findings/$t" | wc -l)
+		from=$(($(wc -l <"$log") + 1))
 		"$bin" -max_total_time="$left" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
 			-max_len=65536 -artifact_prefix="build/fuzz/findings/$t/" \
 			"build/fuzz/corpus/$t" "build/fuzz/seeds/$t" >>"$log" 2>&1
 		rc=$?
 		# each run prints its own count; add the runs up
 		execs=$(grep -a 'stat::number_of_executed_units' "$log" | awk '{s += $2} END {print s + 0}')
-		after=$(ls "build/fuzz/findings/$t" | wc -l)
-		if [ "$after" -gt "$before" ]; then
-			for f in $(ls -t "build/fuzz/findings/$t" | head -$((after - before))); do
-				cp "build/fuzz/findings/$t/$f" "tests/fuzz/regress/$t/$f"
-				saved="$saved tests/fuzz/regress/$t/$f"
-				found=$((found + 1))
-			done
+		art=$(tail -n +"$from" "$log" | grep -ao 'Test unit written to [^ ]*' | tail -1 | awk '{print $5}')
+		if [ -n "$art" ] && [ -f "$art" ]; then
+			dest=tests/fuzz/regress/$t/$(basename "$art")
+			if [ -f "$dest" ]; then
+				break # the same input again: the fault is known, time is better spent fixing it
+			fi
+			cp "$art" "$dest"
+			saved="$saved $dest"
+			found=$((found + 1))
 		elif [ "$rc" != 0 ]; then
-			echo "$t: the fuzzer stopped (exit $rc) without a finding; see $log"
+			echo "$t: the fuzzer stopped (exit $rc) without saving an input; see $log"
 			found=$((found + 1))
 			break
 		fi
