@@ -1,6 +1,6 @@
 /* decision: the rule layer's decision record and its one JSON shape (see decision.h). */
 #include "decision.h"
-#include "numconv.h"
+#include "base/numconv.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "llm.h"
 #include "llm_stream.h"
 #include "secret.h"
@@ -501,7 +502,7 @@ bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 		return false;
 	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
 	size_t len = strlen(*text);
-	if (textcheck_utf8(*text, len) < len) { /* the whole answer will be refused too */
+	if (utf8_bad(*text, len, false)) { /* the whole answer will be refused too */
 		free(*text);
 		*text = NULL;
 		return false;

@@ -1,6 +1,6 @@
 #include "llm.h"
 #include "llm_stream.h"
-#include "numconv.h"
+#include "base/numconv.h"
 #include "textcheck.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lexicon.h"
-#include "numconv.h"
+#include "base/numconv.h"
 #include "text.h"
 
 #define MAXNUMS 64

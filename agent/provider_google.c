@@ -10,7 +10,7 @@
 #include <openssl/pem.h>
 
 #include "http.h"
-#include "numconv.h"
+#include "base/numconv.h"
 #include "secret.h"
 
 struct provider_google {

@@ -2,27 +2,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <utf8proc.h>
 
-size_t textcheck_utf8(const char *s, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		if ((unsigned char)s[i] < 0x80) { /* ASCII: the common case, no decoding */
-			if (!s[i])
-				return i;
-			i++;
-			continue;
-		}
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-						      (utf8proc_ssize_t)(len - i), &cp);
-		if (k <= 0)
-			return i;
-		i += (size_t)k;
-	}
-	return len;
-}
+#include "base/utf8.h"
 
 size_t textcheck_json_nul(const char *json, size_t len)
 {
@@ -55,13 +36,14 @@ size_t textcheck_cut(const char *s, size_t len, size_t max)
 
 bool textcheck_answer(const char *body, size_t len, char *why, size_t n)
 {
-	size_t at = textcheck_utf8(body, len);
-	if (at < len) {
-		snprintf(why, n, body[at] ? "the answer is not valid UTF-8 (byte %zu)"
-					  : "the answer holds a NUL byte (byte %zu)", at);
+	const char *bad = utf8_bad(body, len, false);
+	if (bad) {
+		snprintf(why, n, *bad ? "the answer is not valid UTF-8 (byte %zu)"
+				      : "the answer holds a NUL byte (byte %zu)", (size_t)(bad - body));
 		return false;
 	}
-	if ((at = textcheck_json_nul(body, len)) < len) {
+	size_t at = textcheck_json_nul(body, len);
+	if (at < len) {
 		snprintf(why, n, "the answer holds a NUL character (\\u0000 at byte %zu)", at);
 		return false;
 	}

@@ -7,10 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* textcheck_utf8: the offset of the first byte of s (len bytes) that is not part of valid
- * UTF-8, or is a NUL; len when every byte is good. */
-size_t textcheck_utf8(const char *s, size_t len);
-
 /* textcheck_json_nul: the offset of the first escaped NUL (\u0000) inside a string of the
  * JSON text json (len bytes; only its strings are looked at), or len when none. A JSON
  * reader gives C strings, which end there and drop the rest. */

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent/judge_llm.h"
-#include "agent/numconv.h"
+#include "base/numconv.h"
 #include "sessions/benchdb.h"
 #include "sessions/chart.h"
 #include "sessions/corpus.h"

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/utf8.h"
 #include "agent/flow.h"
 #include "agent/form.h"
-#include "agent/textcheck.h"
 #include "agent/tts.h"
 #include "audio/capture.h"
 #include "audio/recorder.h"
@@ -481,12 +481,12 @@ enum err livecall_typed(struct livecall *lc, const char *text)
 
 	if (!engine_call_open(lc->eng))
 		return ERR_OK;
-	size_t len = text ? strlen(text) : 0, bad = text ? textcheck_utf8(text, len) : 0;
-	if (bad < len) {
+	const char *bad = text ? utf8_bad(text, strlen(text), false) : NULL;
+	if (bad) {
 		char msg[160];
 		struct engine_event ev = {.kind = ENGINE_ERROR, .text = msg, .call_id = "live"};
 		snprintf(msg, sizeof msg, "typed line: not valid UTF-8 at byte %zu; refused, not a turn",
-			 bad + 1);
+			 (size_t)(bad - text) + 1);
 		if (lc->listener)
 			lc->listener(lc->ud, &ev);
 		return ERR_INVALID;

@@ -1,4 +1,4 @@
-#include "numconv.h"
+#include "base/numconv.h"
 
 #include <limits.h>
 
