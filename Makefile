@@ -15,7 +15,10 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes
 CFLAGS ?= -O2 -g
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -I. $(CFLAGS_PKG) -MMD -MP
 BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -I. $(CFLAGS_PKG) -MMD -MP
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# -fsanitize=undefined leaves out float -> integer overflow (gcc and clang alike); it is
+# named here so a number from outside converted without a range check stops the test.
+SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined,float-cast-overflow
 LDLIBS := $(LIBS_PKG) -lm -lpthread
 
 LIB_C := $(sort $(wildcard base/*.c agent/*.c audio/*.c sessions/*.c annotations/*.c tui/*.c cli/*.c))
@@ -27,10 +30,11 @@ OBJ := $(LIB_C:%.c=build/rel/%.o) $(LIB_CXX:%.cc=build/rel/%.o)
 SAN_OBJ := $(LIB_C:%.c=build/san/%.o) $(LIB_CXX:%.cc=build/san/%.o)
 SAN_SUPPORT := $(TEST_SUPPORT:%.c=build/san/%.o)
 TEST_BIN := $(TEST_C:tests/%.c=build/san/tests/%)
+FUZZ_C := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_C := $(sort $(wildcard tests/bench_*.c))
 BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 
-.PHONY: all check run bench clean deps corpora layers FORCE
+.PHONY: all check run bench clean deps corpora layers fuzz FORCE
 all: formdesk corpora
 
 # formdesk's version, recorded with every run (sessions/runs.c): git describe, rewritten
@@ -79,6 +83,24 @@ build/san/tests/%: build/san/tests/%.o $(SAN_OBJ) $(SAN_SUPPORT)
 	@echo '  LINK    $@'
 	@$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
+# The saved fuzz inputs run through the targets' entry functions, without libFuzzer.
+build/san/tests/test_fuzz: $(FUZZ_C:%.c=build/san/%.o)
+
+# The failing-allocation run: the loaders, the rule layer and the store compiled with an
+# allocator that fails the Nth allocation (tests/support/failalloc.h), linked instead of
+# their usual objects.
+FAILALLOC_SRC := agent/form.c agent/flow.c agent/decision.c agent/validate.c agent/normalize.c \
+	agent/extraction.c agent/provider.c sessions/store.c
+FAILALLOC_OBJ := $(FAILALLOC_SRC:%.c=build/san/failalloc/%.o)
+build/san/failalloc/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC fail $<'
+	@$(CC) $(BASE_CFLAGS) -O1 -g $(SAN) -include tests/support/failalloc.h -c -o $@ $<
+build/san/tests/test_failalloc: build/san/tests/test_failalloc.o $(FAILALLOC_OBJ) \
+		$(filter-out $(FAILALLOC_SRC:%.c=build/san/%.o),$(SAN_OBJ)) $(SAN_SUPPORT)
+	@echo '  LINK    $@'
+	@$(CXX) $(SAN) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
+
 build/rel/tests/%: build/rel/tests/%.o $(OBJ) $(TEST_SUPPORT:%.c=build/rel/%.o)
 	@echo '  LINK    $@'
 	@$(CXX) -o $@ $^ $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
@@ -102,6 +124,40 @@ run: deps
 bench: deps
 	@$(MAKE) --no-print-directory formdesk corpora $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# Fuzzing (tests/fuzz/README.md): every target under libFuzzer (clang), FUZZ_SECONDS
+# each (default 60); prints executions and findings per target and saves each finding
+# under tests/fuzz/regress/TARGET/, where `make check` runs it from then on.
+FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
+FUZZ_SECONDS ?= 60
+# -Wno-error: clang warns where gcc (the build of record) does not; the fuzz build says so
+# but goes on.
+FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined,float-cast-overflow -Wno-error
+FUZZ_TARGETS := form corpus chat anthropic stt extract audio
+FUZZ_OBJ := $(LIB_C:%.c=build/fuzz/%.o) $(LIB_CXX:%.cc=build/fuzz/%.o) $(FUZZ_C:%.c=build/fuzz/%.o)
+FUZZ_BIN := $(FUZZ_TARGETS:%=build/fuzz/bin/fuzz_%)
+.SECONDARY: $(FUZZ_OBJ)
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo '  CC fuzz $<'
+	@$(FUZZ_CC) $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz/%.o: %.cc
+	@mkdir -p $(dir $@)
+	@echo '  CXX fuzz $<'
+	@$(FUZZ_CXX) $(BASE_CXXFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+build/fuzz/bin/fuzz_%: tests/fuzz/libfuzzer.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	@echo '  LINK    $@'
+	@$(FUZZ_CXX) -x c $(BASE_CFLAGS) -MF /dev/null -DFUZZ_FN=fuzz_$* -O1 -g $(FUZZ_SAN) \
+		-fsanitize=fuzzer -o $@ tests/fuzz/libfuzzer.c -x none $(FUZZ_OBJ) $(LDLIBS)
+
+fuzz: deps
+	@scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build formdesk

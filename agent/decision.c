@@ -1,5 +1,6 @@
 /* decision: the rule layer's decision record and its one JSON shape (see decision.h). */
 #include "decision.h"
+#include "base/numconv.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -536,7 +537,9 @@ enum err decision_from_json(const cJSON *j, struct decision **out)
 	if (cJSON_IsObject(b)) {
 		const cJSON *at = cJSON_GetObjectItemCaseSensitive(b, "at_ms");
 		d->barge_in = true;
-		d->barge_in_at_ms = cJSON_IsNumber(at) ? (long)at->valuedouble : 0;
+		d->barge_in_at_ms = 0; /* a stored record's number: checked before it is a long */
+		if (cJSON_IsNumber(at))
+			numconv_long(at->valuedouble, 0, NUMCONV_COUNT_MAX, &d->barge_in_at_ms);
 		ok &= dup(&d->barge_in_during, jstr(b, "during"));
 	}
 	if (!ok) {

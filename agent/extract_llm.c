@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "llm.h"
 #include "llm_stream.h"
+#include "secret.h"
+#include "textcheck.h"
 #include "validate.h"
 
 #define TOOL_NAME "record_extraction"
@@ -235,6 +238,11 @@ struct faults {
 	size_t len;
 };
 
+/* The longest acknowledgement kept (longer ones are cut) and the longest text value taken
+ * (longer ones are refused), bytes: a model's answer cannot fill the store or the history. */
+#define EXTRACT_MAX_ACK 400
+#define EXTRACT_MAX_VALUE 1000
+
 static void fault(struct faults *f, const char *fmt, ...)
 {
 	if (f->len + 4 >= sizeof(f->buf))
@@ -326,6 +334,12 @@ static enum err parse_into(const struct form *form, const char *text, struct ext
 {
 	size_t len;
 	const char *t = unfence(text ? text : "", &len);
+	/* the reader would end a value at the NUL and drop the rest: nothing is taken */
+	size_t nul = textcheck_json_nul(t, len);
+	if (nul < len) {
+		fault(f, "the model's answer holds a NUL character (\\u0000 at byte %zu): refused", nul);
+		return ERR_OK;
+	}
 	cJSON *root = cJSON_ParseWithLength(t, len);
 	if (!cJSON_IsObject(root)) {
 		fault(f, root ? "answer is JSON but not an object" : "invalid JSON from the model");
@@ -339,7 +353,18 @@ static enum err parse_into(const struct form *form, const char *text, struct ext
 			fault(f, "ignored \"%.40s\": not part of an extraction", m->string);
 	const cJSON *ack = cJSON_GetObjectItemCaseSensitive(root, "ack");
 	if (cJSON_IsString(ack)) {
-		if (ack->valuestring[0] && (e = extraction_set_text(&ex->ack, ack->valuestring)))
+		/* an acknowledgement is a few words: a long one is cut, and the fault says so */
+		size_t al = strlen(ack->valuestring), keep = textcheck_cut(ack->valuestring, al, EXTRACT_MAX_ACK);
+		if (keep < al)
+			fault(f, "ack cut to %zu bytes (it was %zu)", keep, al);
+		char *a = strndup(ack->valuestring, keep);
+		if (!a) {
+			e = ERR_NOMEM;
+			goto out;
+		}
+		e = a[0] ? extraction_set_text(&ex->ack, a) : ERR_OK;
+		free(a);
+		if (e)
 			goto out;
 	} else {
 		fault(f, "no ack");
@@ -366,6 +391,12 @@ static enum err parse_into(const struct form *form, const char *text, struct ext
 		bool sk = cJSON_IsTrue(skip);
 		const cJSON *value = cJSON_GetObjectItemCaseSensitive(it, "value");
 		const char *reason = NULL;
+		if (cJSON_IsString(value) && strlen(value->valuestring) > EXTRACT_MAX_VALUE) {
+			/* no answer to a form's question is this long: refused, not stored */
+			fault(f, "%.40s: a value of %zu bytes refused (at most %d)", fname,
+			      strlen(value->valuestring), EXTRACT_MAX_VALUE);
+			continue;
+		}
 		if (sk) {
 			const cJSON *r = cJSON_GetObjectItemCaseSensitive(it, "reason");
 			reason = "none";
@@ -467,7 +498,16 @@ out:
 bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 {
 	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
-	return s && llm_stream_take_ack(s, text);
+	if (!s || !llm_stream_take_ack(s, text))
+		return false;
+	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
+	size_t len = strlen(*text);
+	if (utf8_bad(*text, len, false)) { /* the whole answer will be refused too */
+		free(*text);
+		*text = NULL;
+		return false;
+	}
+	return true;
 }
 
 const struct backend_ops extract_llm_ops = {

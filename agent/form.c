@@ -248,6 +248,71 @@ static char *derive_name(struct ld *ld, const char *label)
 	return s;
 }
 
+/* The most positions a pattern may have once its repetitions are counted out: glibc's
+ * regcomp expands {m,n} by copying, so nested counts multiply ((((a){1,2}){1,2})... 25
+ * deep is 2^25 copies, minutes of work at every load). (a{1,255}){1,255} is 65025. */
+#define REGEX_MAX_SIZE 100000
+
+/* The size of pattern p (POSIX extended) with every repetition written out: an estimate
+ * from above (an alternation counts as the sum of its branches, *, + and ? as two). */
+static double regex_size(const char *p)
+{
+	enum { DEPTH = 64 };
+	double sum[DEPTH] = {0}, last[DEPTH] = {0};
+	int d = 0;
+	for (; *p; p++) {
+		double atom = 1;
+		if (*p == '\\') {
+			if (p[1])
+				p++;
+		} else if (*p == '[') {
+			/* a bracket expression is one position; ']' first is a member */
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				break;
+		} else if (*p == '(') {
+			if (d + 1 >= DEPTH)
+				return 1e300; /* deeper than any sane pattern */
+			d++;
+			sum[d] = last[d] = 0;
+			continue;
+		} else if (*p == ')' && d > 0) {
+			atom = sum[d] > 1 ? sum[d] : 1;
+			d--;
+		} else if (*p == '|') {
+			continue;
+		} else if (*p == '{') {
+			char *end;
+			double m = strtod(p + 1, &end), n = m;
+			if (*end == ',')
+				n = end[1] == '}' ? m + 1 : strtod(end + 1, &end);
+			while (*end && *end != '}')
+				end++;
+			double rep = n > 1 ? n : 1;
+			sum[d] += last[d] * (rep - 1);
+			last[d] *= rep;
+			p = *end ? end : end - 1;
+			continue;
+		} else if (*p == '*' || *p == '+' || *p == '?') {
+			sum[d] += last[d];
+			last[d] *= 2;
+			continue;
+		}
+		sum[d] += atom;
+		last[d] = atom;
+	}
+	double total = sum[0];
+	while (d > 0) /* an unclosed group: regcomp refuses it, size what was read */
+		total += sum[d--];
+	return total;
+}
+
 static void load_validation(struct ld *ld, const cJSON *qj, const char *qp,
 			    struct form_question *q)
 {
@@ -321,12 +386,25 @@ static void load_validation(struct ld *ld, const cJSON *qj, const char *qp,
 			add_issue(ld, "Field required.", "%s.pattern", rp);
 		}
 		if (q->pattern) {
-			regex_t re;
-			if (regcomp(&re, q->pattern, REG_EXTENDED | REG_NOSUB) != 0)
+			double size = regex_size(q->pattern);
+			regex_t *re = malloc(sizeof(*re));
+			if (!re) {
+				ld->nomem = true;
+			} else if (size > REGEX_MAX_SIZE) {
+				/* the library would take minutes, even hours, to build it */
+				char msg[200];
+				snprintf(msg, sizeof(msg),
+					 "The regular expression is too large once its repetitions are "
+					 "counted out (%.3g positions; at most %d).", size, REGEX_MAX_SIZE);
+				add_issue(ld, msg, "%s.pattern", rp);
+				free(re);
+			} else if (regcomp(re, q->pattern, REG_EXTENDED | REG_NOSUB) != 0) {
 				add_issue(ld, "Not a valid regular expression (POSIX extended).",
 					  "%s.pattern", rp);
-			else
-				regfree(&re);
+				free(re);
+			} else {
+				q->pattern_re = re; /* compiled once, used for every answer */
+			}
 		}
 		break;
 	case VALID_FREE_TEXT:
@@ -370,12 +448,62 @@ static void load_retry(struct ld *ld, const cJSON *qj, const char *qp, struct fo
 	}
 }
 
+struct twin {
+	char *key;
+	int i;
+};
+
+static int twin_cmp(const void *a, const void *b)
+{
+	const struct twin *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* For each option, the first option equal to it (normalize_text_eq), itself when none
+ * comes before: keys made once and sorted, so a long list loads in n log n, not n^2
+ * comparisons of freshly normalized text. Output: a new array of n_options (caller
+ * frees); NULL when there are none, or memory ran out (ld->nomem). */
+static int *option_twins(struct ld *ld, const struct form_question *q)
+{
+	int n = q->n_options;
+	if (n <= 0)
+		return NULL;
+	int *first = malloc((size_t)n * sizeof(*first));
+	struct twin *t = calloc((size_t)n, sizeof(*t));
+	int m = 0;
+	bool ok = first && t;
+	for (int i = 0; ok && i < n; i++) {
+		first[i] = i;
+		if (q->options[i] && *q->options[i]) {
+			ok = (t[m].key = normalize_text_key(q->options[i])) != NULL;
+			t[m++].i = i;
+		}
+	}
+	if (ok) {
+		qsort(t, (size_t)m, sizeof(*t), twin_cmp);
+		for (int k = 1; k < m; k++)
+			if (strcmp(t[k].key, t[k - 1].key) == 0)
+				first[t[k].i] = first[t[k - 1].i];
+	}
+	for (int k = 0; k < m; k++)
+		free(t[k].key);
+	free(t);
+	if (!ok) {
+		free(first);
+		ld->nomem = true;
+		return NULL;
+	}
+	return first;
+}
+
 /* Options, boolean labels and end_call_values that cannot work: an empty or repeated
  * option (an answer could not say which one), one boolean label without the other or two
  * equal ones, an end_call_value the question can never be answered with. */
 static void check_values(struct ld *ld, const char *qp, struct form_question *q)
 {
 	char msg[300];
+	int *first = option_twins(ld, q);
 	for (int i = 0; i < q->n_options; i++) {
 		if (!q->options[i])
 			continue;
@@ -383,14 +511,13 @@ static void check_values(struct ld *ld, const char *qp, struct form_question *q)
 			add_issue(ld, "An option must not be empty.", "%s.options[%d]", qp, i);
 			continue;
 		}
-		for (int j = 0; j < i; j++)
-			if (q->options[j] && normalize_text_eq(q->options[j], q->options[i])) {
-				snprintf(msg, sizeof(msg), "Duplicate option '%.200s' (the same as options[%d]).",
-					 q->options[i], j);
-				add_issue(ld, msg, "%s.options[%d]", qp, i);
-				break;
-			}
+		if (first && first[i] < i) {
+			snprintf(msg, sizeof(msg), "Duplicate option '%.200s' (the same as options[%d]).",
+				 q->options[i], first[i]);
+			add_issue(ld, msg, "%s.options[%d]", qp, i);
+		}
 	}
+	free(first);
 	if (!q->label_true != !q->label_false)
 		add_issue(ld, "boolean_labels needs both 'true' and 'false'.", "%s.boolean_labels", qp);
 	else if (q->label_true && normalize_text_eq(q->label_true, q->label_false))
@@ -815,7 +942,12 @@ enum err form_load(const char *path, struct form **out, struct form_issues *issu
 		goto io;
 	buf[len] = 0;
 	if (strlen(buf) != len) {
-		add_issue(&ld, "line 1, column 1: the file holds a NUL byte; not JSON text.", "");
+		int line, col;
+		char msg[100];
+		line_col(buf, buf + strlen(buf), &line, &col); /* where the NUL is */
+		snprintf(msg, sizeof(msg), "line %d, column %d: the file holds a NUL byte; not JSON text.",
+			 line, col);
+		add_issue(&ld, msg, "%s", "");
 		e = ld.nomem ? ERR_NOMEM : ERR_PARSE;
 		goto out;
 	}
@@ -872,6 +1004,9 @@ void form_free(struct form *f)
 		free_strv(q->end_call_values, q->n_end_call_values);
 		free(q->branch_id);
 		free(q->pattern);
+		if (q->pattern_re)
+			regfree(q->pattern_re);
+		free(q->pattern_re);
 		free(q->message);
 		free(q->description);
 		free_strv(q->retry_messages, q->n_retry_messages);

@@ -71,6 +71,7 @@ struct form_question {
 	double min, max;    /* number_range */
 	int min_length;     /* min_length */
 	char *pattern;      /* regex (POSIX extended) */
+	void *pattern_re;   /* pattern compiled once at load (a regex_t), NULL without one */
 	char *message;      /* regex failure message */
 	char *description;  /* free_text */
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "secret.h"
+
 #define HTTP_MAX_BODY (64u << 20)      /* a response larger than this is refused */
 #define HTTP_DEFAULT_TIMEOUT_MS 30000L
 #define HTTP_DEFAULT_BACKOFF_MS 500L
@@ -459,6 +461,9 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 		} else if (!res->body) {
 			res->err = ERR_NOMEM;
 		}
+		/* a provider's words enter here: a key it quotes goes before anyone reads them */
+		res->body_len = secret_scrub(res->body, res->body_len);
+		secret_scrub_str(res->error);
 		/* the observer's state goes with the result */
 		res->observer = r->observe_ud;
 		res->observer_free = r->observe_free;

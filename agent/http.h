@@ -25,7 +25,8 @@ struct http_result {
 	enum err err;       /* ERR_OK when a response arrived (whatever its status);
 	                       ERR_BACKEND on transport failure or timeout; ERR_NOMEM */
 	long status;        /* HTTP status of the last attempt, 0 without a response */
-	char *body;         /* response body, NUL-terminated (owned by the result) */
+	char *body;         /* response body, NUL-terminated (owned by the result); a key
+	                       it quoted is already "***" (secret.h) */
 	size_t body_len;    /* bytes, without the NUL */
 	double ttfb_ms;     /* start of the request to the first response byte of the last
 	                       attempt, milliseconds (retry waits included) */

@@ -185,7 +185,18 @@ enum err llm_openai_parse(const cJSON *root, struct llm_result *r, char *why, si
 enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c, struct http_req **out);
 enum err llm_anthropic_parse(const cJSON *root, struct llm_result *r, char *why, size_t n);
 
+/* The largest answer body taken from a model: far above any extraction or reply (a few
+ * KB); a bigger one is refused whole, not stored or sent back in the history. */
+#define LLM_MAX_ANSWER_BYTES (256u << 10)
+
 /* llm_set: replace *slot with a copy of s (NULL clears). Errors: ERR_NOMEM. */
 enum err llm_set(char **slot, const char *s);
+
+/* llm_count: a usage count (tokens) from a provider's answer. Inputs: v, the answer's
+ * member (NULL or not a number: nothing is done, true); what, its path in the answer
+ * ("usage.prompt_tokens"), for the message. Output: *out, the count, when v is a number
+ * from 0 to NUMCONV_COUNT_MAX (fractions dropped). Returns false, with why (size n) naming
+ * what and the number, when it is not: a count out of long's range cannot be converted. */
+bool llm_count(const cJSON *v, const char *what, long *out, char *why, size_t n);
 
 #endif

@@ -161,10 +161,9 @@ enum err llm_anthropic_parse(const cJSON *root, struct llm_result *r, char *why,
 	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(usage, "input_tokens");
 	const cJSON *ot = cJSON_GetObjectItemCaseSensitive(usage, "output_tokens");
-	if (cJSON_IsNumber(it))
-		r->tokens_in = (long)it->valuedouble;
-	if (cJSON_IsNumber(ot))
-		r->tokens_out = (long)ot->valuedouble;
+	if (!llm_count(it, "usage.input_tokens", &r->tokens_in, why, n) ||
+	    !llm_count(ot, "usage.output_tokens", &r->tokens_out, why, n))
+		return ERR_PARSE;
 	const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop_reason");
 	if (cJSON_IsString(stop) && llm_set(&r->finish, stop->valuestring))
 		return ERR_NOMEM;

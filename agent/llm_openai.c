@@ -185,10 +185,9 @@ enum err llm_openai_parse(const cJSON *root, struct llm_result *r, char *why, si
 	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
 	const cJSON *pt = cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens");
 	const cJSON *ct = cJSON_GetObjectItemCaseSensitive(usage, "completion_tokens");
-	if (cJSON_IsNumber(pt))
-		r->tokens_in = (long)pt->valuedouble;
-	if (cJSON_IsNumber(ct))
-		r->tokens_out = (long)ct->valuedouble;
+	if (!llm_count(pt, "usage.prompt_tokens", &r->tokens_in, why, n) ||
+	    !llm_count(ct, "usage.completion_tokens", &r->tokens_out, why, n))
+		return ERR_PARSE;
 	const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "choices"), 0);
 	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(choice, "message");
 	if (!cJSON_IsObject(msg)) {

@@ -219,10 +219,9 @@ static bool openai_event(struct llm_stream *s, const cJSON *root)
 				       src/groq/types/chat/chat_completion_chunk.py, XGroq) */
 		usage = get(get(root, "x_groq"), "usage");
 	const cJSON *pt = get(usage, "prompt_tokens"), *ct = get(usage, "completion_tokens");
-	if (cJSON_IsNumber(pt))
-		s->tokens_in = (long)pt->valuedouble;
-	if (cJSON_IsNumber(ct))
-		s->tokens_out = (long)ct->valuedouble;
+	if (!llm_count(pt, "usage.prompt_tokens", &s->tokens_in, s->error, sizeof(s->error)) ||
+	    !llm_count(ct, "usage.completion_tokens", &s->tokens_out, s->error, sizeof(s->error)))
+		return true;
 	const cJSON *choice = cJSON_GetArrayItem(get(root, "choices"), 0);
 	if (choice || usage)
 		s->any = true;
@@ -261,10 +260,9 @@ static bool anthropic_event(struct llm_stream *s, const cJSON *root)
 	} else if (strcmp(t, "message_start") == 0) {
 		const cJSON *u = get(get(root, "message"), "usage");
 		const cJSON *it = get(u, "input_tokens"), *ot = get(u, "output_tokens");
-		if (cJSON_IsNumber(it))
-			s->tokens_in = (long)it->valuedouble;
-		if (cJSON_IsNumber(ot))
-			s->tokens_out = (long)ot->valuedouble;
+		if (!llm_count(it, "message.usage.input_tokens", &s->tokens_in, s->error, sizeof(s->error)) ||
+		    !llm_count(ot, "message.usage.output_tokens", &s->tokens_out, s->error, sizeof(s->error)))
+			return true;
 	} else if (strcmp(t, "content_block_start") == 0) {
 		const cJSON *b = get(root, "content_block"), *idx = get(root, "index");
 		const cJSON *bt = get(b, "type"), *name = get(b, "name");
@@ -293,8 +291,8 @@ static bool anthropic_event(struct llm_stream *s, const cJSON *root)
 		const cJSON *ot = get(get(root, "usage"), "output_tokens");
 		if (cJSON_IsString(sr) && !set_str(&s->finish, sr->valuestring))
 			return false;
-		if (cJSON_IsNumber(ot))
-			s->tokens_out = (long)ot->valuedouble;
+		if (!llm_count(ot, "usage.output_tokens", &s->tokens_out, s->error, sizeof(s->error)))
+			return true;
 	} else if (strcmp(t, "message_stop") == 0) {
 		s->ended = true;
 	}

@@ -31,24 +31,29 @@ static bool blank(const char *s)
 	return true;
 }
 
+char *normalize_text_key(const char *s)
+{
+	char *t = trimmed(s);
+	if (!t)
+		return NULL;
+	utf8proc_uint8_t *f = utf8proc_NFKC_Casefold((const utf8proc_uint8_t *)t);
+	if (f) {
+		free(t);
+		return (char *)f;
+	}
+	for (char *p = t; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return t;
+}
+
 bool normalize_text_eq(const char *a, const char *b)
 {
 	if (!a || !b)
 		return false;
-	char *ta = trimmed(a), *tb = trimmed(b);
-	bool eq = false;
-	if (ta && tb) {
-		utf8proc_uint8_t *fa = utf8proc_NFKC_Casefold((const utf8proc_uint8_t *)ta);
-		utf8proc_uint8_t *fb = utf8proc_NFKC_Casefold((const utf8proc_uint8_t *)tb);
-		if (fa && fb)
-			eq = strcmp((const char *)fa, (const char *)fb) == 0;
-		else
-			eq = strcasecmp(ta, tb) == 0;
-		free(fa);
-		free(fb);
-	}
-	free(ta);
-	free(tb);
+	char *ka = normalize_text_key(a), *kb = normalize_text_key(b);
+	bool eq = ka && kb && strcmp(ka, kb) == 0;
+	free(ka);
+	free(kb);
 	return eq;
 }
 

@@ -45,6 +45,12 @@ enum err normalize_digits(const struct lexicon *lex, const cJSON *raw, char **ou
  * compatibility forms (utf8proc NFKC case fold) and surrounding spaces. */
 bool normalize_text_eq(const char *a, const char *b);
 
+/* normalize_text_key: the form of s that normalize_text_eq compares (trimmed, NFKC case
+ * folded; ASCII lower case when s is not UTF-8): two texts are equal when their keys are.
+ * Output: a new string (caller frees), NULL on ERR_NOMEM. For comparing many texts at
+ * once (sort the keys) instead of each pair. */
+char *normalize_text_key(const char *s);
+
 /* normalize_yesno: 1 yes, 0 no, -1 neither, for text a backend or a config gives:
  * "true"/"false", then parse_yesno (lex may be NULL), then the plain English and
  * romanized Hindi words yes/no/haan/nahi. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lexicon.h"
+#include "base/numconv.h"
 #include "text.h"
 
 #define MAXNUMS 64
@@ -672,8 +673,8 @@ void parse_date_span(const struct lexicon *lex, const struct text *t, int from, 
 	for (int k = 0; k < n && day < 0 && dm >= 0; k++)
 		if ((near(nums, n, nums[k].to, dm) || near(nums, n, dm + 1, nums[k].from)) &&
 		    !year_starts(t, nums, n, k) && !(k > 0 && year_starts(t, nums, n, k - 1))) {
-			day = (int)nums[k].value;
-			if (nums[k].value != day)
+			/* a day out of int's range (a long digit run) is no day: 99 fails the check */
+			if (!numconv_int(nums[k].value, 0, 99, &day) || nums[k].value != day)
 				day = 99;
 			used[k] = true;
 		}

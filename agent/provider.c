@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "provider_stt.h"
+#include "secret.h"
 
 /* Base URLs, models and key variables: each provider's API reference (OpenAI
  * platform.openai.com/docs/api-reference; OpenRouter openrouter.ai/docs/api-reference;
@@ -408,6 +409,8 @@ enum err provider_resolve(const char *spec, enum provider_kind kind, struct prov
 	p->model = strdup(model);
 	p->base_url = dup_trim_slash(base);
 	p->key = key && *key ? strdup(key) : NULL;
+	/* from now on a provider that quotes the key back is scrubbed (secret.h) */
+	bool kept = secret_add(p->key) == ERR_OK;
 	double v;
 	p->timeout_ms = conf_num(pc, "timeout_ms", &v) && v > 0 ? (long)v : 30000;
 	p->retries = conf_num(pc, "retries", &v) && v >= 0 ? (int)v : 2;
@@ -432,7 +435,7 @@ enum err provider_resolve(const char *spec, enum provider_kind kind, struct prov
 	p->reply_effort = strdup(re ? re : "low");
 	p->extract_history = conf_num(section("extract", NULL), "history_turns", &v) && v >= 0 ? (int)v : 200;
 	p->reply_history = conf_num(section("reply", NULL), "history_turns", &v) && v >= 0 ? (int)v : 200;
-	if (!p->model || !p->base_url || (key && *key && !p->key) || (proj && !p->project) ||
+	if (!p->model || !p->base_url || (key && *key && !p->key) || !kept || (proj && !p->project) ||
 	    !p->location || !p->extract_effort || !p->reply_effort) {
 		provider_free(p);
 		return ERR_NOMEM;

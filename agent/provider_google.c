@@ -10,6 +10,8 @@
 #include <openssl/pem.h>
 
 #include "http.h"
+#include "base/numconv.h"
+#include "secret.h"
 
 struct provider_google {
 	char *email, *token_uri, *project;
@@ -81,6 +83,11 @@ enum err provider_google_load(const char *path, struct provider_google **out, ch
 	}
 	g = calloc(1, sizeof(*g));
 	if (!g) {
+		e = ERR_NOMEM;
+		goto out;
+	}
+	/* the private key's text, should a server ever quote it (secret.h) */
+	if (secret_add(key->valuestring) != ERR_OK) {
 		e = ERR_NOMEM;
 		goto out;
 	}
@@ -246,8 +253,15 @@ enum err provider_google_token(struct provider_google *g, long timeout_ms, const
 		snprintf(why, n, "google token: no access_token in the answer");
 		goto out;
 	}
+	long life = 3600; /* seconds; the token endpoint's default */
+	if (cJSON_IsNumber(exp) && !numconv_long(exp->valuedouble, 0, 366L * 86400, &life)) {
+		snprintf(why, n, "google token: expires_in %g is not a number of seconds up to a year",
+			 exp->valuedouble);
+		goto out;
+	}
 	char *t = strdup(at->valuestring);
-	if (!t) {
+	if (!t || secret_add(t) != ERR_OK) {
+		free(t);
 		e = ERR_NOMEM;
 		goto out;
 	}
@@ -256,7 +270,7 @@ enum err provider_google_token(struct provider_google *g, long timeout_ms, const
 		free(g->token);
 	}
 	g->token = t;
-	g->expires = now + (cJSON_IsNumber(exp) ? (long long)exp->valuedouble : 3600);
+	g->expires = now + life;
 	*token = g->token;
 	e = ERR_OK;
 out:

@@ -7,6 +7,7 @@
 
 #include "llm.h"
 #include "provider_google.h"
+#include "textcheck.h"
 #include "stt_wav.h"
 
 struct stt_cloud {
@@ -121,6 +122,12 @@ enum err stt_cloud_response(const struct stt_cloud *x, const struct http_result 
 	llm_usage_http(u, res);
 	if (llm_http_error(p, res, u->error, sizeof(u->error)))
 		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
+	char why[120];
+	if (!textcheck_answer(res->body, res->body_len, why, sizeof(why))) {
+		/* refused whole: a transcript must not lose what follows a NUL or hold bad bytes */
+		snprintf(u->error, sizeof(u->error), "%s: %s", p->info->name, why);
+		return ERR_BACKEND;
+	}
 	e = stt_cloud_parse(p, res->body, res->body_len, text);
 	if (e == ERR_PARSE) {
 		snprintf(u->error, sizeof(u->error), "%s: the answer has no transcript", p->info->name);

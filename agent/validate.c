@@ -149,19 +149,18 @@ static const char *rule_min_length(const struct form_question *q, struct ymd tod
 static const char *rule_regex(const struct form_question *q, struct ymd today,
 			      const cJSON *value, char *msg, size_t n)
 {
-	regex_t re;
+	/* compiled once when the form was loaded (a form that loaded has one) */
+	const regex_t *re = q->pattern_re;
 	*msg = 0;
 	if (!value)
 		return q->message ? q->message : q->pattern;
 	char *t = as_text(value);
-	if (regcomp(&re, q->pattern ? q->pattern : "", REG_EXTENDED | REG_NOSUB) != 0) {
+	if (!re) {
 		snprintf(msg, n, "The question's pattern is not a valid regular expression.");
-	} else {
-		if (!t || regexec(&re, t, 0, NULL, 0) != 0)
-			snprintf(msg, n, "%s",
-				 q->message && *q->message ? q->message
-							   : "Value does not match the required pattern.");
-		regfree(&re);
+	} else if (!t || regexec(re, t, 0, NULL, 0) != 0) {
+		snprintf(msg, n, "%s",
+			 q->message && *q->message ? q->message
+						   : "Value does not match the required pattern.");
 	}
 	free(t);
 	return msg;

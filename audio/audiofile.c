@@ -124,19 +124,23 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 		set_msg(errmsg, "%s: unsupported output rate %d Hz", path, rate);
 		return ERR_INVALID;
 	}
+	/* Looked at before it is opened: opening a FIFO waits for a writer, a device may never
+	 * end. Only a regular file is read. */
+	struct stat sb;
+	int st = stat(path, &sb);
+	if (st == 0 && !S_ISREG(sb.st_mode)) {
+		set_msg(errmsg, "%s: %s", path,
+			S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+					    : "not a regular file (a pipe, a device or a socket); refused");
+		return ERR_IO;
+	}
 	/* Tell "cannot open" (ERR_IO, with the system's reason) from "not audio" (ERR_AUDIO). */
 	probe = fopen(path, "rb");
 	if (!probe) {
 		set_msg(errmsg, "%s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
-	struct stat sb;
-	int st = fstat(fileno(probe), &sb);
 	fclose(probe);
-	if (st == 0 && S_ISDIR(sb.st_mode)) {
-		set_msg(errmsg, "%s: %s", path, strerror(EISDIR));
-		return ERR_IO;
-	}
 	if (st == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
 		set_msg(errmsg, "%s: cannot decode audio: the file is empty (0 bytes)", path);
 		return ERR_AUDIO;

@@ -112,6 +112,10 @@ enum err recorder_open(const char *dir, int rate, struct recorder **out, char **
 		}
 		/* Values outside [-1, 1] are clipped, not wrapped. */
 		sf_command(r->s[i].f, SFC_SET_CLIPPING, NULL, SF_TRUE);
+		/* a header that says "no samples yet", on disk now: the first one libsndfile
+		 * writes gives RIFF size 8, which readers refuse if the call dies before a turn */
+		sf_command(r->s[i].f, SFC_UPDATE_HEADER_NOW, NULL, 0);
+		sf_write_sync(r->s[i].f);
 	}
 	*out = r;
 	return ERR_OK;

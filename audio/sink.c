@@ -186,6 +186,10 @@ enum err sink_open_file(const char *path, int rate, sink_clock clock, void *cloc
 		free(s);
 		return ERR_IO;
 	}
+	/* a valid empty WAV on disk from the start (libsndfile's first header says RIFF size
+	 * 8, which readers refuse, until it is closed) */
+	sf_command(s->file, SFC_UPDATE_HEADER_NOW, NULL, 0);
+	sf_write_sync(s->file);
 	*out = s;
 	return ERR_OK;
 }

@@ -100,12 +100,15 @@ struct call_end {
 	enum call_status status;
 	int turns;
 	char reason[128];
+	int undecoded; /* turns, over the whole run, whose audio could not be read */
 };
 
 static void on_event_end(void *ud, const struct engine_event *ev)
 {
 	struct call_end *ce = ud;
 	on_event(NULL, ev);
+	if (ev->kind == ENGINE_ERROR && ev->text && strncmp(ev->text, "audio: ", 7) == 0)
+		ce->undecoded++;
 	if (ev->kind == ENGINE_CALL_END) {
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(ev->json, "reason");
 		ce->status = ev->status;
@@ -210,6 +213,13 @@ int cmd_run(int argc, char **argv)
 	if (scored)
 		printf("{\"form_completion_accuracy\":%.6g,\"fields\":%d,\"correct\":%d}\n",
 		       score_accuracy(&score), score.fields, score.correct);
+	/* the calls ran on what could be read, but the run did not do what was asked */
+	if (ce.undecoded) {
+		fprintf(stderr, "formdesk run: %d turn%s' audio could not be read (named above)\n",
+			ce.undecoded, ce.undecoded == 1 ? "" : "s");
+		rc = 2;
+		goto out;
+	}
 	rc = 0;
 out:
 	engine_free(engine);

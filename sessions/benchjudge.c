@@ -90,8 +90,9 @@ static const char *judged(struct bj *b, const struct judge_llm_item *q, bool *fa
 	}
 	if (b->apply) {
 		struct item probe = {.key = key};
-		const struct item *it = bsearch(&probe, b->items, (size_t)b->n_items, sizeof *b->items,
-						cmp_item);
+		const struct item *it = b->n_items ? bsearch(&probe, b->items, (size_t)b->n_items,
+							     sizeof *b->items, cmp_item)
+						   : NULL;
 		if (it) {
 			v = it->verdict;
 			*failed = it->failed;

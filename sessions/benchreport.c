@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent/judge_llm.h"
+#include "base/numconv.h"
 #include "sessions/benchdb.h"
 #include "sessions/chart.h"
 #include "sessions/corpus.h"
@@ -87,6 +88,14 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+/* A count stored by the benchmark; one outside 0..NUMCONV_COUNT_MAX (a damaged row) is 0. */
+static long count(const cJSON *o, const char *k)
+{
+	long c = 0;
+	numconv_long(num(o, k), 0, NUMCONV_COUNT_MAX, &c);
+	return c;
+}
+
 static bool flag(const cJSON *o, const char *k)
 {
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, k));
@@ -136,8 +145,8 @@ static void call_fields(struct agg *a, const cJSON *o)
 {
 	const char *cond = str(o, "condition"), *path = str(o, "path");
 	const cJSON *fld;
-	a->fields_all += (long)num(o, "fields_all");
-	a->correct_all += (long)num(o, "correct_all");
+	a->fields_all += count(o, "fields_all");
+	a->correct_all += count(o, "correct_all");
 	cJSON_ArrayForEach(fld, cJSON_GetObjectItemCaseSensitive(o, "per_field")) {
 		bool asked = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 0)) == 1;
 		bool ok = cJSON_GetNumberValue(cJSON_GetArrayItem(fld, 1)) == 1;
@@ -168,28 +177,28 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 	}
 	a->n++;
 	if (strcmp(a->stage, "stt") == 0) {
-		a->words += (long)num(o, "words");
-		a->werr += (long)num(o, "word_errors");
-		a->wgen += (long)num(o, "word_genuine");
-		a->chars += (long)num(o, "chars");
-		a->cerr += (long)num(o, "char_errors");
+		a->words += count(o, "words");
+		a->werr += count(o, "word_errors");
+		a->wgen += count(o, "word_genuine");
+		a->chars += count(o, "chars");
+		a->cerr += count(o, "char_errors");
 		double w = num(o, "words");
 		a->nomem |= !vec_push(&a->utt_wer, w > 0 ? num(o, "word_errors") / w
 						       : num(o, "word_errors") > 0);
 		a->nomem |= !vec_push(&a->ms, num(o, "ms")) || !vec_push(&a->cost, num(o, "cost"));
 		a->pass += num(o, "word_genuine") == 0;
 	} else if (strcmp(a->stage, "call") == 0) {
-		a->fields += (long)num(o, "fields");
-		a->correct += (long)num(o, "correct");
+		a->fields += count(o, "fields");
+		a->correct += count(o, "correct");
 		a->calls_all += num(o, "fields") == num(o, "correct");
 		a->status_ok += strcmp(str(o, "status_want"), str(o, "status_got")) == 0;
-		a->turns += (long)num(o, "turns");
-		a->rep_open += (long)num(o, "replies_opening");
-		a->rep_open_ok += (long)num(o, "replies_opening_ok");
-		a->rep_turn += (long)num(o, "replies_turn");
-		a->rep_turn_ok += (long)num(o, "replies_turn_ok");
-		a->rep_end += (long)num(o, "replies_end");
-		a->rep_end_ok += (long)num(o, "replies_end_ok");
+		a->turns += count(o, "turns");
+		a->rep_open += count(o, "replies_opening");
+		a->rep_open_ok += count(o, "replies_opening_ok");
+		a->rep_turn += count(o, "replies_turn");
+		a->rep_turn_ok += count(o, "replies_turn_ok");
+		a->rep_end += count(o, "replies_end");
+		a->rep_end_ok += count(o, "replies_end_ok");
 		a->nomem |= !vec_push(&a->open_ms, num(o, "opening_ms"));
 		call_fields(a, o);
 		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
@@ -203,8 +212,8 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		if (c == a->n_cond && c < MAX_CONDS && (a->cond_name[c] = strdup(cond)))
 			a->n_cond++;
 		if (c < a->n_cond) {
-			a->cond_fields[c] += (long)num(o, "fields");
-			a->cond_correct[c] += (long)num(o, "correct");
+			a->cond_fields[c] += count(o, "fields");
+			a->cond_correct[c] += count(o, "correct");
 		}
 		if (cJSON_GetObjectItemCaseSensitive(o, "fault") && cJSON_GetArraySize(a->fails) < MAX_FAILS) {
 			cJSON *f = cJSON_Duplicate(o, 1);
@@ -769,11 +778,11 @@ static int tally_stt(void *ud, const char *spec, const char *key, const char *da
 	struct tally *t = ud;
 	cJSON *o = cJSON_Parse(data);
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "llm_judge");
-	t->segments += (long)num(o, "segments");
-	t->seg_offline += (long)num(o, "forgiven_offline");
-	t->wer_asked += (long)num(j, "asked");
-	t->wer_forgiven += (long)num(j, "forgiven");
-	t->wer_failed += (long)num(j, "failed");
+	t->segments += count(o, "segments");
+	t->seg_offline += count(o, "forgiven_offline");
+	t->wer_asked += count(j, "asked");
+	t->wer_forgiven += count(j, "forgiven");
+	t->wer_failed += count(j, "failed");
 	note_judge(t, jstr(j, "judge"));
 	cJSON_Delete(o);
 	return 0;

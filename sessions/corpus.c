@@ -88,32 +88,8 @@ char *corpus_resolve(const char *arg)
 /* read_text: the whole file at path as a string (caller frees). */
 static enum err read_text(const char *path, char **out, char **errmsg)
 {
-	FILE *f = fopen(path, "rb");
-	char *s = NULL;
-	long size;
-	enum err e = ERR_IO;
-
-	if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	e = ERR_NOMEM;
-	if (!(s = malloc((size_t)size + 1)))
-		goto out;
-	e = ERR_IO;
-	if (fread(s, 1, (size_t)size, f) != (size_t)size) {
-		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	s[size] = '\0';
-	*out = s;
-	s = NULL;
-	e = ERR_OK;
-out:
-	free(s);
-	if (f)
-		fclose(f);
-	return e;
+	size_t len;
+	return csv_read_file(path, out, &len, errmsg);
 }
 
 /* line_of: the 1-based line of text at byte offset off. */
@@ -275,32 +251,43 @@ static int utt_cmp(const void *a, const void *b)
 static const struct utt *utt_find(const struct loader *L, const char *id)
 {
 	struct utt key = {.id = (char *)id};
-	return bsearch(&key, L->utts, (size_t)L->n_utts, sizeof *L->utts, utt_cmp);
+	/* no utterances: no array to search (bsearch's base must not be NULL) */
+	return L->n_utts ? bsearch(&key, L->utts, (size_t)L->n_utts, sizeof *L->utts, utt_cmp) : NULL;
 }
 
 /* audio_for: the audio file of utterance id: the explicit path, else audios/<id>.wav,
- * .flac or .mp3. Output: *out new absolute path or NULL when none exists. */
+ * .flac or .mp3. Output: *out new absolute path or NULL when none exists. Errors: ERR_IO
+ * when the file there is not a regular file (a folder, a pipe, a device: never read; *out
+ * names it), ERR_NOMEM. */
 static enum err audio_for(const char *dir, const char *id, const char *path, char **out)
 {
 	static const char *const exts[] = {"wav", "flac", "mp3"};
 	char *p;
 	*out = NULL;
+	struct stat sb;
 	if (path && path[0]) {
 		if (!(p = join(dir, path)))
 			return ERR_NOMEM;
+		*out = p;
 		if (is_file(p))
+			return ERR_OK;
+		*out = NULL;
+		if (stat(p, &sb) == 0) { /* there, but a pipe or a device is never read */
 			*out = p;
-		else
-			free(p);
+			return ERR_IO;
+		}
+		free(p);
 		return ERR_OK;
 	}
 	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
 		if (asprintf(&p, "%s/audios/%s.%s", dir, id, exts[i]) < 0)
 			return ERR_NOMEM;
-		if (is_file(p)) {
-			*out = p;
+		*out = p;
+		if (is_file(p))
 			return ERR_OK;
-		}
+		if (stat(p, &sb) == 0)
+			return ERR_IO;
+		*out = NULL;
 		free(p);
 	}
 	return ERR_OK;
@@ -385,8 +372,14 @@ static enum err load_transcripts(struct loader *L)
 			goto out;
 		}
 		L->n_utts++;
-		if ((e = audio_for(L->c->dir, id, path, &u->audio)) != ERR_OK)
+		if ((e = audio_for(L->c->dir, id, path, &u->audio)) == ERR_IO) {
+			set_msg(L->errmsg, "%s:%d: field '%s': %s is not a regular file (a folder, a pipe "
+				"or a device); refused", file, line, path && path[0] ? "path" : "id", u->audio);
+			e = ERR_INVALID;
 			goto out;
+		} else if (e != ERR_OK) {
+			goto out;
+		}
 		e = ERR_INVALID;
 		if (!u->audio) {
 			if (path && path[0])
@@ -398,6 +391,11 @@ static enum err load_transcripts(struct loader *L)
 					file, line, id);
 			goto out;
 		}
+	}
+	if (L->n_utts == 0) {
+		set_msg(L->errmsg, "%s: no utterances: the file holds only its header row", file);
+		e = ERR_INVALID;
+		goto out;
 	}
 	qsort(L->utts, (size_t)L->n_utts, sizeof *L->utts, utt_cmp);
 	for (int i = 1; i < L->n_utts; i++)
@@ -671,8 +669,9 @@ static enum err load_expected(struct loader *L)
 	if (!file)
 		goto out;
 	e = ERR_OK;
-	if (!is_file(file))
-		goto out; /* expected forms are optional */
+	struct stat sb;
+	if (stat(file, &sb) != 0 && errno == ENOENT)
+		goto out; /* expected forms are optional; anything else there is read, or refused */
 	if ((e = read_text(file, &text, L->errmsg)) != ERR_OK)
 		goto out;
 	for (p = text; *p; p = nl ? nl + 1 : p + strlen(p)) {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/utf8.h"
 
@@ -28,33 +29,58 @@ static void set_msg(char **errmsg, const char *fmt, ...)
 	va_end(ap);
 }
 
-enum err csv_open(const char *path, struct csv **out, char **errmsg)
+enum err csv_read_file(const char *path, char **text, size_t *len, char **errmsg)
 {
-	struct csv *c = calloc(1, sizeof *c);
+	struct stat sb;
 	FILE *f = NULL;
-	enum err e = ERR_NOMEM;
+	char *s = NULL;
 	long size;
+	enum err e = ERR_IO;
 
-	if (errmsg)
-		*errmsg = NULL;
-	if (!c || !(c->path = strdup(path)))
-		goto out;
-	e = ERR_IO;
+	/* looked at before it is opened: a FIFO would wait for a writer, a folder's size is
+	 * no size */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		set_msg(errmsg, "%s: cannot read: %s", path,
+			S_ISDIR(sb.st_mode) ? "it is a folder, not a file"
+					    : "not a regular file (a pipe, a device or a socket)");
+		return ERR_IO;
+	}
 	if (!(f = fopen(path, "rb")) || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET) != 0) {
 		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
 	e = ERR_NOMEM;
-	if (!(c->text = malloc((size_t)size + 1)))
+	if (!(s = malloc((size_t)size + 1)))
 		goto out;
 	e = ERR_IO;
-	if (fread(c->text, 1, (size_t)size, f) != (size_t)size) {
+	if (fread(s, 1, (size_t)size, f) != (size_t)size) {
 		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
-	c->text[size] = '\0';
-	c->len = (size_t)size;
+	s[size] = '\0';
+	*text = s;
+	*len = (size_t)size;
+	s = NULL;
+	e = ERR_OK;
+out:
+	free(s);
+	if (f)
+		fclose(f);
+	return e;
+}
+
+enum err csv_open(const char *path, struct csv **out, char **errmsg)
+{
+	struct csv *c = calloc(1, sizeof *c);
+	enum err e = ERR_NOMEM;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (!c || !(c->path = strdup(path)))
+		goto out;
+	if ((e = csv_read_file(path, &c->text, &c->len, errmsg)) != ERR_OK)
+		goto out;
 	c->line = 1;
 	if (c->len >= 3 && memcmp(c->text, "\xEF\xBB\xBF", 3) == 0)
 		c->pos = 3;
@@ -73,8 +99,6 @@ enum err csv_open(const char *path, struct csv **out, char **errmsg)
 	}
 	e = ERR_OK;
 out:
-	if (f)
-		fclose(f);
 	if (e == ERR_OK) {
 		*out = c;
 		return ERR_OK;

@@ -14,6 +14,12 @@ struct csv;
  * line of a NUL byte or of bytes that are not UTF-8. Errors: ERR_IO, ERR_PARSE,
  * ERR_NOMEM. */
 enum err csv_open(const char *path, struct csv **out, char **errmsg);
+
+/* csv_read_file: the whole of the regular file at path. Outputs: *text (NUL-terminated,
+ * caller frees), *len its bytes. A folder, a pipe or a device is refused before it is
+ * opened. On failure *errmsg (caller frees; may be NULL) reads "PATH: cannot read: WHY".
+ * Errors: ERR_IO, ERR_NOMEM. */
+enum err csv_read_file(const char *path, char **text, size_t *len, char **errmsg);
 void csv_free(struct csv *c);
 
 /* csv_next: the next record. Blank lines are passed over. Output: *fields (caller frees

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "agent/reply_script.h"
+#include "agent/textcheck.h"
 #include "audio/audiofile.h"
 #include "audio/channel.h"
 #include "sessions/corpus.h"
@@ -148,6 +149,43 @@ static void note(struct engine *e, int turn, char **errs, const char *fmt, ...)
 	} else {
 		*errs = msg;
 	}
+}
+
+/* The longest text a turn keeps of the caller's or the agent's words, bytes: what is longer
+ * is cut (and said to be), so the history sent back to a model with every request and the
+ * store stay bounded whatever a backend returns. */
+#define ENGINE_MAX_TEXT 2000
+
+/* bound_text: cut *s (owned) to ENGINE_MAX_TEXT bytes at a character's edge, marking the
+ * cut with " [...]". Returns how many bytes were cut, 0 when it fit (or s is NULL). */
+static size_t bound_text(char **s)
+{
+	size_t len = *s ? strlen(*s) : 0;
+	if (len <= ENGINE_MAX_TEXT)
+		return 0;
+	size_t keep = textcheck_cut(*s, len, ENGINE_MAX_TEXT - 6);
+	memcpy(*s + keep, " [...]", 7); /* fits: len > ENGINE_MAX_TEXT >= keep + 6 */
+	return len - keep;
+}
+
+/* refused: whether the rules will refuse a value of ex (flow_check, which changes nothing:
+ * the same rules the turn's decision applies next). Output: *no. Errors: ERR_NOMEM. */
+static enum err refused(struct engine *e, const struct extraction *ex, bool *no)
+{
+	cJSON *res = NULL, *c;
+	*no = false;
+	if (!ex)
+		return ERR_OK;
+	enum err err = flow_check(e->cfg.form, e->cfg.lex, e->cfg.today, flow_current(e->flow), ex, &res);
+	if (err != ERR_OK)
+		return err;
+	cJSON_ArrayForEach(c, res) {
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "status");
+		if (cJSON_IsString(s) && strcmp(s->valuestring, "invalid") == 0)
+			*no = true;
+	}
+	cJSON_Delete(res);
+	return ERR_OK;
 }
 
 static enum err history_add(struct engine *e, const char *role, const char *content)
@@ -554,6 +592,10 @@ static enum err extract_run(struct engine *e, struct turn *t)
 			t->started = false;
 			return ERR_OK;
 		}
+		size_t cut = bound_text(&t->transcript);
+		if (cut)
+			note(e, t->index, &t->errs, "transcript: %zu bytes cut (at most %d are kept)", cut,
+			     ENGINE_MAX_TEXT);
 		t->stage_t0 = now_ms();
 		t->xreq = (struct extract_request){
 			.form = e->cfg.form,
@@ -576,8 +618,14 @@ static enum err extract_run(struct engine *e, struct turn *t)
 		if (!(t->ex_json = extraction_to_json(t->ex)))
 			return ERR_NOMEM;
 		/* No acknowledgement came from a stream (offline backends, unstreamed
-		 * answers): the extraction's is said now, so every backend behaves alike. */
-		if (!t->ack && t->ex && t->ex->ack && t->ex->ack[0]) {
+		 * answers): the extraction's is said now, so every backend behaves alike; but
+		 * not for an answer the rules will refuse ("thank you, the form is complete"
+		 * while the question is asked again). A streamed one was said before anyone
+		 * could judge: it stands. */
+		bool no;
+		if ((err = refused(e, t->ex, &no)) != ERR_OK)
+			return err;
+		if (!t->ack && t->ex && t->ex->ack && t->ex->ack[0] && !no) {
 			char *text = strdup(t->ex->ack);
 			if (!text)
 				return ERR_NOMEM;
@@ -651,6 +699,10 @@ static void reply_run(struct engine *e, struct turn *t)
 		stage_failed(e, t, ENGINE_STAGE_REPLY, err,
 			     t->said ? "; the script's words were said instead" : "");
 	}
+	size_t cut = bound_text(&t->said);
+	if (cut)
+		note(e, t->index, &t->errs, "reply: %zu bytes cut (at most %d are said and kept)", cut,
+		     ENGINE_MAX_TEXT);
 	t->state = T_DONE;
 	t->started = false;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/utf8.h"
 #include "agent/flow.h"
 #include "agent/form.h"
 #include "agent/tts.h"
@@ -480,6 +481,16 @@ enum err livecall_typed(struct livecall *lc, const char *text)
 
 	if (!engine_call_open(lc->eng))
 		return ERR_OK;
+	const char *bad = text ? utf8_bad(text, strlen(text), false) : NULL;
+	if (bad) {
+		char msg[160];
+		struct engine_event ev = {.kind = ENGINE_ERROR, .text = msg, .call_id = "live"};
+		snprintf(msg, sizeof msg, "typed line: not valid UTF-8 at byte %zu; refused, not a turn",
+			 (size_t)(bad - text) + 1);
+		if (lc->listener)
+			lc->listener(lc->ud, &ev);
+		return ERR_INVALID;
+	}
 	if (lc->live && live_interrupt(lc->live, now_of(lc)))
 		events(lc);
 	else if (engine_busy(lc->eng))

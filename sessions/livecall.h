@@ -81,7 +81,9 @@ enum err livecall_start(struct livecall *lc);
 
 /* livecall_typed: the caller says text (UTF-8, borrowed; "" is silence), typed at the
  * desk: STT is skipped; while the agent thinks or speaks it is a barge-in. Nothing
- * happens when no call is open. Errors: engine_start_turn's. */
+ * happens when no call is open. Errors: ERR_INVALID when text is not valid UTF-8 (the
+ * line is refused: an error event says so, no turn starts, nothing is stored);
+ * engine_start_turn's. */
 enum err livecall_typed(struct livecall *lc, const char *text);
 
 /* livecall_poll: the loop's one wait: at most timeout_ms (cut while capturing or playing,

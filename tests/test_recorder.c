@@ -191,6 +191,39 @@ static void test_crash_kill(void **state)
 	run_crash(1);
 }
 
+/* Killed before the first turn ended: each side is a valid WAV of no samples, 44 bytes
+ * whose RIFF size is 36 (a reader refuses the RIFF size 8 libsndfile first writes). */
+static void test_kill_before_first_turn(void **state)
+{
+	char dir[128], path[192];
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/early", tmpdir);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct recorder *r = NULL;
+		if (recorder_open(dir, RATE, &r, NULL) != ERR_OK)
+			_exit(3);
+		raise(SIGKILL);
+		_exit(5);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	for (int side = 0; side < 2; side++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, side ? "agent.wav" : "caller.wav");
+		unsigned char h[64];
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		size_t n = fread(h, 1, sizeof(h), f);
+		fclose(f);
+		assert_int_equal(n, 44);
+		assert_int_equal(h[4] | h[5] << 8 | h[6] << 16 | (unsigned)h[7] << 24, 36);
+		assert_int_equal(memcmp(h + 36, "data\0\0\0\0", 8), 0);
+		check_side(path, side, 0, 0, 0);
+	}
+}
+
 static void test_flac(void **state)
 {
 	char dir[128], path[192];
@@ -241,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_turns_and_offsets),
 		cmocka_unit_test(test_crash_exit),
 		cmocka_unit_test(test_crash_kill),
+		cmocka_unit_test(test_kill_before_first_turn),
 		cmocka_unit_test(test_flac),
 		cmocka_unit_test(test_dir_and_errors),
 	};

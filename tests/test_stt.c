@@ -22,6 +22,7 @@
 #include "agent/stt_wav.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/svcacct.h"
 
 #define N_SAMPLES 8000 /* 0.5 s at 16 kHz */
 
@@ -47,34 +48,9 @@ static void clear_env(void)
 /* A fresh RSA key and a service-account file naming the test server's token endpoint. */
 static int write_credentials(void)
 {
-	google_key = EVP_RSA_gen(2048);
-	if (!google_key)
-		return -1;
-	BIO *b = BIO_new(BIO_s_mem());
-	PEM_write_bio_PrivateKey(b, google_key, NULL, NULL, 0, NULL, NULL);
-	char *pem = NULL;
-	long n = BIO_get_mem_data(b, &pem);
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "type", "service_account");
-	cJSON_AddStringToObject(o, "project_id", "demo-project");
-	cJSON_AddStringToObject(o, "private_key_id", "k1");
-	char *key = strndup(pem, (size_t)n);
-	cJSON_AddStringToObject(o, "private_key", key);
-	free(key);
-	BIO_free(b);
-	cJSON_AddStringToObject(o, "client_email", "desk@demo-project.iam.gserviceaccount.com");
 	char uri[128];
 	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	cJSON_AddStringToObject(o, "token_uri", uri);
-	char *text = cJSON_Print(o);
-	cJSON_Delete(o);
-	snprintf(cred_path, sizeof(cred_path), "/tmp/formdesk-cred-XXXXXX");
-	int fd = mkstemp(cred_path);
-	ssize_t w = fd >= 0 ? write(fd, text, strlen(text)) : -1;
-	if (fd >= 0)
-		close(fd);
-	cJSON_free(text);
-	return w > 0 ? 0 : -1;
+	return svcacct_write(uri, cred_path, sizeof(cred_path), &google_key, NULL);
 }
 
 static int setup(void **state)

@@ -445,13 +445,22 @@ static int run_headless(struct sim *s)
 		rc = 2;
 		goto out;
 	}
+	long lineno = 0;
 	while (!g_stop && !livecall_done(s->lc)) {
 		if (!s->lc_mic && livecall_listening(s->lc)) {
 			if ((len = getline(&line, &cap, stdin)) < 0)
 				break;
+			lineno++;
 			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 				line[--len] = '\0';
-			livecall_typed(s->lc, line);
+			/* a NUL would silently cut the line short: refused, as bad UTF-8 is */
+			if (strlen(line) != (size_t)len) {
+				fprintf(stderr, "formdesk: stdin line %ld: the caller's line holds a NUL byte "
+					"(byte %zu); refused, not a turn\n", lineno, strlen(line) + 1);
+				s->headless_rc = 2;
+			} else if (livecall_typed(s->lc, line) == ERR_INVALID) {
+				s->headless_rc = 2;
+			}
 			continue;
 		}
 		livecall_poll(s->lc, 100, NULL, 0);

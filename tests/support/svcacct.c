@@ -1,0 +1,51 @@
+#include "svcacct.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+
+int svcacct_write(const char *token_uri, char *path, size_t n, EVP_PKEY **key, char **pem)
+{
+	EVP_PKEY *k = EVP_RSA_gen(2048);
+	BIO *b = BIO_new(BIO_s_mem());
+	if (!k || !b) {
+		EVP_PKEY_free(k);
+		BIO_free(b);
+		return -1;
+	}
+	PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL);
+	char *p = NULL;
+	long len = BIO_get_mem_data(b, &p);
+	char *text_key = strndup(p, (size_t)len);
+	BIO_free(b);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "type", "service_account");
+	cJSON_AddStringToObject(o, "project_id", "demo-project");
+	cJSON_AddStringToObject(o, "private_key_id", "k1");
+	cJSON_AddStringToObject(o, "private_key", text_key ? text_key : "");
+	cJSON_AddStringToObject(o, "client_email", "desk@demo-project.iam.gserviceaccount.com");
+	cJSON_AddStringToObject(o, "token_uri", token_uri);
+	char *text = cJSON_Print(o);
+	cJSON_Delete(o);
+	snprintf(path, n, "/tmp/formdesk-cred-XXXXXX");
+	int fd = text && text_key ? mkstemp(path) : -1;
+	ssize_t w = fd >= 0 ? write(fd, text, strlen(text)) : -1;
+	if (fd >= 0)
+		close(fd);
+	cJSON_free(text);
+	if (w <= 0) {
+		EVP_PKEY_free(k);
+		free(text_key);
+		return -1;
+	}
+	*key = k;
+	if (pem)
+		*pem = text_key;
+	else
+		free(text_key);
+	return 0;
+}
