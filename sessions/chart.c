@@ -84,6 +84,97 @@ static enum err finish(struct svg *s, const char *path)
 	return e;
 }
 
+#define LABEL_SIZE 12.0
+
+struct chart_box chart_plot_area(void)
+{
+	return (struct chart_box){LEFT, TOP, W - RIGHT, H - BOTTOM, 0, 0, 0};
+}
+
+double chart_text_width(const char *text, double size)
+{
+	/* Code points, not bytes; a Devanagari sign that joins the letter before it (U+0900-
+	 * U+0903, U+093A-U+094F, U+0951-U+0957, U+0962-U+0963) takes no column of its own. */
+	double cols = 0;
+	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p;) {
+		unsigned cp = *p;
+		int k = cp < 0x80 ? 1 : cp < 0xE0 ? 2 : cp < 0xF0 ? 3 : 4;
+		if (k == 3 && p[1] && p[2])
+			cp = ((cp & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+		bool joins = (cp >= 0x900 && cp <= 0x903) || (cp >= 0x93A && cp <= 0x94F) ||
+			     (cp >= 0x951 && cp <= 0x957) || cp == 0x962 || cp == 0x963;
+		if (!joins)
+			cols++;
+		for (int j = 0; j < k && *p; j++)
+			p++;
+	}
+	return cols * size * 0.62; /* a sans-serif's average advance, as a fraction of its size */
+}
+
+bool chart_box_hits_circle(const struct chart_box *b, double x, double y, double r)
+{
+	double nx = fmax(b->x0, fmin(x, b->x1)), ny = fmax(b->y0, fmin(y, b->y1));
+	return (nx - x) * (nx - x) + (ny - y) * (ny - y) < r * r;
+}
+
+bool chart_boxes_overlap(const struct chart_box *a, const struct chart_box *b)
+{
+	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* The box of a label of width w for text placed at (tx, ty) with anchor an. */
+static struct chart_box label_box(double tx, double ty, double w, enum svg_anchor an)
+{
+	double x0 = an == SVG_START ? tx : an == SVG_END ? tx - w : tx - w / 2;
+	return (struct chart_box){x0, ty - LABEL_SIZE * 0.8, x0 + w, ty + LABEL_SIZE * 0.25, tx, ty,
+				  an};
+}
+
+struct chart_box chart_label_box(const char *text, double tx, double ty, int anchor)
+{
+	return label_box(tx, ty, chart_text_width(text, LABEL_SIZE), (enum svg_anchor)anchor);
+}
+
+/* place_label: where point i's label goes: right, left, above or below its marker, then
+ * twice as far; the first that covers no marker (xyr: x, y, r of each of n), no label
+ * placed before it (placed, n_placed) and stays inside the plot area; when none does, the
+ * one with the fewest collisions. */
+static struct chart_box place_label(const char *label, const double *xyr, int n, int i,
+				    const struct chart_box *placed, int n_placed)
+{
+	double w = chart_text_width(label, LABEL_SIZE);
+	double x = xyr[3 * i], y = xyr[3 * i + 1], r = xyr[3 * i + 2];
+	struct chart_box best = {0};
+	int best_hits = -1;
+	for (int far = 1; far <= 3; far++) {
+		double d = 4 * far + (far - 1) * 10;
+		struct chart_box c[4] = {
+			label_box(x + r + d, y + 4, w, SVG_START),
+			label_box(x - r - d, y + 4, w, SVG_END),
+			label_box(x, y - r - d, w, SVG_MIDDLE),
+			label_box(x, y + r + d + LABEL_SIZE * 0.8, w, SVG_MIDDLE),
+		};
+		for (int k = 0; k < 4; k++) {
+			int hits = 0;
+			if (c[k].x0 < LEFT + 2 || c[k].x1 > W - RIGHT - 2 || c[k].y0 < TOP ||
+			    c[k].y1 > H - BOTTOM - 2)
+				hits += 10; /* over an axis, the title or the legend */
+			for (int j = 0; j < n; j++)
+				hits += chart_box_hits_circle(&c[k], xyr[3 * j], xyr[3 * j + 1],
+							      xyr[3 * j + 2]);
+			for (int j = 0; j < n_placed; j++)
+				hits += chart_boxes_overlap(&c[k], &placed[j]);
+			if (hits == 0)
+				return c[k];
+			if (best_hits < 0 || hits < best_hits) {
+				best = c[k];
+				best_hits = hits;
+			}
+		}
+	}
+	return best;
+}
+
 enum err chart_tradeoff(const char *path, const char *title, const struct chart_point *p,
 			int n, double max_p95_ms, double min_accuracy)
 {
@@ -118,19 +209,34 @@ enum err chart_tradeoff(const char *path, const char *title, const struct chart_
 		svg_text(s, W - RIGHT - 4, y - 5, 11, SVG_END, "#D55E00", "normal", 0,
 			 "accuracy limit");
 	}
+	/* Markers first, then each label where it covers no marker, no other label and stays
+	 * inside the plot area (clear of the axes and the legend). */
+	struct chart_box *placed = calloc((size_t)n, sizeof *placed);
+	double *cx = calloc((size_t)n * 3, sizeof *cx);
+	if (!placed || !cx) {
+		free(placed);
+		free(cx);
+		svg_free(s);
+		return ERR_NOMEM;
+	}
 	for (int i = 0; i < n; i++) {
 		double r = cmax > 0 ? fmax(2, 20 * sqrt(p[i].cost_usd / cmax)) : 6;
 		double x = px(&xa, p[i].p95_ms), y = py(&ya, p[i].accuracy * 100);
+		cx[3 * i] = x, cx[3 * i + 1] = y, cx[3 * i + 2] = r;
 		char tip[128];
 		snprintf(tip, sizeof tip, "%.2f%%, p95 %.0f ms, $%.4g", p[i].accuracy * 100,
 			 p[i].p95_ms, p[i].cost_usd);
 		svg_circle(s, x, y, r, p[i].chosen ? palette[0] : "#bbbbbb",
 			   p[i].chosen ? "#003f66" : "#777777", p[i].chosen ? 0.75 : 0.4, tip);
-		/* Labels of points near the right edge go on their left, clear of the legend. */
-		bool left = x > LEFT + (W - LEFT - RIGHT) * 0.8;
-		svg_text(s, left ? x - r - 4 : x + r + 4, y + 4, 12, left ? SVG_END : SVG_START,
+	}
+	for (int i = 0; i < n; i++) {
+		struct chart_box b = place_label(p[i].label, cx, n, i, placed, i);
+		placed[i] = b;
+		svg_text(s, b.text_x, b.text_y, LABEL_SIZE, b.anchor,
 			 p[i].chosen ? "black" : "#777777", "normal", 0, p[i].label);
 	}
+	free(placed);
+	free(cx);
 	char legend[96];
 	double lx = W - RIGHT + 16;
 	svg_circle(s, lx + 6, TOP + 10, 6, palette[0], "#003f66", 0.75, NULL);

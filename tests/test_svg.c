@@ -189,6 +189,69 @@ static void document(void **state)
 	assert_int_equal(chart_tradeoff("/nonexistent-dir/x.svg", "t", &p, 1, 0, 0), ERR_IO);
 }
 
+/* label row: NAME POINTS (tests/data/chart_labels.tsv). Reads the written chart back: every
+ * marker label's box covers no marker and no other label and lies inside the plot area. */
+static void label_row(void **state)
+{
+	const struct table_row *r = *state;
+	struct chart_point p[16];
+	char *spec = strdup(r->col[1]), *save = NULL;
+	int n = 0;
+	for (char *it = strtok_r(spec, ";", &save); it && n < 16; it = strtok_r(NULL, ";", &save)) {
+		char *f[4], *s2 = NULL;
+		f[0] = strtok_r(it, ",", &s2);
+		for (int k = 1; k < 4; k++)
+			f[k] = strtok_r(NULL, ",", &s2);
+		assert_non_null(f[3]);
+		p[n++] = (struct chart_point){f[0], atof(f[1]), atof(f[2]), atof(f[3]), true};
+	}
+	char path[] = "/tmp/formdesk-labels-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chart_tradeoff(path, "t", p, n, 0, 0), ERR_OK);
+	FILE *f = fopen(path, "rb");
+	static char svg[1 << 17];
+	size_t len = fread(svg, 1, sizeof svg - 1, f);
+	svg[len] = 0;
+	fclose(f);
+	remove(path);
+	struct chart_box area = chart_plot_area(), boxes[16];
+	double circ[16][3];
+	int nc = 0;
+	for (const char *c = svg; (c = strstr(c, "<circle ")); c++) {
+		double x, y, rr;
+		assert_int_equal(sscanf(c, "<circle cx=\"%lf\" cy=\"%lf\" r=\"%lf\"", &x, &y, &rr), 3);
+		if (x < area.x1 && nc < 16) /* the legend's markers are right of the plot */
+			circ[nc][0] = x, circ[nc][1] = y, circ[nc][2] = rr, nc++;
+	}
+	assert_int_equal(nc, n);
+	for (int i = 0; i < n; i++) {
+		char want[200];
+		snprintf(want, sizeof want, ">%s</text>", p[i].label);
+		const char *end = strstr(svg, want), *t = end;
+		assert_non_null(end);
+		while (t > svg && strncmp(t, "<text ", 6) != 0)
+			t--;
+		double x, y, size;
+		char anchor[16];
+		assert_int_equal(sscanf(t, "<text x=\"%lf\" y=\"%lf\" font-size=\"%lf\" text-anchor=\"%15[a-z]\"",
+					&x, &y, &size, anchor), 4);
+		int an = !strcmp(anchor, "start") ? SVG_START : !strcmp(anchor, "end") ? SVG_END : SVG_MIDDLE;
+		boxes[i] = chart_label_box(p[i].label, x, y, an);
+		const struct chart_box *b = &boxes[i];
+		if (b->x0 < area.x0 || b->x1 > area.x1 || b->y0 < area.y0 || b->y1 > area.y1)
+			fail_msg("%s: label '%s' leaves the plot area", r->name, p[i].label);
+		for (int j = 0; j < nc; j++)
+			if (chart_box_hits_circle(b, circ[j][0], circ[j][1], circ[j][2]))
+				fail_msg("%s: label '%s' covers marker %d", r->name, p[i].label, j);
+		for (int j = 0; j < i; j++)
+			if (chart_boxes_overlap(b, &boxes[j]))
+				fail_msg("%s: label '%s' overlaps '%s'", r->name, p[i].label, p[j].label);
+	}
+	free(spec);
+}
+
 int main(void)
 {
 	struct table_row *rows;
@@ -197,11 +260,16 @@ int main(void)
 	size_t n = 0;
 	table_load(DATA, 2, 2, TABLE_UNESCAPE, &rows, &n_rows);
 	table_tests(&tests, &n, rows, n_rows, escape_row);
+	struct table_row *lrows;
+	int n_lrows;
+	table_load("tests/data/chart_labels.tsv", 2, 2, 0, &lrows, &n_lrows);
+	table_tests(&tests, &n, lrows, n_lrows, label_row);
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(document));
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(charts_parse));
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(parser_rejects));
 	int rc = _cmocka_run_group_tests("svg", tests, n, NULL, NULL);
 	free(tests);
 	table_free(rows, n_rows);
+	table_free(lrows, n_lrows);
 	return rc;
 }
