@@ -268,3 +268,10 @@ void compose_free(struct compose *c)
 	free(c);
 	backend_cleanup();
 }
+
+void compose_say_issues(const struct form_issues *is)
+{
+	for (int i = 0; is && i < is->n; i++)
+		fprintf(stderr, "  %s%s%s\n", is->v[i].field, is->v[i].field[0] ? ": " : "",
+			is->v[i].message);
+}

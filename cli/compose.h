@@ -20,6 +20,7 @@
 #include "cli/opts.h"
 
 struct engine_config;
+struct form_issues;
 
 /* The common options, as typed (pointing into argv or at the command's defaults). A NULL
  * backend spec builds no backend for that stage. */
@@ -99,6 +100,10 @@ void compose_engine(const struct compose *c, struct engine_config *cfg);
  * The caller ends it with runs_end. Errors: as runs_begin, said on stderr. */
 enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
 		     struct engine_config *cfg);
+
+/* compose_say_issues: a form's refusals (agent/form.h), one indented "FIELD: MESSAGE" line
+ * each on stderr, under a line the caller has already written naming the file. */
+void compose_say_issues(const struct form_issues *is);
 
 /* compose_free: free everything c built, and the backends' shared state; NULL does
  * nothing. */

@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "cli/compose.h"
 #include "cli/opts.h"
 #include "agent/flow.h"
 #include "agent/form.h"
@@ -161,9 +162,7 @@ static struct form *load_form(const char *cmd, const char *path)
 	enum err e = form_load(path, &f, &is);
 	if (e != ERR_OK) {
 		fprintf(stderr, "formdesk %s: %s: %s\n", cmd, path, err_str(e));
-		for (int i = 0; i < is.n; i++)
-			fprintf(stderr, "  %s%s%s\n", is.v[i].field, is.v[i].field[0] ? ": " : "",
-				is.v[i].message);
+		compose_say_issues(&is);
 	}
 	form_issues_free(&is);
 	return f;

@@ -108,9 +108,7 @@ int cmd_import(int argc, char **argv)
 	}
 	if ((e = form_load(form_path, &form, &issues)) != ERR_OK) {
 		fprintf(stderr, "formdesk import: %s: %s\n", form_path, err_str(e));
-		for (int i = 0; i < issues.n; i++)
-			fprintf(stderr, "  %s%s%s\n", issues.v[i].field, issues.v[i].field[0] ? ": " : "",
-				issues.v[i].message);
+		compose_say_issues(&issues);
 		goto out;
 	}
 	/* the provider config, the backends and the word lists: the composition root's */

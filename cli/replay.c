@@ -230,9 +230,7 @@ int cmd_replay(int argc, char **argv)
 	if (e != ERR_OK) {
 		fprintf(stderr, "formdesk replay: form %s: %s\n", form_path ? form_path : "(none kept)",
 			err_str(e));
-		for (int i = 0; i < issues.n; i++)
-			fprintf(stderr, "  %s%s%s\n", issues.v[i].field, issues.v[i].field[0] ? ": " : "",
-				issues.v[i].message);
+		compose_say_issues(&issues);
 		goto out;
 	}
 	/* the provider config, the backends and the word lists: the composition root's */
