@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "agent/form.h"
+#include "agent/normalize.h"
 #include "annotations/judges.h"
 #include "annotations/task.h"
 #include "sessions/corpus.h"
@@ -732,9 +733,10 @@ enum err queue_groups(struct labels *l, const struct labels_item *v, int n,
 		const struct labels_item *it = &v[i];
 		char callno[32];
 		snprintf(callno, sizeof callno, "%lld", it->call_id);
-		/* a captured value that is the expected one is no question for a choice task */
+		/* a captured value that is the expected one (letter case, compatibility forms and
+		 * surrounding spaces aside) is no question for a choice task */
 		if (!o->include_exact && !ops->tags && it->expected && it->captured &&
-		    strcmp(it->expected, it->captured) == 0)
+		    normalize_text_eq(it->expected, it->captured))
 			continue;
 		if (o->field && (!it->field || strcmp(o->field, it->field) != 0))
 			continue;

@@ -43,7 +43,9 @@ enum queue_doubt {
 
 struct queue_view {
 	bool include_exact;   /* name-match and stt: keep items whose captured value is the
-	                         expected one, byte for byte (nobody's question otherwise) */
+	                         expected one, letter case, Unicode compatibility forms and
+	                         surrounding spaces aside (normalize_text_eq): nobody's
+	                         question otherwise */
 	bool stored_order;    /* by item id instead of by the judges' doubt */
 	const char *field;    /* only items of this field (NULL any) */
 	const char *call;     /* only items of this call: its corpus call id or its row id */

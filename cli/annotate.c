@@ -39,7 +39,7 @@ static const struct opts_spec annotate_spec[] = {
 	{"corpus", OPTS_STRING, offsetof(struct annotate_opts, corpus), "DIR|demo|respin",
 	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
 	{"include-exact", OPTS_FLAG, offsetof(struct annotate_opts, include_exact), NULL,
-	 "also show items whose captured value is the expected one, byte for byte", 0, 0, 0,
+	 "also show items whose captured value is the expected one (case and spaces aside)", 0, 0, 0,
 	 NULL},
 	{"order", OPTS_STRING, offsetof(struct annotate_opts, order), "judges|stored",
 	 "judges (default): what the judges are least sure of or disagree on first; stored: "
