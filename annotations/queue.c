@@ -747,7 +747,8 @@ enum err queue_groups(struct labels *l, const struct labels_item *v, int n,
 			continue;
 		k[nk++] = (struct gkey){i, it->id, it, ops->stages};
 	}
-	qsort(k, (size_t)nk, sizeof *k, gkey_cmp);
+	if (nk > 1)
+		qsort(k, (size_t)nk, sizeof *k, gkey_cmp);
 	if (nk && !(g = calloc((size_t)nk, sizeof *g)))
 		goto out;
 	for (int i = 0; i < nk;) {
@@ -768,7 +769,8 @@ enum err queue_groups(struct labels *l, const struct labels_item *v, int n,
 		i = m;
 	}
 	/* members came sorted by id within a group (gkey_cmp's last key) */
-	qsort(g, (size_t)ng, sizeof *g, o->stored_order ? group_cmp_id : group_cmp);
+	if (ng > 1)
+		qsort(g, (size_t)ng, sizeof *g, o->stored_order ? group_cmp_id : group_cmp);
 	e = ERR_OK;
 out:
 	free(k);

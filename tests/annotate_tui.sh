@@ -33,28 +33,8 @@ SH
 chmod +x "$tmp/player"
 
 q() { sqlite3 "$db" "$1"; }
-# wait_for SESSION PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN (this
-# test's own: it names the session and shows the screen when it times out).
-wait_for() {
-	local s=$1 pat=$2 limit=${3:-20} end
-	end=$((SECONDS + limit))
-	while [ $SECONDS -lt $end ]; do
-		capture "$s" 2>/dev/null | grep -Eq -- "$pat" && return 0
-		sleep 0.1
-	done
-	echo "# timed out waiting for /$pat/ on $s; the screen was:"
-	capture "$s" 2>/dev/null | sed 's/^/#   /'
-	return 1
-}
-# wait_file FILE [SECONDS]: poll until FILE exists.
-wait_file() {
-	local end=$((SECONDS + ${2:-20}))
-	while [ $SECONDS -lt $end ]; do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# wait_for SESSION PATTERN [SECONDS]: this test's name for see (tests/lib/tmux.sh).
+wait_for() { see "$1" "$2" "${3:-20}"; }
 # start SESSION ANNOTATOR TASK [OPTIONS]: the screen in its own tmux session; its exit
 # status lands in $tmp/SESSION.rc when it ends. The sessions below that check the order
 # and count of the six fixture items ask for every item (one is an exact match) in the

@@ -417,8 +417,9 @@ static void draw(struct ui *u)
 		else
 			snprintf(buf, sizeof buf, "End of the queue: %d of %d labelled.", u->done, u->n);
 		put(y++, 2, buf, A_BOLD);
-		put(y++, 2, u->done < u->n ? "Skipped items come back when you start again."
-					   : "Every item has your label.", 0);
+		if (u->n > 0)
+			put(y++, 2, u->done < u->n ? "Skipped items come back when you start again."
+						   : "Every item has your label.", 0);
 		put(y++, 2, "backspace: go back · ←: previous · f: filter · q: quit", A_DIM);
 	} else {
 		const struct labels_item *it = cur_item(u);
