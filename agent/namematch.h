@@ -59,8 +59,9 @@ size_t namematch_key(const char *word, size_t len, char *buf, size_t size);
  * NUL-terminated, truncated to fit). Returns the length; 0 when there are no letters. */
 size_t namematch_latin(const char *name, char *buf, size_t size);
 /* namematch_devanagari: name written in Devanagari, read as namematch_latin writes it
- * (Hunterian letters; a name's final a and i long, as in सुनीता, देवी; dental t, d, n):
- * a reading aid for a person, not a spelling anyone registered. Output into buf (size
+ * (Hunterian letters, letter for letter: a Latin spelling writes no long vowel inside a
+ * word, so Sunita is सुनिता and Ram रम; a name's final a and i long, as in अनिता, देवी;
+ * dental t, d, n; x as क्ष): a reading aid for a person, not a spelling anyone registered. Output into buf (size
  * bytes, NUL-terminated, truncated to fit). Returns the length. */
 size_t namematch_devanagari(const char *name, char *buf, size_t size);
 
