@@ -6,12 +6,18 @@
  * - name-match: for each recorded call of a corpus with expected forms, each string field
  *   (form type "string") whose expected value and captured value both exist: the
  *   expected value beside the captured one, with the transcript and audio of the turn
- *   that captured it. Key "call C field F".
+ *   that captured it; for a live call (no corpus) each captured string field, without an
+ *   expected value. Key "call C field F".
  * - stt: each caller turn whose STT transcript differs from the corpus's reference
- *   transcript (identical text needs no person to judge it). Key "turn T".
- * - turn-errors: each turn of a failed call, or of a call whose final form or status is
- *   not the one its corpus expects, with its stage records (transcript, extraction,
- *   captures, verdicts, decision, reply, error). Key "turn T".
+ *   transcript (identical text needs no person to judge it); for a live call each caller
+ *   turn with a recording. Key "turn T".
+ * - turn-errors: each turn of a call whose final form or status is not the one its corpus
+ *   expects (failed, when it expects nothing), or of a live call; not of a call abandoned
+ *   by the operator. With what the caller was answering and its stage records
+ *   (transcript, extraction, captures, verdicts, decision, reply, error). Key "turn T".
+ *
+ * The screen shows them through queue_groups (below): identical items one entry, exact
+ * matches left out unless asked, what the judges are least sure of first.
  *
  * A call names its corpus by name (calls.corpus); the corpus folder is found with
  * corpus_resolve(), or given by the caller. Calls whose corpus cannot be loaded are

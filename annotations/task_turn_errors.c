@@ -1,7 +1,7 @@
-/* task_turn_errors: which stage failed in this turn? One item per turn of a failed call,
- * or of a call whose final form or status is not what its corpus expects
- * (queue_turn_items), shown with its stage records and tagged from the taxonomy of
- * LABELS_TAGS, with an optional note. No judge decides these. */
+/* task_turn_errors: which stage failed in this turn? One item per turn of a call that
+ * did not end as its corpus expects, or of a live call (queue_turn_items), shown with
+ * what the caller was answering and its stage records and tagged from the taxonomy of
+ * LABELS_TAGS (one tag or several), with an optional note. No judge decides these. */
 #include <string.h>
 
 #include "annotations/queue.h"
