@@ -253,8 +253,9 @@ void queue_field_items(struct queue_build *b, long long id, const char *corpus_n
 	struct form *f;
 	cJSON *got;
 
-	/* a call without a corpus (a live call: typed, microphone) has nothing expected: its
-	 * items are the captured values alone, for a person to judge against the words said */
+	/* a call without a corpus (a live call: typed, microphone), or whose corpus expects
+	 * no form, has nothing expected: its items are the captured values alone, for a
+	 * person to judge against the words said */
 	if (corpus_name) {
 		if (!c)
 			return;
@@ -262,8 +263,7 @@ void queue_field_items(struct queue_build *b, long long id, const char *corpus_n
 			note(b, "call %lld: corpus '%s' has no call '%s'", id, corpus_name, call_id);
 			return;
 		}
-		if (!(want = cc->expected_data))
-			return;
+		want = cc->expected_data;
 	}
 	if (!(f = form_for(b, form_path)))
 		return;

@@ -90,8 +90,8 @@ struct queue_build;
  * with the form at form_path, final form_data JSON text), one item per open-text field
  * (form type string, not a digit field or code) whose expected and captured values are
  * both there, keyed "call C field F", with the turn that captured it. A call without a
- * corpus (corpus_name NULL: a live call) gives one item per captured open-text field,
- * without an expected value. */
+ * corpus (corpus_name NULL: a live call), or whose corpus call expects no form, gives one
+ * item per captured open-text field, without an expected value. */
 void queue_field_items(struct queue_build *b, long long id, const char *corpus_name,
 		       const char *call_id, const char *form_path, const char *form_data);
 /* queue_call_wrong: whether the finished call's final form (data, fstatus: JSON text) or

@@ -644,6 +644,21 @@ static void queue_view(void **state)
 	assert_int_equal(ng, 1);
 	assert_int_equal(place(v, g, ng, items[5].id, &count), 1);
 	queue_groups_free(g, ng);
+	/* a run: the fixture's calls, migrated, are in runs of the store; none in run 999 */
+	const struct queue_view by_run = {.run = 999};
+	assert_int_equal(queue_groups(l, v, n, &by_run, &g, &ng), ERR_OK);
+	assert_int_equal(ng, 0);
+	queue_groups_free(g, ng);
+	struct store_call_row *calls = NULL;
+	int ncalls = 0;
+	const struct store_call_filter one = {.id = 6};
+	assert_int_equal(store_calls(labels_store(l), &one, &calls, &ncalls), ERR_OK);
+	assert_int_equal(ncalls, 1);
+	const struct queue_view by_run6 = {.run = calls[0].info.run_id};
+	store_calls_free(calls, ncalls);
+	assert_int_equal(queue_groups(l, v, n, &by_run6, &g, &ng), ERR_OK);
+	assert_true(place(v, g, ng, items[5].id, &count) > 0);
+	queue_groups_free(g, ng);
 	/* search: what the item shows, letter case aside */
 	assert_true(queue_item_has(&v[4], "लक्ष्मी"));
 	assert_true(queue_item_has(&v[7], "rekha k"));
@@ -787,6 +802,16 @@ static void queue_live_calls(void **state)
 	assert_int_equal(place(v, g, ng, it->id, &count), 0);
 	assert_true(place(v, g, ng, find_key(v, n, "call 10 field name")->id, &count) > 0);
 	queue_groups_free(g, ng);
+	/* a corpus that expects no form: the captured name without an expected value */
+	assert_null(find_key(v, n, "call 15 field name"));
+	labels_items_free(v, n);
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, "tests/data/corpus_bargein", &notes, NULL),
+			 ERR_OK);
+	free(notes);
+	assert_int_equal(labels_items(l, LABELS_NAME_MATCH, &v, &n), ERR_OK);
+	assert_non_null(it = find_key(v, n, "call 15 field name"));
+	assert_null(it->expected);
+	assert_string_equal(it->captured, "Sunita");
 	labels_items_free(v, n);
 
 	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);

@@ -251,8 +251,10 @@ static void draw_stages(struct ui *u, const struct labels_item *it, int *y, int 
 		cJSON_ArrayForEach(e, v) {
 			if (shown++ < nb - 3)
 				continue;
+			const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "agent");
 			const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "caller");
-			snprintf(buf, sizeof buf, "%d. caller: %s", shown,
+			snprintf(buf, sizeof buf, "%d. agent: %s · caller: %s", shown,
+				 cJSON_IsString(a) ? a->valuestring : "-",
 				 cJSON_IsString(c) ? c->valuestring : "(silence)");
 			*y += wrap(*y, 16, buf, 1, A_DIM);
 		}

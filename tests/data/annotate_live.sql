@@ -29,3 +29,11 @@ INSERT INTO captures (turn_id, field, raw, value, status) VALUES
  (11, 'name', 'Sita', 'Sita', 'answered'),
  (14, 'name', 'Sunita Devi', 'Sunita Devi', 'answered'),
  (15, 'district', 'Gaya', 'Gaya', 'answered');
+-- call 15: a call of the corpus tests/data/corpus_bargein ("bargein"), which expects no form:
+--          its captured name is an item without an expected value (queued with that corpus).
+INSERT INTO calls (id, corpus, corpus_call_id, form_path, status, reason, form_data, form_status, turns) VALUES
+ (15, 'bargein', 'call1', 'forms/armman_enrollment.json', 'complete', 'done', '{"name":"Sunita"}', '{"name":"answered"}', 1);
+INSERT INTO turns (id, call_id, idx, utterance_id, audio, transcript, extraction, decision, reply, input) VALUES
+ (16, 15, 1, 'u_name', NULL, 'mera naam Sunita hai', '{"fields":{"name":"Sunita"}}', '{"asked":"name","reason":"name answered"}', 'आपका जिला?', 'corpus');
+INSERT INTO captures (turn_id, field, raw, value, status) VALUES
+ (16, 'name', 'Sunita', 'Sunita', 'answered');
