@@ -462,3 +462,108 @@ enum namematch_verdict namematch_judge(const char *a, const char *b)
 		return NAMEMATCH_UNSURE;
 	return NAMEMATCH_DIFFERENT;
 }
+
+size_t namematch_latin(const char *name, char *buf, size_t size)
+{
+	struct text *t = NULL;
+	size_t n = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = 0;
+	if (text_new(name ? name : "", &t) != ERR_OK)
+		return 0;
+	for (int i = 0; i < t->n; i++) {
+		char w[KEYMAX * 2];
+		size_t len = t->tok[i].end - t->tok[i].start;
+		if (t->tok[i].digits || !latin_of(t->orig + t->tok[i].start, len, w, sizeof w))
+			continue;
+		if (n)
+			append(buf, &n, size, " ");
+		if (w[0] >= 'a' && w[0] <= 'z') /* a name: capital first letter */
+			w[0] = (char)(w[0] - 'a' + 'A');
+		append(buf, &n, size, w);
+	}
+	buf[n] = 0;
+	text_free(t);
+	return n;
+}
+
+/* The Devanagari for Latin letters, read the way latin_of writes them (Hunterian), the
+ * longest spelling first. Where dev_of gives one spelling to several letters (t for the
+ * dental and the retroflex), the letter names use most is taken (dental t, d, n). */
+static const struct {
+	const char *lat, *cons;
+} lat_cons[] = {
+	{"chh", "छ"}, {"kh", "ख"}, {"gh", "घ"}, {"ch", "च"}, {"jh", "झ"}, {"th", "थ"},
+	{"dh", "ध"},  {"ph", "फ"}, {"bh", "भ"}, {"sh", "श"}, {"ksh", "क्ष"}, {"k", "क"},
+	{"g", "ग"},   {"c", "क"},  {"j", "ज"},  {"t", "त"},  {"d", "द"},  {"n", "न"},
+	{"p", "प"},   {"b", "ब"},  {"m", "म"},  {"y", "य"},  {"r", "र"},  {"l", "ल"},
+	{"v", "व"},   {"w", "व"},  {"s", "स"},  {"h", "ह"},  {"f", "फ़"}, {"z", "ज़"},
+	{"q", "क"},   {"x", "क्ष"},
+};
+static const struct {
+	const char *lat, *vowel, *matra; /* matra "" for the inherent a */
+} lat_vow[] = {
+	{"aa", "आ", "ा"}, {"ai", "ऐ", "ै"}, {"au", "औ", "ौ"}, {"ee", "ई", "ी"}, {"ii", "ई", "ी"},
+	{"oo", "ऊ", "ू"}, {"uu", "ऊ", "ू"}, {"a", "अ", ""},   {"i", "इ", "ि"},  {"u", "उ", "ु"},
+	{"e", "ए", "े"},  {"o", "ओ", "ो"},
+};
+
+size_t namematch_devanagari(const char *name, char *buf, size_t size)
+{
+	char lat[KEYMAX * 4];
+	size_t n = 0;
+	bool after_cons = false; /* the last letter written was a consonant, vowel not yet said */
+
+	if (!size)
+		return 0;
+	namematch_latin(name, lat, sizeof lat);
+	for (char *p = lat; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	for (const char *p = lat; *p;) {
+		size_t best = 0;
+		int bi = -1;
+		bool cons = false;
+		if (*p == ' ') {
+			after_cons = false;
+			append(buf, &n, size, " ");
+			p++;
+			continue;
+		}
+		for (size_t i = 0; i < sizeof lat_cons / sizeof lat_cons[0]; i++) {
+			size_t l = strlen(lat_cons[i].lat);
+			if (l > best && strncmp(p, lat_cons[i].lat, l) == 0)
+				best = l, bi = (int)i, cons = true;
+		}
+		for (size_t i = 0; i < sizeof lat_vow / sizeof lat_vow[0]; i++) {
+			size_t l = strlen(lat_vow[i].lat);
+			if (l > best && strncmp(p, lat_vow[i].lat, l) == 0)
+				best = l, bi = (int)i, cons = false;
+		}
+		if (bi < 0) { /* not a letter these tables know */
+			p++;
+			continue;
+		}
+		if (cons) {
+			if (after_cons) /* two consonants together: a conjunct */
+				append(buf, &n, size, "्");
+			append(buf, &n, size, lat_cons[bi].cons);
+			after_cons = true;
+		} else {
+			bool final = p[best] == 0 || p[best] == ' ';
+			const char *m = lat_vow[bi].matra;
+			/* names end long: Sunita सुनीता's final a and Devi देवी's final i */
+			if (final && after_cons && strcmp(lat_vow[bi].lat, "a") == 0)
+				m = "ा";
+			else if (final && after_cons && strcmp(lat_vow[bi].lat, "i") == 0)
+				m = "ी";
+			append(buf, &n, size, after_cons ? m : lat_vow[bi].vowel);
+			after_cons = false;
+		}
+		p += best;
+	}
+	buf[n] = 0;
+	return n;
+}

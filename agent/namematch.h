@@ -52,4 +52,17 @@ const char *namematch_verdict_name(enum namematch_verdict v);
  * key's length; 0 when the word has no letters. */
 size_t namematch_key(const char *word, size_t len, char *buf, size_t size);
 
+/* namematch_latin: name (UTF-8, Latin or Devanagari) in Latin letters, as the judge reads
+ * it: Devanagari transliterated by the table of namematch_key (inherent vowel written,
+ * virama and matras honoured), Latin lowercased without accents; each word with a capital
+ * first letter, words apart by one space, digits dropped. Output into buf (size bytes,
+ * NUL-terminated, truncated to fit). Returns the length; 0 when there are no letters. */
+size_t namematch_latin(const char *name, char *buf, size_t size);
+/* namematch_devanagari: name written in Devanagari, read as namematch_latin writes it
+ * (Hunterian letters, letter for letter: a Latin spelling writes no long vowel inside a
+ * word, so Sunita is सुनिता and Ram रम; a name's final a and i long, as in अनिता, देवी;
+ * dental t, d, n; x as क्ष): a reading aid for a person, not a spelling anyone registered. Output into buf (size
+ * bytes, NUL-terminated, truncated to fit). Returns the length. */
+size_t namematch_devanagari(const char *name, char *buf, size_t size);
+
 #endif

@@ -40,9 +40,19 @@ static const char schema_v1[] =
 	" UNIQUE (item_id, judge, prompt_version));"
 	"CREATE INDEX IF NOT EXISTS ann_labels_annotator ON ann_labels(annotator, item_id);";
 
+/* Version 2: an annotator's flag on an item, "a second person should look at this"
+ * (labels_flag), with an optional note. */
+static const char schema_v2[] =
+	"CREATE TABLE IF NOT EXISTS ann_flags ("
+	" id INTEGER PRIMARY KEY,"
+	" item_id INTEGER NOT NULL REFERENCES ann_items(id) ON DELETE CASCADE,"
+	" annotator TEXT NOT NULL, note TEXT,"
+	" created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+	" UNIQUE (item_id, annotator));";
+
 /* Migrations, as data: schema_v1 uses IF NOT EXISTS because files of before the one
  * open policy may hold the tables at version 0 only when a creation was cut short. */
-static const char *const migrations[] = {schema_v1};
+static const char *const migrations[] = {schema_v1, schema_v2};
 _Static_assert(sizeof migrations / sizeof migrations[0] == LABELS_SCHEMA_VERSION,
 	       "a migration per annotation schema version");
 
@@ -79,13 +89,73 @@ enum err labels_task_parse(const char *s, enum labels_task *t)
 	return ERR_NOTFOUND;
 }
 
+/* answer_index: the index of the answer of ops spelled by the len bytes at s; -1 none. */
+static int answer_index(const struct task_ops *ops, const char *s, size_t len)
+{
+	for (int i = 0; i < ops->n_labels; i++)
+		if (strlen(ops->labels[i]) == len && strncmp(s, ops->labels[i], len) == 0)
+			return i;
+	return -1;
+}
+
 bool labels_valid(enum labels_task t, const char *label)
 {
 	const struct task_ops *ops = (unsigned)t < LABELS_NTASKS ? task_ops(t) : NULL;
-	for (int i = 0; label && ops && i < ops->n_labels; i++)
-		if (strcmp(label, ops->labels[i]) == 0)
+	int last = -1;
+
+	if (!label || !ops)
+		return false;
+	if (!ops->tags)
+		return answer_index(ops, label, strlen(label)) >= 0;
+	/* tags: one or more, joined by LABELS_TAG_SEP, each once, in the taxonomy's order */
+	for (const char *p = label;;) {
+		const char *sep = strchr(p, LABELS_TAG_SEP);
+		size_t len = sep ? (size_t)(sep - p) : strlen(p);
+		int i = answer_index(ops, p, len);
+		if (i <= last)
+			return false;
+		last = i;
+		if (!sep)
 			return true;
+		p = sep + 1;
+	}
+}
+
+bool labels_has_tag(const char *label, const char *tag)
+{
+	size_t len = tag ? strlen(tag) : 0;
+	for (const char *p = label; p && len;) {
+		const char *sep = strchr(p, LABELS_TAG_SEP);
+		size_t n = sep ? (size_t)(sep - p) : strlen(p);
+		if (n == len && strncmp(p, tag, len) == 0)
+			return true;
+		p = sep ? sep + 1 : NULL;
+	}
 	return false;
+}
+
+char *labels_tag_toggle(enum labels_task t, const char *label, const char *tag)
+{
+	const struct task_ops *ops = task_ops(t);
+	size_t size = 1;
+	char *out;
+	bool had = labels_has_tag(label, tag);
+
+	if (!ops || !ops->tags || answer_index(ops, tag, strlen(tag)) < 0)
+		return NULL;
+	for (int i = 0; i < ops->n_labels; i++)
+		size += strlen(ops->labels[i]) + 1;
+	if (!(out = calloc(1, size)))
+		return NULL;
+	for (int i = 0; i < ops->n_labels; i++) {
+		bool is_tag = strcmp(ops->labels[i], tag) == 0;
+		if (is_tag ? had : !labels_has_tag(label, ops->labels[i]))
+			continue;
+		if (out[0])
+			strncat(out, (char[]){LABELS_TAG_SEP, 0}, size - strlen(out) - 1);
+		strncat(out, ops->labels[i], size - strlen(out) - 1);
+	}
+	return out;
 }
 
 void labels_item_clear(struct labels_item *it)
@@ -394,37 +464,118 @@ out:
 	return e;
 }
 
-enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,
-		    const char *note)
+enum err labels_put_many(struct labels *l, const long long *items, int n, const char *annotator,
+			 const char *label, const char *note)
 {
 	static const char sql[] =
 		"INSERT INTO ann_labels (item_id, annotator, label, note) VALUES (?,?,?,?)"
 		" ON CONFLICT (item_id, annotator) DO UPDATE SET label = excluded.label,"
 		" note = excluded.note, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 	sqlite3_stmt *q = NULL;
-	enum labels_task t;
+	enum labels_task t, t0 = LABELS_NTASKS;
 	enum err e;
+	bool open = false;
 
 	if (!annotator || !annotator[0]) {
 		snprintf(l->err, sizeof l->err, "a label needs the annotator's name");
 		return ERR_INVALID;
 	}
-	if ((e = item_task(l, item, &t)) != ERR_OK)
-		return e;
-	if (!labels_valid(t, label)) {
+	/* every member is checked before anything is written */
+	for (int i = 0; i < n; i++) {
+		if ((e = item_task(l, items[i], &t)) != ERR_OK)
+			return e;
+		if (i > 0 && t != t0) {
+			snprintf(l->err, sizeof l->err, "items %lld and %lld are of different tasks",
+				 items[0], items[i]);
+			return ERR_INVALID;
+		}
+		t0 = t;
+	}
+	if (n > 0 && !labels_valid(t0, label)) {
 		snprintf(l->err, sizeof l->err, "'%s' is not a %s label", label ? label : "",
-			 labels_task_name(t));
+			 labels_task_name(t0));
 		return ERR_INVALID;
 	}
-	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "storing a label");
+	e = ERR_DB;
+	if (exec(l, "BEGIN IMMEDIATE", "storing a label") != SQLITE_OK)
+		return ERR_DB;
+	open = true;
+	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
+		labels_fail(l, "storing a label");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, items[i]);
+		bind_text(q, 2, annotator);
+		bind_text(q, 3, label);
+		bind_text(q, 4, note && note[0] ? note : NULL);
+		if (sqlite3_step(q) != SQLITE_DONE) {
+			labels_fail(l, "storing a label");
+			goto out;
+		}
+	}
+	if (exec(l, "COMMIT", "storing a label") != SQLITE_OK)
+		goto out;
+	open = false;
+	e = ERR_OK;
+out:
+	sqlite3_finalize(q);
+	if (open)
+		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
+}
+
+enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,
+		    const char *note)
+{
+	return labels_put_many(l, &item, 1, annotator, label, note);
+}
+
+enum err labels_flag(struct labels *l, long long item, const char *annotator, bool on,
+		     const char *note)
+{
+	static const char ins[] =
+		"INSERT INTO ann_flags (item_id, annotator, note) VALUES (?,?,?)"
+		" ON CONFLICT (item_id, annotator) DO UPDATE SET note = excluded.note";
+	static const char del[] = "DELETE FROM ann_flags WHERE item_id = ? AND annotator = ?";
+	sqlite3_stmt *q = NULL;
+	enum labels_task t;
+	enum err e;
+
+	if (!annotator || !annotator[0]) {
+		snprintf(l->err, sizeof l->err, "a flag needs the annotator's name");
+		return ERR_INVALID;
+	}
+	if ((e = item_task(l, item, &t)) != ERR_OK)
+		return e;
+	if (sqlite3_prepare_v2(l->db, on ? ins : del, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "storing a flag");
 	sqlite3_bind_int64(q, 1, item);
 	bind_text(q, 2, annotator);
-	bind_text(q, 3, label);
-	bind_text(q, 4, note && note[0] ? note : NULL);
-	e = write1(l, q, "storing a label");
+	if (on)
+		bind_text(q, 3, note && note[0] ? note : NULL);
+	e = write1(l, q, "storing a flag");
 	sqlite3_finalize(q);
 	return e;
+}
+
+enum err labels_flagged(struct labels *l, long long item, const char *annotator, bool *on)
+{
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(l->db, "SELECT 1 FROM ann_flags WHERE item_id = ? AND annotator = ?",
+			       -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "reading a flag");
+	sqlite3_bind_int64(q, 1, item);
+	bind_text(q, 2, annotator);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return labels_fail(l, "reading a flag");
+	*on = rc == SQLITE_ROW;
+	return ERR_OK;
 }
 
 enum err labels_remove(struct labels *l, long long item, const char *annotator)

@@ -15,7 +15,9 @@
  *   ann_labels     one row per item and annotator: the label, an optional note, when it
  *                  was first made and last changed (UTC, ISO 8601).
  *   ann_judgements one row per item, judge and prompt version: the judge's decision
- *                  (the cache of judges.h). */
+ *                  (the cache of judges.h).
+ *   ann_flags      (version 2) one row per item and annotator who flagged it for review,
+ *                  with an optional note. */
 #ifndef FORMDESK_LABELS_H
 #define FORMDESK_LABELS_H
 
@@ -24,7 +26,7 @@
 #include "agent/err.h"
 #include "sessions/store.h"
 
-#define LABELS_SCHEMA_VERSION 1
+#define LABELS_SCHEMA_VERSION 2
 
 /* The labelling tasks: X(enum value, name on the command line and in the tables, its
  * table of struct task_ops, filled in its own file annotations/task_<name>.c). */
@@ -66,8 +68,22 @@ enum labels_task {
 const char *labels_task_name(enum labels_task t);
 /* labels_task_parse: the task named s. Output: *t. Errors: ERR_NOTFOUND. */
 enum err labels_task_parse(const char *s, enum labels_task *t);
-/* labels_valid: whether label is an answer task t accepts (its task_ops labels). */
+/* A turn where more than one stage failed carries more than one tag: the label of a task
+ * answered with tags (task_ops.tags) is one tag or several joined by this character, each
+ * once, in the taxonomy's order ("stt_error,extraction_missed"). */
+#define LABELS_TAG_SEP ','
+
+/* labels_valid: whether label is an answer task t accepts (its task_ops labels; for a
+ * task answered with tags, one or more of them as LABELS_TAG_SEP says). */
 bool labels_valid(enum labels_task t, const char *label);
+/* labels_has_tag: whether label (one tag or several, LABELS_TAG_SEP) holds tag; false for
+ * NULL. For counting a tag over labels that may carry several. */
+bool labels_has_tag(const char *label, const char *tag);
+/* labels_tag_toggle: label (may be NULL: no tag yet) with tag added, or removed when it
+ * holds it, in the taxonomy's order. Output: a new string (caller frees; "" when the last
+ * tag was removed); NULL when t is not answered with tags, tag is not one of its answers,
+ * or memory ran out. */
+char *labels_tag_toggle(enum labels_task t, const char *label, const char *tag);
 
 /* One thing to label. Every string is owned by the item (labels_item_clear frees them)
  * and may be NULL. */
@@ -129,6 +145,20 @@ enum err labels_items(struct labels *l, enum labels_task t, struct labels_item *
  * (no such item), ERR_DB. */
 enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,
 		    const char *note);
+/* labels_put_many: the same label (and note) by annotator on each of the n items (a
+ * group of identical items labelled once): one row per item, so every figure that counts
+ * labels counts the group's label once per member item. One transaction: all or none.
+ * Errors: ERR_INVALID (bad label or empty annotator, items of different tasks),
+ * ERR_NOTFOUND (no such item; nothing written), ERR_DB. */
+enum err labels_put_many(struct labels *l, const long long *items, int n, const char *annotator,
+			 const char *label, const char *note);
+/* labels_flag: set (on) or clear annotator's flag "for review" on item, with note (may be
+ * NULL), in one transaction. Clearing a flag that is not there is not an error. Errors:
+ * ERR_INVALID (empty annotator), ERR_NOTFOUND (no such item), ERR_DB. */
+enum err labels_flag(struct labels *l, long long item, const char *annotator, bool on,
+		     const char *note);
+/* labels_flagged: whether annotator flagged item. Output: *on. Errors: ERR_DB. */
+enum err labels_flagged(struct labels *l, long long item, const char *annotator, bool *on);
 /* labels_remove: delete annotator's label on item (undo). Removing a label that does not
  * exist is not an error. Errors: ERR_DB. */
 enum err labels_remove(struct labels *l, long long item, const char *annotator);

@@ -26,6 +26,7 @@ struct task_call {
 	const char *status, *reason;
 	const char *data;         /* final form_data, JSON text */
 	const char *form_status;  /* final form_status, JSON text */
+	const char *opening;      /* the agent's first words */
 };
 
 /* One line of an item on the screen: a caption and the item's string at offset (a
@@ -34,6 +35,7 @@ struct task_row {
 	const char *caption;
 	size_t offset;
 	bool bold;
+	bool scripts;   /* a name: shown in Latin and Devanagari letters both */
 };
 
 struct task_ops {

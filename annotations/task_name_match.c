@@ -9,15 +9,16 @@
 static const char *const help[] = {"same", "different", "unsure"};
 
 static const struct task_row rows[] = {
-	{"expected", offsetof(struct labels_item, expected), true},
-	{"captured", offsetof(struct labels_item, captured), true},
-	{NULL, 0, false},
-	{"caller said", offsetof(struct labels_item, transcript), false},
+	{"expected", offsetof(struct labels_item, expected), true, true},
+	{"captured", offsetof(struct labels_item, captured), true, true},
+	{NULL, 0, false, false},
+	{"caller said", offsetof(struct labels_item, transcript), false, false},
 };
 
 static void queue(struct queue_build *b, const struct task_call *c)
 {
-	if (c->corpus && c->call_id && c->data)
+	/* a live call (no corpus) too: its captured names, without an expected one */
+	if ((c->call_id || !c->corpus) && c->data)
 		queue_field_items(b, c->id, c->corpus, c->call_id, c->form, c->data);
 }
 

@@ -8,14 +8,14 @@ static const char *const help[] = {"same: the transcript is right in meaning",
 				   "different: the transcript is wrong in meaning", "unsure"};
 
 static const struct task_row rows[] = {
-	{"reference", offsetof(struct labels_item, expected), true},
-	{"STT heard", offsetof(struct labels_item, captured), true},
-	{NULL, 0, false},
+	{"reference", offsetof(struct labels_item, expected), true, false},
+	{"STT heard", offsetof(struct labels_item, captured), true, false},
+	{NULL, 0, false, false},
 };
 
 static void queue(struct queue_build *b, const struct task_call *c)
 {
-	if (c->corpus && c->call_id)
+	if (c->call_id || !c->corpus)
 		queue_stt_items(b, c->id, c->corpus, c->call_id);
 }
 

@@ -1,13 +1,15 @@
 /* annotate: the labelling desk.
  *
  * formdesk annotate --db FILE --task name-match|turn-errors|stt --annotator NAME
- *                   [--corpus DIR|demo|respin]
+ *                   [--corpus DIR|demo|respin] [--include-exact] [--order judges|stored]
+ *                   [--field NAME] [--call ID] [--run N]
  *
  * Draws the task's items from the calls recorded in FILE (annotations/queue.h), then
  * opens the labelling screen (tui/annotate.h). --corpus names the folder of the calls'
  * corpus when its name alone does not find it. stderr: calls passed over and why.
- * Exit status: 0 done (also when there is nothing to label, which it says); 2 bad usage,
- * a database that cannot be opened, or a label that could not be saved. */
+ * Exit status: 0 done (also when there is nothing to label, which it says); 1 a database
+ * without a finished call (nothing is written to it), or options that leave no item;
+ * 2 bad usage, a database that cannot be opened, or a label that could not be saved. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,13 @@
 #include "annotations/queue.h"
 #include "annotations/task.h"
 #include "tui/annotate.h"
+#include "sessions/store.h"
 #include "tui/term.h"
 
 struct annotate_opts {
-	const char *db, *task, *annotator, *corpus;
+	const char *db, *task, *annotator, *corpus, *order, *field, *call;
+	int run;
+	bool include_exact;
 };
 
 static const struct opts_spec annotate_spec[] = {
@@ -33,6 +38,19 @@ static const struct opts_spec annotate_spec[] = {
 	 "who labels (1 to 64 bytes)", OPTS_REQUIRED, 0, 0, NULL},
 	{"corpus", OPTS_STRING, offsetof(struct annotate_opts, corpus), "DIR|demo|respin",
 	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
+	{"include-exact", OPTS_FLAG, offsetof(struct annotate_opts, include_exact), NULL,
+	 "also show items whose captured value is the expected one (case and spaces aside)", 0, 0, 0,
+	 NULL},
+	{"order", OPTS_STRING, offsetof(struct annotate_opts, order), "judges|stored",
+	 "judges (default): what the judges are least sure of or disagree on first; stored: "
+	 "as drawn", 0, 0, 0, NULL},
+	{"field", OPTS_STRING, offsetof(struct annotate_opts, field), "NAME",
+	 "only items of this form field", 0, 0, 0, NULL},
+	{"call", OPTS_STRING, offsetof(struct annotate_opts, call), "ID",
+	 "only items of this call (its corpus call id, or its row id in the database)", 0, 0, 0,
+	 NULL},
+	{"run", OPTS_INT, offsetof(struct annotate_opts, run), "N",
+	 "only items of calls of this run (formdesk runs lists them)", 0, 1, 2147483647, NULL},
 };
 
 const struct opts_cmd cmd_annotate_opts = {
@@ -50,6 +68,68 @@ static bool name_ok(const char *s)
 	return true;
 }
 
+/* has_calls: 0 when db holds finished recorded calls; else says why not on stderr (the
+ * file is missing or no session database: 2; no call: 1), having written nothing. */
+static int has_calls(const char *db)
+{
+	static const struct store_call_filter finished = {.finished = true};
+	struct store *st = NULL;
+	struct store_call_row *calls = NULL;
+	char *msg = NULL;
+	int n = 0, rc = 2;
+	enum err e;
+
+	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	if ((e = store_calls(st, &finished, &calls, &n)) != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: %s\n", store_error(st));
+		goto out;
+	}
+	rc = 0;
+	if (n == 0) {
+		fprintf(stderr, "formdesk annotate: %s: no recorded call has ended, so there is "
+				"nothing to label (record calls with formdesk run, the simulator or a "
+				"live call)\n", db);
+		rc = 1;
+	}
+out:
+	store_calls_free(calls, n);
+	store_close(st);
+	free(msg);
+	return rc;
+}
+
+/* say_new_annotator: a name nobody has labelled task t under, where others have: said on
+ * stderr (a mistyped name would start a second identity), then the screen opens for them
+ * as a new annotator. */
+static void say_new_annotator(struct labels *l, enum labels_task t, const char *db,
+			      const char *who)
+{
+	struct labels_label *v = NULL;
+	int n = 0;
+	bool known = false;
+	char list[512] = "";
+
+	if (labels_all(l, t, &v, &n) != ERR_OK)
+		n = 0;
+	for (int i = 0; i < n; i++) {
+		known |= strcmp(v[i].annotator, who) == 0;
+		char word[80];
+		snprintf(word, sizeof word, "%s%s", list[0] ? ", " : "", v[i].annotator);
+		/* labels come by item then annotator: a name already listed is skipped */
+		if (!strstr(list, v[i].annotator) && strlen(list) + strlen(word) + 1 < sizeof list)
+			strcat(list, word);
+	}
+	if (n && !known)
+		fprintf(stderr, "formdesk annotate: --annotator '%s': nobody of that name has "
+				"labelled %s items in %s (they are labelled by %s); starting as a new "
+				"annotator\n",
+			who, labels_task_name(t), db, list);
+	labels_all_free(v, n);
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o = {0};
@@ -63,6 +143,13 @@ int cmd_annotate(int argc, char **argv)
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
 	const char *db = o.db, *task = o.task, *who = o.annotator, *corpus = o.corpus;
+	const struct queue_view view = {
+		.include_exact = o.include_exact,
+		.stored_order = o.order && strcmp(o.order, "stored") == 0,
+		.field = o.field,
+		.call = o.call,
+		.run = o.run,
+	};
 	if (labels_task_parse(task, &t) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: --task '%s': not a task (name-match, "
 				"turn-errors or stt)\n", task);
@@ -73,10 +160,19 @@ int cmd_annotate(int argc, char **argv)
 				"without control characters is needed\n", who);
 		return 2;
 	}
+	if (o.order && strcmp(o.order, "judges") != 0 && strcmp(o.order, "stored") != 0) {
+		fprintf(stderr, "formdesk annotate: --order '%s': judges or stored\n", o.order);
+		return 2;
+	}
+	/* a file without recorded calls gets no annotation tables: nothing is written */
+	if ((rc = has_calls(db)) != 0)
+		return rc;
+	rc = 2;
 	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
+	say_new_annotator(l, t, db, who);
 	e = queue_build(l, t, corpus, &notes, &added);
 	if (notes)
 		fprintf(stderr, "%s", notes);
@@ -92,15 +188,39 @@ int cmd_annotate(int argc, char **argv)
 			fprintf(stderr, "formdesk annotate: %s\n", labels_error(l));
 			goto out;
 		}
-		labels_items_free(v, n);
 		if (n == 0) {
 			printf("%s: nothing to label for %s: %s\n", db, task, task_ops(t)->empty);
 			rc = 0;
 			goto out;
 		}
+		/* the deterministic judge decides first, so the queue can put what it is
+		 * least sure of first */
+		if (!view.stored_order && task_ops(t)->judge && (e = task_ops(t)->judge(l)) != ERR_OK) {
+			labels_items_free(v, n);
+			fprintf(stderr, "formdesk annotate: %s\n", labels_error(l));
+			goto out;
+		}
+		struct queue_group *g = NULL;
+		int ng = 0;
+		e = queue_groups(l, v, n, &view, &g, &ng);
+		queue_groups_free(g, ng);
+		labels_items_free(v, n);
+		if (e != ERR_OK) {
+			fprintf(stderr, "formdesk annotate: %s\n", labels_error(l));
+			goto out;
+		}
+		if (ng == 0) {
+			printf("%s: nothing to label for %s under%s%s%s%s%s%s: %d items, none shown%s\n", db,
+			       task, o.field ? " --field " : "", o.field ? o.field : "",
+			       o.call ? " --call " : "", o.call ? o.call : "", o.run ? " --run" : "",
+			       o.run ? " N" : "", n,
+			       o.include_exact ? "" : " (exact matches are left out: --include-exact)");
+			rc = 1;
+			goto out;
+		}
 	}
 	term_locale();
-	if ((e = annotate_run(l, t, who, &msg)) != ERR_OK) {
+	if ((e = annotate_run(l, t, who, &view, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}

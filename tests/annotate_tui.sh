@@ -33,34 +33,16 @@ SH
 chmod +x "$tmp/player"
 
 q() { sqlite3 "$db" "$1"; }
-# wait_for SESSION PATTERN [SECONDS]: poll the screen until grep -E finds PATTERN (this
-# test's own: it names the session and shows the screen when it times out).
-wait_for() {
-	local s=$1 pat=$2 limit=${3:-20} end
-	end=$((SECONDS + limit))
-	while [ $SECONDS -lt $end ]; do
-		capture "$s" 2>/dev/null | grep -Eq -- "$pat" && return 0
-		sleep 0.1
-	done
-	echo "# timed out waiting for /$pat/ on $s; the screen was:"
-	capture "$s" 2>/dev/null | sed 's/^/#   /'
-	return 1
-}
-# wait_file FILE [SECONDS]: poll until FILE exists.
-wait_file() {
-	local end=$((SECONDS + ${2:-20}))
-	while [ $SECONDS -lt $end ]; do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# start SESSION ANNOTATOR TASK: the screen in its own tmux session; its exit status lands
-# in $tmp/SESSION.rc when it ends.
+# wait_for SESSION PATTERN [SECONDS]: this test's name for see (tests/lib/tmux.sh).
+wait_for() { see "$1" "$2" "${3:-20}"; }
+# start SESSION ANNOTATOR TASK [OPTIONS]: the screen in its own tmux session; its exit
+# status lands in $tmp/SESSION.rc when it ends. The sessions below that check the order
+# and count of the six fixture items ask for every item (one is an exact match) in the
+# order they were drawn (--include-exact --order stored).
 start() {
 	"${T[@]}" new-session -d -s "$1" -x 140 -y 40 \
 		"cd '$PWD' && FORMDESK_PLAYER='$tmp/player' '$BIN' annotate --db '$db' --task $3 \
-		--annotator $2 --corpus $CORPUS 2>'$tmp/$1.err'; echo \$? >'$tmp/$1.rc'; sleep 600"
+		--annotator $2 --corpus $CORPUS ${4---include-exact --order stored} 2>'$tmp/$1.err'; echo \$? >'$tmp/$1.rc'; sleep 600"
 }
 keys() { "${T[@]}" send-keys -t "$@"; }
 
@@ -131,7 +113,7 @@ check "two labels kept: same and different" \
 # looks for a device, keep allocations the sanitizer cannot name)
 "${T[@]}" new-session -d -s p1 -x 140 -y 40 \
 	"cd '$PWD' && ASAN_OPTIONS='${ASAN_OPTIONS:-}:detect_leaks=0' env -u FORMDESK_PLAYER '$BIN' annotate --db '$db' --task name-match \
-	--annotator pia --corpus $CORPUS 2>/dev/null; echo \$? >'$tmp/p1.rc'; sleep 600"
+	--annotator pia --corpus $CORPUS --include-exact --order stored 2>/dev/null; echo \$? >'$tmp/p1.rc'; sleep 600"
 wait_for p1 '0/6 done'
 keys p1 p
 wait_for p1 'cannot play: (no sound device|.*u_name.wav)|playing .*u_name.wav on|played .*u_name.wav' 30

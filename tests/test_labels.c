@@ -535,6 +535,314 @@ static void two_processes(void **state)
 	labels_items_free(v, MANY);
 }
 
+/* run_sql: the statements of file on the test database (beside the open connection). */
+static void run_sql(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	static char sql[65536];
+	size_t n;
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_non_null(f);
+	n = fread(sql, 1, sizeof sql - 1, f);
+	sql[n] = '\0';
+	fclose(f);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", file, msg);
+	sqlite3_close(db);
+}
+
+/* place: the 1-based place of the entry holding item id among g, 0 when not shown; its
+ * size in *count. */
+static int place(const struct labels_item *v, const struct queue_group *g, int ng, long long id,
+		 int *count)
+{
+	for (int i = 0; i < ng; i++)
+		for (int m = 0; m < g[i].n; m++)
+			if (v[g[i].members[m]].id == id) {
+				*count = g[i].n;
+				return i + 1;
+			}
+	return 0;
+}
+
+/* The queue as the annotator sees it, from tests/data/queue_view.tsv: exact matches left
+ * out unless asked, identical items one entry with their count, least sure first. */
+static void queue_view(void **state)
+{
+	struct labels *l = *state;
+	struct labels_item items[16] = {0};
+	int want[16][4], ni = 0;
+	char line[512];
+	FILE *f = fopen("tests/data/queue_view.tsv", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char *col[10], *save = NULL, *p = line;
+		int nc = 0;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		for (char *c; nc < 10 && (c = strsep(&p, "\t"));)
+			col[nc++] = c;
+		(void)save;
+		assert_int_equal(nc, 10);
+		struct labels_item *it = &items[ni];
+		it->task = LABELS_NAME_MATCH;
+		it->key = strdup(col[0]);
+		it->field = strdup(col[1]);
+		it->expected = strdup(col[2]);
+		it->captured = strdup(col[3]);
+		it->call_id = ni + 1;
+		assert_int_equal(labels_items_add(l, it, 1), ERR_OK);
+		if (strcmp(col[4], "-") != 0)
+			assert_int_equal(judges_put(l, it->id, "a", "v1", col[4], NULL), ERR_OK);
+		if (strcmp(col[5], "-") != 0)
+			assert_int_equal(judges_put(l, it->id, "b", "v1", col[5], NULL), ERR_OK);
+		for (int k = 0; k < 4; k++)
+			want[ni][k] = atoi(col[6 + k]);
+		ni++;
+	}
+	fclose(f);
+	assert_int_equal(ni, 9);
+
+	struct labels_item *v;
+	int n;
+	assert_int_equal(labels_items(l, LABELS_NAME_MATCH, &v, &n), ERR_OK);
+	const struct queue_view views[3] = {{0}, {.stored_order = true}, {.include_exact = true}};
+	for (int w = 0; w < 3; w++) {
+		struct queue_group *g;
+		int ng;
+		assert_int_equal(queue_groups(l, v, n, &views[w], &g, &ng), ERR_OK);
+		for (int i = 0; i < ni; i++) {
+			int count = 0, at = place(v, g, ng, items[i].id, &count);
+			if (at != want[i][w] || (at && count != want[i][3]))
+				fail_msg("view %d, %s: place %d of %d (count %d), want %d (count %d)", w,
+					 items[i].key, at, ng, count, want[i][w], want[i][3]);
+		}
+		/* no two entries show identical items */
+		for (int a = 0; a < ng; a++)
+			for (int b = a + 1; b < ng; b++) {
+				const struct labels_item *x = &v[g[a].members[0]], *y = &v[g[b].members[0]];
+				assert_false(strcmp(x->field, y->field) == 0 &&
+					     strcmp(x->expected, y->expected) == 0 &&
+					     strcmp(x->captured, y->captured) == 0);
+			}
+		queue_groups_free(g, ng);
+	}
+	/* filters: a field, a call (its row id) */
+	struct queue_group *g;
+	int ng, count;
+	const struct queue_view by_field = {.field = "child_name"}, by_call = {.call = "6"};
+	assert_int_equal(queue_groups(l, v, n, &by_field, &g, &ng), ERR_OK);
+	assert_int_equal(ng, 1);
+	assert_int_equal(place(v, g, ng, items[6].id, &count), 1);
+	queue_groups_free(g, ng);
+	assert_int_equal(queue_groups(l, v, n, &by_call, &g, &ng), ERR_OK);
+	assert_int_equal(ng, 1);
+	assert_int_equal(place(v, g, ng, items[5].id, &count), 1);
+	queue_groups_free(g, ng);
+	/* a run: the fixture's calls, migrated, are in runs of the store; none in run 999 */
+	const struct queue_view by_run = {.run = 999};
+	assert_int_equal(queue_groups(l, v, n, &by_run, &g, &ng), ERR_OK);
+	assert_int_equal(ng, 0);
+	queue_groups_free(g, ng);
+	struct store_call_row *calls = NULL;
+	int ncalls = 0;
+	const struct store_call_filter one = {.id = 6};
+	assert_int_equal(store_calls(labels_store(l), &one, &calls, &ncalls), ERR_OK);
+	assert_int_equal(ncalls, 1);
+	const struct queue_view by_run6 = {.run = calls[0].info.run_id};
+	store_calls_free(calls, ncalls);
+	assert_int_equal(queue_groups(l, v, n, &by_run6, &g, &ng), ERR_OK);
+	assert_true(place(v, g, ng, items[5].id, &count) > 0);
+	queue_groups_free(g, ng);
+	/* search: what the item shows, letter case aside */
+	assert_true(queue_item_has(&v[4], "लक्ष्मी"));
+	assert_true(queue_item_has(&v[7], "rekha k"));
+	assert_false(queue_item_has(&v[7], "Sunita"));
+	assert_true(queue_item_has(&v[7], NULL));
+	labels_items_free(v, n);
+	for (int i = 0; i < ni; i++)
+		labels_item_clear(&items[i]);
+}
+
+/* Several tags on one turn where more than one stage failed: which labels are valid, and
+ * adding or taking off a tag keeps the taxonomy's order. */
+static void several_tags(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *label;
+		bool valid;
+	} valid[] = {
+		{"stt_error", true},
+		{"stt_error,extraction_missed", true},
+		{"stt_error,extraction_missed,reply_wording", true},
+		{"extraction_missed,stt_error", false}, /* not in the taxonomy's order */
+		{"stt_error,stt_error", false},
+		{"stt_error,", false},
+		{",stt_error", false},
+		{"stt_error,same", false},
+		{"", false},
+	};
+	for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++)
+		if (labels_valid(LABELS_TURN_ERRORS, valid[i].label) != valid[i].valid)
+			fail_msg("'%s' valid: want %d", valid[i].label, valid[i].valid);
+	assert_false(labels_valid(LABELS_NAME_MATCH, "same,different"));
+	static const struct {
+		const char *label, *tag, *want;
+	} toggle[] = {
+		{NULL, "wrong_branch", "wrong_branch"},
+		{"wrong_branch", "stt_error", "stt_error,wrong_branch"},
+		{"stt_error,wrong_branch", "reply_wording", "stt_error,wrong_branch,reply_wording"},
+		{"stt_error,wrong_branch", "stt_error", "wrong_branch"},
+		{"wrong_branch", "wrong_branch", ""},
+	};
+	for (size_t i = 0; i < sizeof toggle / sizeof toggle[0]; i++) {
+		char *got = labels_tag_toggle(LABELS_TURN_ERRORS, toggle[i].label, toggle[i].tag);
+		assert_non_null(got);
+		assert_string_equal(got, toggle[i].want);
+		free(got);
+	}
+	assert_null(labels_tag_toggle(LABELS_TURN_ERRORS, NULL, "same"));
+	assert_null(labels_tag_toggle(LABELS_NAME_MATCH, NULL, "same"));
+	assert_true(labels_has_tag("stt_error,wrong_branch", "wrong_branch"));
+	assert_false(labels_has_tag("stt_error,wrong_branch", "wrong"));
+	assert_false(labels_has_tag(NULL, "stt_error"));
+}
+
+/* A group's label: one row per member item, all or none; flags for review. */
+static void group_label_and_flag(void **state)
+{
+	struct labels *l = *state;
+	char *notes = NULL, *lb = NULL;
+	long long ids[3];
+	bool on = true;
+
+	assert_int_equal(queue_build(l, LABELS_TURN_ERRORS, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+	ids[0] = item_id(l, LABELS_TURN_ERRORS, "turn 1");
+	ids[1] = item_id(l, LABELS_TURN_ERRORS, "turn 2");
+	ids[2] = 99999;
+	/* an item that is not there: nothing written */
+	assert_int_equal(labels_put_many(l, ids, 3, "asha", "stt_error", NULL), ERR_NOTFOUND);
+	assert_int_equal(labels_get(l, ids[0], "asha", NULL, NULL), ERR_NOTFOUND);
+	/* a bad label: nothing written */
+	assert_int_equal(labels_put_many(l, ids, 2, "asha", "same", NULL), ERR_INVALID);
+	assert_int_equal(labels_get(l, ids[0], "asha", NULL, NULL), ERR_NOTFOUND);
+	assert_int_equal(labels_put_many(l, ids, 2, "asha", "stt_error,wrong_branch", "both"),
+			 ERR_OK);
+	struct labels_label *all;
+	int n;
+	assert_int_equal(labels_all(l, LABELS_TURN_ERRORS, &all, &n), ERR_OK);
+	assert_int_equal(n, 2); /* once per member item */
+	assert_string_equal(all[1].label, "stt_error,wrong_branch");
+	assert_string_equal(all[1].note, "both");
+	labels_all_free(all, n);
+	assert_int_equal(labels_get(l, ids[1], "asha", &lb, NULL), ERR_OK);
+	assert_true(labels_has_tag(lb, "wrong_branch"));
+	free(lb);
+	/* flags */
+	assert_int_equal(labels_flagged(l, ids[0], "asha", &on), ERR_OK);
+	assert_false(on);
+	assert_int_equal(labels_flag(l, ids[0], "asha", true, "ask ravi"), ERR_OK);
+	assert_int_equal(labels_flagged(l, ids[0], "asha", &on), ERR_OK);
+	assert_true(on);
+	assert_int_equal(labels_flagged(l, ids[0], "ravi", &on), ERR_OK);
+	assert_false(on);
+	assert_int_equal(labels_flag(l, ids[0], "asha", false, NULL), ERR_OK);
+	assert_int_equal(labels_flagged(l, ids[0], "asha", &on), ERR_OK);
+	assert_false(on);
+	assert_int_equal(labels_flag(l, 99999, "asha", true, NULL), ERR_NOTFOUND);
+	assert_int_equal(labels_flag(l, ids[0], "", true, NULL), ERR_INVALID);
+}
+
+static struct labels_item *find_key(struct labels_item *v, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i].key, key) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* Calls without a corpus (typed, microphone) are labellable, without an expected value;
+ * abandoned calls and calls that ended as their corpus expects are no turn-errors items;
+ * a turn item shows the field asked, the agent's words, the call so far and the expected
+ * value (tests/data/annotate_live.sql). */
+static void queue_live_calls(void **state)
+{
+	struct labels *l = *state;
+	struct labels_item *v, *it;
+	char *notes = NULL;
+	int n;
+
+	run_sql("tests/data/annotate_live.sql");
+	for (int t = 0; t < LABELS_NTASKS; t++) {
+		assert_int_equal(queue_build(l, (enum labels_task)t, CORPUS, &notes, NULL), ERR_OK);
+		free(notes);
+	}
+	assert_int_equal(labels_items(l, LABELS_NAME_MATCH, &v, &n), ERR_OK);
+	/* the six of calls 1-6, the typed and the microphone call's, call 14's */
+	assert_int_equal(n, 9);
+	assert_non_null(it = find_key(v, n, "call 10 field name"));
+	assert_null(it->expected);
+	assert_string_equal(it->captured, "Rekha Kumari");
+	assert_string_equal(it->transcript, "mera naam Rekha Kumari hai");
+	assert_non_null(it = find_key(v, n, "call 11 field name"));
+	assert_string_equal(it->captured, "Sita");
+	assert_string_equal(it->audio, "tests/data/corpus_good/audios/u_name.wav");
+	/* call 14's name is the expected one: stored, not shown unless asked */
+	assert_non_null(it = find_key(v, n, "call 14 field name"));
+	struct queue_group *g;
+	int ng, count;
+	assert_int_equal(queue_groups(l, v, n, NULL, &g, &ng), ERR_OK);
+	assert_int_equal(place(v, g, ng, it->id, &count), 0);
+	assert_true(place(v, g, ng, find_key(v, n, "call 10 field name")->id, &count) > 0);
+	queue_groups_free(g, ng);
+	/* a corpus that expects no form: the captured name without an expected value */
+	assert_null(find_key(v, n, "call 15 field name"));
+	labels_items_free(v, n);
+	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, "tests/data/corpus_bargein", &notes, NULL),
+			 ERR_OK);
+	free(notes);
+	assert_int_equal(labels_items(l, LABELS_NAME_MATCH, &v, &n), ERR_OK);
+	assert_non_null(it = find_key(v, n, "call 15 field name"));
+	assert_null(it->expected);
+	assert_string_equal(it->captured, "Sunita");
+	labels_items_free(v, n);
+
+	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);
+	assert_non_null(find_key(v, n, "turn 11")); /* a live call: nothing to compare with */
+	assert_null(find_key(v, n, "turn 10"));     /* abandoned: its lines ran out */
+	assert_null(find_key(v, n, "turn 12"));     /* abandoned in the simulator */
+	assert_null(find_key(v, n, "turn 13"));     /* failed, as its corpus expects */
+	assert_non_null(it = find_key(v, n, "turn 15"));
+	assert_string_equal(it->field, "district");
+	assert_string_equal(it->expected, "Gaya");
+	assert_non_null(strstr(it->context, "\"asked\":\"district\""));
+	assert_non_null(strstr(it->context, "\"asked_label\":\"District\""));
+	assert_non_null(strstr(it->context, "\"question\":\"आपका जिला?\""));
+	assert_non_null(strstr(it->context, "\"before\":[{\"agent\":\"कृपया अपना पूरा नाम बताइए।\","
+					    "\"caller\":\"mera naam Sunita Devi hai\"}]"));
+	assert_non_null(it = find_key(v, n, "turn 14"));
+	assert_string_equal(it->expected, "Sunita Devi");
+	assert_non_null(strstr(it->context, "\"question\":\"कृपया अपना पूरा नाम बताइए।\""));
+	assert_non_null(strstr(it->context, "\"before\":[]"));
+	assert_non_null(it = find_key(v, n, "turn 11"));
+	assert_null(it->expected); /* no corpus */
+	labels_items_free(v, n);
+
+	assert_int_equal(labels_items(l, LABELS_STT, &v, &n), ERR_OK);
+	assert_non_null(it = find_key(v, n, "turn 11")); /* recorded: judged by ear */
+	assert_null(it->expected);
+	assert_string_equal(it->captured, "mera naam Sita hai");
+	assert_null(find_key(v, n, "turn 10")); /* typed: no recording, nothing to hear */
+	labels_items_free(v, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +859,10 @@ int main(void)
 		cmocka_unit_test(split_fixed),
 		cmocka_unit_test_setup_teardown(calibration, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_processes, setup, teardown),
+		cmocka_unit_test_setup_teardown(queue_view, setup, teardown),
+		cmocka_unit_test(several_tags),
+		cmocka_unit_test_setup_teardown(group_label_and_flag, setup, teardown),
+		cmocka_unit_test_setup_teardown(queue_live_calls, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("labels", tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* The name judge, one cmocka test per row of tests/data/parse_namepairs.tsv, plus its
- * keys and symmetry. */
+ * keys and symmetry; a name in both scripts, one test per row of
+ * tests/data/namematch_scripts.tsv. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,17 @@ static void pair_row(void **state)
 		fail_msg("line %d: %s / %s: want %s, got %s", r->line, a, b, want, ab);
 	if (strcmp(ab, ba) != 0)
 		fail_msg("line %d: %s / %s is %s but %s / %s is %s", r->line, a, b, ab, b, a, ba);
+}
+
+static void scripts_row(void **state)
+{
+	const struct table_row *r = *state;
+	char lat[128], dev[256];
+	namematch_latin(r->col[0], lat, sizeof lat);
+	namematch_devanagari(r->col[0], dev, sizeof dev);
+	if (strcmp(lat, r->col[1]) != 0 || strcmp(dev, r->ncol > 2 ? r->col[2] : "") != 0)
+		fail_msg("line %d: %s: got %s / %s, want %s / %s", r->line, r->col[0], lat, dev,
+			 r->col[1], r->ncol > 2 ? r->col[2] : "");
 }
 
 static void keys(void **state)
@@ -51,8 +63,20 @@ int main(void)
 		snprintf(rows[i].name, sizeof(rows[i].name), "%s / %s", rows[i].col[0],
 			 rows[i].ncol > 1 ? rows[i].col[1] : "");
 	table_tests(&tests, &n, rows, nrows, pair_row);
+	int nsr;
+	struct table_row *srows;
+	table_load("tests/data/namematch_scripts.tsv", 2, 0, 0, &srows, &nsr);
+	for (int i = 0; i < nsr; i++)
+		snprintf(srows[i].name, sizeof(srows[i].name), "scripts: %s", srows[i].col[0]);
+	table_tests(&tests, &n, srows, nsr, scripts_row);
+	char tiny[4];
+	/* truncated output stays NUL-terminated */
+	if (namematch_devanagari("Sunita", tiny, sizeof tiny) >= sizeof tiny || tiny[3] != 0 ||
+	    namematch_latin("Sunita", tiny, sizeof tiny) != 3)
+		return 1;
 	int failed = _cmocka_run_group_tests("name judge", tests, n, NULL, NULL);
 	free(tests);
 	table_free(rows, nrows);
+	table_free(srows, nsr);
 	return failed;
 }

@@ -3,7 +3,8 @@
 -- tests/data/corpus_good: its call1 expects name "Sunita Devi".
 --   calls 1-6: call1 played six times, each capturing a different spelling of the name
 --              (six name-match items); call 3, 5 and 6 end with a wrong name.
---   call 7:    call2, failed, two turns (turn-errors items), one turn without audio.
+--   call 7:    call2, failed as its corpus expects but with a name where it expects none
+--              (so not as expected: turn-errors items), two turns, one without audio.
 --   call 8:    a corpus nobody can find (passed over with a note).
 --   call 9:    still in progress (never drawn).
 PRAGMA journal_mode=WAL;
@@ -48,7 +49,7 @@ INSERT INTO calls (id, corpus, corpus_call_id, form_path, status, form_data, for
  (4, 'fixture', 'call1', 'forms/armman_enrollment.json', 'complete', '{"name":"Sunita","district":"Gaya"}', '{"name":"answered","district":"answered"}', 2),
  (5, 'fixture', 'call1', 'forms/armman_enrollment.json', 'complete', '{"name":"Suneeta Devi","district":"Gaya"}', '{"name":"answered","district":"answered"}', 2),
  (6, 'fixture', 'call1', 'forms/armman_enrollment.json', 'complete', '{"name":"Anita Devi","district":"Gaya"}', '{"name":"answered","district":"answered"}', 2),
- (7, 'fixture', 'call2', 'forms/armman_enrollment.json', 'failed', '{"name":null}', '{"name":"skipped"}', 2),
+ (7, 'fixture', 'call2', 'forms/armman_enrollment.json', 'failed', '{"name":"Pehli"}', '{"name":"answered"}', 2),
  (8, 'nowhere', 'c1', 'forms/armman_enrollment.json', 'complete', '{"name":"Rekha"}', '{"name":"answered"}', 1),
  (9, 'fixture', 'call1', 'forms/armman_enrollment.json', 'in_progress', NULL, NULL, 0);
 UPDATE calls SET reason = 'district got no valid answer' WHERE id = 7;

@@ -77,3 +77,25 @@ screen_up() {
 		exit 1
 	fi
 }
+
+# see SESSION PATTERN [SECONDS]: poll SESSION's screen until grep -E finds PATTERN
+# (deadline 30 s unless given); on a time-out the screen is shown as comments.
+see() {
+	local s=$1 pat=$2 end=$((SECONDS + ${3:-30}))
+	while [ $SECONDS -lt $end ]; do
+		capture "$s" 2>/dev/null | grep -Eq -- "$pat" && return 0
+		sleep 0.1
+	done
+	echo "# timed out waiting for /$pat/ on $s; the screen was:"
+	capture "$s" 2>/dev/null | sed 's/^/#   /'
+	return 1
+}
+# wait_file FILE [SECONDS]: poll until FILE exists and is not empty (deadline 30 s).
+wait_file() {
+	local end=$((SECONDS + ${2:-30}))
+	while [ $SECONDS -lt $end ]; do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
