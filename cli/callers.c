@@ -46,7 +46,7 @@ static const struct opts_spec callers_spec[] = {
 	{"behaviours", OPTS_LIST, offsetof(struct callers_opts, behaviours), "LIST|all",
 	 "NAME, NAME:WEIGHT, FIELD=NAME, ... or all (the default)", 0, 0, 0, NULL},
 	{"calls", OPTS_INT, offsetof(struct callers_opts, calls), "N",
-	 "calls to make (default: every caller with every behaviour once)", 0, 1, 1000000, NULL},
+	 "calls to make (default: every caller with each listed behaviour once)", 0, 1, 1000000, NULL},
 	{"seed", OPTS_UINT, offsetof(struct callers_opts, seed), "S",
 	 "the seed of weighted draws and boolean answers (default 1)", 0, 0, 4294967295.0, NULL},
 	{"repeat", OPTS_INT, offsetof(struct callers_opts, repeat), "K",
@@ -100,7 +100,7 @@ static void progress(int done, int total)
 
 int cmd_callers(int argc, char **argv)
 {
-	struct callers_opts o = {.behaviours = "all", .seed = 1, .repeat = 1};
+	struct callers_opts o = {.seed = 1, .repeat = 1};
 	struct compose_opts co = {.stt = "reference", .extract = "rules", .reply = "script"};
 	struct compose *c = NULL;
 	struct form *expect_form = NULL;
@@ -123,6 +123,14 @@ int cmd_callers(int argc, char **argv)
 		fprintf(stderr, "formdesk callers: --caller-model and --persona go together\n");
 		return 2;
 	}
+	if (o.persona && o.behaviours) {
+		fprintf(stderr, "formdesk callers: --behaviours: a persona caller speaks as the model "
+				"plays her; behaviours are for the offline callers\n");
+		return 2;
+	}
+	/* a persona caller means every answer: her expected form is the profile's */
+	if (!o.behaviours)
+		o.behaviours = o.persona ? "plain" : "all";
 	/* Everything is checked before the store is opened: bad input runs nothing. */
 	if (compose_new("callers", &co, COMPOSE_FORM | COMPOSE_CONFIG | COMPOSE_TODAY |
 						 COMPOSE_BACKENDS | COMPOSE_LEXICON, &c) != ERR_OK)
@@ -175,8 +183,8 @@ int cmd_callers(int argc, char **argv)
 		goto out;
 
 	int n_callers = callers_profiles_count(prof);
-	int calls = o.calls ? o.calls
-		    : persona ? 1 : n_callers * (strcmp(o.behaviours, "all") == 0 ? CALLERS_N : 1);
+	int per = callers_mix_count(mix);
+	int calls = o.calls ? o.calls : persona ? n_callers : n_callers * (per ? per : 1);
 	int limit = o.turn_limit ? o.turn_limit : 4 * c->form->n_questions + 8;
 	int total = calls * o.repeat, done = 0;
 	bool tty = isatty(STDERR_FILENO);

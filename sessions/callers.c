@@ -64,16 +64,21 @@ static int line_at(const char *text, size_t off)
 	return line;
 }
 
-/* caller_line: the line of caller i's entry: where her "id" value is written, searched
- * after the "callers" key; 0 when it cannot be found. */
-static int caller_line(const char *text, const char *id)
+/* entry_line: the line where caller id's entry names key (a field), searched after her
+ * "id" value under "callers"; her id's line when key is NULL or not found; 0 when she
+ * cannot be found. */
+static int entry_line(const char *text, const char *id, const char *key)
 {
 	char quoted[256];
-	const char *from = strstr(text, "\"callers\""), *at;
+	const char *from = strstr(text, "\"callers\""), *at, *k;
 	if (!from || !id || snprintf(quoted, sizeof quoted, "\"%s\"", id) >= (int)sizeof quoted)
 		return 0;
-	at = strstr(from, quoted);
-	return at ? line_at(text, (size_t)(at - text)) : 0;
+	if (!(at = strstr(from, quoted)))
+		return 0;
+	if (key && snprintf(quoted, sizeof quoted, "\"%s\"", key) < (int)sizeof quoted &&
+	    (k = strstr(at, quoted)))
+		at = k;
+	return line_at(text, (size_t)(at - text));
 }
 
 /* say: *errmsg (when errmsg is not NULL) becomes the message, replacing one before. */
@@ -85,10 +90,13 @@ static int caller_line(const char *text, const char *id)
 		}                                             \
 	} while (0)
 
-/* check_caller: caller i's answers against every question of f; *why (size n) on failure. */
-static bool check_caller(const struct form *f, const cJSON *caller, char *why, size_t n)
+/* check_caller: caller i's answers against every question of f; *why (size n) and *field
+ * (the question at fault, NULL for the whole entry) on failure. */
+static bool check_caller(const struct form *f, const cJSON *caller, char *why, size_t n,
+			 const char **field)
 {
 	const cJSON *answers = cJSON_GetObjectItemCaseSensitive(caller, "answers");
+	*field = NULL;
 	if (!cJSON_IsObject(answers)) {
 		snprintf(why, n, "'answers' must be an object");
 		return false;
@@ -97,6 +105,7 @@ static bool check_caller(const struct form *f, const cJSON *caller, char *why, s
 		const struct form_question *fq = &f->questions[q];
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(answers, fq->name);
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, "value");
+		*field = fq->name;
 		if (!cJSON_IsObject(a)) {
 			snprintf(why, n, "field '%s': no answer for a field the form asks", fq->name);
 			return false;
@@ -166,9 +175,10 @@ enum err callers_profiles_load(const char *path, const struct form *f,
 			say(errmsg, "%s: callers[%d]: 'id' must be a non-empty string", path, i);
 			goto out;
 		}
-		if (!check_caller(f, c, why, sizeof why)) {
+		const char *field = NULL;
+		if (!check_caller(f, c, why, sizeof why, &field)) {
 			say(errmsg, "%s:%d: callers[%d] ('%s'): %s", path,
-			    caller_line(p->text, id->valuestring), i, id->valuestring, why);
+			    entry_line(p->text, id->valuestring, field), i, id->valuestring, why);
 			goto out;
 		}
 		i++;
@@ -322,6 +332,11 @@ void callers_mix_free(struct callers_mix *m)
 		return;
 	free(m->field);
 	free(m);
+}
+
+int callers_mix_count(const struct callers_mix *m)
+{
+	return m->n;
 }
 
 /* ---- one call ---- */
@@ -809,10 +824,11 @@ bool callers_answer(struct callers_call *c, const struct decision *d, struct cal
 							  t->field);
 	const cJSON *dk = cJSON_GetObjectItemCaseSensitive(a, "dont_know");
 
-	switch (first || skip ? b : CALLERS_PLAIN) {
+	bool style = b == CALLERS_HINGLISH || b == CALLERS_ENGLISH || b == CALLERS_DEVANAGARI;
+	switch (first || skip || style ? b : CALLERS_PLAIN) {
 	case CALLERS_CORRECT:
 		if (near(c, q, x, sizeof x)) {
-			char both[CALLERS_TEXT_MAX];
+			char both[CALLERS_TEXT_MAX + 32];
 			snprintf(both, sizeof both, "%s, nahi nahi, %s", x, w);
 			piece(t, 0, both);
 		}
@@ -825,7 +841,7 @@ bool callers_answer(struct callers_call *c, const struct decision *d, struct cal
 	case CALLERS_TWO:
 		if ((g = next_field(c, q)) >= 0 &&
 		    callers_words(c->p, c->caller, f, g, CALLERS_PLAIN, c->yes[g], x, sizeof x)) {
-			char both[CALLERS_TEXT_MAX];
+			char both[CALLERS_TEXT_MAX + 32];
 			snprintf(both, sizeof both, "%s aur %s", w, x);
 			piece(t, 0, both);
 		}

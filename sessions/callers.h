@@ -7,7 +7,8 @@
  * answer -> screened out), so completion and per-field accuracy need no judge.
  *
  * The behaviours (docs/callers.md has the words each says, with examples). "First time
- * asked" is the field's first ask_question; from the second on she answers plainly:
+ * asked" is the field's first ask_question; from the second on she answers plainly, but
+ * for the three language styles, which she keeps on every ask:
  *   plain            her profile's words ("say", "yes", "no")
  *   hinglish         the value in romanized Hindi (profile "variants": {"hinglish"} first)
  *   english          the value in English words (or "variants": {"english"})
@@ -96,7 +97,7 @@ struct callers_profiles;
  * for every caller, a "value" FormBharo can store (a boolean may go without one: drawn per
  * call). Output: *out (caller frees with callers_profiles_free); on failure *errmsg (caller
  * frees; may be NULL) reads "PATH:LINE: callers[i] ('id'): field 'x': what is wrong",
- * LINE the line of that caller's entry. Errors: ERR_IO, ERR_PARSE (not JSON: its line),
+ * LINE the line where that caller's entry names the field (else her "id"). Errors: ERR_IO, ERR_PARSE (not JSON: its line),
  * ERR_INVALID, ERR_NOMEM. */
 enum err callers_profiles_load(const char *path, const struct form *f,
 			       struct callers_profiles **out, char **errmsg);
@@ -122,6 +123,10 @@ struct callers_mix;
 enum err callers_mix_parse(const char *list, const struct form *f, struct callers_mix **out,
 			   char **errmsg);
 void callers_mix_free(struct callers_mix *m);
+
+/* callers_mix_count: the call-wide behaviours in m (NAME and NAME:WEIGHT items; 17 for
+ * "all"), 0 when it has only FIELD=NAME items. */
+int callers_mix_count(const struct callers_mix *m);
 
 struct callers_call;
 
