@@ -107,6 +107,7 @@ static bool check_caller(const struct form *f, const cJSON *caller, char *why, s
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(a, "value");
 		*field = fq->name;
 		if (!cJSON_IsObject(a)) {
+			*field = NULL; /* not in her entry: her own line */
 			snprintf(why, n, "field '%s': no answer for a field the form asks", fq->name);
 			return false;
 		}

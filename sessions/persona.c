@@ -160,7 +160,17 @@ void persona_begin(struct persona *p, const struct callers_profiles *prof,
 		   const struct callers_call *call)
 {
 	const struct corpus_call *cc = callers_call_corpus(call);
-	char *facts = cJSON_PrintUnformatted(cc->expected_data);
+	cJSON *known = cJSON_CreateObject();
+	const cJSON *v;
+	char *facts;
+	/* what she will be asked on her path: a branch that does not open is left out */
+	cJSON_ArrayForEach(v, cc->expected_data) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(cc->expected_status, v->string);
+		if (known && !(cJSON_IsString(st) && strcmp(st->valuestring, "empty") == 0))
+			cJSON_AddItemToObject(known, v->string, cJSON_Duplicate(v, true));
+	}
+	facts = known ? cJSON_PrintUnformatted(known) : NULL;
+	cJSON_Delete(known);
 	cJSON_Delete(p->history);
 	p->history = cJSON_CreateArray();
 	free(p->system);

@@ -111,15 +111,17 @@ check "persona caller: the caller model's requests counted apart" \
 	"[ \"\$(j $tmp/persona.out 'd[\"caller_model\"][\"requests\"], d[\"caller_model\"][\"model\"]')\" = \"(9, 'caller')\" ]"
 check "persona caller: the agent made no request of its own (offline)" \
 	"[ \"\$(sqlite3 $tmp/persona.db 'SELECT count(*) FROM stage_usage')\" = 0 ]"
-check "persona caller: the persona's temperature and who she is go to the model" \
-	"python3 -c \"import json; r=json.loads(open('$tmp/requests.jsonl').readline()); assert r['temperature']==0.9 and 'Gaya district, Bihar' in r['messages'][0]['content']\""
+check "persona caller: the persona's temperature, who she is and only her path's answers go to the model" \
+	"python3 -c \"import json; r=json.loads(open('$tmp/requests.jsonl').readline()); c=r['messages'][0]['content']; assert r['temperature']==0.9 and 'Gaya district, Bihar' in c and '\\\"gestational_age\\\":6' in c and 'child_name' not in c\""
 check "persona caller: the model sees only the agent's words" \
 	"python3 -c \"import json; r=[json.loads(l) for l in open('$tmp/requests.jsonl')][-1]; assert [m['role'] for m in r['messages'][1:3]]==['user','assistant'] and 'name' not in r['messages'][1]['content']\""
 
 # audio callers: espeak-ng's words, the telephone channel, the endpointer
-"$BIN" callers --form $F --profiles tests/data/callers/profiles.json --behaviours hesitate,digit-groups \
+"$BIN" callers --form $F --profiles tests/data/callers/profiles.json --behaviours hesitate,digit-groups,barge-in \
 	--audio --db "$tmp/audio.db" >"$tmp/audio.out" 2>"$tmp/audio.err"
-check "audio callers: exit 0, both calls end as expected" "[ $? = 0 ] && [ \"\$(j $tmp/audio.out 'd[\"complete\"]')\" = 2 ]"
+check "audio callers: exit 0, the three calls end as expected" "[ $? = 0 ] && [ \"\$(j $tmp/audio.out 'd[\"complete\"]')\" = 3 ]"
+check "audio callers: a barge-in is an audio turn recorded as one, with the ms into the agent's words" \
+	"[ \"\$(sqlite3 $tmp/audio.db \"SELECT count(*) FROM turns WHERE input = 'mic' AND barge_in = 1 AND barge_in_ms = 1500\")\" -gt 5 ]"
 check "audio callers: turns came in as audio through the telephone channel" \
 	"[ \"\$(sqlite3 $tmp/audio.db \"SELECT count(*) FROM turns WHERE input = 'mic' AND condition LIKE '%+telephone'\")\" -gt 10 ]"
 check "audio callers: the hesitation is two stretches of speech in one turn" \
