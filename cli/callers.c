@@ -2,7 +2,8 @@
  *
  * formdesk callers --form FILE --profiles FILE [--behaviours LIST|all] [--calls N]
  *                  [--seed S] [--repeat K] [--expect-form FILE] [--turn-limit N]
- *                  [--audio] [--caller-model P[:M] --persona FILE] [--temperature X]
+ *                  [--audio [--condition C] [--voice TTS]]
+ *                  [--caller-model P[:M] --persona FILE] [--temperature X]
  *                  [--stt ...] [--extract ...] [--reply ...] [--today D] [--json] --db FILE
  *
  * Every call is an ordinary recorded call of one run (source "callers") in --db, to open
@@ -31,7 +32,7 @@
 #include "sessions/store.h"
 
 struct callers_opts {
-	const char *profiles, *behaviours, *expect_form, *caller_model, *persona, *condition;
+	const char *profiles, *behaviours, *expect_form, *caller_model, *persona, *condition, *voice;
 	int calls, repeat, turn_limit;
 	unsigned seed;
 	double temperature;
@@ -62,6 +63,9 @@ static const struct opts_spec callers_spec[] = {
 	{"condition", OPTS_STRING, offsetof(struct callers_opts, condition), "NAME",
 	 "with --audio: ideal (the default), noise, distance, pace-fast or pace-slow", 0, 0, 0,
 	 NULL},
+	{"voice", OPTS_STRING, offsetof(struct callers_opts, voice), "TTS",
+	 "with --audio: the TTS voice her words are spoken in (default espeak, synthetic)", 0, 0,
+	 0, NULL},
 	{"caller-model", OPTS_STRING, offsetof(struct callers_opts, caller_model), "P[:M]",
 	 "a persona caller on this language model (needs --persona)", 0, 0, 0, NULL},
 	{"persona", OPTS_STRING, offsetof(struct callers_opts, persona), "FILE",
@@ -164,7 +168,7 @@ int cmd_callers(int argc, char **argv)
 			msg ? msg : "cannot be used");
 		goto out;
 	}
-	if (o.audio && callervoice_new(NULL, o.condition, &voice, &msg) != ERR_OK) {
+	if (o.audio && callervoice_new(o.voice, o.condition, &voice, &msg) != ERR_OK) {
 		fprintf(stderr, "formdesk callers: --audio: %s\n", msg ? msg : "no voice");
 		goto out;
 	}

@@ -81,6 +81,9 @@ check "an unknown behaviour: nothing run" "[ ! -e $tmp/bad2.db ]"
 check "an invalid persona: exit 2, file, line and field named" \
 	"[ $? = 2 ] && grep -q \"persona_bad.json:5: field 'patience'\" $tmp/bad3.err"
 check "an invalid persona: nothing run" "[ ! -e $tmp/bad3.db ]"
+"$BIN" callers --form $F --profiles $P --audio --voice nosuch --db "$tmp/bad4.db" >/dev/null 2>"$tmp/bad4.err"
+check "an unknown voice for --audio: exit 2, named, nothing run" \
+	"[ $? = 2 ] && grep -q \"TTS 'nosuch'\" $tmp/bad4.err && [ ! -e $tmp/bad4.db ]"
 
 # a persona caller: the server plays her, answering each question from her true answers
 cat >"$tmp/caller.py" <<'PY'
