@@ -36,6 +36,8 @@ struct llm_call {
 	const char *effort;        /* reasoning effort, for reasoning models only */
 	int max_tokens;            /* 0: the protocol's default */
 	bool stream;               /* ask for server-sent events (agent/llm_stream.h) */
+	double temperature;        /* sampling temperature; 0 (the default) for the agent's
+				      stages, higher for a simulated caller's varied words */
 };
 
 struct llm_result {

@@ -102,8 +102,9 @@ enum err llm_anthropic_build(const struct provider *p, const struct llm_call *c,
 	if (!msgs)
 		goto out;
 	cJSON_AddItemToObject(body, "messages", msgs);
-	/* extended thinking cannot be combined with a forced tool; temperature 0 throughout */
-	cJSON_AddNumberToObject(body, "temperature", 0);
+	/* extended thinking cannot be combined with a forced tool; temperature 0 for the
+	 * agent's stages */
+	cJSON_AddNumberToObject(body, "temperature", c->temperature);
 	if (c->stream)
 		cJSON_AddBoolToObject(body, "stream", 1);
 	int n_tools = c->n_tools + (c->schema ? 1 : 0);

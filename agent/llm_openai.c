@@ -104,7 +104,7 @@ enum err llm_openai_build(const struct provider *p, const struct llm_call *c, st
 	cJSON_AddItemToObject(body, "messages", msgs);
 	bool reasoning = provider_is_reasoning(p);
 	if (!reasoning) {
-		cJSON_AddNumberToObject(body, "temperature", 0);
+		cJSON_AddNumberToObject(body, "temperature", c->temperature);
 	} else if (c->effort && *c->effort && effort_for(p, c->effort)) {
 		if (is(p, "openrouter")) {
 			cJSON *r = cJSON_AddObjectToObject(body, "reasoning");

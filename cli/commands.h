@@ -32,6 +32,7 @@
 	X("replay", cmd_replay, "recorded calls again through a change, into a new run") \
 	X("diff", cmd_diff, "two runs call by call and field by field; --gate exits 1 on a regression") \
 	X("import", cmd_import, "calls made elsewhere (FormBharo, JSONL) played through a form into a run") \
+	X("callers", cmd_callers, "pilot a form with simulated callers: behaviours or a persona on a model") \
 	X("simulate", cmd_simulate, "the simulator (the default)")
 
 /* Each command's function, and its option table (cli/opts.h), which gives its usage. */

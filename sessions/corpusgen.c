@@ -286,10 +286,10 @@ static struct utt *utterance(struct gen *g, const char *field, const cJSON *ans,
 	return u;
 }
 
-/* stored: the value FormBharo stores for q answered v, or NULL after saying why. */
-static cJSON *stored(struct gen *g, const struct form_question *q, const cJSON *v)
+cJSON *corpusgen_stored(const struct form_question *q, const cJSON *v, char *why, size_t n)
 {
 	struct ymd date;
+	const char *must = NULL;
 	switch (q->type) {
 	case FORM_NUMBER:
 		if (cJSON_IsNumber(v))
@@ -297,40 +297,49 @@ static cJSON *stored(struct gen *g, const struct form_question *q, const cJSON *
 		if (cJSON_IsString(v) && v->valuestring[0] &&
 		    strspn(v->valuestring, "0123456789") == strlen(v->valuestring))
 			return cJSON_CreateNumber(strtod(v->valuestring, NULL));
-		fail(g, ERR_INVALID, "field '%s': 'value' must be a number", q->name);
-		return NULL;
+		must = "a number";
+		break;
 	case FORM_DATE:
 		if (cJSON_IsString(v) && ymd_parse_stored(v->valuestring, &date))
 			return cJSON_CreateString(v->valuestring);
-		fail(g, ERR_INVALID, "field '%s': 'value' must be a date DD-MM-YYYY", q->name);
-		return NULL;
+		must = "a date DD-MM-YYYY";
+		break;
 	case FORM_BOOLEAN:
 		if (cJSON_IsBool(v)) {
 			const char *label = cJSON_IsTrue(v) ? q->label_true : q->label_false;
 			return label ? cJSON_CreateString(label) : cJSON_CreateBool(cJSON_IsTrue(v));
 		}
-		fail(g, ERR_INVALID, "field '%s': 'value' must be true or false", q->name);
-		return NULL;
+		must = "true or false";
+		break;
 	case FORM_SINGLE_SELECT:
 		if (cJSON_IsString(v))
 			for (int i = 0; i < q->n_options; i++)
 				if (strcmp(q->options[i], v->valuestring) == 0)
 					return cJSON_CreateString(v->valuestring);
-		fail(g, ERR_INVALID, "field '%s': 'value' must be one of the question's options",
-		     q->name);
-		return NULL;
+		must = "one of the question's options";
+		break;
 	case FORM_STRING:
 	case FORM_MULTI_SELECT:
 		if (cJSON_IsString(v) && v->valuestring[0])
 			return cJSON_CreateString(v->valuestring);
-		fail(g, ERR_INVALID, "field '%s': 'value' must be a non-empty string", q->name);
-		return NULL;
+		must = "a non-empty string";
+		break;
 	}
+	snprintf(why, n, "field '%s': 'value' must be %s", q->name, must ? must : "set");
 	return NULL;
 }
 
-/* ends_call: whether answering q with b is in its end_call_values (screened out). */
-static bool ends_call(const struct form_question *q, bool b)
+/* stored: the value FormBharo stores for q answered v, or NULL after saying why. */
+static cJSON *stored(struct gen *g, const struct form_question *q, const cJSON *v)
+{
+	char why[256];
+	cJSON *r = corpusgen_stored(q, v, why, sizeof why);
+	if (!r)
+		fail(g, ERR_INVALID, "%s", why);
+	return r;
+}
+
+bool corpusgen_ends_call(const struct form_question *q, bool b)
 {
 	const char *word = b ? "true" : "false", *label = b ? q->label_true : q->label_false;
 	for (int i = 0; i < q->n_end_call_values; i++)
@@ -406,7 +415,7 @@ static int on_path(void *ctx, long number, const enum paths_answer *answers)
 			cJSON b = {0};
 			b.type = answers[i] == PATHS_TRUE ? cJSON_True : cJSON_False;
 			value = stored(g, q, &b);
-			if (ends_call(q, answers[i] == PATHS_TRUE))
+			if (corpusgen_ends_call(q, answers[i] == PATHS_TRUE))
 				status_word = "screened_out";
 		} else if (answers[i] == PATHS_ANSWERED) {
 			value = stored(g, q, cJSON_GetObjectItemCaseSensitive(ans, "value"));

@@ -64,4 +64,15 @@ enum err corpusgen_build(const struct form *form, const cJSON *profiles,
 			 const struct corpusgen_options *o, struct corpusgen_result *res,
 			 char **errmsg);
 
+/* corpusgen_stored: the value FormBharo stores for question q answered v (a profile's
+ * "value"; for a boolean true or false): a number, a DD-MM-YYYY date, the boolean or its
+ * boolean_labels word, one of the options, a non-empty string. Output: new cJSON (caller
+ * frees), or NULL with why (size n) saying "field 'x': 'value' must be ..." (also when
+ * memory is short). The one place a profile's value becomes a stored answer. */
+cJSON *corpusgen_stored(const struct form_question *q, const cJSON *v, char *why, size_t n);
+
+/* corpusgen_ends_call: whether answering boolean question q with b is in its
+ * end_call_values (the call ends screened out; agent-config-schema.mdx). Pure. */
+bool corpusgen_ends_call(const struct form_question *q, bool b);
+
 #endif

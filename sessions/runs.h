@@ -17,7 +17,7 @@ struct store;
 struct engine_config;
 
 /* The sources of a run (runs.source). */
-#define RUNS_SOURCES "run, simulate, typed, mic, replay, bench, import"
+#define RUNS_SOURCES "run, simulate, typed, mic, replay, bench, import, callers"
 
 /* What a run is made of. Everything is borrowed. */
 struct runs_spec {
