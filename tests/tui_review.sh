@@ -9,6 +9,7 @@
 #          EXTRACT, the verdicts, the decision and REPLY; turn 0 the opening and the end.
 #  quit:   q goes back, q again quits, the shell is back.
 #  --run and --field start the list filtered.
+#  paging: 303 calls, read a page at a time; space and b page, g and G go to the ends.
 set -u
 cd "$(dirname "$0")/.."
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
@@ -65,5 +66,28 @@ check "--field: only the call that left pregnant unanswered" wait_for '1 of 3 ca
 check "... that is c2" grep -qE '^> 2 +1 +c2 +failed' "$tmp/screen"
 keys q
 check "q quits again" wait_for '^fdtest\$ ?$' 30
+# A list longer than the screen is read a page at a time: 300 more calls (copies of the
+# three), paged with space and b, g and G to its ends.
+sqlite3 "$db" "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 100)
+ INSERT INTO calls (corpus, corpus_call_id, status, reason, form_data, form_status, turns, run_id)
+ SELECT c.corpus, c.corpus_call_id || '-' || k.i, c.status, c.reason, c.form_data, c.form_status,
+ c.turns, c.run_id FROM k, calls c WHERE c.id <= 3 ORDER BY k.i, c.id"
+keys "$BIN review --db $db" Enter
+check "303 calls are counted" wait_for '303 of 303 calls · status any'
+check "... the first screen shows the first of them" grep -qE '^> 1 +1 +c1 ' "$tmp/screen"
+keys G
+check "G: the last call, 303, is read and shown" wait_for '^> 303 +1 +c3-100 +complete'
+keys g
+check "g: back to the first" wait_for '^> 1 +1 +c1 '
+keys Space
+check "space: a page down (42 rows), call 43 under the cursor" wait_for '^> 43 +1 +c1-14 '
+keys Space Space b
+check "b: a page back up, call 85" wait_for '^> 85 +1 +c1-28 '
+keys s s
+check "s twice: the failed ones are counted by the store" wait_for '101 of 303 calls · status failed'
+keys G
+check "... G: the last failed call" wait_for '^> 302 +1 +c2-100 +failed'
+keys q
+check "q quits a third time" wait_for '^fdtest\$ ?$' 30
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -123,6 +123,22 @@ else
 	not_ok "space resumes"
 fi
 
+# r: the recorded calls of this database, on the simulator's screen; q comes back to the
+# panes, the call going on.
+"${T[@]}" send-keys -t sim 'r'
+if wait_for 'formdesk review · [0-9]+ of [0-9]+ calls · status any' 20; then
+	ok "r opens review on the simulator's database"
+	check "... its list holds the calls of this session" wait_for '^> 1 +1 ' 10
+	"${T[@]}" send-keys -t sim 'q'
+	check "q in review comes back to the panes" wait_for '^┌─ Conversation' 20
+	check "... and the simulator goes on (the status bar is back)" wait_for 'q quit$' 20
+else
+	not_ok "r opens review on the simulator's database"
+	not_ok "... its list holds the calls of this session"
+	not_ok "q in review comes back to the panes"
+	not_ok "... and the simulator goes on (the status bar is back)"
+fi
+
 # t: a typed live call from the simulator, then back to the corpus call as it was.
 before=$(capture | head -1 | sed 's/ · turn .*//')
 "${T[@]}" send-keys -t sim 't'

@@ -16,6 +16,7 @@
 	X(next, 'n', "n", "next call: finish this one at once (recorded as it stands)", 1) \
 	X(typed, 't', "t", "typed live call: you type what the caller says (Esc comes back)", 0) \
 	X(mic, 'm', "m", "live call from the microphone (Esc comes back)", 0) \
+	X(review, 'r', "r", "review the recorded calls of this database (the call waits; q comes back)", 0) \
 	X(help, '?', "?", "show this help", 1) \
 	X(quit, 'q', "q", "quit", 1)
 

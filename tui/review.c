@@ -18,87 +18,94 @@
 static const char *const statuses[] = {NULL, "complete", "failed", "screened_out", "in_progress"};
 #define N_STATUSES (int)(sizeof statuses / sizeof statuses[0])
 
-/* One recorded call as the list shows it. */
-struct item {
-	const struct store_call_row *c;
-	char *unanswered; /* the fields skipped or left empty, ", " joined */
-	char *said;       /* every transcript, lower-cased, for the search; NULL not read */
-};
-
 struct review {
 	struct store *st;
-	struct store_call_row *calls;
-	int n;
-	struct item *items;
-	int *shown, n_shown, cur, top;
-	int status;        /* index into statuses */
-	const char *field;
+	struct store_call_query q; /* the list's filter, as SQL */
+	int total;                 /* the calls of the run (all runs: every call) */
+	int n_shown, cur, top;     /* how many the filter selects; the cursor; the first row shown */
+	/* the page read: rows page_off .. page_off + page_n - 1 of the list, each with the
+	 * fields it left unanswered (", " joined); the list is never read whole */
+	struct store_call_row *page;
+	char **unans;
+	int page_off, page_n;
+	char fault[256];           /* the last read that failed, shown in the status bar */
+	int status;                /* index into statuses */
 	char text[128];
-	bool typing;       /* the search text is being typed */
-	/* the call open, when open >= 0 */
-	int open;
+	bool typing;               /* the search text is being typed */
+	/* the call open, when call is not NULL */
+	struct store_call_row *call;
 	struct store_turn_row *turns;
 	int nt, turn, scroll;
 };
 
-static void lower(char *s)
+static void page_drop(struct review *r)
 {
-	for (; *s; s++)
-		if (*s >= 'A' && *s <= 'Z')
-			*s = (char)(*s - 'A' + 'a');
+	for (int i = 0; r->unans && i < r->page_n; i++)
+		free(r->unans[i]);
+	free(r->unans);
+	store_calls_free(r->page, r->page_n);
+	r->unans = NULL;
+	r->page = NULL;
+	r->page_n = 0;
+	r->page_off = 0;
 }
 
-/* said: the call's transcripts, read once, for the search. */
-static const char *said(struct review *r, struct item *it)
+static void fail(struct review *r, const char *what)
 {
-	struct store_turn_row *t = NULL;
-	int n = 0;
-	size_t len = 1;
-
-	if (it->said)
-		return it->said;
-	if (store_turns(r->st, it->c->id, &t, &n) != ERR_OK)
-		return "";
-	for (int i = 0; i < n; i++)
-		len += (t[i].t.transcript ? strlen(t[i].t.transcript) : 0) + 1;
-	if ((it->said = malloc(len))) {
-		it->said[0] = '\0';
-		for (int i = 0; i < n; i++)
-			if (t[i].t.transcript) {
-				strcat(it->said, t[i].t.transcript);
-				strcat(it->said, "\n");
-			}
-		lower(it->said);
-	}
-	store_turns_free(t, n);
-	return it->said ? it->said : "";
+	snprintf(r->fault, sizeof r->fault, "%s: %s", what, store_error(r->st));
 }
 
+/* refilter: the filter's counts, by SQL; the page is read again when drawn. */
 static void refilter(struct review *r)
 {
-	char needle[sizeof r->text];
+	struct store_call_query all = {.run = r->q.run};
 
-	snprintf(needle, sizeof needle, "%s", r->text);
-	lower(needle);
-	r->n_shown = 0;
-	for (int i = 0; i < r->n; i++) {
-		struct item *it = &r->items[i];
-		const char *u = it->unanswered ? it->unanswered : "";
-		if (statuses[r->status] && strcmp(it->c->status, statuses[r->status]) != 0)
-			continue;
-		if (r->field) {
-			const char *p = strstr(u, r->field);
-			size_t fl = strlen(r->field);
-			if (!p || (p != u && p[-1] != ' ') || (p[fl] && p[fl] != ','))
-				continue;
-		}
-		if (needle[0] && !strstr(said(r, it), needle))
-			continue;
-		r->shown[r->n_shown++] = i;
+	r->q.status = statuses[r->status];
+	r->q.said = r->text[0] ? r->text : NULL;
+	page_drop(r);
+	if (store_calls_count(r->st, &all, &r->total) != ERR_OK ||
+	    store_calls_count(r->st, &r->q, &r->n_shown) != ERR_OK) {
+		fail(r, "counting the calls");
+		r->n_shown = 0;
 	}
 	if (r->cur >= r->n_shown)
 		r->cur = r->n_shown ? r->n_shown - 1 : 0;
 	r->top = 0;
+}
+
+static char *unanswered(const char *form_status);
+
+/* page_cover: make the page hold rows from .. from + rows - 1 of the list (read around
+ * them when it does not). */
+static void page_cover(struct review *r, int from, int rows)
+{
+	int off = from > rows ? from - rows : 0;
+
+	if (r->page && from >= r->page_off &&
+	    (from + rows <= r->page_off + r->page_n || r->page_off + r->page_n >= r->n_shown))
+		return;
+	page_drop(r);
+	if (store_calls_page(r->st, &r->q, off, 3 * (rows > 0 ? rows : 1), &r->page, &r->page_n) !=
+	    ERR_OK) {
+		fail(r, "reading the calls");
+		r->page = NULL;
+		r->page_n = 0;
+		return;
+	}
+	r->page_off = off;
+	if (r->page_n && !(r->unans = calloc((size_t)r->page_n, sizeof *r->unans)))
+		return;
+	for (int i = 0; i < r->page_n; i++)
+		r->unans[i] = unanswered(r->page[i].form_status);
+}
+
+/* row: the list's row i when the page holds it, else NULL. */
+static const struct store_call_row *row(const struct review *r, int i, const char **unans)
+{
+	if (!r->page || i < r->page_off || i >= r->page_off + r->page_n)
+		return NULL;
+	*unans = r->unans && r->unans[i - r->page_off] ? r->unans[i - r->page_off] : "";
+	return &r->page[i - r->page_off];
 }
 
 /* put: text at row y from column x, cut to the screen's width (never half a letter). */
@@ -230,7 +237,7 @@ static void form_lines(struct review *r, struct lines *l)
 
 static void call_lines(struct review *r, struct lines *l)
 {
-	const struct store_call_row *c = r->items[r->open].c;
+	const struct store_call_row *c = r->call;
 
 	add(l, "call %lld · run %lld · %s%s%s · %s · turn %d of %d", c->id, c->info.run_id,
 	    c->info.corpus ? c->info.corpus : "live", c->info.corpus ? "/" : "",
@@ -275,7 +282,7 @@ static void call_lines(struct review *r, struct lines *l)
 static void draw(struct review *r)
 {
 	erase();
-	if (r->open >= 0) {
+	if (r->call) {
 		struct lines l = {0};
 		call_lines(r, &l);
 		if (r->scroll > l.n - 1)
@@ -295,8 +302,9 @@ static void draw(struct review *r)
 	{
 		char head[256];
 		snprintf(head, sizeof head, "formdesk review · %d of %d calls · status %s%s%s%s%s",
-			 r->n_shown, r->n, statuses[r->status] ? statuses[r->status] : "any",
-			 r->field ? " · unanswered " : "", r->field ? r->field : "",
+			 r->n_shown, r->total, statuses[r->status] ? statuses[r->status] : "any",
+			 r->q.unanswered ? " · unanswered " : "",
+			 r->q.unanswered ? r->q.unanswered : "",
 			 r->text[0] || r->typing ? " · said: " : "", r->text);
 		put(0, 0, head);
 	}
@@ -307,33 +315,49 @@ static void draw(struct review *r)
 		r->top = r->cur;
 	if (r->cur >= r->top + LINES - 3)
 		r->top = r->cur - (LINES - 4);
+	page_cover(r, r->top, LINES - 3);
 	for (int i = r->top, y = 2; i < r->n_shown && y < LINES - 1; i++, y++) {
-		const struct item *it = &r->items[r->shown[i]];
-		char row[1024];
-		snprintf(row, sizeof row, "%c %-6lld %-4lld %-20.20s %-13s %5d  %-17.17s %s",
-			 i == r->cur ? '>' : ' ', it->c->id, it->c->info.run_id,
-			 it->c->info.corpus_call_id ? it->c->info.corpus_call_id : "",
-			 it->c->status, it->c->turns, it->unanswered ? it->unanswered : "",
-			 it->c->reason ? it->c->reason : "");
+		const char *un = "";
+		const struct store_call_row *c = row(r, i, &un);
+		char line[1024];
+		if (!c)
+			break;
+		snprintf(line, sizeof line, "%c %-6lld %-4lld %-20.20s %-13s %5d  %-17.17s %s",
+			 i == r->cur ? '>' : ' ', c->id, c->info.run_id,
+			 c->info.corpus_call_id ? c->info.corpus_call_id : "", c->status, c->turns,
+			 un, c->reason ? c->reason : "");
 		if (i == r->cur)
 			attron(A_REVERSE);
-		put(y, 0, row);
+		put(y, 0, line);
 		if (i == r->cur)
 			attroff(A_REVERSE);
 	}
 	attron(A_REVERSE);
-	put(LINES - 1, 0, r->typing ? " type the text to find, Enter ends it "
-				    : " j/k move  Enter open  s status  / search said  q quit ");
+	put(LINES - 1, 0,
+	    r->fault[0] ? r->fault
+	    : r->typing ? " type the text to find, Enter ends it "
+			: " j/k move  space/b page  g/G first/last  Enter open  s status  / search said  q quit ");
 	attroff(A_REVERSE);
 	refresh();
 }
 
 static void open_call(struct review *r)
 {
-	if (r->n_shown == 0)
+	struct store_call_filter one = {0};
+	const char *un;
+	const struct store_call_row *c = row(r, r->cur, &un);
+	int n = 0;
+
+	if (!c)
 		return;
-	r->open = r->shown[r->cur];
-	if (store_turns(r->st, r->items[r->open].c->id, &r->turns, &r->nt) != ERR_OK) {
+	one.id = c->id;
+	if (store_calls(r->st, &one, &r->call, &n) != ERR_OK || n != 1) {
+		fail(r, "reading the call");
+		store_calls_free(r->call, n);
+		r->call = NULL;
+		return;
+	}
+	if (store_turns(r->st, r->call->id, &r->turns, &r->nt) != ERR_OK) {
 		r->turns = NULL;
 		r->nt = 0;
 	}
@@ -344,9 +368,10 @@ static void open_call(struct review *r)
 static void close_call(struct review *r)
 {
 	store_turns_free(r->turns, r->nt);
+	store_calls_free(r->call, r->call ? 1 : 0);
 	r->turns = NULL;
 	r->nt = 0;
-	r->open = -1;
+	r->call = NULL;
 }
 
 /* key: act on one key; false to quit. */
@@ -365,7 +390,7 @@ static bool key(struct review *r, int k)
 		}
 		return true;
 	}
-	if (r->open >= 0) {
+	if (r->call) {
 		switch (k) {
 		case 'q': case 27: close_call(r); break;
 		case 'n': if (r->turn < r->nt) r->turn++, r->scroll = 0; break;
@@ -379,6 +404,13 @@ static bool key(struct review *r, int k)
 	case 'q': return false;
 	case 'j': if (r->cur + 1 < r->n_shown) r->cur++; break;
 	case 'k': if (r->cur > 0) r->cur--; break;
+	case ' ': r->cur = r->cur + (LINES - 3) < r->n_shown ? r->cur + (LINES - 3) : r->n_shown - 1;
+		  if (r->cur < 0)
+			  r->cur = 0;
+		  break;
+	case 'b': r->cur = r->cur > LINES - 3 ? r->cur - (LINES - 3) : 0; break;
+	case 'g': r->cur = 0; break;
+	case 'G': r->cur = r->n_shown ? r->n_shown - 1 : 0; break;
 	case '\r': open_call(r); break;
 	case 's': r->status = (r->status + 1) % N_STATUSES; refilter(r); break;
 	case '/': r->typing = true; r->text[0] = '\0'; break;
@@ -404,60 +436,75 @@ static char *unanswered(const char *form_status)
 	return all;
 }
 
-int review_run(struct store *st, const struct review_filter *f)
+/* browse: the browser's loop on scr until q or a quit signal. Returns 0, or 128 + the
+ * signal. */
+static int browse(struct review *r, struct screen *scr)
 {
-	struct review r = {.st = st, .open = -1, .field = f->field};
-	struct store_call_filter cf = {.run = f->run};
-	struct screen *scr = NULL;
-	const char *why = NULL;
-	int rc = 2;
-
-	if (store_calls(st, &cf, &r.calls, &r.n) != ERR_OK) {
-		fprintf(stderr, "formdesk review: %s\n", store_error(st));
-		return 2;
-	}
-	if ((r.n && (!(r.items = calloc((size_t)r.n, sizeof *r.items)) ||
-		     !(r.shown = calloc((size_t)r.n, sizeof *r.shown)))))
-		goto out;
-	for (int i = 0; i < r.n; i++) {
-		r.items[i].c = &r.calls[i];
-		r.items[i].unanswered = unanswered(r.calls[i].form_status);
-	}
-	for (int i = 0; i < N_STATUSES; i++)
-		if (f->status && statuses[i] && strcmp(statuses[i], f->status) == 0)
-			r.status = i;
-	if (f->text)
-		snprintf(r.text, sizeof r.text, "%s", f->text);
-	refilter(&r);
-	if (screen_open(NULL, &scr, &why) != ERR_OK) {
-		fprintf(stderr, "formdesk review: %s\n", why ? why : "no terminal");
-		goto out;
-	}
-	rc = 0;
-	draw(&r);
+	draw(r);
 	for (;;) {
 		unsigned w = screen_wait(scr, -1);
 		int k;
 		bool go = true;
-		if (w & SCREEN_QUIT) {
-			rc = 128 + screen_signal(scr);
-			break;
-		}
+		if (w & SCREEN_QUIT)
+			return 128 + screen_signal(scr);
 		while (go && (k = screen_key(scr)) != -1)
-			go = key(&r, k);
+			go = key(r, k);
 		if (!go)
-			break;
-		draw(&r);
+			return 0;
+		draw(r);
 	}
+}
+
+/* start: the browser's state for filter f; false (a message in r->fault) when the calls
+ * cannot be counted. */
+static bool start(struct review *r, struct store *st, const struct review_filter *f)
+{
+	*r = (struct review){.st = st, .q = {.run = f->run, .unanswered = f->field}};
+	for (int i = 0; i < N_STATUSES; i++)
+		if (f->status && statuses[i] && strcmp(statuses[i], f->status) == 0)
+			r->status = i;
+	if (f->text)
+		snprintf(r->text, sizeof r->text, "%s", f->text);
+	refilter(r);
+	return !r->fault[0];
+}
+
+static void finish(struct review *r)
+{
+	close_call(r);
+	page_drop(r);
+}
+
+int review_screen(struct screen *scr, struct store *st, const struct review_filter *f)
+{
+	struct review r;
+	int rc;
+
+	start(&r, st, f); /* a failure shows in the status bar */
+	rc = browse(&r, scr);
+
+	finish(&r);
+	return rc;
+}
+
+int review_run(struct store *st, const struct review_filter *f)
+{
+	struct review r;
+	struct screen *scr = NULL;
+	const char *why = NULL;
+	int rc = 2;
+
+	if (!start(&r, st, f)) {
+		fprintf(stderr, "formdesk review: %s\n", r.fault);
+		goto out;
+	}
+	if (screen_open(NULL, &scr, &why) != ERR_OK) {
+		fprintf(stderr, "formdesk review: %s\n", why ? why : "no terminal");
+		goto out;
+	}
+	rc = browse(&r, scr);
 out:
 	screen_close(scr);
-	close_call(&r);
-	for (int i = 0; r.items && i < r.n; i++) {
-		free(r.items[i].unanswered);
-		free(r.items[i].said);
-	}
-	free(r.items);
-	free(r.shown);
-	store_calls_free(r.calls, r.n);
+	finish(&r);
 	return rc;
 }

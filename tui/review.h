@@ -7,13 +7,19 @@
  * (question asked, retries, branches, what comes next and why), the REPLY words and the
  * stage timings; turn 0 is the opening, with the call's final form.
  *
- * Keys, in the list: j / k move, Enter opens, s cycles the status filter (all, complete,
+ * The list is never read whole: its counts come from SQL and its rows a page at a time
+ * (store_calls_page), read again around the rows shown when the cursor leaves them, so a
+ * database of 100,000 calls shows its first screen as fast as one of ten.
+ *
+ * Keys, in the list: j / k move, space / b a page down and up, g / G the first and the
+ * last call, Enter opens, s cycles the status filter (all, complete,
  * failed, screened_out, in_progress), / types a text to search the transcripts for (Enter
  * ends it, an empty one clears it), q quits. In a call: n / p the next and previous turn,
  * j / k scroll, q goes back to the list. */
 #ifndef FORMDESK_REVIEW_H
 #define FORMDESK_REVIEW_H
 
+struct screen;
 struct store;
 
 /* What the list starts with. Strings are borrowed. */
@@ -29,5 +35,11 @@ struct review_filter {
  * 2 when the terminal cannot be had or the calls cannot be read (a message on stderr),
  * 128 + the signal that ended it. */
 int review_run(struct store *st, const struct review_filter *f);
+
+/* review_screen: the browser on st in scr, a screen another part of the program holds
+ * (the simulator's r key), until q; the caller redraws its own panes afterwards
+ * (screen_redraw). A failure to read the calls is shown in the browser's status bar.
+ * Returns 0 on q, or 128 + the signal that asked to quit. */
+int review_screen(struct screen *scr, struct store *st, const struct review_filter *f);
 
 #endif

@@ -560,6 +560,11 @@ void screen_input(struct screen *s, const char *prompt, const char *text)
 	s->input_dirty = true;
 }
 
+void screen_redraw(struct screen *s)
+{
+	s->relayout = true;
+}
+
 void screen_draw(struct screen *s, struct callview *v)
 {
 	if (s->relayout) {

@@ -22,6 +22,7 @@
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/playback.h"
+#include "tui/review.h"
 #include "tui/screen.h"
 
 struct sim {
@@ -232,6 +233,22 @@ static void act_typed(struct sim *s)
 static void act_mic(struct sim *s)
 {
 	live_enter(s, true);
+}
+
+/* The recorded calls of this database, on this screen; the call waits behind them as it
+ * does behind the help. q there comes back here, a quit signal quits. */
+static void act_review(struct sim *s)
+{
+	bool paused = s->pb && !playback_paused(s->pb);
+	struct review_filter all = {0};
+
+	if (paused)
+		playback_pause(s->pb, true, now_ms());
+	if (review_screen(s->scr, s->cfg->store, &all) != 0)
+		s->quit = true;
+	if (paused)
+		playback_pause(s->pb, false, now_ms());
+	screen_redraw(s->scr);
 }
 
 /* The help covers the panes, so the call waits behind it instead of playing unseen. */
