@@ -1,6 +1,7 @@
 /* review: the browser of recorded calls (tui/review.h).
  *
  * formdesk review --db FILE [--run R] [--status S] [--field NAME] [--said TEXT]
+ *                 [--output-device NAME|INDEX] [--annotator NAME]
  *
  * Exit status: 0 done; 2 bad usage, no such database or run, no terminal. */
 #include <stddef.h>
@@ -16,7 +17,7 @@
 #include "tui/term.h"
 
 struct review_opts {
-	const char *db, *run, *status, *field, *said;
+	const char *db, *run, *status, *field, *said, *output_device, *annotator;
 };
 
 #define R(name, field, arg, help, fl) \
@@ -27,14 +28,16 @@ static const struct opts_spec review_spec[] = {
 	R("status", status, "complete|failed|screened_out|in_progress", "only calls that ended so", 0),
 	R("field", field, "NAME", "only calls that left NAME unanswered", 0),
 	R("said", said, "TEXT", "only calls whose caller said TEXT", 0),
+	R("output-device", output_device, "NAME|INDEX", "where a turn's audio plays (default: the default output)", 0),
+	R("annotator", annotator, "NAME", "whose turn-errors labels l makes (default: review)", 0),
 };
 #undef R
 
 const struct opts_cmd cmd_review_opts = {
 	.name = "review", .spec = review_spec, .n = OPTS_N(review_spec),
 	.about = "The recorded calls, filtered; Enter opens one, n/p step its turns, each with\n"
-		 "every stage's input and output; s cycles the status, / searches; q goes back, and\n"
-		 "quits.\n",
+		 "every stage's input and output; a plays a turn's audio, l labels it for the\n"
+		 "turn-errors task; s cycles the status, / searches; q goes back, and quits.\n",
 };
 
 int cmd_review(int argc, char **argv)
@@ -72,6 +75,8 @@ int cmd_review(int argc, char **argv)
 	f.status = status;
 	f.field = field;
 	f.text = said;
+	f.output_device = o.output_device;
+	f.annotator = o.annotator;
 	rc = review_run(st, &f);
 out:
 	store_runs_free(runs, n_runs);

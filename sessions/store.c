@@ -129,8 +129,9 @@ static const struct column turn_cols[] = {
 	C(TR, "silence", "INTEGER NOT NULL DEFAULT 0", K_BOOL, t.silence, IR),
 	G(TR, "caller_audio_start_ms", "INTEGER", K_LONG, t.caller_audio_start_ms, t.recorded, IR),
 	G(TR, "caller_audio_end_ms", "INTEGER", K_LONG, t.caller_audio_end_ms, t.recorded, IR),
-	N("agent_audio_start_ms", "INTEGER"), /* set by store_turn_agent_audio */
-	N("agent_audio_end_ms", "INTEGER"),
+	/* set by store_turn_agent_audio */
+	C(TR, "agent_audio_start_ms", "INTEGER", K_LONG, agent_audio_start_ms, COL_RD),
+	C(TR, "agent_audio_end_ms", "INTEGER", K_LONG, agent_audio_end_ms, COL_RD),
 	C(TR, "ack", "TEXT", K_TEXT, t.ack, IR), /* v4 */
 };
 

@@ -266,6 +266,8 @@ enum err store_calls_page(struct store *st, const struct store_call_query *q, in
 struct store_turn_row {
 	long long id, call_id;
 	struct store_turn t;
+	long agent_audio_start_ms, agent_audio_end_ms; /* the reply after the turn in the
+	                           agent's recording (store_turn_agent_audio), -1 unknown */
 };
 /* store_turns: the turns of call, by index. */
 enum err store_turns(struct store *st, long long call, struct store_turn_row **out, int *n);

@@ -363,8 +363,8 @@ static void test_migrations(void **state)
 }
 
 /* The live-call columns: a typed turn, a silence turn, a barge-in turn (barge_in_ms kept
- * only with barge_in), recording offsets only when recorded; placing a reply in the
- * recording of a turn or a call that does not exist is refused. */
+ * only with barge_in), recording offsets only when recorded, the reply's read back;
+ * placing a reply in the recording of a turn or a call that does not exist is refused. */
 static void test_live_columns(void **state)
 {
 	struct fixture *f = *state;
@@ -393,6 +393,15 @@ static void test_live_columns(void **state)
 	assert_int_equal(store_turn_agent_audio(st, id, 3, 7000, 9000), ERR_OK);
 	assert_int_equal(store_turn_agent_audio(st, id, 9, 7000, 9000), ERR_NOTFOUND);
 	assert_int_equal(store_call_audio_dir(st, id + 5, "nowhere"), ERR_NOTFOUND);
+	{ /* the reader gives the reply's place back (review plays it), -1 where unknown */
+		struct store_turn_row *rows = NULL;
+		int n = 0;
+		assert_int_equal(store_turns(st, id, &rows, &n), ERR_OK);
+		assert_int_equal(n, 3);
+		assert_true(rows[0].agent_audio_start_ms == -1 && rows[0].agent_audio_end_ms == -1);
+		assert_true(rows[2].agent_audio_start_ms == 7000 && rows[2].agent_audio_end_ms == 9000);
+		store_turns_free(rows, n);
+	}
 	store_close(st);
 	assert_query(f->path,
 		     "SELECT group_concat(idx||':'||input||'/'||barge_in||'/'||coalesce(barge_in_ms,'-')||'/'||"

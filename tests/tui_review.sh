@@ -9,6 +9,7 @@
 #          EXTRACT, the verdicts, the decision and REPLY; turn 0 the opening and the end.
 #  quit:   q goes back, q again quits, the shell is back.
 #  --run and --field start the list filtered.
+#  audio:  a plays a turn (ALSA's file plugin); l labels it for the turn-errors task.
 #  paging: 303 calls, read a page at a time; space and b page, g and G go to the ends.
 set -u
 cd "$(dirname "$0")/.."
@@ -66,6 +67,52 @@ check "--field: only the call that left pregnant unanswered" wait_for '1 of 3 ca
 check "... that is c2" grep -qE '^> 2 +1 +c2 +failed' "$tmp/screen"
 keys q
 check "q quits again" wait_for '^fdtest\$ ?$' 30
+# a: a turn's audio, played through ALSA's file plugin (a test-owned configuration, as
+# e2e_devices): c2's turn 2, the corpus clip the caller said (1.5 s), then the agent's
+# reply, 0.5 s of a recording of the call (agent.wav, placed with the store's columns).
+# A recording that is gone is named. l then a tag's key: a turn-errors label.
+mkdir -p "$tmp/rec"
+python3 - "$tmp/rec/agent.wav" <<'PY'
+import math, struct, sys, wave
+w = wave.open(sys.argv[1], 'wb')
+w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000)
+w.writeframes(b''.join(struct.pack('<h', int(8000 * math.sin(i / 8.0))) for i in range(32000)))
+PY
+cat >"$tmp/asound.conf" <<CONF
+pcm.default { type null }
+pcm.fdplay { type file slave.pcm { type null } file "$tmp/out.raw" format "raw" }
+CONF
+sqlite3 "$db" "UPDATE calls SET audio_dir = '$tmp/rec' WHERE id = 2;
+ UPDATE turns SET agent_audio_start_ms = 1000, agent_audio_end_ms = 1500 WHERE call_id = 2 AND idx = 2;
+ UPDATE turns SET audio = '$tmp/gone.wav' WHERE call_id = 2 AND idx = 3"
+# ALSA's modules leave memory the leak checker cannot name (as e2e_live)
+keys "clear; ALSA_CONFIG_PATH=$tmp/asound.conf ASAN_OPTIONS=detect_leaks=0 $BIN review --db $db --status failed --output-device fdplay --annotator asha" Enter
+check "a failed call to play" wait_for '1 of 3 calls · status failed'
+keys Enter n
+check "... its turn 2" wait_for 'call 2 · run 1 · runs-fixture/c2 · failed · turn 2 of 3'
+keys a
+check "a: the caller's clip, then the agent's words from the call's recording" \
+	wait_for 'played turn 2: 1.5 s of the caller, then 0.5 s of the agent' 30
+bytes=$(stat -c %s "$tmp/out.raw" 2>/dev/null || echo 0)
+check "... went to the output device: 2.0 s of samples at 16 kHz or more ($bytes bytes)" \
+	test "$bytes" -ge 64000
+keys n a
+check "a on a turn whose recording is gone: named" \
+	wait_for "turn 3: the caller's recording cannot be played: .*gone.wav"
+keys p l
+check "l: the turn-errors tags, each with its key" \
+	wait_for 'label this turn \(turn-errors\): 1 STT error · 2 endpointing cut-off'
+keys 5
+check "5: the turn is labelled wrong option, as the annotator named" \
+	wait_for 'turn 2 labelled "wrong option" for the turn-errors task, as asha'
+check "... the label is in the annotation tables, on the turn's turn-errors item" \
+	test "$(sqlite3 "$db" "SELECT i.task||'|'||i.key||'|'||i.turn||'|'||l.annotator||'|'||l.label FROM ann_labels l JOIN ann_items i ON i.id = l.item_id")" = \
+	"turn-errors|turn $(sqlite3 "$db" 'SELECT id FROM turns WHERE call_id = 2 AND idx = 2')|2|asha|wrong_option"
+keys l Escape
+check "l then Esc labels nothing" wait_for 'not labelled$'
+keys q q
+check "q q quits" wait_for '^fdtest\$ ?$' 30
+
 # A list longer than the screen is read a page at a time: 300 more calls (copies of the
 # three), paged with space and b, g and G to its ends.
 sqlite3 "$db" "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 100)

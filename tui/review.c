@@ -10,6 +10,10 @@
 #include <cjson/cJSON.h>
 
 #include "agent/decision.h"
+#include "annotations/labels.h"
+#include "annotations/task.h"
+#include "audio/audiofile.h"
+#include "audio/sink.h"
 #include "sessions/runs.h"
 #include "sessions/store.h"
 #include "tui/screen.h"
@@ -36,76 +40,199 @@ struct review {
 	struct store_call_row *call;
 	struct store_turn_row *turns;
 	int nt, turn, scroll;
+	char note[512];            /* what the last action did, in the call's status bar */
+	/* playing a turn: the sink, opened at the first a; the agent's words, played once
+	 * the caller's have (NULL none) */
+	const char *out_dev;
+	struct sink *sink;
+	float *after;
+	size_t n_after;
+	/* labelling a turn for the turn-errors task: the desk, opened at the first label */
+	const char *annotator;
+	struct labels *labels;
+	bool tagging;              /* l pressed: the next key is a tag */
 };
 
-static void page_drop(struct review *r)
-{
-	for (int i = 0; r->unans && i < r->page_n; i++)
-		free(r->unans[i]);
-	free(r->unans);
-	store_calls_free(r->page, r->page_n);
-	r->unans = NULL;
-	r->page = NULL;
-	r->page_n = 0;
-	r->page_off = 0;
-}
+#define PLAY_RATE 16000
 
-static void fail(struct review *r, const char *what)
-{
-	snprintf(r->fault, sizeof r->fault, "%s: %s", what, store_error(r->st));
-}
+/* ---- a turn's audio ---- */
 
-/* refilter: the filter's counts, by SQL; the page is read again when drawn. */
-static void refilter(struct review *r)
+/* clip: the samples of path (a recording of the call, or the corpus's clip) from from_ms
+ * to to_ms (to_ms < 0: to its end), at PLAY_RATE. Output: *v (caller frees), *n; on
+ * failure r->note names the file and what is wrong. */
+static bool clip(struct review *r, const char *who, const char *path, long from_ms, long to_ms,
+		 float **v, size_t *n)
 {
-	struct store_call_query all = {.run = r->q.run};
+	char *msg = NULL;
+	size_t a, b;
 
-	r->q.status = statuses[r->status];
-	r->q.said = r->text[0] ? r->text : NULL;
-	page_drop(r);
-	if (store_calls_count(r->st, &all, &r->total) != ERR_OK ||
-	    store_calls_count(r->st, &r->q, &r->n_shown) != ERR_OK) {
-		fail(r, "counting the calls");
-		r->n_shown = 0;
+	if (audiofile_read(path, PLAY_RATE, v, n, &msg) != ERR_OK) {
+		snprintf(r->note, sizeof r->note, "turn %d: the %s recording cannot be played: %s", r->turn,
+			 who, msg ? msg : path);
+		free(msg);
+		return false;
 	}
-	if (r->cur >= r->n_shown)
-		r->cur = r->n_shown ? r->n_shown - 1 : 0;
-	r->top = 0;
+	a = from_ms > 0 ? (size_t)from_ms * PLAY_RATE / 1000 : 0;
+	b = to_ms >= 0 ? (size_t)to_ms * PLAY_RATE / 1000 : *n;
+	if (b > *n)
+		b = *n;
+	if (a > b)
+		a = b;
+	memmove(*v, *v + a, (b - a) * sizeof **v);
+	*n = b - a;
+	return true;
 }
 
-static char *unanswered(const char *form_status);
-
-/* page_cover: make the page hold rows from .. from + rows - 1 of the list (read around
- * them when it does not). */
-static void page_cover(struct review *r, int from, int rows)
+/* play_turn: the open turn's audio where it was recorded: the caller's words (the part
+ * of the call's caller.wav the turn took, or else the turn's audio file, a corpus clip),
+ * then the agent's reply (its part of agent.wav). What cannot be played is said. */
+static void play_turn(struct review *r)
 {
-	int off = from > rows ? from - rows : 0;
+	const struct store_turn_row *t;
+	const char *dir = r->call->audio_dir;
+	float *caller = NULL, *agent = NULL;
+	size_t nc = 0, na = 0;
+	char path[4096], *msg = NULL;
 
-	if (r->page && from >= r->page_off &&
-	    (from + rows <= r->page_off + r->page_n || r->page_off + r->page_n >= r->n_shown))
-		return;
-	page_drop(r);
-	if (store_calls_page(r->st, &r->q, off, 3 * (rows > 0 ? rows : 1), &r->page, &r->page_n) !=
-	    ERR_OK) {
-		fail(r, "reading the calls");
-		r->page = NULL;
-		r->page_n = 0;
+	if (r->turn < 1 || r->turn > r->nt) {
+		snprintf(r->note, sizeof r->note, "the opening has no caller audio: n to a turn");
 		return;
 	}
-	r->page_off = off;
-	if (r->page_n && !(r->unans = calloc((size_t)r->page_n, sizeof *r->unans)))
+	t = &r->turns[r->turn - 1];
+	if (dir && t->t.recorded) {
+		snprintf(path, sizeof path, "%s/caller.wav", dir);
+		if (!clip(r, "caller's", path, t->t.caller_audio_start_ms, t->t.caller_audio_end_ms,
+			  &caller, &nc))
+			return;
+	} else if (t->t.audio && t->t.audio[0] &&
+		   !clip(r, "caller's", t->t.audio, 0, -1, &caller, &nc)) {
 		return;
-	for (int i = 0; i < r->page_n; i++)
-		r->unans[i] = unanswered(r->page[i].form_status);
+	}
+	if (dir && t->agent_audio_start_ms >= 0 && t->agent_audio_end_ms > t->agent_audio_start_ms) {
+		snprintf(path, sizeof path, "%s/agent.wav", dir);
+		if (!clip(r, "agent's", path, t->agent_audio_start_ms, t->agent_audio_end_ms, &agent,
+			  &na)) {
+			free(caller);
+			return;
+		}
+	}
+	if (!nc && !na) {
+		snprintf(r->note, sizeof r->note, "turn %d: no audio was recorded", r->turn);
+		goto out;
+	}
+	if (!r->sink && sink_open_device(r->out_dev, PLAY_RATE, &r->sink, &msg) != ERR_OK) {
+		snprintf(r->note, sizeof r->note, "no audio output%s%s: %s", r->out_dev ? " " : "",
+			 r->out_dev ? r->out_dev : "", msg ? msg : "cannot open it");
+		r->sink = NULL;
+		free(msg);
+		goto out;
+	}
+	free(r->after);
+	r->after = NULL;
+	r->n_after = 0;
+	if (sink_play(r->sink, nc ? caller : agent, nc ? nc : na) != ERR_OK) {
+		snprintf(r->note, sizeof r->note, "turn %d: the audio output would not play", r->turn);
+		goto out;
+	}
+	if (nc && na) {
+		r->after = agent;
+		r->n_after = na;
+		agent = NULL;
+	}
+	if (nc && r->after)
+		snprintf(r->note, sizeof r->note,
+			 "playing turn %d: %.1f s of the caller, then %.1f s of the agent", r->turn,
+			 (double)nc / PLAY_RATE, (double)na / PLAY_RATE);
+	else
+		snprintf(r->note, sizeof r->note, "playing turn %d: %.1f s of the %s", r->turn,
+			 (double)(nc ? nc : na) / PLAY_RATE, nc ? "caller" : "agent");
+out:
+	free(caller);
+	free(agent);
 }
 
-/* row: the list's row i when the page holds it, else NULL. */
-static const struct store_call_row *row(const struct review *r, int i, const char **unans)
+/* playing: whether the sink still has something to play (tidying up what has ended: the
+ * agent's words follow the caller's). */
+static bool playing(struct review *r)
 {
-	if (!r->page || i < r->page_off || i >= r->page_off + r->page_n)
-		return NULL;
-	*unans = r->unans && r->unans[i - r->page_off] ? r->unans[i - r->page_off] : "";
-	return &r->page[i - r->page_off];
+	if (!r->sink)
+		return false;
+	if (sink_playing(r->sink))
+		return true;
+	if (r->after) {
+		enum err e = sink_play(r->sink, r->after, r->n_after);
+		free(r->after);
+		r->after = NULL;
+		return e == ERR_OK;
+	}
+	if (!strncmp(r->note, "playing ", 8)) { /* "playing turn ..." becomes "played turn ..." */
+		memmove(r->note + 6, r->note + 7, strlen(r->note + 7) + 1);
+		memcpy(r->note, "played", 6);
+	}
+	return false;
+}
+
+/* ---- labelling a turn (the turn-errors task's items and labels, annotations/) ---- */
+
+static char *dup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* label_turn: label the open turn with the turn-errors tag of key k, as r->annotator: the
+ * turn's item (key "turn T", the one the task's queue draws for it; made when missing)
+ * and the label, each committed before the screen moves on. */
+static void label_turn(struct review *r, int k)
+{
+	const struct task_ops *ops = task_ops(LABELS_TURN_ERRORS);
+	const char *at = k > 0 && k < 128 ? strchr(ops->keys, k) : NULL;
+	const struct store_turn *t = &r->turns[r->turn - 1].t;
+	struct labels_item it = {.task = LABELS_TURN_ERRORS};
+	cJSON *ctx = cJSON_CreateObject();
+	char *msg = NULL;
+	enum err e;
+
+	if (!at) {
+		snprintf(r->note, sizeof r->note, "not labelled (no tag on that key)");
+		goto out;
+	}
+	if (!r->labels && labels_open(store_path(r->st), &r->labels, &msg) != ERR_OK) {
+		snprintf(r->note, sizeof r->note, "cannot label: %s", msg ? msg : "the labels' tables");
+		r->labels = NULL;
+		free(msg);
+		goto out;
+	}
+	it.call_id = r->call->id;
+	it.turn_id = r->turns[r->turn - 1].id;
+	it.turn = t->index;
+	if (ctx) {
+		cJSON_AddStringToObject(ctx, "call_status", r->call->status ? r->call->status : "");
+		if (r->call->reason)
+			cJSON_AddStringToObject(ctx, "call_reason", r->call->reason);
+		cJSON_AddItemToObject(ctx, "extraction", t->extraction ? cJSON_Parse(t->extraction) : NULL);
+		cJSON_AddItemToObject(ctx, "decision", t->decision ? cJSON_Parse(t->decision) : NULL);
+		cJSON_AddStringToObject(ctx, "reply", t->reply ? t->reply : "");
+		if (t->error)
+			cJSON_AddStringToObject(ctx, "error", t->error);
+	}
+	if (asprintf(&it.key, "turn %lld", it.turn_id) < 0)
+		it.key = NULL;
+	it.corpus = dup0(r->call->info.corpus);
+	it.corpus_call_id = dup0(r->call->info.corpus_call_id);
+	it.transcript = dup0(t->transcript);
+	it.audio = dup0(t->audio);
+	it.context = ctx ? cJSON_PrintUnformatted(ctx) : NULL;
+	if (!it.key || (e = labels_items_add(r->labels, &it, 1)) != ERR_OK ||
+	    (e = labels_put(r->labels, it.id, r->annotator, ops->labels[at - ops->keys], NULL)) !=
+		    ERR_OK) {
+		snprintf(r->note, sizeof r->note, "not labelled: %s", labels_error(r->labels));
+		goto out;
+	}
+	snprintf(r->note, sizeof r->note, "turn %d labelled \"%s\" for the turn-errors task, as %s",
+		 r->turn, ops->shown[at - ops->keys], r->annotator);
+out:
+	cJSON_Delete(ctx);
+	labels_item_clear(&it);
 }
 
 /* put: text at row y from column x, cut to the screen's width (never half a letter). */
@@ -235,6 +362,89 @@ static void form_lines(struct review *r, struct lines *l)
 	cJSON_Delete(form);
 }
 
+/* tag_lines: the tags and their keys, while one is being chosen. */
+static void tag_lines(struct lines *l)
+{
+	const struct task_ops *ops = task_ops(LABELS_TURN_ERRORS);
+	char all[1024] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < ops->n_labels && len < sizeof all; i++)
+		len += (size_t)snprintf(all + len, sizeof all - len, "%s%c %s", i ? " · " : "",
+					ops->keys[i], ops->shown[i]);
+	add(l, "label this turn (turn-errors): %s · Esc: no label", all);
+}
+
+static void page_drop(struct review *r)
+{
+	for (int i = 0; r->unans && i < r->page_n; i++)
+		free(r->unans[i]);
+	free(r->unans);
+	store_calls_free(r->page, r->page_n);
+	r->unans = NULL;
+	r->page = NULL;
+	r->page_n = 0;
+	r->page_off = 0;
+}
+
+static void fail(struct review *r, const char *what)
+{
+	snprintf(r->fault, sizeof r->fault, "%s: %s", what, store_error(r->st));
+}
+
+/* refilter: the filter's counts, by SQL; the page is read again when drawn. */
+static void refilter(struct review *r)
+{
+	struct store_call_query all = {.run = r->q.run};
+
+	r->q.status = statuses[r->status];
+	r->q.said = r->text[0] ? r->text : NULL;
+	page_drop(r);
+	if (store_calls_count(r->st, &all, &r->total) != ERR_OK ||
+	    store_calls_count(r->st, &r->q, &r->n_shown) != ERR_OK) {
+		fail(r, "counting the calls");
+		r->n_shown = 0;
+	}
+	if (r->cur >= r->n_shown)
+		r->cur = r->n_shown ? r->n_shown - 1 : 0;
+	r->top = 0;
+}
+
+static char *unanswered(const char *form_status);
+
+/* page_cover: make the page hold rows from .. from + rows - 1 of the list (read around
+ * them when it does not). */
+static void page_cover(struct review *r, int from, int rows)
+{
+	int off = from > rows ? from - rows : 0;
+
+	if (r->page && from >= r->page_off &&
+	    (from + rows <= r->page_off + r->page_n || r->page_off + r->page_n >= r->n_shown))
+		return;
+	page_drop(r);
+	if (store_calls_page(r->st, &r->q, off, 3 * (rows > 0 ? rows : 1), &r->page, &r->page_n) !=
+	    ERR_OK) {
+		fail(r, "reading the calls");
+		r->page = NULL;
+		r->page_n = 0;
+		return;
+	}
+	r->page_off = off;
+	if (r->page_n && !(r->unans = calloc((size_t)r->page_n, sizeof *r->unans)))
+		return;
+	for (int i = 0; i < r->page_n; i++)
+		r->unans[i] = unanswered(r->page[i].form_status);
+}
+
+/* row: the list's row i when the page holds it, else NULL. */
+static const struct store_call_row *row(const struct review *r, int i, const char **unans)
+{
+	if (!r->page || i < r->page_off || i >= r->page_off + r->page_n)
+		return NULL;
+	*unans = r->unans && r->unans[i - r->page_off] ? r->unans[i - r->page_off] : "";
+	return &r->page[i - r->page_off];
+}
+
 static void call_lines(struct review *r, struct lines *l)
 {
 	const struct store_call_row *c = r->call;
@@ -242,6 +452,8 @@ static void call_lines(struct review *r, struct lines *l)
 	add(l, "call %lld · run %lld · %s%s%s · %s · turn %d of %d", c->id, c->info.run_id,
 	    c->info.corpus ? c->info.corpus : "live", c->info.corpus ? "/" : "",
 	    c->info.corpus ? c->info.corpus_call_id : "", c->status, r->turn, r->nt);
+	if (r->tagging)
+		tag_lines(l);
 	add(l, "%s", "");
 	if (r->turn == 0) {
 		add(l, "opening");
@@ -294,7 +506,8 @@ static void draw(struct review *r)
 			free(l.v[i]);
 		free(l.v);
 		attron(A_REVERSE);
-		put(LINES - 1, 0, " n next turn  p previous turn  j/k scroll  q back to the list ");
+		put(LINES - 1, 0, r->note[0] ? r->note
+			: " n next turn  p previous turn  j/k scroll  a play  l label  q back to the list ");
 		attroff(A_REVERSE);
 		refresh();
 		return;
@@ -390,9 +603,31 @@ static bool key(struct review *r, int k)
 		}
 		return true;
 	}
+	if (r->call && r->tagging) {
+		r->tagging = false;
+		if (k == 27)
+			snprintf(r->note, sizeof r->note, "not labelled");
+		else
+			label_turn(r, k);
+		return true;
+	}
 	if (r->call) {
+		r->note[0] = '\0';
 		switch (k) {
-		case 'q': case 27: close_call(r); break;
+		case 'a': play_turn(r); break;
+		case 'l':
+			if (r->turn >= 1)
+				r->tagging = true;
+			else
+				snprintf(r->note, sizeof r->note, "the opening is not labelled: n to a turn");
+			break;
+		case 'q': case 27:
+			if (r->sink)
+				sink_stop(r->sink, NULL);
+			free(r->after);
+			r->after = NULL;
+			close_call(r);
+			break;
 		case 'n': if (r->turn < r->nt) r->turn++, r->scroll = 0; break;
 		case 'p': if (r->turn > 0) r->turn--, r->scroll = 0; break;
 		case 'j': r->scroll++; break;
@@ -440,18 +675,21 @@ static char *unanswered(const char *form_status)
  * signal. */
 static int browse(struct review *r, struct screen *scr)
 {
-	draw(r);
 	for (;;) {
-		unsigned w = screen_wait(scr, -1);
+		/* while a turn plays, wake to start the agent's words after the caller's
+		 * and to say when it has played */
+		bool busy = playing(r);
+		unsigned w;
 		int k;
 		bool go = true;
+		draw(r);
+		w = screen_wait(scr, busy ? 50 : -1);
 		if (w & SCREEN_QUIT)
 			return 128 + screen_signal(scr);
 		while (go && (k = screen_key(scr)) != -1)
 			go = key(r, k);
 		if (!go)
 			return 0;
-		draw(r);
 	}
 }
 
@@ -459,7 +697,9 @@ static int browse(struct review *r, struct screen *scr)
  * cannot be counted. */
 static bool start(struct review *r, struct store *st, const struct review_filter *f)
 {
-	*r = (struct review){.st = st, .q = {.run = f->run, .unanswered = f->field}};
+	*r = (struct review){.st = st, .q = {.run = f->run, .unanswered = f->field},
+			     .out_dev = f->output_device,
+			     .annotator = f->annotator && f->annotator[0] ? f->annotator : "review"};
 	for (int i = 0; i < N_STATUSES; i++)
 		if (f->status && statuses[i] && strcmp(statuses[i], f->status) == 0)
 			r->status = i;
@@ -473,6 +713,9 @@ static void finish(struct review *r)
 {
 	close_call(r);
 	page_drop(r);
+	sink_free(r->sink);
+	free(r->after);
+	labels_close(r->labels);
 }
 
 int review_screen(struct screen *scr, struct store *st, const struct review_filter *f)

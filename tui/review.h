@@ -15,7 +15,12 @@
  * last call, Enter opens, s cycles the status filter (all, complete,
  * failed, screened_out, in_progress), / types a text to search the transcripts for (Enter
  * ends it, an empty one clears it), q quits. In a call: n / p the next and previous turn,
- * j / k scroll, q goes back to the list. */
+ * j / k scroll, a plays the turn's audio where it was recorded (the caller's words, from
+ * the call's caller.wav or else the turn's corpus clip, then the agent's reply from
+ * agent.wav; a recording that is gone is named), l then a tag's key labels the turn for
+ * the turn-errors task (annotations/: the item the task's queue draws for the turn, and
+ * the annotator's label on it, each committed at once; Esc labels nothing), q goes back
+ * to the list. */
 #ifndef FORMDESK_REVIEW_H
 #define FORMDESK_REVIEW_H
 
@@ -28,6 +33,9 @@ struct review_filter {
 	const char *status; /* only calls with this status; NULL all */
 	const char *field;  /* only calls that left this field unanswered; NULL any */
 	const char *text;   /* only calls whose transcripts hold this text; NULL any */
+	/* and how a call's turns are played and labelled */
+	const char *output_device; /* where a turn's audio plays (padev_find: NULL default) */
+	const char *annotator;     /* whose labels l makes; NULL or "" "review" */
 };
 
 /* review_run: the browser on st until the user quits (the terminal is taken and given
