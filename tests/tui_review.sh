@@ -9,6 +9,7 @@
 #          EXTRACT, the verdicts, the decision and REPLY; turn 0 the opening and the end.
 #  quit:   q goes back, q again quits, the shell is back.
 #  --run and --field start the list filtered.
+#  --against: two runs side by side, turn by turn, paired as the diff pairs them.
 #  audio:  a plays a turn (ALSA's file plugin); l labels it for the turn-errors task.
 #  paging: 303 calls, read a page at a time; space and b page, g and G go to the ends.
 set -u
@@ -67,6 +68,40 @@ check "--field: only the call that left pregnant unanswered" wait_for '1 of 3 ca
 check "... that is c2" grep -qE '^> 2 +1 +c2 +failed' "$tmp/screen"
 keys q
 check "q quits again" wait_for '^fdtest\$ ?$' 30
+# Two runs side by side: run 1 replayed with Nalanda offered as a district (run 2, in a
+# copy of the database); c2 opens beside its replay, paired as the diff pairs them, and
+# the two first differ at turn 2's extraction (tests/e2e_replay.sh works the diff out).
+sqlite3 "$db" ".backup '$tmp/pair.db'"
+python3 -c "import json, sys; f = json.load(open(sys.argv[1])); f['questions'][1]['options'].append('Nalanda'); json.dump(f, open(sys.argv[2], 'w'), ensure_ascii=False)" tests/data/runs_form.json "$tmp/options.json"
+"$BIN" replay --db "$tmp/pair.db" --run 1 --form "$tmp/options.json" >/dev/null 2>&1
+keys "clear; $BIN review --db $tmp/pair.db --run 1 --against 2" Enter
+check "--against: the list of run 1, against run 2" wait_for '3 of 3 calls · status any · against run 2'
+keys j Enter
+check "Enter: c2 beside its replay, the first divergence named" \
+	wait_for '^run 1 against run 2 · first divergence: turn 2, extraction$'
+check "... each side its own call at turn 1" \
+	grep -qE '^call 2 · run 1 · runs-fixture/c2 · failed · turn 1 of 3 +│ call 5 · run 2 · runs-fixture/c2 · failed · turn 1 of 5' "$tmp/screen"
+keys n
+check "n: both at turn 2, the divergence is this turn" wait_for 'first divergence: turn 2, extraction \(this turn\)'
+wait_for '^ms: audio' 10 >/dev/null
+check "... A refuses Nalanda where B takes it, side by side" \
+	bash -c "grep -q 'FAIL district type: Value must be one of: Gaya, Patna' '$tmp/screen' && grep -qE '│ +district: 2 -> \"Nalanda\" +answered' '$tmp/screen'"
+keys n n n
+check "n past A's last turn: B's turn 5 beside 'no turn 5'" \
+	wait_for '\(this call has no turn 5: it ended after 3\) +│ caller$'
+keys q
+check "q: back to the list" wait_for '3 of 3 calls · status any · against run 2'
+keys g Enter
+check "c1: the two calls do not differ" wait_for '^run 1 against run 2 · the two calls do not differ$'
+keys q c 9 Enter Enter
+check "c then a run's number compares with it; one that is not there is named" \
+	wait_for 'cannot compare: run 9: no such run'
+keys q q
+check "q q quits" wait_for '^fdtest\$ ?$' 30
+keys "clear; $BIN review --db $tmp/pair.db --against 7; echo rc=\$?" Enter
+check "--against an unknown run: named, exit 2" wait_for '^formdesk review: run 7: no such run in .*pair.db' 30
+check "... exit 2" wait_for '^rc=2$' 30
+
 # a: a turn's audio, played through ALSA's file plugin (a test-owned configuration, as
 # e2e_devices): c2's turn 2, the corpus clip the caller said (1.5 s), then the agent's
 # reply, 0.5 s of a recording of the call (agent.wav, placed with the store's columns).

@@ -14,6 +14,7 @@
 #include "annotations/task.h"
 #include "audio/audiofile.h"
 #include "audio/sink.h"
+#include "sessions/rundiff.h"
 #include "sessions/runs.h"
 #include "sessions/store.h"
 #include "tui/screen.h"
@@ -51,6 +52,15 @@ struct review {
 	const char *annotator;
 	struct labels *labels;
 	bool tagging;              /* l pressed: the next key is a tag */
+	/* two runs side by side: the call of run against the diff pairs with the call open
+	 * (bcall NULL: none), and where the two first differ (div_turn -1: nowhere) */
+	long long against;
+	struct store_call_row *bcall;
+	struct store_turn_row *bturns;
+	int bnt, div_turn;
+	const char *div_stage;
+	bool typing_run;           /* c pressed: the run to compare with is being typed */
+	char run_text[24];
 };
 
 #define PLAY_RATE 16000
@@ -236,18 +246,25 @@ out:
 }
 
 /* put: text at row y from column x, cut to the screen's width (never half a letter). */
-static void put(int y, int x, const char *text)
+static void put_in(int y, int x, int cols, const char *text)
 {
-	int cols = COLS - x;
+	if (cols > COLS - x)
+		cols = COLS - x;
 	if (y >= LINES || cols <= 0 || !text)
 		return;
 	mvaddnstr(y, x, text, (int)width_cut(text, cols, NULL));
+}
+
+static void put(int y, int x, const char *text)
+{
+	put_in(y, x, COLS - x, text);
 }
 
 /* Lines of the call view, collected then drawn from r->scroll on. */
 struct lines {
 	char **v;
 	int n;
+	int width; /* wrapped to this many columns; 0: the screen's, less two */
 };
 
 static void add(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -263,7 +280,8 @@ static void add(struct lines *l, const char *fmt, ...)
 		return;
 	/* wrapped to the screen, two columns in */
 	for (size_t off = 0, len = strlen(s);;) {
-		size_t next, n = width_wrap(s + off, COLS > 4 ? COLS - 2 : 2, &next);
+		int w = l->width > 0 ? l->width : COLS > 4 ? COLS - 2 : 2;
+		size_t next, n = width_wrap(s + off, w, &next);
 		if (!(v = realloc(l->v, (size_t)(l->n + 1) * sizeof *v)) ||
 		    !(v[l->n] = strndup(s + off, n))) {
 			if (v)
@@ -333,15 +351,15 @@ static void decision_lines(struct lines *l, const char *text)
 
 /* form_lines: the form as it stood after the turn open: every answer captured and every
  * field skipped in the decisions up to it, the later one winning. */
-static void form_lines(struct review *r, struct lines *l)
+static void form_lines(const struct store_turn_row *turns, int nt, int turn, struct lines *l)
 {
 	cJSON *form = cJSON_CreateObject();
 	char *text;
 
 	if (!form)
 		return;
-	for (int i = 0; i < r->turn && i < r->nt; i++) {
-		struct decision *d = runs_decision(r->turns[i].t.decision);
+	for (int i = 0; i < turn && i < nt; i++) {
+		struct decision *d = runs_decision(turns[i].t.decision);
 		for (int k = 0; d && k < d->n_captured; k++) {
 			const struct decision_capture *c = &d->captured[k];
 			if (c->status != DECISION_ANSWERED || !c->field)
@@ -445,16 +463,20 @@ static const struct store_call_row *row(const struct review *r, int i, const cha
 	return &r->page[i - r->page_off];
 }
 
-static void call_lines(struct review *r, struct lines *l)
+/* call_lines: the lines of turn r->turn of call c (its nt turns). */
+static void call_lines(struct review *r, const struct store_call_row *c,
+		       const struct store_turn_row *turns, int nt, struct lines *l)
 {
-	const struct store_call_row *c = r->call;
-
 	add(l, "call %lld · run %lld · %s%s%s · %s · turn %d of %d", c->id, c->info.run_id,
 	    c->info.corpus ? c->info.corpus : "live", c->info.corpus ? "/" : "",
-	    c->info.corpus ? c->info.corpus_call_id : "", c->status, r->turn, r->nt);
-	if (r->tagging)
+	    c->info.corpus ? c->info.corpus_call_id : "", c->status, r->turn, nt);
+	if (r->tagging && c == r->call)
 		tag_lines(l);
 	add(l, "%s", "");
+	if (r->turn > nt) {
+		add(l, "(this call has no turn %d: it ended after %d)", r->turn, nt);
+		return;
+	}
 	if (r->turn == 0) {
 		add(l, "opening");
 		add(l, "  agent: %s", c->info.opening ? c->info.opening : "");
@@ -465,7 +487,7 @@ static void call_lines(struct review *r, struct lines *l)
 		add(l, "form_status %s", c->form_status ? c->form_status : "{}");
 		return;
 	}
-	const struct store_turn *t = &r->turns[r->turn - 1].t;
+	const struct store_turn *t = &turns[r->turn - 1].t;
 	add(l, "caller");
 	add(l, "  input %s · condition %s%s%s%s%s", t->input ? t->input : "?",
 	    t->condition ? t->condition : "-", t->silence ? " · silence" : "",
@@ -482,7 +504,7 @@ static void call_lines(struct review *r, struct lines *l)
 	if (t->ack)
 		add(l, "  ack: %s", t->ack);
 	decision_lines(l, t->decision);
-	form_lines(r, l);
+	form_lines(turns, nt, r->turn, l);
 	add(l, "REPLY (%.1f ms)", t->reply_ms);
 	add(l, "  agent: %s", t->reply ? t->reply : "");
 	if (t->error)
@@ -491,20 +513,67 @@ static void call_lines(struct review *r, struct lines *l)
 	    t->audio_ms, t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
 }
 
+static void lines_free(struct lines *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* draw_pair: the call open (run A) on the left and the call of run B the diff pairs
+ * with it on the right, at the same turn, under a line saying where they first differ. */
+static void draw_pair(struct review *r)
+{
+	int half = (COLS - 3) / 2;
+	struct lines a = {.width = half}, b = {.width = half};
+	char head[512];
+
+	call_lines(r, r->call, r->turns, r->nt, &a);
+	if (r->bcall)
+		call_lines(r, r->bcall, r->bturns, r->bnt, &b);
+	else
+		add(&b, "no call of run %lld is paired with this one", r->against);
+	if (!r->bcall)
+		snprintf(head, sizeof head, "run %lld against run %lld", r->call->info.run_id, r->against);
+	else if (r->div_turn < 0)
+		snprintf(head, sizeof head, "run %lld against run %lld · the two calls do not differ",
+			 r->call->info.run_id, r->against);
+	else
+		snprintf(head, sizeof head,
+			 "run %lld against run %lld · first divergence: turn %d, %s%s",
+			 r->call->info.run_id, r->against, r->div_turn, r->div_stage,
+			 r->div_turn == r->turn ? " (this turn)" : "");
+	put(0, 0, head);
+	if (r->scroll > (a.n > b.n ? a.n : b.n) - 1)
+		r->scroll = (a.n > b.n ? a.n : b.n) > 0 ? (a.n > b.n ? a.n : b.n) - 1 : 0;
+	for (int y = 1; y < LINES - 1; y++) {
+		int i = y == 1 ? 0 : y - 1 + r->scroll; /* each side's own title stays */
+		if (i < a.n)
+			put_in(y, 0, half, a.v[i]);
+		mvaddstr(y, half + 1, "│");
+		if (i < b.n)
+			put_in(y, half + 3, half, b.v[i]);
+	}
+	lines_free(&a);
+	lines_free(&b);
+}
+
 static void draw(struct review *r)
 {
 	erase();
-	if (r->call) {
+	if (r->call && r->against) {
+		draw_pair(r);
+	} else if (r->call) {
 		struct lines l = {0};
-		call_lines(r, &l);
+		call_lines(r, r->call, r->turns, r->nt, &l);
 		if (r->scroll > l.n - 1)
 			r->scroll = l.n > 0 ? l.n - 1 : 0;
 		put(0, 0, l.n ? l.v[0] : "");
 		for (int i = 1 + r->scroll, y = 1; i < l.n && y < LINES - 1; i++, y++)
 			put(y, 0, l.v[i]);
-		for (int i = 0; i < l.n; i++)
-			free(l.v[i]);
-		free(l.v);
+		lines_free(&l);
+	}
+	if (r->call) {
 		attron(A_REVERSE);
 		put(LINES - 1, 0, r->note[0] ? r->note
 			: " n next turn  p previous turn  j/k scroll  a play  l label  q back to the list ");
@@ -514,11 +583,16 @@ static void draw(struct review *r)
 	}
 	{
 		char head[256];
-		snprintf(head, sizeof head, "formdesk review · %d of %d calls · status %s%s%s%s%s",
+		char vs[48] = "";
+		if (r->typing_run)
+			snprintf(vs, sizeof vs, " · against run %s", r->run_text);
+		else if (r->against)
+			snprintf(vs, sizeof vs, " · against run %lld", r->against);
+		snprintf(head, sizeof head, "formdesk review · %d of %d calls · status %s%s%s%s%s%s",
 			 r->n_shown, r->total, statuses[r->status] ? statuses[r->status] : "any",
 			 r->q.unanswered ? " · unanswered " : "",
 			 r->q.unanswered ? r->q.unanswered : "",
-			 r->text[0] || r->typing ? " · said: " : "", r->text);
+			 r->text[0] || r->typing ? " · said: " : "", r->text, vs);
 		put(0, 0, head);
 	}
 	attron(A_BOLD);
@@ -549,9 +623,37 @@ static void draw(struct review *r)
 	put(LINES - 1, 0,
 	    r->fault[0] ? r->fault
 	    : r->typing ? " type the text to find, Enter ends it "
-			: " j/k move  space/b page  g/G first/last  Enter open  s status  / search said  q quit ");
+	    : r->typing_run ? " type the run to compare with, Enter ends it (empty: none), Esc "
+			: " j/k move  space/b page  g/G first/last  Enter open  s status  / search said  c compare  q quit ");
 	attroff(A_REVERSE);
 	refresh();
+}
+
+/* pair_call: the call of run r->against the diff pairs with the call open, its turns
+ * and the first divergence; what goes wrong is said in the status bar. */
+static void pair_call(struct review *r)
+{
+	struct store_call_filter one = {0};
+	char *msg = NULL;
+	int n = 0;
+
+	if (rundiff_match(r->st, r->call->info.run_id, r->call->id, r->against, &one.id,
+			  &r->div_turn, &r->div_stage, &msg) != ERR_OK) {
+		snprintf(r->note, sizeof r->note, "cannot compare: %s", msg ? msg : "?");
+		free(msg);
+		return;
+	}
+	if (!one.id)
+		return;
+	if (store_calls(r->st, &one, &r->bcall, &n) != ERR_OK || n != 1 ||
+	    store_turns(r->st, r->bcall->id, &r->bturns, &r->bnt) != ERR_OK) {
+		snprintf(r->note, sizeof r->note, "cannot read call %lld: %s", one.id,
+			 store_error(r->st));
+		store_calls_free(r->bcall, n);
+		r->bcall = NULL;
+		r->bturns = NULL;
+		r->bnt = 0;
+	}
 }
 
 static void open_call(struct review *r)
@@ -576,20 +678,39 @@ static void open_call(struct review *r)
 	}
 	r->turn = r->nt ? 1 : 0;
 	r->scroll = 0;
+	if (r->against)
+		pair_call(r);
 }
 
 static void close_call(struct review *r)
 {
 	store_turns_free(r->turns, r->nt);
 	store_calls_free(r->call, r->call ? 1 : 0);
-	r->turns = NULL;
-	r->nt = 0;
-	r->call = NULL;
+	store_turns_free(r->bturns, r->bnt);
+	store_calls_free(r->bcall, r->bcall ? 1 : 0);
+	r->turns = r->bturns = NULL;
+	r->nt = r->bnt = 0;
+	r->call = r->bcall = NULL;
 }
 
 /* key: act on one key; false to quit. */
 static bool key(struct review *r, int k)
 {
+	if (r->typing_run) {
+		size_t n = strlen(r->run_text);
+		if (k == '\r') {
+			r->typing_run = false;
+			r->against = atoll(r->run_text);
+		} else if (k == 27) {
+			r->typing_run = false;
+		} else if (k == 127 && n) {
+			r->run_text[n - 1] = '\0';
+		} else if (k >= '0' && k <= '9' && n + 1 < sizeof r->run_text) {
+			r->run_text[n] = (char)k;
+			r->run_text[n + 1] = '\0';
+		}
+		return true;
+	}
 	if (r->typing) {
 		size_t n = strlen(r->text);
 		if (k == '\r' || k == 27) {
@@ -628,7 +749,7 @@ static bool key(struct review *r, int k)
 			r->after = NULL;
 			close_call(r);
 			break;
-		case 'n': if (r->turn < r->nt) r->turn++, r->scroll = 0; break;
+		case 'n': if (r->turn < (r->bnt > r->nt ? r->bnt : r->nt)) r->turn++, r->scroll = 0; break;
 		case 'p': if (r->turn > 0) r->turn--, r->scroll = 0; break;
 		case 'j': r->scroll++; break;
 		case 'k': if (r->scroll > 0) r->scroll--; break;
@@ -649,6 +770,7 @@ static bool key(struct review *r, int k)
 	case '\r': open_call(r); break;
 	case 's': r->status = (r->status + 1) % N_STATUSES; refilter(r); break;
 	case '/': r->typing = true; r->text[0] = '\0'; break;
+	case 'c': r->typing_run = true; r->run_text[0] = '\0'; break;
 	}
 	return true;
 }
@@ -698,7 +820,7 @@ static int browse(struct review *r, struct screen *scr)
 static bool start(struct review *r, struct store *st, const struct review_filter *f)
 {
 	*r = (struct review){.st = st, .q = {.run = f->run, .unanswered = f->field},
-			     .out_dev = f->output_device,
+			     .out_dev = f->output_device, .against = f->against,
 			     .annotator = f->annotator && f->annotator[0] ? f->annotator : "review"};
 	for (int i = 0; i < N_STATUSES; i++)
 		if (f->status && statuses[i] && strcmp(statuses[i], f->status) == 0)

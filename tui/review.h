@@ -20,7 +20,12 @@
  * agent.wav; a recording that is gone is named), l then a tag's key labels the turn for
  * the turn-errors task (annotations/: the item the task's queue draws for the turn, and
  * the annotator's label on it, each committed at once; Esc labels nothing), q goes back
- * to the list. */
+ * to the list.
+ *
+ * Two runs side by side (--against B, or c and a run's number in the list): a call opens
+ * on the left, the call of run B that `formdesk diff` pairs with it (rundiff_match) on
+ * the right, both at the same turn as n and p step, under a line naming the turn and
+ * stage at which the two first differ. */
 #ifndef FORMDESK_REVIEW_H
 #define FORMDESK_REVIEW_H
 
@@ -36,6 +41,8 @@ struct review_filter {
 	/* and how a call's turns are played and labelled */
 	const char *output_device; /* where a turn's audio plays (padev_find: NULL default) */
 	const char *annotator;     /* whose labels l makes; NULL or "" "review" */
+	long long against;         /* a call opens beside the call of this run the diff pairs
+	                              with it (sessions/rundiff.h); 0 alone */
 };
 
 /* review_run: the browser on st until the user quits (the terminal is taken and given
