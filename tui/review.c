@@ -737,10 +737,12 @@ static bool key(struct review *r, int k)
 		switch (k) {
 		case 'a': play_turn(r); break;
 		case 'l':
-			if (r->turn >= 1)
+			if (r->turn >= 1 && r->turn <= r->nt)
 				r->tagging = true;
 			else
-				snprintf(r->note, sizeof r->note, "the opening is not labelled: n to a turn");
+				snprintf(r->note, sizeof r->note, "%s",
+					 r->turn ? "this call has no such turn to label"
+						 : "the opening is not labelled: n to a turn");
 			break;
 		case 'q': case 27:
 			if (r->sink)
