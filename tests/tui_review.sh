@@ -143,6 +143,13 @@ check "5: the turn is labelled wrong option, as the annotator named" \
 check "... the label is in the annotation tables, on the turn's turn-errors item" \
 	test "$(sqlite3 "$db" "SELECT i.task||'|'||i.key||'|'||i.turn||'|'||l.annotator||'|'||l.label FROM ann_labels l JOIN ann_items i ON i.id = l.item_id")" = \
 	"turn-errors|turn $(sqlite3 "$db" 'SELECT id FROM turns WHERE call_id = 2 AND idx = 2')|2|asha|wrong_option"
+keys l 1
+check "l 1: a second tag, STT error, beside the first" \
+	wait_for 'turn 2 labelled "STT error" for the turn-errors task, as asha \(label stt_error,wrong_option\)'
+keys l 5
+check "l 5 again takes wrong option off" wait_for 'turn 2: "wrong option" taken off asha.s label \(stt_error\)'
+check "... the label kept is STT error alone" \
+	test "$(sqlite3 "$db" "SELECT group_concat(label) FROM ann_labels")" = stt_error
 keys l Escape
 check "l then Esc labels nothing" wait_for 'not labelled$'
 keys q q

@@ -189,9 +189,10 @@ static char *dup0(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/* label_turn: label the open turn with the turn-errors tag of key k, as r->annotator: the
- * turn's item (key "turn T", the one the task's queue draws for it; made when missing)
- * and the label, each committed before the screen moves on. */
+/* label_turn: add the turn-errors tag of key k to r->annotator's label of the open turn
+ * (or take it off when the label holds it: labels_tag_toggle): the turn's item (key
+ * "turn T", the one the task's queue draws for it; made when missing) and the label,
+ * each committed before the screen moves on. */
 static void label_turn(struct review *r, int k)
 {
 	const struct task_ops *ops = task_ops(LABELS_TURN_ERRORS);
@@ -199,7 +200,7 @@ static void label_turn(struct review *r, int k)
 	const struct store_turn *t = &r->turns[r->turn - 1].t;
 	struct labels_item it = {.task = LABELS_TURN_ERRORS};
 	cJSON *ctx = cJSON_CreateObject();
-	char *msg = NULL;
+	char *msg = NULL, *had = NULL, *label = NULL;
 	enum err e;
 
 	if (!at) {
@@ -232,15 +233,27 @@ static void label_turn(struct review *r, int k)
 	it.transcript = dup0(t->transcript);
 	it.audio = dup0(t->audio);
 	it.context = ctx ? cJSON_PrintUnformatted(ctx) : NULL;
+	/* a turn where several stages failed carries several tags: the key adds its tag to
+	 * the annotator's label, or takes it off when it is there */
 	if (!it.key || (e = labels_items_add(r->labels, &it, 1)) != ERR_OK ||
-	    (e = labels_put(r->labels, it.id, r->annotator, ops->labels[at - ops->keys], NULL)) !=
-		    ERR_OK) {
+	    ((e = labels_get(r->labels, it.id, r->annotator, &had, NULL)) != ERR_OK &&
+	     e != ERR_NOTFOUND) ||
+	    !(label = labels_tag_toggle(LABELS_TURN_ERRORS, had, ops->labels[at - ops->keys])) ||
+	    (e = label[0] ? labels_put(r->labels, it.id, r->annotator, label, NULL)
+			  : labels_remove(r->labels, it.id, r->annotator)) != ERR_OK) {
 		snprintf(r->note, sizeof r->note, "not labelled: %s", labels_error(r->labels));
 		goto out;
 	}
-	snprintf(r->note, sizeof r->note, "turn %d labelled \"%s\" for the turn-errors task, as %s",
-		 r->turn, ops->shown[at - ops->keys], r->annotator);
+	if (labels_has_tag(label, ops->labels[at - ops->keys]))
+		snprintf(r->note, sizeof r->note,
+			 "turn %d labelled \"%s\" for the turn-errors task, as %s (label %s)", r->turn,
+			 ops->shown[at - ops->keys], r->annotator, label);
+	else
+		snprintf(r->note, sizeof r->note, "turn %d: \"%s\" taken off %s's label (%s)", r->turn,
+			 ops->shown[at - ops->keys], r->annotator, label[0] ? label : "none left");
 out:
+	free(had);
+	free(label);
 	cJSON_Delete(ctx);
 	labels_item_clear(&it);
 }
