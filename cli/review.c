@@ -1,6 +1,7 @@
 /* review: the browser of recorded calls (tui/review.h).
  *
- * formdesk review --db FILE [--run R] [--status S] [--field NAME] [--said TEXT]
+ * formdesk review --db FILE [--run R] [--against B] [--status S] [--field NAME] [--said TEXT]
+ *                 [--output-device NAME|INDEX] [--annotator NAME]
  *
  * Exit status: 0 done; 2 bad usage, no such database or run, no terminal. */
 #include <stddef.h>
@@ -16,7 +17,7 @@
 #include "tui/term.h"
 
 struct review_opts {
-	const char *db, *run, *status, *field, *said;
+	const char *db, *run, *status, *field, *said, *output_device, *annotator, *against;
 };
 
 #define R(name, field, arg, help, fl) \
@@ -24,17 +25,20 @@ struct review_opts {
 static const struct opts_spec review_spec[] = {
 	R("db", db, "FILE", "the session database", OPTS_REQUIRED),
 	R("run", run, "R", "only the calls of run R", 0),
+	R("against", against, "B", "each call beside the call of run B the diff pairs with it", 0),
 	R("status", status, "complete|failed|screened_out|in_progress", "only calls that ended so", 0),
 	R("field", field, "NAME", "only calls that left NAME unanswered", 0),
 	R("said", said, "TEXT", "only calls whose caller said TEXT", 0),
+	R("output-device", output_device, "NAME|INDEX", "where a turn's audio plays (default: the default output)", 0),
+	R("annotator", annotator, "NAME", "whose turn-errors labels l makes (default: review)", 0),
 };
 #undef R
 
 const struct opts_cmd cmd_review_opts = {
 	.name = "review", .spec = review_spec, .n = OPTS_N(review_spec),
 	.about = "The recorded calls, filtered; Enter opens one, n/p step its turns, each with\n"
-		 "every stage's input and output; s cycles the status, / searches; q goes back, and\n"
-		 "quits.\n",
+		 "every stage's input and output; a plays a turn's audio, l labels it for the\n"
+		 "turn-errors task; s cycles the status, / searches; q goes back, and quits.\n",
 };
 
 int cmd_review(int argc, char **argv)
@@ -55,6 +59,10 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "formdesk review: --run '%s': expected a run id\n", run);
 		return 2;
 	}
+	if (o.against && ((f.against = strtoll(o.against, &end, 10)) <= 0 || *end)) {
+		fprintf(stderr, "formdesk review: --against '%s': expected a run id\n", o.against);
+		return 2;
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "formdesk review: needs a terminal (standard %s is not one)\n",
 			isatty(STDIN_FILENO) ? "output" : "input");
@@ -65,13 +73,21 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "formdesk review: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
-	if (f.run && (store_runs(st, f.run, &runs, &n_runs) != ERR_OK || n_runs == 0)) {
-		fprintf(stderr, "formdesk review: run %lld: no such run in %s\n", f.run, db);
-		goto out;
+	for (int k = 0; k < 2; k++) {
+		long long id = k ? f.against : f.run;
+		if (id && (store_runs(st, id, &runs, &n_runs) != ERR_OK || n_runs == 0)) {
+			fprintf(stderr, "formdesk review: run %lld: no such run in %s\n", id, db);
+			goto out;
+		}
+		store_runs_free(runs, n_runs);
+		runs = NULL;
+		n_runs = 0;
 	}
 	f.status = status;
 	f.field = field;
 	f.text = said;
+	f.output_device = o.output_device;
+	f.annotator = o.annotator;
 	rc = review_run(st, &f);
 out:
 	store_runs_free(runs, n_runs);

@@ -309,6 +309,87 @@ static char *call_key(const struct store_call_row *c)
 	return runs_printf("call %lld", c->info.replay_of ? c->info.replay_of : c->id);
 }
 
+/* b_keys: B's calls by key into keys (rb->n of them, each NULL before; caller frees
+ * them); a replayed call takes the key of the call of A it replays (same: one store).
+ * Returns false when out of memory. */
+static bool b_keys(const struct run_side *ra, const struct run_side *rb, bool same, char **keys)
+{
+	for (int j = 0; j < rb->n; j++) {
+		const struct store_call_row *c = &rb->calls[j];
+		if (c->info.replay_of && same)
+			for (int i = 0; i < ra->n && !keys[j]; i++)
+				if (ra->calls[i].id == c->info.replay_of && !(keys[j] = call_key(&ra->calls[i])))
+					return false;
+		if (!keys[j] && !(keys[j] = call_key(c)))
+			return false;
+	}
+	return true;
+}
+
+static void keys_free(char **keys, int n)
+{
+	for (int j = 0; keys && j < n; j++)
+		free(keys[j]);
+	free(keys);
+}
+
+enum err rundiff_match(struct store *st, long long a, long long call, long long b,
+		       long long *match, int *turn, const char **stage, char **errmsg)
+{
+	struct run_side ra, rb;
+	char **keys = NULL, *key = NULL;
+	int i, rank = 0;
+	enum err e;
+
+	*match = 0;
+	*turn = -1;
+	*stage = NULL;
+	*errmsg = NULL;
+	memset(&rb, 0, sizeof rb);
+	if ((e = run_side_load(st, a, &ra, errmsg)) != ERR_OK ||
+	    (e = run_side_load(st, b, &rb, errmsg)) != ERR_OK)
+		goto out;
+	for (i = 0; i < ra.n && ra.calls[i].id != call; i++)
+		;
+	e = ERR_OK;
+	if (i == ra.n) /* not a finished call of run a: nothing to match */
+		goto out;
+	e = ERR_NOMEM;
+	if (!(key = call_key(&ra.calls[i])) ||
+	    (rb.n && (!(keys = calloc((size_t)rb.n, sizeof *keys)) || !b_keys(&ra, &rb, true, keys))))
+		goto out;
+	/* the diff pairs equal keys in order: the k-th call of a with a key meets the k-th of
+	 * b with it */
+	for (int k = 0; k < i; k++) {
+		char *other = call_key(&ra.calls[k]);
+		if (!other)
+			goto out;
+		rank += strcmp(other, key) == 0;
+		free(other);
+	}
+	e = ERR_OK;
+	for (int j = 0; j < rb.n; j++)
+		if (strcmp(keys[j], key) == 0 && rank-- == 0) {
+			struct side x = {0}, y = {0};
+			*match = rb.calls[j].id;
+			if ((e = side_load(&ra, &ra.calls[i], &x)) == ERR_OK &&
+			    (e = side_load(&rb, &rb.calls[j], &y)) == ERR_OK &&
+			    !diverge(&x, &y, turn, stage))
+				*turn = -1;
+			side_free(&x);
+			side_free(&y);
+			break;
+		}
+out:
+	if (e != ERR_OK && !*errmsg)
+		*errmsg = strdup(e == ERR_DB ? store_error(st) : err_str(e));
+	keys_free(keys, rb.n);
+	free(key);
+	run_side_free(&ra);
+	run_side_free(&rb);
+	return e;
+}
+
 static cJSON *side_json(const struct side *s)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -578,16 +659,8 @@ enum err rundiff_run(struct store *sa, long long a, struct store *sb, long long 
 	    (rb.n && (!(keys_b = calloc((size_t)rb.n, sizeof *keys_b)) ||
 		      !(matched_b = calloc((size_t)rb.n, sizeof *matched_b)))))
 		goto out;
-	/* B's calls by key; a replayed live call takes the key of the call it replays */
-	for (int j = 0; j < rb.n; j++) {
-		const struct store_call_row *c = &rb.calls[j];
-		if (c->info.replay_of && sa == sb)
-			for (int i = 0; i < ra.n && !keys_b[j]; i++)
-				if (ra.calls[i].id == c->info.replay_of && !(keys_b[j] = call_key(&ra.calls[i])))
-					goto out;
-		if (!keys_b[j] && !(keys_b[j] = call_key(c)))
-			goto out;
-	}
+	if (!b_keys(&ra, &rb, sa == sb, keys_b))
+		goto out;
 	print_head(out, fmt_, a, b);
 	for (int i = 0; i < ra.n; i++) {
 		char *key = call_key(&ra.calls[i]);
@@ -776,9 +849,7 @@ enum err rundiff_run(struct store *sa, long long a, struct store *sb, long long 
 out:
 	if (e != ERR_OK && !*errmsg)
 		*errmsg = strdup(err_str(e));
-	for (int j = 0; keys_b && j < rb.n; j++)
-		free(keys_b[j]);
-	free(keys_b);
+	keys_free(keys_b, rb.n);
 	free(matched_b);
 	cJSON_Delete(counts);
 	cJSON_Delete(broke);

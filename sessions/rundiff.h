@@ -60,6 +60,15 @@ enum err rundiff_run(struct store *sa, long long a, struct store *sb, long long 
 		     enum rundiff_format fmt, bool gate, FILE *out, FILE *err,
 		     struct rundiff_result *res, char **errmsg);
 
+/* rundiff_match: the call of run b that the diff pairs with call (calls.id) of run a,
+ * both runs in st (review's two runs side by side). Output: *match its calls.id, 0 when
+ * none (or call is not a finished call of a); *turn and *stage the first divergence as
+ * the diff states it (turn 0 the opening; stage static), -1 and NULL when the two do not
+ * differ. Errors: ERR_NOTFOUND (no such run), ERR_DB, ERR_NOMEM; *errmsg (caller frees)
+ * says why. */
+enum err rundiff_match(struct store *st, long long a, long long call, long long b,
+		       long long *match, int *turn, const char **stage, char **errmsg);
+
 /* rundiff_mcnemar_p: McNemar's exact two-sided p for b and c discordant pairs: 1 when
  * b + c = 0. */
 double rundiff_mcnemar_p(int b, int c);

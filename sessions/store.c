@@ -129,8 +129,9 @@ static const struct column turn_cols[] = {
 	C(TR, "silence", "INTEGER NOT NULL DEFAULT 0", K_BOOL, t.silence, IR),
 	G(TR, "caller_audio_start_ms", "INTEGER", K_LONG, t.caller_audio_start_ms, t.recorded, IR),
 	G(TR, "caller_audio_end_ms", "INTEGER", K_LONG, t.caller_audio_end_ms, t.recorded, IR),
-	N("agent_audio_start_ms", "INTEGER"), /* set by store_turn_agent_audio */
-	N("agent_audio_end_ms", "INTEGER"),
+	/* set by store_turn_agent_audio */
+	C(TR, "agent_audio_start_ms", "INTEGER", K_LONG, agent_audio_start_ms, COL_RD),
+	C(TR, "agent_audio_end_ms", "INTEGER", K_LONG, agent_audio_end_ms, COL_RD),
 	C(TR, "ack", "TEXT", K_TEXT, t.ack, IR), /* v4 */
 };
 
@@ -1107,9 +1108,21 @@ static void rows_free(int t, void *v, int n, size_t size)
  * tail, with the integers args[0..n_args-1] bound as parameters 1.. and text as the next
  * one (may be NULL: binds NULL), into a new array of row structs of size bytes.
  * Output: *out, *n. Errors: ERR_DB, ERR_NOMEM. */
+static enum err select_rows_n(struct store *st, int t, const char *alias, const char *tail,
+			      const long long *args, int n_args, const char *const *texts,
+			      int n_texts, size_t size, void **out, int *n);
 static enum err select_rows(struct store *st, int t, const char *alias, const char *tail,
 			    const long long *args, int n_args, const char *text, size_t size,
 			    void **out, int *n)
+{
+	return select_rows_n(st, t, alias, tail, args, n_args, &text, 1, size, out, n);
+}
+
+/* select_rows_n: select_rows with n_texts texts bound as parameters n_args + 1 on (a
+ * NULL one binds NULL where the query has that parameter). */
+static enum err select_rows_n(struct store *st, int t, const char *alias, const char *tail,
+			      const long long *args, int n_args, const char *const *texts,
+			      int n_texts, size_t size, void **out, int *n)
 {
 	char cols[SQL_MAX], sql[SQL_MAX * 2];
 	sqlite3_stmt *q = NULL;
@@ -1128,8 +1141,9 @@ static enum err select_rows(struct store *st, int t, const char *alias, const ch
 	}
 	for (int i = 0; i < n_args; i++)
 		sqlite3_bind_int64(q, i + 1, args[i]);
-	if (text || sqlite3_bind_parameter_count(q) > n_args)
-		bind_text(q, n_args + 1, text);
+	for (int i = 0; i < n_texts; i++)
+		if (texts[i] || sqlite3_bind_parameter_count(q) > n_args + i)
+			bind_text(q, n_args + 1 + i, texts[i]);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		char *row;
 		int col = 0;
@@ -1183,6 +1197,63 @@ void store_calls_free(struct store_call_row *v, int n)
 	rows_free(T_CALLS, v, n, sizeof *v);
 }
 
+/* call_query_where: the WHERE clause of q (every condition q sets, ANDed; never an OR,
+ * so the calls_run index serves a run), with the run as parameter ?3 and status, field and
+ * text as ?4, ?5, ?6 (bound by bind_call_query, or select_rows_n's texts). */
+static void call_query_where(const struct store_call_query *q, char *buf, size_t n)
+{
+	snprintf(buf, n, "WHERE 1%s%s%s%s", q->run ? " AND run_id = ?3" : "",
+		 q->status ? " AND status = ?4" : "",
+		 q->unanswered ? " AND json_valid(form_status) AND EXISTS (SELECT 1 FROM"
+				 " json_each(calls.form_status) j"
+				 " WHERE j.key = ?5 AND j.value IS NOT 'answered')"
+			       : "",
+		 q->said && q->said[0] ? " AND EXISTS (SELECT 1 FROM turns t WHERE"
+					 " t.call_id = calls.id AND"
+					 " instr(lower(t.transcript), lower(?6)) > 0)"
+				       : "");
+}
+
+enum err store_calls_count(struct store *st, const struct store_call_query *q, int *n)
+{
+	static const char what[] = "counting the recorded calls";
+	char where[512], sql[600];
+	sqlite3_stmt *s = NULL;
+	enum err e;
+
+	call_query_where(q, where, sizeof where);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM calls %s", where);
+	if ((e = prepare(st, sql, what, &s)) != ERR_OK)
+		return e;
+	if (q->run)
+		sqlite3_bind_int64(s, 3, q->run);
+	if (q->status)
+		bind_text(s, 4, q->status);
+	if (q->unanswered)
+		bind_text(s, 5, q->unanswered);
+	if (q->said && q->said[0])
+		bind_text(s, 6, q->said);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		*n = sqlite3_column_int(s, 0);
+	else
+		e = store_fail(st, what);
+	sqlite3_finalize(s);
+	return e;
+}
+
+enum err store_calls_page(struct store *st, const struct store_call_query *q, int offset,
+			  int limit, struct store_call_row **out, int *n)
+{
+	long long args[3] = {limit, offset, q->run};
+	const char *texts[3] = {q->status, q->unanswered, q->said && q->said[0] ? q->said : NULL};
+	char tail[600];
+
+	call_query_where(q, tail, sizeof tail - 40);
+	strcat(tail, " ORDER BY id LIMIT ?1 OFFSET ?2");
+	return select_rows_n(st, T_CALLS, NULL, tail, args, 3, texts, 3, sizeof **out,
+			     (void **)out, n);
+}
+
 enum err store_turns(struct store *st, long long call, struct store_turn_row **out, int *n)
 {
 	return select_rows(st, T_TURNS, NULL, "WHERE call_id = ?1 ORDER BY idx", &call, 1, NULL,
@@ -1194,16 +1265,21 @@ void store_turns_free(struct store_turn_row *v, int n)
 	rows_free(T_TURNS, v, n, sizeof *v);
 }
 
-/* The rows of a turn's list: of turn when it is not 0, else of every turn of call. */
-static const char of_turns[] =
-	"JOIN turns t ON t.id = x.turn_id WHERE (?2 = 0 AND t.call_id = ?1) OR (?2 <> 0 AND"
-	" x.turn_id = ?2) ORDER BY t.idx, x.id";
+/* The rows of a turn's list: of turn when it is not 0, else of every turn of call. Two
+ * queries, not one with an OR across the two columns, so each is answered from an index
+ * (turns_call, or verdicts_turn and captures_turn), never by scanning the table:
+ * tests/test_store.c reads their plans. */
+static const char *of_turns(long long turn)
+{
+	return turn ? "JOIN turns t ON t.id = x.turn_id WHERE x.turn_id = ?2 ORDER BY t.idx, x.id"
+		    : "JOIN turns t ON t.id = x.turn_id WHERE t.call_id = ?1 ORDER BY t.idx, x.id";
+}
 
 enum err store_captures(struct store *st, long long call, long long turn,
 			struct store_capture **out, int *n)
 {
 	long long args[2] = {call, turn};
-	return select_rows(st, T_CAPTURES, "x", of_turns, args, 2, NULL, sizeof **out,
+	return select_rows(st, T_CAPTURES, "x", of_turns(turn), args, 2, NULL, sizeof **out,
 			   (void **)out, n);
 }
 
@@ -1216,7 +1292,7 @@ enum err store_verdicts(struct store *st, long long call, long long turn,
 			struct store_verdict **out, int *n)
 {
 	long long args[2] = {call, turn};
-	return select_rows(st, T_VERDICTS, "x", of_turns, args, 2, NULL, sizeof **out,
+	return select_rows(st, T_VERDICTS, "x", of_turns(turn), args, 2, NULL, sizeof **out,
 			   (void **)out, n);
 }
 

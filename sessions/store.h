@@ -242,10 +242,32 @@ enum err store_calls(struct store *st, const struct store_call_filter *f,
 		     struct store_call_row **out, int *n);
 void store_calls_free(struct store_call_row *v, int n);
 
+/* Which calls a page of the review list reads: a zero query reads every call. Strings
+ * are borrowed. */
+struct store_call_query {
+	long long run;          /* only calls of this run; 0 any */
+	const char *status;     /* only calls ended with this status; NULL any */
+	const char *unanswered; /* only calls whose form_status names this field anything
+	                           but "answered"; NULL any */
+	const char *said;       /* only calls with a transcript holding this text, A-Z
+	                           matched as a-z (SQLite's lower()); NULL or "" any */
+};
+/* store_calls_count: how many calls q selects, counted by SQL. Output: *n. Errors:
+ * ERR_DB. */
+enum err store_calls_count(struct store *st, const struct store_call_query *q, int *n);
+/* store_calls_page: the calls q selects, by id, from the offset-th (0-based) on, at most
+ * limit (> 0) of them: one page of a list that is never read whole, so a file of 100,000
+ * calls opens as fast as one of ten (a run's page is read through the calls_run index).
+ * Output and errors as store_calls (*n 0 past the end). */
+enum err store_calls_page(struct store *st, const struct store_call_query *q, int offset,
+			  int limit, struct store_call_row **out, int *n);
+
 /* One row of turns: what store_turn_add was given (usage NULL). */
 struct store_turn_row {
 	long long id, call_id;
 	struct store_turn t;
+	long agent_audio_start_ms, agent_audio_end_ms; /* the reply after the turn in the
+	                           agent's recording (store_turn_agent_audio), -1 unknown */
 };
 /* store_turns: the turns of call, by index. */
 enum err store_turns(struct store *st, long long call, struct store_turn_row **out, int *n);

@@ -1,6 +1,7 @@
 /* test_playback: the simulator's pacing, pause and next call (tui/playback.c feeding
  * tui/callview.c), with the real call engine on a fixture corpus and a simulated clock.
- * The timeline is the table in tests/data/playback.tsv. Then the verdicts and decision
+ * The timeline is the table in tests/data/playback.tsv; the history (step back and
+ * forth, scroll, previous call, jump) the table in tests/data/playback_history.tsv. Then the verdicts and decision
  * panes drawn from a decision given as a struct alone (no JSON with the event). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "tui/playback.h"
 
 #define DATA "tests/data/playback.tsv"
+#define DATA_HISTORY "tests/data/playback_history.tsv"
 #define FORM "forms/armman_enrollment.json"
 #define CORPUS "tests/data/corpus_good"
 
@@ -42,9 +44,13 @@ static char *pane_text(const struct callview *v, const char *pane)
 		for (int i = 0; i < s->n; i++)
 			fprintf(f, "%s=%s %s %d/%d\n", s->f[i].name, s->f[i].value, s->f[i].status,
 				s->f[i].used, s->f[i].limit);
-	} else if (strcmp(pane, "conv") == 0)
+	} else if (strcmp(pane, "conv") == 0) {
 		l = callview_conv(v);
-	else if (strcmp(pane, "verdicts") == 0)
+	} else if (strcmp(pane, "shown") == 0) { /* the conversation's lines the pane shows */
+		const struct callview_lines *c = callview_conv(v);
+		for (int i = 0; i < callview_conv_shown(v) && i < c->n; i++)
+			fprintf(f, "%s%s\n", c->v[i].prefix, c->v[i].text);
+	} else if (strcmp(pane, "verdicts") == 0)
 		l = callview_verdicts(v);
 	else if (strcmp(pane, "decision") == 0)
 		l = callview_decision(v);
@@ -122,12 +128,13 @@ static void advance(struct playback *pb, double *now, double t)
 	playback_tick(pb, *now);
 }
 
-static void test_timeline(void **state)
+/* run_table: the rows of the table at path, against fx: times, actions, what the panes
+ * show. Returns the number of rows. */
+static int run_table(struct fixture *fx, const char *path)
 {
-	struct fixture *fx = *state;
-	FILE *f = fopen(DATA, "r");
+	FILE *f = fopen(path, "r");
 	if (!f)
-		fail_msg("cannot open %s (run from the source tree)", DATA);
+		fail_msg("cannot open %s (run from the source tree)", path);
 	char line[1024];
 	int lineno = 0, rows = 0;
 	double now = 0;
@@ -155,6 +162,20 @@ static void test_timeline(void **state)
 			playback_pause(fx->pb, false, now);
 		} else if (strcmp(act, "next") == 0) {
 			playback_next(fx->pb, now);
+		} else if (strcmp(act, "goto") == 0 && n >= 3) { /* fld[2]: the call, from 1 */
+			bool want = n < 4 || strcmp(fld[3], "false") != 0;
+			if (playback_goto(fx->pb, atoi(fld[2]) - 1, now) != want)
+				fail_msg("line %d: goto %s should return %s", lineno, fld[2],
+					 want ? "true" : "false");
+		} else if (strcmp(act, "step") == 0) {
+			if (!playback_step(fx->pb))
+				fail_msg("line %d: nothing to step", lineno);
+		} else if (strcmp(act, "back") == 0 || strcmp(act, "fwd") == 0) {
+			bool want = n < 3 || strcmp(fld[2], "false") != 0;
+			if (callview_step(fx->view, act[0] == 'b' ? -1 : 1) != want)
+				fail_msg("line %d: %s should return %s", lineno, act, want ? "true" : "false");
+		} else if (strcmp(act, "scroll") == 0 && n >= 3) {
+			callview_scroll(fx->view, atoi(fld[2]));
 		} else if (strcmp(act, "finished") == 0) {
 			if (!playback_finished(fx->pb))
 				fail_msg("line %d: at %.0f ms the playback should be finished", lineno, at);
@@ -178,7 +199,19 @@ static void test_timeline(void **state)
 		rows++;
 	}
 	fclose(f);
-	assert_true(rows >= 20);
+	return rows;
+}
+
+static void test_timeline(void **state)
+{
+	assert_true(run_table(*state, DATA) >= 20);
+}
+
+/* The history: a paused call stepped turn by turn, back and forth, each older turn's
+ * panes as they were; the conversation scrolled; another call begun by number. */
+static void test_history(void **state)
+{
+	assert_true(run_table(*state, DATA_HISTORY) >= 20);
 }
 
 /* show: the panes after an ENGINE_DECISION carrying only the struct read from text. */
@@ -256,6 +289,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_timeline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_history, setup, teardown),
 		cmocka_unit_test(test_decision_panes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

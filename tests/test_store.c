@@ -3,8 +3,9 @@
  * each older version (one table of cases: a new file's tables, the rows kept and filled
  * in, new turns written); per-request stage usage and cancelled turns; the live-call
  * columns (input, barge-in, silence, recording offsets); the early acknowledgement
- * (stage_usage.ack_ms, turns.ack); the readers; the one open policy (newer versions
- * refused, parts migrated, concurrent migration). */
+ * (stage_usage.ack_ms, turns.ack); the readers, the review list's pages and counts, and
+ * the query plans of the readers called per turn (an index, never a scan); the one open
+ * policy (newer versions refused, parts migrated, concurrent migration). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -362,8 +363,8 @@ static void test_migrations(void **state)
 }
 
 /* The live-call columns: a typed turn, a silence turn, a barge-in turn (barge_in_ms kept
- * only with barge_in), recording offsets only when recorded; placing a reply in the
- * recording of a turn or a call that does not exist is refused. */
+ * only with barge_in), recording offsets only when recorded, the reply's read back;
+ * placing a reply in the recording of a turn or a call that does not exist is refused. */
 static void test_live_columns(void **state)
 {
 	struct fixture *f = *state;
@@ -392,6 +393,15 @@ static void test_live_columns(void **state)
 	assert_int_equal(store_turn_agent_audio(st, id, 3, 7000, 9000), ERR_OK);
 	assert_int_equal(store_turn_agent_audio(st, id, 9, 7000, 9000), ERR_NOTFOUND);
 	assert_int_equal(store_call_audio_dir(st, id + 5, "nowhere"), ERR_NOTFOUND);
+	{ /* the reader gives the reply's place back (review plays it), -1 where unknown */
+		struct store_turn_row *rows = NULL;
+		int n = 0;
+		assert_int_equal(store_turns(st, id, &rows, &n), ERR_OK);
+		assert_int_equal(n, 3);
+		assert_true(rows[0].agent_audio_start_ms == -1 && rows[0].agent_audio_end_ms == -1);
+		assert_true(rows[2].agent_audio_start_ms == 7000 && rows[2].agent_audio_end_ms == 9000);
+		store_turns_free(rows, n);
+	}
 	store_close(st);
 	assert_query(f->path,
 		     "SELECT group_concat(idx||':'||input||'/'||barge_in||'/'||coalesce(barge_in_ms,'-')||'/'||"
@@ -758,6 +768,148 @@ static void test_readers(void **state)
 	store_close(st);
 }
 
+/* The review list's pages: counts and pages by SQL, each filter alone and together, the
+ * offsets past the end. */
+static void test_calls_page(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	struct store_run_info run = {.source = "run"};
+	long long r1 = 0, r2 = 0, id[7];
+	struct store_call_row *v = NULL;
+	int n = -1;
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_run_begin(st, &run, &r1), ERR_OK);
+	assert_int_equal(store_run_begin(st, &run, &r2), ERR_OK);
+	for (int i = 0; i < 7; i++) {
+		char cid[16];
+		struct store_call_info info = {.corpus = "demo", .corpus_call_id = cid,
+					       .run_id = i < 5 ? r1 : r2};
+		struct store_turn t = turn(1, i == 3 ? "Mera naam PATNA" : "mera naam Sunita", decision1);
+		snprintf(cid, sizeof cid, "c%d", i);
+		assert_int_equal(store_call_begin(st, &info, &id[i]), ERR_OK);
+		assert_int_equal(store_turn_add(st, id[i], &t), ERR_OK);
+		if (i == 6)
+			continue; /* in progress */
+		assert_int_equal(store_call_end(st, id[i], i % 2 ? "failed" : "complete", NULL, "{}",
+						i % 2 ? "{\"name\":\"answered\",\"district\":\"skipped\"}"
+						      : "{\"name\":\"answered\",\"district\":\"answered\"}",
+						1),
+				 ERR_OK);
+	}
+	struct {
+		struct store_call_query q;
+		int count, offset, limit, first, got;
+	} cases[] = {
+		{{0}, 7, 0, 3, 0, 3},
+		{{0}, 7, 3, 3, 3, 3},
+		{{0}, 7, 6, 3, 6, 1},
+		{{0}, 7, 7, 3, -1, 0},
+		{{.run = r1}, 5, 2, 10, 2, 3},
+		{{.run = r2}, 2, 0, 10, 5, 2},
+		{{.status = "failed"}, 3, 1, 10, 3, 2},
+		{{.unanswered = "district"}, 3, 0, 1, 1, 1},
+		{{.unanswered = "name"}, 0, 0, 10, -1, 0},
+		{{.said = "patna"}, 1, 0, 10, 3, 1},
+		{{.said = ""}, 7, 0, 10, 0, 7},
+		{{.run = r1, .status = "complete", .said = "sunita"}, 3, 1, 10, 2, 2},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int c = -1;
+		assert_int_equal(store_calls_count(st, &cases[i].q, &c), ERR_OK);
+		assert_int_equal(c, cases[i].count);
+		assert_int_equal(store_calls_page(st, &cases[i].q, cases[i].offset, cases[i].limit, &v,
+						  &n),
+				 ERR_OK);
+		assert_int_equal(n, cases[i].got);
+		if (n)
+			assert_true(v[0].id == id[cases[i].first]);
+		for (int k = 1; k < n; k++)
+			assert_true(v[k].id > v[k - 1].id);
+		store_calls_free(v, n);
+	}
+	store_close(st);
+}
+
+/* The statements a reader ran, caught by SQLite's trace hook. */
+struct caught {
+	char *sql[8];
+	int n;
+};
+
+static int catch_sql(unsigned type, void *ud, void *p, void *x)
+{
+	struct caught *c = ud;
+	(void)type;
+	(void)p;
+	if (c->n < 8 && strncmp((const char *)x, "SELECT", 6) == 0)
+		c->sql[c->n++] = strdup((const char *)x);
+	return 0;
+}
+
+/* plan: EXPLAIN QUERY PLAN of sql on db, its details joined by "; " (caller frees). */
+static char *plan(sqlite3 *db, const char *sql)
+{
+	char *eq = NULL, *out = calloc(1, 4096);
+	sqlite3_stmt *q = NULL;
+
+	assert_true(asprintf(&eq, "EXPLAIN QUERY PLAN %s", sql) > 0);
+	assert_int_equal(sqlite3_prepare_v2(db, eq, -1, &q, NULL), SQLITE_OK);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		strncat(out, (const char *)sqlite3_column_text(q, 3), 4000 - strlen(out));
+		strncat(out, "; ", 4000 - strlen(out));
+	}
+	sqlite3_finalize(q);
+	free(eq);
+	return out;
+}
+
+/* The readers the review screen and the annotation queues call on every turn are answered
+ * from indexes: store_verdicts and store_captures of a call or of one turn, and a run's
+ * page of calls, never scan their table (an OR across two columns in one query made
+ * SQLite scan every verdict). */
+static void test_query_plans(void **state)
+{
+	struct fixture *f = *state;
+	struct store *st = NULL;
+	struct store_call_info info = {.corpus = "demo", .corpus_call_id = "c1", .run_id = 0};
+	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
+	struct store_call_query by_run = {.run = 1, .status = "failed"};
+	struct store_verdict *vs = NULL;
+	struct store_capture *cs = NULL;
+	struct store_call_row *calls = NULL;
+	struct caught c = {0};
+	long long id = 0;
+	int n;
+
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
+	sqlite3_trace_v2(store_sqlite(st), SQLITE_TRACE_STMT, catch_sql, &c);
+	assert_int_equal(store_verdicts(st, id, 0, &vs, &n), ERR_OK);
+	store_verdicts_free(vs, n);
+	assert_int_equal(store_verdicts(st, 0, 1, &vs, &n), ERR_OK);
+	store_verdicts_free(vs, n);
+	assert_int_equal(store_captures(st, id, 0, &cs, &n), ERR_OK);
+	store_captures_free(cs, n);
+	assert_int_equal(store_captures(st, 0, 1, &cs, &n), ERR_OK);
+	store_captures_free(cs, n);
+	assert_int_equal(store_calls_page(st, &by_run, 0, 40, &calls, &n), ERR_OK);
+	store_calls_free(calls, n);
+	sqlite3_trace_v2(store_sqlite(st), 0, NULL, NULL);
+	assert_int_equal(c.n, 5);
+	for (int i = 0; i < c.n; i++) {
+		char *p = plan(store_sqlite(st), c.sql[i]);
+		print_message("# %s\n#   %s\n", c.sql[i], p);
+		assert_null(strstr(p, "SCAN"));
+		assert_non_null(strstr(p, "USING INDEX") ? p : strstr(p, "USING COVERING INDEX"));
+		free(p);
+		free(c.sql[i]);
+	}
+	store_close(st);
+}
+
 /* A part: tables of another module kept in the store's file with a version of its own. */
 static const char *const part_v1[] = {"CREATE TABLE IF NOT EXISTS t_items (a TEXT);"};
 static const char *const part_v2[] = {"CREATE TABLE IF NOT EXISTS t_items (a TEXT);",
@@ -894,6 +1046,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_calls_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_query_plans, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_migration, setup, teardown),
 	};

@@ -123,6 +123,59 @@ else
 	not_ok "space resumes"
 fi
 
+# r: the recorded calls of this database, on the simulator's screen; q comes back to the
+# panes, the call going on.
+"${T[@]}" send-keys -t sim 'r'
+if wait_for 'formdesk review · [0-9]+ of [0-9]+ calls · status any' 20; then
+	ok "r opens review on the simulator's database"
+	check "... its list holds the calls of this session" wait_for '^> 1 +1 ' 10
+	"${T[@]}" send-keys -t sim 'q'
+	check "q in review comes back to the panes" wait_for '^┌─ Conversation' 20
+	check "... and the simulator goes on (the status bar is back)" wait_for 'q quit$' 20
+else
+	not_ok "r opens review on the simulator's database"
+	not_ok "... its list holds the calls of this session"
+	not_ok "q in review comes back to the panes"
+	not_ok "... and the simulator goes on (the status bar is back)"
+fi
+
+# History: paused, g 2 Enter begins call 2 again; . steps it turn by turn; , steps back,
+# each older turn's verdicts, decision and form shown again with the conversation up to
+# it; [ and ] scroll the conversation; p plays the previous call.
+"${T[@]}" send-keys -t sim ' '
+wait_for '\[PAUSED\]' 20 >/dev/null
+"${T[@]}" send-keys -t sim g
+check "g asks for the call's number" wait_for 'jump to call \(1-[0-9]+\): _' 20
+"${T[@]}" send-keys -t sim 2 Enter
+check "... 2 Enter: call 2 from its opening, paused" wait_for '^ *\[PAUSED\] formdesk simulator .* call [^ ]+ 2/[0-9]+ · turn 0/' 20
+"${T[@]}" send-keys -t sim .
+check ". plays turn 1 at once" wait_for 'call [^ ]+ 2/[0-9]+ · turn 1/' 20
+check "... its verdicts" grep -q 'turn 1 · asked ' "$tmp/screen"
+"${T[@]}" send-keys -t sim .
+check ". again: turn 2" wait_for 'call [^ ]+ 2/[0-9]+ · turn 2/' 20
+check "... its verdicts" grep -q 'turn 2 · asked ' "$tmp/screen"
+"${T[@]}" send-keys -t sim ,
+check ", steps back: turn 1 shown again" wait_for 'showing turn 1 \(, \. step\)' 20
+check "... its verdicts" grep -q 'turn 1 · asked ' "$tmp/screen"
+check "... the conversation up to turn 1 (no caller 2)" bash -c "grep -q 'caller 1: ' '$tmp/screen' && ! grep -q 'caller 2: ' '$tmp/screen'"
+check "... scrolled back, the pane says so" grep -q 'Conversation (scrolled back: \] forward)' "$tmp/screen"
+"${T[@]}" send-keys -t sim ,
+check ", again: the opening" wait_for 'showing turn 0 ' 20
+check "... before any answer" grep -q "waiting for the caller's first answer" "$tmp/screen"
+"${T[@]}" send-keys -t sim ,
+check ", at the opening stays there" wait_for 'showing turn 0 ' 5
+"${T[@]}" send-keys -t sim . .
+check ". . back to the newest turn" wait_gone 'showing turn' 20
+check "... the conversation whole again" bash -c "! grep -q 'showing turn' '$tmp/screen' && grep -q 'caller 2: ' '$tmp/screen'"
+"${T[@]}" send-keys -t sim '['
+check "[ scrolls the conversation back" wait_for 'Conversation \(scrolled back: \] forward\)' 20
+"${T[@]}" send-keys -t sim ']' ']' ']' ']'
+check "] scrolls it forward to the newest again" wait_gone 'scrolled back' 20
+"${T[@]}" send-keys -t sim p
+check "p: the previous call, 1, played again" wait_for 'call [^ ]+ 1/[0-9]+ · turn 0/' 20
+"${T[@]}" send-keys -t sim ' '
+check "space plays on" wait_gone '\[PAUSED\]' 20
+
 # t: a typed live call from the simulator, then back to the corpus call as it was.
 before=$(capture | head -1 | sed 's/ · turn .*//')
 "${T[@]}" send-keys -t sim 't'

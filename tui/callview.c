@@ -12,6 +12,16 @@
 /* The conversation keeps this many lines; older ones scroll away for good. */
 #define CONV_KEEP 500
 
+/* One turn of the call on screen as it was shown (turn 0: the opening): the verdicts and
+ * decision panes, the form after it, and how many conversation lines there were by the
+ * time its reply was said, so a paused call can be stepped back through. */
+struct hist {
+	int turn;
+	struct callview_lines verdicts, decision;
+	struct callview_snap *snap;
+	int conv_end;
+};
+
 struct callview {
 	const struct form *form;
 	char *corpus;
@@ -31,6 +41,11 @@ struct callview {
 	enum callview_mode mode;
 	unsigned dirty;
 	int ended[4];       /* calls ended, by enum call_status */
+	/* the turns of the call on screen so far, and which is shown (-1: the newest, as it
+	 * happens); conv_upto the conversation lines shown (-1: all, following the newest) */
+	struct hist *hist;
+	int n_hist, view, conv_upto;
+	bool hist_closed;   /* the next caller's words have come: the last turn's lines end */
 	int turns_total;
 	/* the corpus call a live call interrupted, put back when the live call is left */
 	struct {
@@ -40,6 +55,9 @@ struct callview {
 		struct callview_lines conv, verdicts, decision;
 		struct callview_snap *snap;
 		cJSON *extraction;
+		struct hist *hist;
+		int n_hist, view, conv_upto;
+		bool hist_closed;
 	} corpus_call;
 };
 
@@ -104,6 +122,68 @@ static enum err lines_add(struct callview_lines *l, enum callview_style st, cons
 	return ERR_OK;
 }
 
+/* lines_copy: dst (empty) as a copy of src. Errors: ERR_NOMEM (dst holds what was
+ * copied). */
+static enum err lines_copy(struct callview_lines *dst, const struct callview_lines *src)
+{
+	for (int i = 0; i < src->n; i++)
+		if (lines_add(dst, src->v[i].style, src->v[i].prefix, "%s", src->v[i].text) != ERR_OK)
+			return ERR_NOMEM;
+	return ERR_OK;
+}
+
+static struct callview_snap *snap_dup(const struct callview_snap *s)
+{
+	struct callview_snap *d = s ? calloc(1, sizeof(*d)) : NULL;
+	if (!d)
+		return NULL;
+	d->call_status = s->call_status;
+	if (!(d->f = calloc(s->n > 0 ? (size_t)s->n : 1, sizeof(*d->f))))
+		goto fail;
+	for (int i = 0; i < s->n; i++, d->n++) {
+		d->f[i] = s->f[i];
+		d->f[i].name = strdup(s->f[i].name);
+		d->f[i].value = strdup(s->f[i].value);
+		if (!d->f[i].name || !d->f[i].value) {
+			d->n++;
+			goto fail;
+		}
+	}
+	return d;
+fail:
+	callview_snap_free(d);
+	return NULL;
+}
+
+static void hist_clear(struct hist **h, int *n)
+{
+	for (int i = 0; i < *n; i++) {
+		lines_clear(&(*h)[i].verdicts);
+		lines_clear(&(*h)[i].decision);
+		callview_snap_free((*h)[i].snap);
+	}
+	free(*h);
+	*h = NULL;
+	*n = 0;
+}
+
+/* hist_push: the turn whose decision was just shown, as the panes show it now. */
+static void hist_push(struct callview *v, int turn)
+{
+	struct hist *nh = realloc(v->hist, (size_t)(v->n_hist + 1) * sizeof(*nh));
+	if (!nh)
+		return; /* the turn is not kept for stepping back; the call goes on */
+	v->hist = nh;
+	nh = &v->hist[v->n_hist++];
+	memset(nh, 0, sizeof(*nh));
+	nh->turn = turn;
+	nh->conv_end = v->conv.n;
+	lines_copy(&nh->verdicts, &v->verdicts);
+	lines_copy(&nh->decision, &v->decision);
+	nh->snap = snap_dup(v->snap);
+	v->hist_closed = false;
+}
+
 /* A stored answer as text: strings as they are, booleans true/false, numbers plainly,
  * null as "". Output: new string (caller frees), NULL when out of memory. */
 static char *value_text(const cJSON *v)
@@ -149,6 +229,9 @@ static void title_update(struct callview *v)
 			      v->index + 1, v->n_calls, v->turn, v->n_turns);
 	if (v->caller && *v->caller && n >= 0 && (size_t)n < sizeof(v->title))
 		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · caller %s", v->caller);
+	if (v->view >= 0 && n >= 0 && (size_t)n < sizeof(v->title))
+		n += snprintf(v->title + n, sizeof(v->title) - (size_t)n,
+			      " · showing turn %d (, . step)", v->hist[v->view].turn);
 	if (v->path && *v->path && n >= 0 && (size_t)n < sizeof(v->title))
 		snprintf(v->title + n, sizeof(v->title) - (size_t)n, " · %s", v->path);
 	clean(v->title);
@@ -163,6 +246,7 @@ struct callview *callview_new(const struct form *form, const char *corpus_name, 
 	v->form = form;
 	v->n_calls = n_calls;
 	v->index = -1;
+	v->view = v->conv_upto = v->corpus_call.view = v->corpus_call.conv_upto = -1;
 	v->corpus = dupstr(corpus_name);
 	v->snap = callview_snap_new(form, NULL);
 	if (!v->corpus || !v->snap) {
@@ -197,6 +281,8 @@ void callview_free(struct callview *v)
 	lines_clear(&v->corpus_call.decision);
 	callview_snap_free(v->corpus_call.snap);
 	cJSON_Delete(v->corpus_call.extraction);
+	hist_clear(&v->hist, &v->n_hist);
+	hist_clear(&v->corpus_call.hist, &v->corpus_call.n_hist);
 	free(v);
 }
 
@@ -232,6 +318,11 @@ static void hold_corpus_call(struct callview *v, bool held)
 	SWAP(v->decision, v->corpus_call.decision);
 	SWAP(v->snap, v->corpus_call.snap);
 	SWAP(v->extraction, v->corpus_call.extraction);
+	SWAP(v->hist, v->corpus_call.hist);
+	SWAP(v->n_hist, v->corpus_call.n_hist);
+	SWAP(v->view, v->corpus_call.view);
+	SWAP(v->conv_upto, v->corpus_call.conv_upto);
+	SWAP(v->hist_closed, v->corpus_call.hist_closed);
 #undef SWAP
 	v->corpus_call.held = held;
 	if (!held) { /* what the live call left behind goes */
@@ -247,6 +338,8 @@ static void hold_corpus_call(struct callview *v, bool held)
 		v->corpus_call.snap = NULL;
 		cJSON_Delete(v->corpus_call.extraction);
 		v->corpus_call.extraction = NULL;
+		hist_clear(&v->corpus_call.hist, &v->corpus_call.n_hist);
+		v->corpus_call.view = v->corpus_call.conv_upto = -1;
 	}
 	v->dirty = CALLVIEW_ALL;
 }
@@ -289,6 +382,8 @@ enum err callview_call(struct callview *v, int index, const struct corpus_call *
 	lines_clear(&v->decision);
 	cJSON_Delete(v->extraction);
 	v->extraction = NULL;
+	hist_clear(&v->hist, &v->n_hist);
+	v->view = v->conv_upto = -1;
 	callview_set_form(v, callview_snap_new(v->form, NULL));
 	lines_add(&v->verdicts, CV_NOTE, NULL, "waiting for the caller's first answer");
 	lines_add(&v->decision, CV_NOTE, NULL, "waiting for the first decision");
@@ -410,8 +505,16 @@ static void show_decision(struct callview *v, const struct decision *d)
 
 static void conv_add_done(struct callview *v)
 {
-	if (v->conv.n > CONV_KEEP)
-		lines_drop_first(&v->conv, v->conv.n - CONV_KEEP);
+	if (v->conv.n > CONV_KEEP) {
+		int k = v->conv.n - CONV_KEEP;
+		lines_drop_first(&v->conv, k);
+		for (int i = 0; i < v->n_hist; i++)
+			v->hist[i].conv_end = v->hist[i].conv_end > k ? v->hist[i].conv_end - k : 0;
+		if (v->conv_upto >= 0)
+			v->conv_upto = v->conv_upto > k + 1 ? v->conv_upto - k : 1;
+	}
+	if (v->n_hist && !v->hist_closed) /* the last turn's lines, up to its reply and end */
+		v->hist[v->n_hist - 1].conv_end = v->conv.n;
 	v->dirty |= CALLVIEW_CONV;
 }
 
@@ -454,6 +557,7 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 	case ENGINE_CALLER_SAYS: {
 		char prefix[32];
 		snprintf(prefix, sizeof(prefix), "caller %d: ", ev->turn);
+		v->hist_closed = true;
 		e = lines_add(&v->conv, CV_CALLER, prefix, "%s", *text ? text : "(nothing heard)");
 		const char *cond = jstr(ev->json, "condition");
 		const char *input = jstr(ev->json, "input");
@@ -488,6 +592,7 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 			if (ev->decision->turn > 0)
 				show_verdicts(v, ev->decision);
 			show_decision(v, ev->decision);
+			hist_push(v, ev->decision->turn);
 		}
 		break;
 	case ENGINE_TURN_DONE:
@@ -607,7 +712,47 @@ void callview_set_form(struct callview *v, struct callview_snap *s)
 		return;
 	callview_snap_free(v->snap);
 	v->snap = s;
+	if (v->n_hist) { /* the form the last decision left */
+		struct callview_snap *d = snap_dup(s);
+		if (d) {
+			callview_snap_free(v->hist[v->n_hist - 1].snap);
+			v->hist[v->n_hist - 1].snap = d;
+		}
+	}
 	v->dirty |= CALLVIEW_FORM;
+}
+
+bool callview_step(struct callview *v, int delta)
+{
+	int cur = v->view >= 0 ? v->view : v->n_hist - 1, to = cur + delta;
+
+	if (v->n_hist == 0 || to < 0 || to > v->n_hist - 1 || delta == 0)
+		return false;
+	v->view = to == v->n_hist - 1 ? -1 : to;
+	v->conv_upto = v->view >= 0 ? v->hist[to].conv_end : -1;
+	title_update(v);
+	v->dirty = CALLVIEW_ALL;
+	return true;
+}
+
+bool callview_history(const struct callview *v)
+{
+	return v->view >= 0;
+}
+
+void callview_scroll(struct callview *v, int lines)
+{
+	int upto = (v->conv_upto >= 0 ? v->conv_upto : v->conv.n) - lines;
+
+	if (upto < 1)
+		upto = v->conv.n ? 1 : 0;
+	v->conv_upto = upto >= v->conv.n ? -1 : upto;
+	v->dirty |= CALLVIEW_CONV;
+}
+
+int callview_conv_shown(const struct callview *v)
+{
+	return v->conv_upto >= 0 && v->conv_upto < v->conv.n ? v->conv_upto : v->conv.n;
 }
 
 void callview_error(struct callview *v, const char *text)
@@ -621,15 +766,28 @@ void callview_set_mode(struct callview *v, enum callview_mode m)
 	if (v->mode == m)
 		return;
 	v->mode = m;
+	if (m == CALLVIEW_PLAYING) { /* playing again: back to the newest, following it */
+		v->view = v->conv_upto = -1;
+		v->dirty = CALLVIEW_ALL;
+	}
 	if (m == CALLVIEW_FINISHED)
 		summary_update(v);
 	title_update(v);
 }
 
 const struct callview_lines *callview_conv(const struct callview *v) { return &v->conv; }
-const struct callview_lines *callview_verdicts(const struct callview *v) { return &v->verdicts; }
-const struct callview_lines *callview_decision(const struct callview *v) { return &v->decision; }
-const struct callview_snap *callview_form(const struct callview *v) { return v->snap; }
+const struct callview_lines *callview_verdicts(const struct callview *v)
+{
+	return v->view >= 0 ? &v->hist[v->view].verdicts : &v->verdicts;
+}
+const struct callview_lines *callview_decision(const struct callview *v)
+{
+	return v->view >= 0 ? &v->hist[v->view].decision : &v->decision;
+}
+const struct callview_snap *callview_form(const struct callview *v)
+{
+	return v->view >= 0 && v->hist[v->view].snap ? v->hist[v->view].snap : v->snap;
+}
 const struct callview_lines *callview_summary(const struct callview *v) { return &v->summary; }
 const char *callview_title(const struct callview *v) { return v->title; }
 const char *callview_timings(const struct callview *v)

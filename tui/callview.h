@@ -1,6 +1,7 @@
 /* callview: what the simulator's panes show, as data (no terminal here): the
  * conversation, a snapshot of the form, the last turn's verdicts, the last decision, the
- * title, the last turn's stage timings and the end-of-run summary. It is fed the call
+ * title, the last turn's stage timings and the end-of-run summary; and the history of
+ * the call on screen, turn by turn, to step back through while it is paused. It is fed the call
  * engine's events (sessions/engine.h) and form snapshots; tui/screen.c draws it. Each
  * change marks the panes it touches dirty, so the screen redraws only those. */
 #ifndef FORMDESK_CALLVIEW_H
@@ -129,6 +130,21 @@ const struct callview_lines *callview_summary(const struct callview *v);
 const char *callview_title(const struct callview *v);
 const char *callview_timings(const struct callview *v);
 enum callview_mode callview_mode(const struct callview *v);
+
+/* History: the view keeps each turn of the call on screen (turn 0, the opening, and
+ * every caller turn) as its panes showed it once its decision was in: the verdicts, the
+ * decision, the form after it, and the conversation up to its reply.
+ * callview_step: show the turn delta turns before (< 0) or after (> 0) the one shown; the
+ * newest shows the panes as they go on. false when there is no such turn (nothing
+ * changes). Playing again (callview_set_mode CALLVIEW_PLAYING) or a new call returns to
+ * the newest. callview_history: an older turn is shown. */
+bool callview_step(struct callview *v, int delta);
+bool callview_history(const struct callview *v);
+/* callview_scroll: scroll the conversation back by lines (> 0) or forward (< 0); at the
+ * end it follows the newest line again. callview_conv_shown: how many of the
+ * conversation's first lines the pane shows (all but those scrolled past). */
+void callview_scroll(struct callview *v, int lines);
+int callview_conv_shown(const struct callview *v);
 
 /* callview_take_dirty: the panes changed since the last call (CALLVIEW_* bits); clears
  * them. callview_touch marks panes dirty (after a resize or an overlay). */

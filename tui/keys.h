@@ -14,8 +14,15 @@
 #define KEYS(X) \
 	X(pause, ' ', "space", "pause or resume the call", 1) \
 	X(next, 'n', "n", "next call: finish this one at once (recorded as it stands)", 1) \
+	X(prev, 'p', "p", "previous call: finish this one at once, then play the one before again", 0) \
+	X(jump, 'g', "g", "jump to call N: type its number, then Enter (Esc: stay)", 0) \
+	X(back, ',', ",", "pause and step back a turn: its verdicts, decision and form shown again", 0) \
+	X(fwd, '.', ".", "pause and step forward a turn; past the newest, play the next turn", 0) \
+	X(older, '[', "[", "scroll the conversation back", 0) \
+	X(newer, ']', "]", "scroll the conversation forward", 0) \
 	X(typed, 't', "t", "typed live call: you type what the caller says (Esc comes back)", 0) \
 	X(mic, 'm', "m", "live call from the microphone (Esc comes back)", 0) \
+	X(review, 'r', "r", "review the recorded calls of this database (the call waits; q comes back)", 0) \
 	X(help, '?', "?", "show this help", 1) \
 	X(quit, 'q', "q", "quit", 1)
 

@@ -327,10 +327,50 @@ static void flush(struct playback *p)
 		release(p, &p->q[p->head++]);
 }
 
+static void go(struct playback *p, int index, double now_ms);
+
 void playback_next(struct playback *p, double now_ms)
 {
-	if (p->finished)
-		return;
+	if (!p->finished)
+		go(p, p->call + 1, now_ms); /* after the last call: finished */
+}
+
+bool playback_step(struct playback *p)
+{
+	if (!p->paused || p->finished)
+		return false;
+	if (p->head < p->n) { /* the rest of the turn on screen */
+		flush(p);
+		return true;
+	}
+	if (!p->open || engine_busy(p->eng))
+		return false;
+	step(p);
+	flush(p);
+	return true;
+}
+
+int playback_call(const struct playback *p)
+{
+	return p->call;
+}
+
+bool playback_goto(struct playback *p, int index, double now_ms)
+{
+	if (index < 0 || index >= p->c->n_calls)
+		return false;
+	if (p->finished) { /* every call was played: play again from index */
+		p->finished = false;
+		callview_set_mode(p->view, p->paused ? CALLVIEW_PAUSED : CALLVIEW_PLAYING);
+	}
+	go(p, index, now_ms);
+	return true;
+}
+
+/* go: finish the call on screen at once (as playback_next says), then begin call index
+ * (n_calls: none, the playback is finished). */
+static void go(struct playback *p, int index, double now_ms)
+{
 	flush(p);
 	if (p->network || engine_busy(p->eng)) {
 		/* Turns on a network backend take their time: leave the call as it stands,
@@ -349,6 +389,7 @@ void playback_next(struct playback *p, double now_ms)
 		p->open = false;
 	}
 	flush(p);
+	p->call = index - 1;
 	begin_next(p);
 	flush(p);
 	p->stalled = false;

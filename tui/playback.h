@@ -50,6 +50,19 @@ bool playback_paused(const struct playback *p);
  * ("abandoned: the next call was asked for"). */
 void playback_next(struct playback *p, double now_ms);
 
+/* playback_goto: as playback_next, but the call begun is call index (0-based) of the
+ * corpus: an earlier one (played again, recorded as a new call) or a later one; after
+ * every call was played it plays on from index. false (nothing done) when there is no
+ * such call. playback_call: the index of the call on screen, -1 before the first. */
+bool playback_goto(struct playback *p, int index, double now_ms);
+int playback_call(const struct playback *p);
+
+/* playback_step: while paused, show the rest of the turn on screen at once, or, when it
+ * is all shown, run the call's next caller turn and show it at once (with a network
+ * backend its events come as playback_poll delivers them, and show on resuming). false
+ * when there is nothing to step: not paused, the call has ended, or the engine is busy. */
+bool playback_step(struct playback *p);
+
 /* playback_poll: the loop's one wait: engine_poll (sessions/engine.h) for at most
  * timeout_ms on the engine's requests and the extra descriptors (their revents set).
  * An engine failure is also shown in the view. Errors: as engine_poll. */

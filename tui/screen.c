@@ -560,6 +560,11 @@ void screen_input(struct screen *s, const char *prompt, const char *text)
 	s->input_dirty = true;
 }
 
+void screen_redraw(struct screen *s)
+{
+	s->relayout = true;
+}
+
 void screen_draw(struct screen *s, struct callview *v)
 {
 	if (s->relayout) {
@@ -591,7 +596,12 @@ void screen_draw(struct screen *s, struct callview *v)
 		wnoutrefresh(w);
 	}
 	if (d & CALLVIEW_CONV) {
-		draw_lines(s->w[W_CONV], "Conversation", callview_conv(v), true);
+		/* scrolled back (callview_scroll, or a turn of the history): the lines up to it */
+		struct callview_lines shown = *callview_conv(v);
+		bool back = callview_conv_shown(v) < shown.n;
+		shown.n = callview_conv_shown(v);
+		draw_lines(s->w[W_CONV], back ? "Conversation (scrolled back: ] forward)" : "Conversation",
+			   &shown, true);
 		wnoutrefresh(s->w[W_CONV]);
 	}
 	if (d & CALLVIEW_FORM) {

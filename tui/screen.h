@@ -78,6 +78,10 @@ void screen_live(struct screen *s, bool live, bool editing);
  * letter. */
 void screen_input(struct screen *s, const char *prompt, const char *text);
 
+/* screen_redraw: lay out and draw everything again at the next screen_draw (after
+ * another screen, the review browser, used the terminal). */
+void screen_redraw(struct screen *s);
+
 /* screen_draw: draw what changed in v (its dirty panes, the overlays) and update the
  * terminal once. */
 void screen_draw(struct screen *s, struct callview *v);

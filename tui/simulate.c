@@ -22,6 +22,7 @@
 #include "tui/keys.h"
 #include "tui/lineedit.h"
 #include "tui/playback.h"
+#include "tui/review.h"
 #include "tui/screen.h"
 
 struct sim {
@@ -40,6 +41,8 @@ struct sim {
 	int live_calls;
 	long long live_run[2];      /* the runs of the typed and the microphone live calls */
 	bool quit;
+	bool jumping;               /* g pressed: the number of the call to jump to is typed */
+	char jump[12];
 	int headless_rc;            /* --headless: a JSON line could not be printed */
 };
 
@@ -224,6 +227,76 @@ static void act_next(struct sim *s)
 		playback_next(s->pb, now_ms());
 }
 
+/* History: the call on screen turn by turn, its conversation scrolled, other calls. */
+
+static void act_prev(struct sim *s)
+{
+	if (s->pb && playback_call(s->pb) > 0)
+		playback_goto(s->pb, playback_call(s->pb) - 1, now_ms());
+}
+
+static void act_jump(struct sim *s)
+{
+	if (!s->pb)
+		return;
+	s->jumping = true;
+	s->jump[0] = '\0';
+}
+
+/* jump_key: a key while the call's number is typed. */
+static void jump_key(struct sim *s, int key)
+{
+	size_t n = strlen(s->jump);
+
+	if (key == '\r') {
+		s->jumping = false;
+		if (n && !playback_goto(s->pb, atoi(s->jump) - 1, now_ms()))
+			callview_error(s->view, "no such call in this corpus");
+	} else if (key == 27) {
+		s->jumping = false;
+	} else if (key == 127 && n) {
+		s->jump[n - 1] = '\0';
+	} else if (key >= '0' && key <= '9' && n + 1 < sizeof(s->jump)) {
+		s->jump[n] = (char)key;
+		s->jump[n + 1] = '\0';
+	}
+}
+
+/* step: pause (a playing call), then show the turn delta away; past the newest turn,
+ * play the next one. */
+static void step_turn(struct sim *s, int delta)
+{
+	if (!s->pb)
+		return;
+	if (!playback_paused(s->pb))
+		playback_pause(s->pb, true, now_ms());
+	if (!callview_step(s->view, delta) && delta > 0)
+		playback_step(s->pb);
+}
+
+static void act_back(struct sim *s)
+{
+	step_turn(s, -1);
+}
+
+static void act_fwd(struct sim *s)
+{
+	step_turn(s, 1);
+}
+
+/* A few lines at a time: a turn is about three lines of the conversation. */
+#define SCROLL_LINES 3
+
+static void act_older(struct sim *s)
+{
+	callview_scroll(s->view, SCROLL_LINES);
+}
+
+static void act_newer(struct sim *s)
+{
+	callview_scroll(s->view, -SCROLL_LINES);
+}
+
 static void act_typed(struct sim *s)
 {
 	live_enter(s, false);
@@ -232,6 +305,22 @@ static void act_typed(struct sim *s)
 static void act_mic(struct sim *s)
 {
 	live_enter(s, true);
+}
+
+/* The recorded calls of this database, on this screen; the call waits behind them as it
+ * does behind the help. q there comes back here, a quit signal quits. */
+static void act_review(struct sim *s)
+{
+	bool paused = s->pb && !playback_paused(s->pb);
+	struct review_filter all = {0};
+
+	if (paused)
+		playback_pause(s->pb, true, now_ms());
+	if (review_screen(s->scr, s->cfg->store, &all) != 0)
+		s->quit = true;
+	if (paused)
+		playback_pause(s->pb, false, now_ms());
+	screen_redraw(s->scr);
 }
 
 /* The help covers the panes, so the call waits behind it instead of playing unseen. */
@@ -274,6 +363,10 @@ static void dispatch(struct sim *s, int key)
 	}
 	if (screen_help_shown(s->scr)) {
 		close_help(s); /* any key closes the help */
+		return;
+	}
+	if (s->jumping) {
+		jump_key(s, key);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
@@ -347,7 +440,11 @@ static void run_loop(struct sim *s)
 		}
 		int wait = playback_tick(s->pb, now_ms());
 		char what[128];
-		if (playback_waiting(s->pb, what, sizeof(what))) {
+		if (s->jumping) {
+			snprintf(what, sizeof(what), "jump to call (1-%d): %s_  Enter jumps, Esc stays",
+				 s->o->corpus->n_calls, s->jump);
+			callview_set_waiting(s->view, what);
+		} else if (playback_waiting(s->pb, what, sizeof(what))) {
 			callview_set_waiting(s->view, what);
 			if (wait < 0 || wait > WAIT_REFRESH_MS)
 				wait = WAIT_REFRESH_MS;
