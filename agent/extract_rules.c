@@ -529,6 +529,17 @@ static bool junk(struct ctx *c, int i, int to, int *len)
 	return false;
 }
 
+/* Whether word i of [from, to) lies inside a junk phrase that starts before it: the
+ * "nahi" of "awaaz nahi aa rahi" (the caller did not hear) corrects no name. */
+static bool inside_junk(struct ctx *c, int from, int i, int to)
+{
+	int l;
+	for (int j = from; j < i; j++)
+		if (junk(c, j, to, &l) && j + l > i)
+			return true;
+	return false;
+}
+
 /* The longest answer (in words other than fillers and yes/no) that is taken as a bare
  * name or place with no carrier phrase or place word around it. Longer utterances are
  * sentences (real callers, and the RESPIN read speech, say "गाय" or "ना" inside them). */
@@ -628,7 +639,8 @@ static bool read_name(struct ctx *c, int from, int to, bool person, bool carrier
 	}
 	/* a correction: what follows the last "nahi" replaces the name said before it */
 	for (int i = to - 1, l; i >= from; i--) {
-		if (!match(c, i, to, LEX_NEG) || match(c, i, to, LEX_DONT_KNOW))
+		if (!match(c, i, to, LEX_NEG) || match(c, i, to, LEX_DONT_KNOW) ||
+		    inside_junk(c, from, i, to))
 			continue;
 		bool sentence = false;
 		int named = 0;
@@ -970,6 +982,47 @@ static bool bool_label(struct ctx *c, const struct qinfo *in, int which, int fro
 	return false;
 }
 
+/* Narrows [*from, *to) to the words that can answer a text question that is not a
+ * person's name (a clinic, a village): never another field's answer, never the sentence
+ * said before it. Cut before a person's name carrier ("beti ka naam Pari", "mera naam"),
+ * with the "aur" joining it; cut before a duration ("saat mahine"), which answers a
+ * number question; and when a first clause is a statement ending in "hai"/"hain" ("aaj
+ * bahut garmi hai, bachche school gaye hain Sadar aspatal"), keep what follows the last
+ * such word when that is a short phrase. An empty region answers nothing. */
+static void text_region(struct ctx *c, int *from, int *to)
+{
+	int a = *from, b = *to, l;
+	for (int i = a; i < b; i++) {
+		const struct lexicon_phrase *ph = NULL;
+		bool carrier = lexicon_has(c->lex, c->t, i, LEX_NAME_BEFORE) &&
+			       lexicon_match(c->lex, c->t, i, b, LEX_NAME_BEFORE, &ph) &&
+			       (strcmp(ph->arg, "self") == 0 || strcmp(ph->arg, "child") == 0);
+		bool number = c->t->tok[i].digits || match(c, i, b, LEX_NUM);
+		int j = i;
+		while (number && j < b && (c->t->tok[j].digits || match(c, j, b, LEX_NUM)))
+			j++;
+		if (carrier || (number && j > i && unit_after(c, j, b) > 0)) {
+			b = i;
+			while (b > a && (joiner(c, b - 1) || junk(c, b - 1, b, &l)))
+				b--;
+			break;
+		}
+	}
+	/* the last statement word with a short phrase after it */
+	int last = -1;
+	for (int i = a; i < b; i++)
+		if (match(c, i, b, LEX_COPULA) && !c->t->tok[i].digits)
+			last = i;
+	if (last > a && content_words(c, a, last) > 0) {
+		int after = last + match(c, last, b, LEX_COPULA);
+		int n = content_words(c, after, b);
+		if (n > 0 && n <= 4 && !c->used[after])
+			a = after;
+	}
+	*from = a;
+	*to = b;
+}
+
 /* The value of question qi said in [from, to) when it was asked. */
 static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found *fd)
 {
@@ -1068,6 +1121,8 @@ static enum err read_asked(struct ctx *c, int qi, int from, int to, struct found
 	case K_TEXT: {
 		struct name nm;
 		bool person = k == K_PERSON;
+		if (!person)
+			text_region(c, &from, &to);
 		const char *whose = !person ? NULL : (hints & H_CHILD) ? "child" : "self";
 		if (read_text_answer(c, from, to, person, whose, &nm) &&
 		    !(person && nm.place && !nm.splen)) {
