@@ -401,6 +401,32 @@ enum err adjud_annotators(struct labels *l, enum labels_task t, char ***names, i
 	return e;
 }
 
+enum err adjud_known(struct labels *l, enum labels_task t, const char *who, char *why,
+		     size_t wn)
+{
+	char **names = NULL;
+	int n = 0;
+	bool found = false;
+	enum err e = adjud_annotators(l, t, &names, &n);
+	if (e != ERR_OK)
+		return e;
+	for (int i = 0; i < n; i++)
+		found |= strcmp(names[i], who) == 0;
+	if (!found) {
+		size_t w = (size_t)snprintf(why, wn, "no %s%slabels by '%s' (annotators:",
+					    t < LABELS_NTASKS ? labels_task_name(t) : "",
+					    t < LABELS_NTASKS ? " " : "", who);
+		for (int i = 0; i < n && w < wn; i++)
+			w += (size_t)snprintf(why + w, wn - w, "%s %s", i ? "," : "", names[i]);
+		if (w < wn)
+			snprintf(why + w, wn - w, "%s)", n ? "" : " none");
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return found ? ERR_OK : ERR_NOTFOUND;
+}
+
 enum err adjud_label_counts(struct labels *l, long counts[LABELS_NTASKS])
 {
 	static const char sql[] = "SELECT i.task, count(*) FROM ann_labels l"

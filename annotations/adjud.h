@@ -90,6 +90,12 @@ const struct adjud_final *adjud_find(const struct adjud_final *v, int n, long lo
  * Errors: ERR_DB, ERR_NOMEM. */
 enum err adjud_annotators(struct labels *l, enum labels_task t, char ***names, int *n);
 
+/* adjud_known: whether who labelled an item of task t (every task when t is
+ * LABELS_NTASKS). Output: why (size wn) when not: "no labels by 'who' (annotators: ...)".
+ * Errors: ERR_NOTFOUND (not an annotator there), ERR_DB, ERR_NOMEM. */
+enum err adjud_known(struct labels *l, enum labels_task t, const char *who, char *why,
+		     size_t wn);
+
 /* adjud_label_counts: how many labels each task holds. Output: counts[LABELS_NTASKS].
  * Errors: ERR_DB. */
 enum err adjud_label_counts(struct labels *l, long counts[LABELS_NTASKS]);

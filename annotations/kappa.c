@@ -226,8 +226,9 @@ enum err kappa_indices(const long *table, int k, struct kappa_indices *out)
 			top = j;
 	x.top_share = (double)(t.row[top] + t.col[top]) / (2.0 * (double)t.n);
 	x.pabak = ((double)k * (double)t.agree / (double)t.n - 1.0) / (double)(k - 1);
-	/* the 2 x 2 table: class c against the rest (for k = 2, c = 0 is the table itself) */
-	int c = k == 2 ? 0 : top;
+	/* the 2 x 2 table: class c against the rest (for k = 2 the table itself, whichever
+	 * class is c: |a - d| and |b - c| do not change when the two are swapped) */
+	int c = top;
 	long a = table[c * k + c], b = 0, cc = 0, d = 0;
 	for (int i = 0; i < k; i++)
 		for (int j = 0; j < k; j++) {
@@ -242,7 +243,7 @@ enum err kappa_indices(const long *table, int k, struct kappa_indices *out)
 		}
 	x.pi = (double)labs(a - d) / (double)t.n;
 	x.bi = (double)labs(b - cc) / (double)t.n;
-	x.cls = k == 2 ? -1 : top;
+	x.cls = top;
 	*out = x;
 	return ERR_OK;
 }

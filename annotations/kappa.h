@@ -75,7 +75,8 @@ enum err kappa_alpha(const long *counts, int n_items, int k, struct kappa_result
  * prevalence and kappa"). For k = 2, with a, d the agreeing cells and b, c the others:
  * prevalence index |a - d| / n, bias index |b - c| / n. For k > 2 the table is first folded
  * into "the class used most (rows and columns together) against all others", so the
- * figures say how much that one class dominates, and cls names it (-1 for k = 2). pabak:
+ * figures say how much that one class dominates; cls names that class (for k = 2 either
+ * class gives the same figures). pabak:
  * the prevalence-adjusted bias-adjusted kappa, (k po - 1) / (k - 1) (2 po - 1 for k = 2);
  * Cohen's kappa = (pabak - pi^2 + bi^2) / (1 - pi^2 + bi^2) when k = 2. top_share: the
  * most used class's share of all 2n ratings. */
