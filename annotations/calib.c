@@ -243,7 +243,7 @@ const char *calib_explain(const struct calib *c, char *buf, size_t n)
 	size_t w;
 
 	buf[0] = '\0';
-	if (!c->agreement || r->po < 0.5 || r->po - r->kappa < 0.2 || r->degenerate)
+	if (!c->agreement || r->po < 0.6 || r->po - r->kappa < 0.2 || r->degenerate)
 		return buf;
 	w = (size_t)snprintf(buf, n, "kappa is %s although observed agreement is %.0f%%",
 			     r->kappa < 0.4 ? "low" : "well below it", 100.0 * r->po);

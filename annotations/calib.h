@@ -129,7 +129,7 @@ struct calib {
 };
 
 /* calib_explain: a sentence saying why the inter-annotator kappa is far below the
- * observed agreement (kappa at least 0.2 below it, with observed agreement of 50% or
+ * observed agreement (kappa at least 0.2 below it, with observed agreement of 60% or
  * more): the share of the class used most, chance agreement, the prevalence and bias
  * indices, PABAK and AC1, after Byrt, Bishop & Carlin (1993) and Gwet (2008). Output: buf
  * (size n), "" when kappa and observed agreement do not disagree. Returns buf. */

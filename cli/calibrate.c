@@ -495,8 +495,8 @@ static enum err pick_task(struct labels *l, const char *db, const char *given,
 	}
 	if (!counts[*t])
 		fprintf(stderr, "formdesk calibrate: %s has no %s labels yet (formdesk annotate "
-				"--task %s): nothing to compare the judges with\n", db,
-			labels_task_name(*t), labels_task_name(*t));
+				"--task %s)%s\n", db, labels_task_name(*t), labels_task_name(*t),
+			task_ops(*t)->judged ? ": nothing to compare the judges with" : "");
 	return ERR_OK;
 }
 
