@@ -215,10 +215,11 @@ static void print_item_dis(const struct calib *c, enum fmt f)
 	for (int i = 0; i < c->n_idis; i++)
 		decided += c->idis[i].final != NULL;
 	printf("\n%sitems the annotators disagree on (%d, %d decided by a reviewer: "
-	       "formdesk adjudicate)\n", f == FMT_MARKDOWN ? "### " : "", c->n_idis, decided);
+	       "formdesk adjudicate)\n%s", f == FMT_MARKDOWN ? "### " : "", c->n_idis, decided,
+	       f == FMT_MARKDOWN ? "\n" : "");
 	for (int i = 0; i < c->n_idis; i++) {
 		const struct calib_item_dis *d = &c->idis[i];
-		printf("%s  item %lld [%s] %s", f == FMT_MARKDOWN ? "-" : "", d->item, d->key,
+		printf("%s item %lld [%s] %s", f == FMT_MARKDOWN ? "-" : " ", d->item, d->key,
 		       d->humans);
 		if (d->final)
 			printf("; final %s (%s)", d->final, d->final_by);
@@ -232,10 +233,11 @@ static void print_trend(const struct calib *c, enum fmt f)
 	if (!c->n_trend)
 		return;
 	printf("\n%sjudges over time: agreement with the truth by prompt version and the UTC "
-	       "day the decisions were stored\n", f == FMT_MARKDOWN ? "### " : "");
+	       "day the decisions were stored\n%s", f == FMT_MARKDOWN ? "### " : "",
+	       f == FMT_MARKDOWN ? "\n" : "");
 	for (int i = 0; i < c->n_trend; i++) {
 		const struct calib_trend *t = &c->trend[i];
-		printf("%s  %s@%s  %s  %ld items  agreement %.3f\n", f == FMT_MARKDOWN ? "-" : "",
+		printf("%s %s@%s  %s  %ld items  agreement %.3f\n", f == FMT_MARKDOWN ? "-" : " ",
 		       t->judge, t->version, t->day, t->n, (double)t->agree / (double)t->n);
 	}
 }
