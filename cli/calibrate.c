@@ -417,7 +417,7 @@ static void print_csv(const struct calib *c)
 	}
 }
 
-static void print_report(const struct calib *c, const char *db, enum fmt f)
+static void print_report(const struct calib *c, const char *db, const long *counts, enum fmt f)
 {
 	const char *md = f == FMT_MARKDOWN ? "- " : "";
 	bool any_degenerate = c->agreement && c->iaa.degenerate;
@@ -434,6 +434,9 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 		printf(", compared with judges %d (dev %d, test %d); left out: %d tied, %d with "
 		       "an unsure majority", c->n_compared, c->n_dev, c->n_test, c->n_tie,
 		       c->n_unsure);
+	printf("\n%slabels by task:", md);
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		printf("%s %s %ld", i ? "," : "", labels_task_name((enum labels_task)i), counts[i]);
 	if (c->n_adjudicated)
 		printf("\n%sitems whose truth is a reviewer's final label (formdesk adjudicate): %d",
 		       md, c->n_adjudicated);
@@ -460,14 +463,14 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 		       "as 1 (docs/annotation.md)\n");
 }
 
-/* pick_task: the task to report on. given: --task (NULL when absent). Without it: the one
+/* pick_task: the task to report on, and counts, the labels of each task. given: --task
+ * (NULL when absent). Without it: the one
  * task that has labels; name-match when none has (its judge is still run and its items
  * drawn); when several have, they are listed and the choice is left to --task. A task
  * without labels is said on stderr. Errors: ERR_INVALID (several tasks, said), ERR_DB. */
 static enum err pick_task(struct labels *l, const char *db, const char *given,
-			  enum labels_task *t)
+			  enum labels_task *t, long counts[LABELS_NTASKS])
 {
-	long counts[LABELS_NTASKS];
 	int with = 0;
 	enum err e = adjud_label_counts(l, counts);
 	if (e != ERR_OK) {
@@ -510,6 +513,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct labels *l = NULL;
 	struct calib *c = NULL;
 	char *msg = NULL, *notes = NULL;
+	long counts[LABELS_NTASKS] = {0};
 	int rc = 2;
 	enum err e;
 
@@ -539,7 +543,7 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "formdesk calibrate: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
-	if (pick_task(l, db, task, &t) != ERR_OK)
+	if (pick_task(l, db, task, &t, counts) != ERR_OK)
 		goto out;
 	if (llm && !task_ops(t)->llm) {
 		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
@@ -575,7 +579,7 @@ int cmd_calibrate(int argc, char **argv)
 			judge, db);
 		goto out;
 	}
-	print_report(c, db, f);
+	print_report(c, db, counts, f);
 	rc = 0;
 out:
 	calib_free(c);

@@ -73,6 +73,24 @@ keys Left
 wait_for 'final: different \(lead'
 check "back on the decided item its final label shows" test $? = 0
 quit_ok
+# turn-errors: two tags on a failed call's turn, with its stage records in brief
+"$BIN" calibrate --db "$db" --task turn-errors --corpus tests/data/corpus_good >/dev/null 2>&1
+tag() { q "INSERT INTO ann_labels (item_id, annotator, label) SELECT id, '$1', '$3' FROM ann_items WHERE task='turn-errors' AND key='turn $2'"; }
+turn=$(q "SELECT substr(key, 6) FROM ann_items WHERE task='turn-errors' AND context LIKE '%\"error\"%' ORDER BY id LIMIT 1")
+[ -n "$turn" ] || turn=$(q "SELECT substr(key, 6) FROM ann_items WHERE task='turn-errors' ORDER BY id DESC LIMIT 1")
+tag asha "$turn" stt_error
+tag ravi "$turn" extraction_missed
+rm -f "$tmp/rc"
+keys "'$BIN' adjudicate --db '$db' --task turn-errors --reviewer lead 2>'$tmp/err'; echo \$? >'$tmp/rc'" Enter
+wait_for 'item 1 of 1 in disagreement'
+check "turn-errors: the turn's item opens" test $? = 0
+check "turn-errors: both tags side by side" \
+	bash -c "grep -Eq '^  asha +STT error' '$tmp/screen' && grep -Eq '^  ravi +extraction missed' '$tmp/screen'"
+check "turn-errors: the stage records in brief" grep -Eq '^  (agent said|error|call ended) ' "$tmp/screen"
+keys 1
+wait_for 'decided: item #[0-9]+ is STT error'
+check "turn-errors: key 1 decides STT error" test $? = 0
+quit_ok
 "$BIN" adjudicate --db "$db" --task name-match --reviewer lead </dev/null >/dev/null 2>"$tmp/err2"
 check "without a terminal it exits 2 and names --list" \
 	test $? = 2 -a -n "$(grep -F -- '--list' "$tmp/err2")"

@@ -140,6 +140,7 @@ tput_ asha 8 extraction_missed; tput_ ravi 8 stt_error
 cal --task turn-errors >"$tmp/te" 2>/dev/null
 check "turn-errors: Cohen's kappa of the two" \
 	holds "$tmp/te" "inter-annotator agreement: Cohen's kappa 0.238 (observed 0.750, chance 0.672, 8 items)"
+check "the count of labels per task" holds "$tmp/te" "labels by task: name-match 18, turn-errors 16, stt 0"
 check "turn-errors: the count of each tag, per annotator" \
 	grep -Eq '^  none +6 +7 +13 +6$' "$tmp/te"
 check "turn-errors: a tag nobody used is listed with 0" grep -Eq '^  wrong_branch +0 +0 +0 +0$' "$tmp/te"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <curses.h>
+#include <cjson/cJSON.h>
 
 #include "annotations/task.h"
 #include "tui/term.h"
@@ -63,6 +64,33 @@ static int show(int y, int x, const char *s, attr_t a)
 	return used;
 }
 
+/* draw_stages: the turn's stage records (labels_item.context) in brief, one line each:
+ * what EXTRACT returned, what the agent said, an error, how the call ended. */
+static void draw_stages(const struct labels_item *it, int *y)
+{
+	static const char *const keys[][2] = {{"extraction", "extraction"},
+					       {"reply", "agent said"},
+					       {"error", "error"},
+					       {"call_status", "call ended"},
+					       {"call_reason", "why"}};
+	cJSON *ctx = it->context ? cJSON_Parse(it->context) : NULL;
+	if (!ctx) {
+		show(*y, 2, "stages", A_DIM);
+		show((*y)++, 16, "(no stage records)", 0);
+		return;
+	}
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0] && *y < LINES - 10; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(ctx, keys[i][0]);
+		if (!v || cJSON_IsNull(v))
+			continue;
+		char *s = cJSON_IsString(v) ? strdup(v->valuestring) : cJSON_PrintUnformatted(v);
+		show(*y, 2, keys[i][1], A_DIM);
+		show((*y)++, 16, s ? s : "", 0);
+		free(s);
+	}
+	cJSON_Delete(ctx);
+}
+
 static const char *shown_label(const struct ui *u, const char *label)
 {
 	for (int i = 0; label && i < u->ops->n_labels; i++)
@@ -101,6 +129,8 @@ static void draw(struct ui *u)
 			show(y, 2, row->caption, A_DIM);
 			show(y++, 16, v && v[0] ? v : "(none)", row->bold ? A_BOLD : 0);
 		}
+		if (u->ops->stages)
+			draw_stages(it, &y);
 		y++;
 		/* the annotators side by side: name, label, note */
 		show(y, 2, "annotator", A_DIM);

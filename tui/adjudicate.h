@@ -1,6 +1,7 @@
 /* adjudicate: the reviewer's screen (ncursesw). The items of a task whose annotators
  * disagree (annotations/adjud.h), one at a time: what the annotators saw (the task's rows,
- * annotations/task.h), then each annotator's label and note side by side, and the final
+ * annotations/task.h, and for a turn its stage records in brief), then each annotator's
+ * label and note side by side, and the final
  * label when one was decided. The task's answer keys decide the final label, committed
  * under the reviewer's name before the screen moves on; a decision the rule refuses (a
  * disagreement that is the reviewer's own alone) is refused on the status line and
