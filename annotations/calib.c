@@ -31,6 +31,17 @@ static int class_of(const char *const *cls, int k, const char *s)
 	return -1;
 }
 
+/* first_class: the class of label s; for a label with several tags (labels.h,
+ * LABELS_TAG_SEP) its first in the taxonomy's order, which is the order of cls. -1 for none. */
+static int first_class(const char *const *cls, int k, const char *s)
+{
+	int c = class_of(cls, k, s);
+	for (int i = 0; c < 0 && s && i < k; i++)
+		if (labels_has_tag(s, cls[i]))
+			c = i;
+	return c;
+}
+
 enum calib_split calib_split_of(const char *key, unsigned seed)
 {
 	/* FNV-1a 64 (Fowler, Noll, Vo) over "SEED:KEY". */
@@ -369,30 +380,34 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 	e = ERR_OK;
 	/* votes per item; items and labels are both in item order */
 	for (int i = 0, j = 0; i < n_items && e == ERR_OK; i++) {
-		int seen = -1;
+		const char *seen = NULL;
 		bool differ = false;
 		ty[i].majority = -1;
 		for (; j < n_lb && lb[j].item < items[i].id; j++)
 			;
 		for (; j < n_lb && lb[j].item == items[i].id && e == ERR_OK; j++) {
-			int cl = class_of(cls, k, lb[j].label);
+			int cl = first_class(cls, k, lb[j].label);
 			int a = annotator_index(c, lb[j].annotator, &e);
 			char pair[512];
 			if (cl < 0 || a < 0)
 				continue;
 			ty[i].votes[cl]++;
 			mat[i * na + a] = cl;
-			c->class_labels[cl]++;
-			c->annot_class[a * k + cl]++;
-			differ |= seen >= 0 && seen != cl;
-			seen = cl;
+			/* every tag of a label counts for its class; the agreement, its first */
+			for (int x = 0; x < k; x++)
+				if (x == cl || (x > cl && labels_has_tag(lb[j].label, cls[x]))) {
+					c->class_labels[x]++;
+					c->annot_class[a * k + x]++;
+				}
+			differ |= seen && strcmp(seen, lb[j].label) != 0;
+			seen = lb[j].label;
 			snprintf(pair, sizeof pair, "%s%s=%s", ty[i].humans ? ", " : "",
 				 lb[j].annotator, lb[j].label);
 			if (!(ty[i].humans = append(ty[i].humans, pair)))
 				e = ERR_NOMEM;
 		}
 		const struct adjud_final *f = adjud_find(fin, n_fin, items[i].id);
-		int final = f ? class_of(cls, k, f->label) : -1;
+		int final = f ? first_class(cls, k, f->label) : -1;
 		if (differ)
 			add_item_dis(c, &items[i], ty[i].humans, f, &e);
 		long best = 0, total = 0;

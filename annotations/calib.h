@@ -18,8 +18,11 @@
  *   items both labelled, added up (kappa.h), Krippendorff's alpha over every label
  *   (annotators may have labelled different subsets), and when the kappa is far below
  *   the observed agreement a sentence that says why (calib_explain).
- * - Counts per class (tag): labels given with it, per annotator and in all, and items
- *   whose truth it is; each pair of annotators' confusion table and Cohen's kappa.
+ * - Counts per class (tag): labels given with it, per annotator and in all (a label with
+ *   several tags counts for each), and items whose truth it is; each pair of annotators'
+ *   confusion table and Cohen's kappa. In the agreement figures, the majority and the
+ *   judges' tables a label with several tags stands for its first in the taxonomy's order.
+ * - Items in disagreement compare whole labels: "stt_error" and "stt_error,none" differ.
  * - Items in disagreement: where the annotators' labels differ, with each label and the
  *   final label when a reviewer decided.
  * - Each judge's agreement with the truth per prompt version and per UTC day its

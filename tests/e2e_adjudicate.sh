@@ -148,6 +148,14 @@ check "turn-errors: the two disagreements" holds "$tmp/te" "items the annotators
 check "turn-errors: a disagreement with both tags" holds "$tmp/te" "[turn 8] asha=extraction_missed, ravi=stt_error"
 check "turn-errors: why kappa is low with 75% agreement" \
 	holds "$tmp/te" "kappa is low although observed agreement is 75% because one label (none) makes up 81% of the labels: chance agreement is already 67%"
+# a label with two tags counts for each tag; the item still differs from one tag alone
+q "UPDATE ann_labels SET label = 'stt_error,extraction_missed' WHERE annotator = 'asha' AND item_id = (SELECT id FROM ann_items WHERE task = 'turn-errors' AND key = 'turn 8')"
+cal --task turn-errors >"$tmp/te3" 2>/dev/null
+check "two tags: each counts (stt_error twice from asha), the item's truth by the first" \
+	grep -Eq '^  stt_error +2 +1 +3 +1$' "$tmp/te3"
+check "two tags: extraction_missed still counted" grep -Eq '^  extraction_missed +1 +0 +1 +0$' "$tmp/te3"
+check "two tags: still a disagreement with one tag" \
+	holds "$tmp/te3" "[turn 8] asha=stt_error,extraction_missed, ravi=stt_error"
 cal >/dev/null 2>"$tmp/err"
 check "no --task with labels of two tasks: both are listed" \
 	test $? = 2 -a -n "$(grep -F 'holds labels of 2 tasks: name-match (' "$tmp/err" | grep -F 'turn-errors (16 labels); choose one with --task')"
