@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotations/adjud.h"
 #include "annotations/judges.h"
 #include "annotations/task.h"
 
@@ -28,6 +29,17 @@ static int class_of(const char *const *cls, int k, const char *s)
 		if (strcmp(cls[i], s) == 0)
 			return i;
 	return -1;
+}
+
+/* first_class: the class of label s; for a label with several tags (labels.h,
+ * LABELS_TAG_SEP) its first in the taxonomy's order, which is the order of cls. -1 for none. */
+static int first_class(const char *const *cls, int k, const char *s)
+{
+	int c = class_of(cls, k, s);
+	for (int i = 0; c < 0 && s && i < k; i++)
+		if (labels_has_tag(s, cls[i]))
+			c = i;
+	return c;
 }
 
 enum calib_split calib_split_of(const char *key, unsigned seed)
@@ -74,6 +86,22 @@ void calib_free(struct calib *c)
 		free(d->humans);
 	}
 	free(c->dis);
+	free(c->class_labels);
+	free(c->class_items);
+	free(c->annot_class);
+	free(c->pairs);
+	for (int i = 0; i < c->n_idis; i++) {
+		free(c->idis[i].key);
+		free(c->idis[i].humans);
+		free(c->idis[i].final);
+		free(c->idis[i].final_by);
+	}
+	free(c->idis);
+	for (int i = 0; i < c->n_trend; i++) {
+		free(c->trend[i].judge);
+		free(c->trend[i].version);
+	}
+	free(c->trend);
 	free(c);
 }
 
@@ -163,42 +191,145 @@ static enum err add_disagreement(struct calib *c, const struct labels_item *it,
 	return e;
 }
 
-/* inter_annotator: Cohen for two annotators, Fleiss for more, over the task's classes. */
-static void inter_annotator(struct calib *c, const struct labels_label *lb, int n_lb,
-			    const struct labels_item *items, int n_items, struct tally *ty, int k,
-			    const char *const *cls, enum err *e)
+/* inter_annotator: over mat (n_items x n_annotators classes, -1 for no label) and the
+ * items' votes: each pair's table and Cohen's kappa; Cohen (two annotators) or Fleiss
+ * (more) with Gwet's AC1 beside it; PABAK and the indices of the pairs' tables added up;
+ * Krippendorff's alpha over every label. */
+static void inter_annotator(struct calib *c, const int *mat, const struct tally *ty,
+			    int n_items, enum err *e)
 {
-	if (c->n_annotators == 2) {
-		long t[KAPPA_MAX_CLASSES * KAPPA_MAX_CLASSES] = {0};
-		/* labels come by item then annotator (labels_all), so a pair is adjacent */
-		for (int i = 0; i + 1 < n_lb; i++) {
-			if (lb[i].item != lb[i + 1].item)
-				continue;
-			int a = class_of(cls, k, lb[i].label), b = class_of(cls, k, lb[i + 1].label);
-			int ia = annotator_index(c, lb[i].annotator, e);
-			if (a < 0 || b < 0 || ia < 0)
-				continue;
-			/* rows: the first annotator by name */
-			if (ia == 0)
-				t[a * k + b]++;
-			else
-				t[b * k + a]++;
+	int na = c->n_annotators, k = c->k;
+	long pooled[KAPPA_MAX_CLASSES * KAPPA_MAX_CLASSES] = {0};
+	long *counts;
+
+	if (na < 2)
+		return;
+	if (!(c->pairs = calloc((size_t)(na * (na - 1) / 2), sizeof *c->pairs)) ||
+	    !(counts = calloc((size_t)n_items * (size_t)k + 1, sizeof *counts))) {
+		*e = ERR_NOMEM;
+		return;
+	}
+	for (int a = 0; a < na; a++)
+		for (int b = a + 1; b < na; b++) {
+			struct calib_pair *p = &c->pairs[c->n_pairs++];
+			p->a = a;
+			p->b = b;
+			for (int i = 0; i < n_items; i++) {
+				int x = mat[i * na + a], y = mat[i * na + b];
+				if (x >= 0 && y >= 0) {
+					p->table[x * k + y]++;
+					pooled[x * k + y]++;
+				}
+			}
+			p->has_kappa = kappa_cohen(p->table, k, &p->kappa) == ERR_OK;
 		}
-		if (kappa_cohen(t, k, &c->iaa) == ERR_OK)
+	for (int i = 0; i < n_items; i++) {
+		int m = 0;
+		memcpy(counts + (size_t)i * k, ty[i].votes, (size_t)k * sizeof *counts);
+		for (int a = 0; a < na; a++)
+			m += mat[i * na + a] >= 0;
+		if (m > 0 && m < na)
+			c->subsets_differ = true;
+	}
+	if (na == 2) {
+		if (c->pairs[0].has_kappa) {
+			c->iaa = c->pairs[0].kappa;
 			c->agreement = "cohen";
-	} else if (c->n_annotators > 2) {
-		long *counts = calloc((size_t)n_items * (size_t)k + 1, sizeof *counts);
-		if (!counts) {
+		}
+		c->has_ac1 = kappa_gwet_table(c->pairs[0].table, k, &c->ac1) == ERR_OK;
+	} else {
+		if (kappa_fleiss(counts, n_items, k, &c->iaa) == ERR_OK)
+			c->agreement = "fleiss";
+		c->has_ac1 = kappa_gwet(counts, n_items, k, &c->ac1) == ERR_OK;
+	}
+	c->has_indices = kappa_indices(pooled, k, &c->indices) == ERR_OK;
+	c->has_alpha = kappa_alpha(counts, n_items, k, &c->alpha) == ERR_OK;
+	free(counts);
+}
+
+const char *calib_explain(const struct calib *c, char *buf, size_t n)
+{
+	const struct kappa_result *r = &c->iaa;
+	char more[256] = "";
+	size_t w;
+
+	buf[0] = '\0';
+	if (!c->agreement || r->po < 0.6 || r->po - r->kappa < 0.2 || r->degenerate)
+		return buf;
+	w = (size_t)snprintf(buf, n, "kappa is %s although observed agreement is %.0f%%",
+			     r->kappa < 0.4 ? "low" : "well below it", 100.0 * r->po);
+	if (w >= n)
+		return buf;
+	if (c->has_indices && c->indices.top_share >= 0.6) {
+		int top = c->indices.cls;
+		snprintf(buf + w, n - w, " because one label (%s) makes up %.0f%% of the labels: "
+			 "chance agreement is already %.0f%%; the prevalence index is %.2f",
+			 c->classes[top], 100.0 * c->indices.top_share, 100.0 * r->pe,
+			 c->indices.pi);
+	} else if (c->has_indices && c->indices.bi >= 0.2) {
+		snprintf(buf + w, n - w, " because the annotators use the labels at different "
+			 "rates: the bias index is %.2f; chance agreement is %.0f%%", c->indices.bi,
+			 100.0 * r->pe);
+	} else {
+		snprintf(buf + w, n - w, " because chance agreement is already %.0f%%",
+			 100.0 * r->pe);
+	}
+	if (c->has_indices && c->indices.bi >= 0.2 && c->indices.top_share >= 0.6)
+		snprintf(more, sizeof more, ", the bias index %.2f", c->indices.bi);
+	w = strlen(buf);
+	if (w < n && c->has_indices)
+		w += (size_t)snprintf(buf + w, n - w, "%s; PABAK is %.3f", more, c->indices.pabak);
+	if (w < n && c->has_ac1)
+		w += (size_t)snprintf(buf + w, n - w, ", Gwet's AC1 %.3f", c->ac1.kappa);
+	if (w < n)
+		snprintf(buf + w, n - w, " (docs/annotation.md, \"When kappa and agreement "
+			 "disagree\")");
+	return buf;
+}
+
+/* add_trend: count one decision of judge j stored on day against the truth. */
+static void add_trend(struct calib *c, const struct calib_judge *j, const char *day, bool agree,
+		      enum err *e)
+{
+	struct calib_trend *t = NULL;
+	for (int i = 0; i < c->n_trend; i++)
+		if (strcmp(c->trend[i].judge, j->judge) == 0 &&
+		    strcmp(c->trend[i].version, j->version) == 0 && strcmp(c->trend[i].day, day) == 0)
+			t = &c->trend[i];
+	if (!t) {
+		struct calib_trend *v = realloc(c->trend, (size_t)(c->n_trend + 1) * sizeof *v);
+		if (!v) {
 			*e = ERR_NOMEM;
 			return;
 		}
-		for (int i = 0; i < n_items; i++)
-			memcpy(counts + (size_t)i * k, ty[i].votes, (size_t)k * sizeof *counts);
-		if (kappa_fleiss(counts, n_items, k, &c->iaa) == ERR_OK)
-			c->agreement = "fleiss";
-		free(counts);
+		c->trend = v;
+		t = &v[c->n_trend++];
+		memset(t, 0, sizeof *t);
+		snprintf(t->day, sizeof t->day, "%s", day);
+		t->judge = dup0(j->judge, e);
+		t->version = dup0(j->version, e);
 	}
-	(void)items;
+	t->n++;
+	t->agree += agree;
+}
+
+/* add_item_dis: item it, whose labels disagree, with its final label when decided. */
+static void add_item_dis(struct calib *c, const struct labels_item *it, const char *humans,
+			 const struct adjud_final *f, enum err *e)
+{
+	struct calib_item_dis *v = realloc(c->idis, (size_t)(c->n_idis + 1) * sizeof *v);
+	if (!v) {
+		*e = ERR_NOMEM;
+		return;
+	}
+	c->idis = v;
+	struct calib_item_dis *d = &v[c->n_idis++];
+	memset(d, 0, sizeof *d);
+	d->item = it->id;
+	d->key = dup0(it->key, e);
+	d->humans = dup0(humans, e);
+	d->final = f ? dup0(f->label, e) : NULL;
+	d->final_by = f ? dup0(f->reviewer, e) : NULL;
 }
 
 enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsigned seed,
@@ -208,8 +339,10 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 	struct labels_item *items = NULL;
 	struct labels_label *lb = NULL;
 	struct judges_id *js = NULL;
+	struct adjud_final *fin = NULL;
 	struct tally *ty = NULL;
-	int n_items = 0, n_lb = 0, n_js = 0, k;
+	int *mat = NULL;
+	int n_items = 0, n_lb = 0, n_js = 0, n_fin = 0, k, na;
 	const char *const *cls = classes(t, &k);
 	enum err e = ERR_NOMEM;
 
@@ -221,32 +354,62 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		goto out;
 	c->task = t;
 	c->seed = seed;
+	c->k = k;
+	c->classes = cls;
 	if ((e = labels_items(l, t, &items, &n_items)) != ERR_OK ||
 	    (e = labels_all(l, t, &lb, &n_lb)) != ERR_OK ||
-	    (e = judges_list(l, t, &js, &n_js)) != ERR_OK)
+	    (e = judges_list(l, t, &js, &n_js)) != ERR_OK ||
+	    (e = adjud_finals(l, t, &fin, &n_fin)) != ERR_OK)
+		goto out;
+	/* every annotator first, so their indices (by name) no longer move */
+	for (int j = 0; j < n_lb && e == ERR_OK; j++)
+		annotator_index(c, lb[j].annotator, &e);
+	if (e != ERR_OK)
 		goto out;
 	e = ERR_NOMEM;
+	na = c->n_annotators;
 	c->n_items = n_items;
-	if (!(ty = calloc((size_t)n_items + 1, sizeof *ty)))
+	if (!(ty = calloc((size_t)n_items + 1, sizeof *ty)) ||
+	    !(mat = malloc(((size_t)n_items * (size_t)na + 1) * sizeof *mat)) ||
+	    !(c->class_labels = calloc((size_t)k, sizeof *c->class_labels)) ||
+	    !(c->class_items = calloc((size_t)k, sizeof *c->class_items)) ||
+	    !(c->annot_class = calloc((size_t)(na * k) + 1, sizeof *c->annot_class)))
 		goto out;
+	for (size_t x = 0; x < (size_t)n_items * (size_t)na; x++)
+		mat[x] = -1;
 	e = ERR_OK;
 	/* votes per item; items and labels are both in item order */
 	for (int i = 0, j = 0; i < n_items && e == ERR_OK; i++) {
+		const char *seen = NULL;
+		bool differ = false;
 		ty[i].majority = -1;
 		for (; j < n_lb && lb[j].item < items[i].id; j++)
 			;
 		for (; j < n_lb && lb[j].item == items[i].id && e == ERR_OK; j++) {
-			int cl = class_of(cls, k, lb[j].label);
+			int cl = first_class(cls, k, lb[j].label);
+			int a = annotator_index(c, lb[j].annotator, &e);
 			char pair[512];
-			annotator_index(c, lb[j].annotator, &e);
-			if (cl < 0)
+			if (cl < 0 || a < 0)
 				continue;
 			ty[i].votes[cl]++;
+			mat[i * na + a] = cl;
+			/* every tag of a label counts for its class; the agreement, its first */
+			for (int x = 0; x < k; x++)
+				if (x == cl || (x > cl && labels_has_tag(lb[j].label, cls[x]))) {
+					c->class_labels[x]++;
+					c->annot_class[a * k + x]++;
+				}
+			differ |= seen && strcmp(seen, lb[j].label) != 0;
+			seen = lb[j].label;
 			snprintf(pair, sizeof pair, "%s%s=%s", ty[i].humans ? ", " : "",
 				 lb[j].annotator, lb[j].label);
 			if (!(ty[i].humans = append(ty[i].humans, pair)))
 				e = ERR_NOMEM;
 		}
+		const struct adjud_final *f = adjud_find(fin, n_fin, items[i].id);
+		int final = f ? first_class(cls, k, f->label) : -1;
+		if (differ)
+			add_item_dis(c, &items[i], ty[i].humans, f, &e);
 		long best = 0, total = 0;
 		int arg = -1;
 		bool tie = false;
@@ -260,11 +423,18 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		if (total == 0)
 			continue;
 		c->n_labelled++;
+		if (final >= 0) {
+			/* a reviewer's final label is the truth, ties included */
+			arg = final;
+			tie = false;
+			c->n_adjudicated++;
+		}
 		if (tie) {
 			c->n_tie++;
 			continue;
 		}
 		ty[i].majority = arg;
+		c->class_items[arg]++;
 		if (!task_ops(t)->judged)
 			continue;
 		if (arg == CALIB_UNSURE) {
@@ -279,7 +449,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 	}
 	if (e != ERR_OK)
 		goto out;
-	inter_annotator(c, lb, n_lb, items, n_items, ty, k, cls, &e);
+	inter_annotator(c, mat, ty, n_items, &e);
 	if (e != ERR_OK || !task_ops(t)->judged)
 		goto out;
 
@@ -298,10 +468,10 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		j->version = dup0(js[m].version, &e);
 		for (int i = 0; i < n_items && e == ERR_OK; i++) {
 			int h = ty[i].majority, d;
-			char *dec = NULL;
+			char *dec = NULL, day[11] = "";
 			if (h != CALIB_SAME && h != CALIB_DIFFERENT)
 				continue;
-			enum err ge = judges_get(l, items[i].id, j->judge, j->version, &dec);
+			enum err ge = judges_get_dated(l, items[i].id, j->judge, j->version, &dec, day);
 			if (ge == ERR_NOTFOUND) {
 				j->undecided++;
 				continue;
@@ -315,7 +485,8 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 				enum calib_split s = calib_split_of(items[i].key, seed);
 				j->split[CALIB_ALL].table[h * CALIB_NCLASSES + d]++;
 				j->split[s].table[h * CALIB_NCLASSES + d]++;
-				if (d != h)
+				add_trend(c, j, day, d == h, &e);
+				if (d != h && e == ERR_OK)
 					e = add_disagreement(c, &items[i], &ty[i], j, dec, s);
 			}
 			free(dec);
@@ -332,9 +503,11 @@ out:
 		for (int i = 0; i < n_items; i++)
 			free(ty[i].humans);
 	free(ty);
+	free(mat);
 	labels_items_free(items, n_items);
 	labels_all_free(lb, n_lb);
 	judges_list_free(js, n_js);
+	adjud_finals_free(fin, n_fin);
 	if (e == ERR_OK) {
 		*out = c;
 		return ERR_OK;

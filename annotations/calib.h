@@ -1,10 +1,11 @@
 /* calib: calibration of judges against people, as the FormBharo paper calibrates its LLM
  * judges (50 human-labelled tests to tune on, 50 held out to report on).
  *
- * - The human label of an item is the majority of its annotators' labels: the class
- *   with strictly more votes than any other; a tie has no majority. Judges are compared
- *   on items whose majority is "same" or "different" (an "unsure" majority, a tie and an
- *   unlabelled item are left out and counted).
+ * - The human label (the truth) of an item is the final label a reviewer decided
+ *   (adjud.h) when there is one; otherwise the majority of its annotators' labels: the
+ *   class with strictly more votes than any other; a tie has no majority. Judges are
+ *   compared on items whose truth is "same" or "different" (an "unsure" truth, a tie and
+ *   an unlabelled item are left out and counted).
  * - For each judge and prompt version found in the judges' table (judges.h): the
  *   confusion matrix (rows the human majority: same, different; columns the judge: same,
  *   different, unsure), accuracy (the judge's "unsure" counts as a miss), the
@@ -12,7 +13,20 @@
  *   judge and majority over the three classes (kappa.h).
  * - Inter-annotator agreement over the task's classes: Cohen's kappa on the items both
  *   labelled when there are two annotators, Fleiss' kappa on the items with two or more
- *   labels when there are more.
+ *   labels when there are more; beside it Gwet's AC1 (same items), PABAK and the
+ *   prevalence and bias indices of the table of every pair of annotators' labels on the
+ *   items both labelled, added up (kappa.h), Krippendorff's alpha over every label
+ *   (annotators may have labelled different subsets), and when the kappa is far below
+ *   the observed agreement a sentence that says why (calib_explain).
+ * - Counts per class (tag): labels given with it, per annotator and in all (a label with
+ *   several tags counts for each), and items whose truth it is; each pair of annotators'
+ *   confusion table and Cohen's kappa. In the agreement figures, the majority and the
+ *   judges' tables a label with several tags stands for its first in the taxonomy's order.
+ * - Items in disagreement compare whole labels: "stt_error" and "stt_error,none" differ.
+ * - Items in disagreement: where the annotators' labels differ, with each label and the
+ *   final label when a reviewer decided.
+ * - Each judge's agreement with the truth per prompt version and per UTC day its
+ *   decisions were stored (over time).
  * - The split: each item is dev or test by a hash of the seed and the item's key (FNV-1a,
  *   64 bits, low bit), so an item keeps its half whatever else is labelled, and the same
  *   seed gives the same halves on every machine. Every judge figure is given for all
@@ -22,6 +36,7 @@
 #define FORMDESK_CALIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "agent/err.h"
 #include "annotations/kappa.h"
 #include "annotations/labels.h"
@@ -57,6 +72,29 @@ struct calib_disagreement {
 	char *humans;            /* "asha=same, ravi=different" */
 };
 
+/* Two annotators' labels on the items both labelled: rows a, columns b (the task's
+ * classes, k x k). */
+struct calib_pair {
+	int a, b;                 /* indices into calib.annotators */
+	long table[KAPPA_MAX_CLASSES * KAPPA_MAX_CLASSES];
+	bool has_kappa;
+	struct kappa_result kappa;
+};
+
+/* An item the annotators disagree on. */
+struct calib_item_dis {
+	long long item;
+	char *key, *humans;       /* "asha=same, ravi=different" */
+	char *final, *final_by;   /* NULL when no reviewer decided */
+};
+
+/* A judge's agreement with the truth on the decisions it stored one UTC day. */
+struct calib_trend {
+	char *judge, *version;
+	char day[11];
+	long n, agree;            /* compared items, of which it matched the truth */
+};
+
 struct calib {
 	enum labels_task task;
 	unsigned seed;
@@ -74,7 +112,31 @@ struct calib {
 	int n_judges;
 	struct calib_disagreement *dis;
 	int n_dis;
+	/* beside the kappa (valid when agreement is set) */
+	int k;                     /* the task's classes */
+	const char *const *classes;
+	bool has_ac1, has_indices, has_alpha;
+	struct kappa_result ac1, alpha;
+	struct kappa_indices indices;
+	bool subsets_differ;       /* some annotator did not label an item another did */
+	int n_adjudicated;         /* items whose truth is a reviewer's final label */
+	long *class_labels;        /* k: labels given with each class */
+	long *class_items;         /* k: items whose truth is each class */
+	long *annot_class;         /* n_annotators x k: each annotator's labels per class */
+	struct calib_pair *pairs;
+	int n_pairs;
+	struct calib_item_dis *idis;
+	int n_idis;
+	struct calib_trend *trend;
+	int n_trend;
 };
+
+/* calib_explain: a sentence saying why the inter-annotator kappa is far below the
+ * observed agreement (kappa at least 0.2 below it, with observed agreement of 60% or
+ * more): the share of the class used most, chance agreement, the prevalence and bias
+ * indices, PABAK and AC1, after Byrt, Bishop & Carlin (1993) and Gwet (2008). Output: buf
+ * (size n), "" when kappa and observed agreement do not disagree. Returns buf. */
+const char *calib_explain(const struct calib *c, char *buf, size_t n);
 
 /* calib_split_of: the half of item key under seed: CALIB_DEV or CALIB_TEST. */
 enum calib_split calib_split_of(const char *key, unsigned seed);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "annotations/adjud.h"
 #include "sessions/csv.h"
 
 static void add_str(cJSON *o, const char *k, const char *v)
@@ -68,16 +69,36 @@ static cJSON *predictions(struct labels *l, long long item, enum err *e)
 }
 
 static enum err write_task(struct labels *l, FILE *f, enum export_format fmt,
-			   enum labels_task t, bool all)
+			   enum labels_task t, const char *who, bool all)
 {
 	struct labels_item *items = NULL;
 	struct labels_label *lb = NULL;
-	int n_items = 0, n_lb = 0;
+	struct adjud_final *fin = NULL;
+	int n_items = 0, n_lb = 0, n_fin = 0;
 	enum err e;
 
 	if ((e = labels_items(l, t, &items, &n_items)) != ERR_OK ||
-	    (e = labels_all(l, t, &lb, &n_lb)) != ERR_OK)
+	    (e = labels_all(l, t, &lb, &n_lb)) != ERR_OK ||
+	    (e = adjud_finals(l, t, &fin, &n_fin)) != ERR_OK)
 		goto out;
+	if (who) { /* one annotator's labels only: keep theirs, in order */
+		int m = 0;
+		for (int j = 0; j < n_lb; j++) {
+			if (strcmp(lb[j].annotator, who) == 0) {
+				struct labels_label x = lb[m];
+				lb[m++] = lb[j];
+				lb[j] = x;
+			}
+		}
+		for (int j = m; j < n_lb; j++) {
+			free(lb[j].annotator);
+			free(lb[j].label);
+			free(lb[j].note);
+			free(lb[j].created_at);
+			free(lb[j].updated_at);
+		}
+		n_lb = m;
+	}
 	for (int i = 0, j = 0; i < n_items && e == ERR_OK; i++) {
 		const struct labels_item *it = &items[i];
 		int first;
@@ -88,6 +109,7 @@ static enum err write_task(struct labels *l, FILE *f, enum export_format fmt,
 			j++;
 		if (first == j && !all)
 			continue;
+		const struct adjud_final *fl = adjud_find(fin, n_fin, it->id);
 		if (fmt == EXPORT_CSV) {
 			char num[3][32];
 			snprintf(num[0], sizeof num[0], "%lld", it->id);
@@ -104,7 +126,9 @@ static enum err write_task(struct labels *l, FILE *f, enum export_format fmt,
 					it->turn ? num[2] : "", it->field, it->expected, it->captured,
 					it->transcript, it->audio, x ? x->annotator : NULL,
 					x ? x->label : NULL, x ? x->note : NULL,
-					x ? x->created_at : NULL, x ? x->updated_at : NULL};
+					x ? x->created_at : NULL, x ? x->updated_at : NULL,
+					fl ? fl->label : NULL, fl ? fl->reviewer : NULL,
+					fl ? fl->decided_at : NULL};
 				for (size_t c = 0; c < sizeof row / sizeof row[0]; c++) {
 					if (c)
 						fputc(',', f);
@@ -134,6 +158,10 @@ static enum err write_task(struct labels *l, FILE *f, enum export_format fmt,
 			cJSON_AddItemToObject(data, "context", ctx);
 		else
 			cJSON_AddNullToObject(data, "context");
+		add_str(data, "final_label", fl ? fl->label : NULL);
+		add_str(data, "final_by", fl ? fl->reviewer : NULL);
+		add_str(data, "final_at", fl ? fl->decided_at : NULL);
+		add_str(data, "final_note", fl ? fl->note : NULL);
 		cJSON_AddItemToObject(o, "data", data);
 		for (int m = first; m < j; m++) {
 			cJSON *a = cJSON_CreateObject();
@@ -161,21 +189,23 @@ static enum err write_task(struct labels *l, FILE *f, enum export_format fmt,
 out:
 	labels_items_free(items, n_items);
 	labels_all_free(lb, n_lb);
+	adjud_finals_free(fin, n_fin);
 	return e;
 }
 
 enum err export_write(struct labels *l, FILE *f, enum export_format fmt,
-		      const enum labels_task *only_task, bool all)
+		      const enum labels_task *only_task, const char *annotator, bool all)
 {
 	enum err e = ERR_OK;
 
 	if (fmt == EXPORT_CSV)
 		fputs("id,item_id,task,key,call_id,corpus,corpus_call_id,turn,field,expected,"
-		      "captured,transcript,audio,completed_by,choice,note,created_at,updated_at\r\n",
+		      "captured,transcript,audio,completed_by,choice,note,created_at,updated_at,"
+		      "final_label,final_by,final_at\r\n",
 		      f);
 	for (int t = 0; t < LABELS_NTASKS && e == ERR_OK; t++)
 		if (!only_task || *only_task == (enum labels_task)t)
-			e = write_task(l, f, fmt, (enum labels_task)t, all);
+			e = write_task(l, f, fmt, (enum labels_task)t, annotator, all);
 	if (e == ERR_OK && (fflush(f) != 0 || ferror(f)))
 		e = ERR_IO;
 	return e;

@@ -49,7 +49,13 @@ enum err judges_put(struct labels *l, long long item, const char *judge, const c
 enum err judges_get(struct labels *l, long long item, const char *judge, const char *version,
 		    char **decision)
 {
-	static const char sql[] = "SELECT decision FROM ann_judgements"
+	return judges_get_dated(l, item, judge, version, decision, NULL);
+}
+
+enum err judges_get_dated(struct labels *l, long long item, const char *judge,
+			  const char *version, char **decision, char day[11])
+{
+	static const char sql[] = "SELECT decision, substr(created_at, 1, 10) FROM ann_judgements"
 				  " WHERE item_id = ? AND judge = ? AND prompt_version = ?";
 	sqlite3_stmt *q = NULL;
 	enum err e = ERR_DB;
@@ -66,6 +72,10 @@ enum err judges_get(struct labels *l, long long item, const char *judge, const c
 		e = d ? ERR_OK : ERR_NOMEM;
 		if (d)
 			*decision = d;
+		if (d && day) {
+			const char *dy = (const char *)sqlite3_column_text(q, 1);
+			snprintf(day, 11, "%s", dy ? dy : "");
+		}
 	} else if (rc == SQLITE_DONE) {
 		e = ERR_NOTFOUND;
 	} else {

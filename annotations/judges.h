@@ -35,6 +35,10 @@ enum err judges_put(struct labels *l, long long item, const char *judge, const c
  * (none cached), ERR_DB, ERR_NOMEM. */
 enum err judges_get(struct labels *l, long long item, const char *judge, const char *version,
 		    char **decision);
+/* judges_get_dated: judges_get, and day (may be NULL) the UTC day the decision was stored,
+ * "YYYY-MM-DD". */
+enum err judges_get_dated(struct labels *l, long long item, const char *judge,
+			  const char *version, char **decision, char day[11]);
 
 /* judges_run_namematch: decide every stored name-match item with the deterministic
  * judge. Output: *n (may be NULL) items decided. Errors: ERR_DB, ERR_NOMEM. */

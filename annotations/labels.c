@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotations/adjud.h"
 #include "annotations/task.h"
 
 struct labels {
@@ -51,8 +52,9 @@ static const char schema_v2[] =
 	" UNIQUE (item_id, annotator));";
 
 /* Migrations, as data: schema_v1 uses IF NOT EXISTS because files of before the one
- * open policy may hold the tables at version 0 only when a creation was cut short. */
-static const char *const migrations[] = {schema_v1, schema_v2};
+ * open policy may hold the tables at version 0 only when a creation was cut short.
+ * Version 3: the reviewers' decisions (annotations/adjud.h). */
+static const char *const migrations[] = {schema_v1, schema_v2, ADJUD_SCHEMA};
 _Static_assert(sizeof migrations / sizeof migrations[0] == LABELS_SCHEMA_VERSION,
 	       "a migration per annotation schema version");
 

@@ -17,7 +17,8 @@
  *   ann_judgements one row per item, judge and prompt version: the judge's decision
  *                  (the cache of judges.h).
  *   ann_flags      (version 2) one row per item and annotator who flagged it for review,
- *                  with an optional note. */
+ *                  with an optional note.
+ *   ann_adjudications (version 3) one row per reviewer's decision (adjud.h). */
 #ifndef FORMDESK_LABELS_H
 #define FORMDESK_LABELS_H
 
@@ -26,7 +27,7 @@
 #include "agent/err.h"
 #include "sessions/store.h"
 
-#define LABELS_SCHEMA_VERSION 2
+#define LABELS_SCHEMA_VERSION 3
 
 /* The labelling tasks: X(enum value, name on the command line and in the tables, its
  * table of struct task_ops, filled in its own file annotations/task_<name>.c). */

@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "annotations/adjud.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
 #include "annotations/labels.h"
@@ -36,7 +37,7 @@ static const struct opts_spec calibrate_spec[] = {
 	{"db", OPTS_STRING, offsetof(struct calibrate_opts, db), "FILE",
 	 "the database with the labels", OPTS_REQUIRED, 0, 0, NULL},
 	{"task", OPTS_STRING, offsetof(struct calibrate_opts, task), "name-match|stt|turn-errors",
-	 "the task (default name-match)", 0, 0, 0, NULL},
+	 "the task (default: the one task with labels)", 0, 0, 0, NULL},
 	{"judge", OPTS_STRING, offsetof(struct calibrate_opts, judge), "NAME", "one judge only",
 	 0, 0, 0, NULL},
 	{"format", OPTS_STRING, offsetof(struct calibrate_opts, format), "table|markdown|csv",
@@ -101,6 +102,144 @@ static void print_iaa(const struct calib *c, enum fmt f)
 	printf("%sinter-annotator agreement: %s kappa %s (observed %s, chance %s, %ld items)\n", md,
 	       strcmp(c->agreement, "cohen") == 0 ? "Cohen's" : "Fleiss'", k,
 	       num(c->iaa.po, a, sizeof a), num(c->iaa.pe, b, sizeof b), c->iaa.n);
+}
+
+/* print_beside: what stands beside the kappa (calib.h), and why they differ. */
+static void print_beside(const struct calib *c, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "- " : "";
+	char why[768];
+	if (c->has_ac1 || c->has_indices) {
+		printf("%sbeside kappa:", md);
+		if (c->has_ac1)
+			printf(" Gwet's AC1 %.3f%s", c->ac1.kappa, c->has_indices ? ";" : "");
+		if (c->has_indices) {
+			printf(" PABAK %.3f; prevalence index %.3f, bias index %.3f", c->indices.pabak,
+			       c->indices.pi, c->indices.bi);
+			if (c->indices.cls >= 0)
+				printf(" ('%s' against the other labels)", c->classes[c->indices.cls]);
+			printf(" over every pair of annotators' labels");
+		}
+		printf("\n");
+	}
+	if (c->has_alpha)
+		printf("%sKrippendorff's alpha (nominal, every label): %.3f%s over %ld items%s\n", md,
+		       c->alpha.kappa, c->alpha.degenerate ? "*" : "", c->alpha.n,
+		       c->subsets_differ ? "; the annotators labelled different subsets" : "");
+	if (calib_explain(c, why, sizeof why)[0])
+		printf("%s%s\n", md, why);
+}
+
+/* print_classes: labels per class and annotator, and items whose truth it is. */
+static void print_classes(const struct calib *c, enum fmt f)
+{
+	int w = 12;
+	for (int x = 0; x < c->k; x++)
+		if ((int)strlen(c->classes[x]) > w)
+			w = (int)strlen(c->classes[x]);
+	if (f == FMT_MARKDOWN) {
+		printf("\n### Labels per class\n\n| class |");
+		for (int a = 0; a < c->n_annotators; a++)
+			printf(" %s |", c->annotators[a]);
+		printf(" all | items (truth) |\n|---|");
+		for (int a = 0; a <= c->n_annotators + 1; a++)
+			printf("---|");
+		printf("\n");
+	} else {
+		printf("\nlabels per class (items: whose truth it is: a reviewer's final label, "
+		       "else the majority)\n  %-*s", w, "class");
+		for (int a = 0; a < c->n_annotators; a++)
+			printf(" %8s", c->annotators[a]);
+		printf("      all    items\n");
+	}
+	for (int x = 0; x < c->k; x++) {
+		if (f == FMT_MARKDOWN) {
+			printf("| %s |", c->classes[x]);
+			for (int a = 0; a < c->n_annotators; a++)
+				printf(" %ld |", c->annot_class[a * c->k + x]);
+			printf(" %ld | %ld |\n", c->class_labels[x], c->class_items[x]);
+			continue;
+		}
+		printf("  %-*s", w, c->classes[x]);
+		for (int a = 0; a < c->n_annotators; a++)
+			printf(" %8ld", c->annot_class[a * c->k + x]);
+		printf(" %8ld %8ld\n", c->class_labels[x], c->class_items[x]);
+	}
+}
+
+/* print_pairs: each pair's confusion table, rows and columns the classes either used. */
+static void print_pairs(const struct calib *c, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "    " : "";
+	if (c->n_pairs)
+		printf("\n%sconfusion between annotators (rows the first, columns the second; "
+		       "classes numbered as listed)\n", f == FMT_MARKDOWN ? "### " : "");
+	for (int p = 0; p < c->n_pairs; p++) {
+		const struct calib_pair *x = &c->pairs[p];
+		bool used[KAPPA_MAX_CLASSES] = {false};
+		int k = c->k;
+		for (int i = 0; i < k; i++)
+			for (int j = 0; j < k; j++)
+				if (x->table[i * k + j])
+					used[i] = used[j] = true;
+		printf("%s%s  %s x %s: ", f == FMT_MARKDOWN ? "\n" : "", md,
+		       c->annotators[x->a], c->annotators[x->b]);
+		if (!x->has_kappa) {
+			printf("no item labelled by both\n");
+			continue;
+		}
+		printf("Cohen's kappa %.3f%s on %ld items\n%s  %-28s", x->kappa.kappa,
+		       x->kappa.degenerate ? "*" : "", x->kappa.n, md, "");
+		for (int j = 0; j < k; j++)
+			if (used[j])
+				printf(" %5d", j + 1);
+		printf("\n");
+		for (int i = 0; i < k; i++) {
+			if (!used[i])
+				continue;
+			char head[64];
+			snprintf(head, sizeof head, "%2d %s", i + 1, c->classes[i]);
+			printf("%s    %-26s", md, head);
+			for (int j = 0; j < k; j++)
+				if (used[j])
+					printf(" %5ld", x->table[i * k + j]);
+			printf("\n");
+		}
+	}
+}
+
+/* print_item_dis: the items the annotators disagree on. */
+static void print_item_dis(const struct calib *c, enum fmt f)
+{
+	int decided = 0;
+	for (int i = 0; i < c->n_idis; i++)
+		decided += c->idis[i].final != NULL;
+	printf("\n%sitems the annotators disagree on (%d, %d decided by a reviewer: "
+	       "formdesk adjudicate)\n%s", f == FMT_MARKDOWN ? "### " : "", c->n_idis, decided,
+	       f == FMT_MARKDOWN ? "\n" : "");
+	for (int i = 0; i < c->n_idis; i++) {
+		const struct calib_item_dis *d = &c->idis[i];
+		printf("%s item %lld [%s] %s", f == FMT_MARKDOWN ? "-" : " ", d->item, d->key,
+		       d->humans);
+		if (d->final)
+			printf("; final %s (%s)", d->final, d->final_by);
+		printf("\n");
+	}
+}
+
+/* print_trend: each judge's agreement with the truth per prompt version and day. */
+static void print_trend(const struct calib *c, enum fmt f)
+{
+	if (!c->n_trend)
+		return;
+	printf("\n%sjudges over time: agreement with the truth by prompt version and the UTC "
+	       "day the decisions were stored\n%s", f == FMT_MARKDOWN ? "### " : "",
+	       f == FMT_MARKDOWN ? "\n" : "");
+	for (int i = 0; i < c->n_trend; i++) {
+		const struct calib_trend *t = &c->trend[i];
+		printf("%s %s@%s  %s  %ld items  agreement %.3f\n", f == FMT_MARKDOWN ? "-" : " ",
+		       t->judge, t->version, t->day, t->n, (double)t->agree / (double)t->n);
+	}
 }
 
 static void print_judge(const struct calib_judge *j, enum fmt f)
@@ -206,6 +345,47 @@ static void print_csv(const struct calib *c)
 				     b[1]};
 		csv_row(r, 20);
 	}
+	{
+		/* the figures beside kappa: kind "agreement", the figure's name, its value */
+		const char *name[5] = {"ac1", "pabak", "prevalence_index", "bias_index", "alpha"};
+		double v[5] = {c->ac1.kappa, c->indices.pabak, c->indices.pi, c->indices.bi,
+			       c->alpha.kappa};
+		bool has[5] = {c->has_ac1, c->has_indices, c->has_indices, c->has_indices,
+			       c->has_alpha};
+		for (int m = 0; m < 5; m++) {
+			if (!has[m])
+				continue;
+			snprintf(b[0], 32, "%.6f", v[m]);
+			const char *r[20] = {"agreement", name[m], "", "all", "", NULL, NULL, NULL, b[0]};
+			csv_row(r, 20);
+		}
+	}
+	for (int x = 0; x < c->k; x++) {
+		/* kind "class": labels given with it (n) and items whose truth it is (people) */
+		snprintf(b[0], 32, "%ld", c->class_labels[x]);
+		snprintf(b[1], 32, "%ld", c->class_items[x]);
+		const char *r[20] = {"class", c->classes[x], "", "all", b[0]};
+		r[18] = b[1];
+		csv_row(r, 20);
+	}
+	for (int i = 0; i < c->n_idis; i++) {
+		const struct calib_item_dis *d = &c->idis[i];
+		const char *r[20] = {"item_disagreement", d->final_by, "", "all"};
+		snprintf(b[0], 32, "%lld", d->item);
+		r[15] = b[0];
+		r[18] = d->humans;
+		r[19] = d->final;
+		csv_row(r, 20);
+	}
+	for (int i = 0; i < c->n_trend; i++) {
+		const struct calib_trend *t = &c->trend[i];
+		const char *r[20] = {"trend", t->judge, t->version, t->day};
+		snprintf(b[0], 32, "%ld", t->n);
+		snprintf(b[1], 32, "%.6f", (double)t->agree / (double)t->n);
+		r[4] = b[0];
+		r[5] = b[1];
+		csv_row(r, 20);
+	}
 	for (int i = 0; i < c->n_judges; i++) {
 		const struct calib_judge *j = &c->judges[i];
 		for (int s = 0; s < CALIB_NSPLITS; s++) {
@@ -237,7 +417,7 @@ static void print_csv(const struct calib *c)
 	}
 }
 
-static void print_report(const struct calib *c, const char *db, enum fmt f)
+static void print_report(const struct calib *c, const char *db, const long *counts, enum fmt f)
 {
 	const char *md = f == FMT_MARKDOWN ? "- " : "";
 	bool any_degenerate = c->agreement && c->iaa.degenerate;
@@ -254,8 +434,19 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 		printf(", compared with judges %d (dev %d, test %d); left out: %d tied, %d with "
 		       "an unsure majority", c->n_compared, c->n_dev, c->n_test, c->n_tie,
 		       c->n_unsure);
+	printf("\n%slabels by task:", md);
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		printf("%s %s %ld", i ? "," : "", labels_task_name((enum labels_task)i), counts[i]);
+	if (c->n_adjudicated)
+		printf("\n%sitems whose truth is a reviewer's final label (formdesk adjudicate): %d",
+		       md, c->n_adjudicated);
 	printf("\n%ssplit: dev or test by item key, seed %u\n", md, c->seed);
 	print_iaa(c, f);
+	print_beside(c, f);
+	print_classes(c, f);
+	print_pairs(c, f);
+	print_item_dis(c, f);
+	print_trend(c, f);
 	for (int i = 0; i < c->n_judges; i++) {
 		print_judge(&c->judges[i], f);
 		for (int s = 0; s < CALIB_NSPLITS; s++)
@@ -272,14 +463,57 @@ static void print_report(const struct calib *c, const char *db, enum fmt f)
 		       "as 1 (docs/annotation.md)\n");
 }
 
+/* pick_task: the task to report on, and counts, the labels of each task. given: --task
+ * (NULL when absent). Without it: the one
+ * task that has labels; name-match when none has (its judge is still run and its items
+ * drawn); when several have, they are listed and the choice is left to --task. A task
+ * without labels is said on stderr. Errors: ERR_INVALID (several tasks, said), ERR_DB. */
+static enum err pick_task(struct labels *l, const char *db, const char *given,
+			  enum labels_task *t, long counts[LABELS_NTASKS])
+{
+	int with = 0;
+	enum err e = adjud_label_counts(l, counts);
+	if (e != ERR_OK) {
+		fprintf(stderr, "formdesk calibrate: %s\n", labels_error(l));
+		return e;
+	}
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		if (counts[i])
+			with++;
+	if (!given && with > 1) {
+		fprintf(stderr, "formdesk calibrate: %s holds labels of %d tasks:", db, with);
+		for (int i = 0, m = 0; i < LABELS_NTASKS; i++)
+			if (counts[i])
+				fprintf(stderr, "%s %s (%ld labels)", m++ ? "," : "",
+					labels_task_name((enum labels_task)i), counts[i]);
+		fprintf(stderr, "; choose one with --task\n");
+		return ERR_INVALID;
+	}
+	if (!given) {
+		*t = LABELS_NAME_MATCH;
+		for (int i = 0; i < LABELS_NTASKS; i++)
+			if (counts[i])
+				*t = (enum labels_task)i;
+		if (with == 1 && *t != LABELS_NAME_MATCH)
+			fprintf(stderr, "formdesk calibrate: no --task: %s, the task with labels in "
+					"%s\n", labels_task_name(*t), db);
+	}
+	if (!counts[*t])
+		fprintf(stderr, "formdesk calibrate: %s has no %s labels yet (formdesk annotate "
+				"--task %s)%s\n", db, labels_task_name(*t), labels_task_name(*t),
+			task_ops(*t)->judged ? ": nothing to compare the judges with" : "");
+	return ERR_OK;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
-	struct calibrate_opts o = {.task = "name-match", .format = "table", .seed = CALIB_SEED};
+	struct calibrate_opts o = {.format = "table", .seed = CALIB_SEED};
 	enum labels_task t;
 	enum fmt f;
 	struct labels *l = NULL;
 	struct calib *c = NULL;
 	char *msg = NULL, *notes = NULL;
+	long counts[LABELS_NTASKS] = {0};
 	int rc = 2;
 	enum err e;
 
@@ -289,7 +523,7 @@ int cmd_calibrate(int argc, char **argv)
 	const char *db = o.db, *task = o.task, *judge = o.judge, *format = o.format,
 		   *llm = o.llm, *corpus = o.corpus;
 	unsigned seed = o.seed;
-	if (labels_task_parse(task, &t) != ERR_OK) {
+	if (task && labels_task_parse(task, &t) != ERR_OK) {
 		fprintf(stderr, "formdesk calibrate: --task '%s': not a task (name-match, "
 				"turn-errors or stt)\n", task);
 		return 2;
@@ -305,12 +539,14 @@ int cmd_calibrate(int argc, char **argv)
 			format);
 		return 2;
 	}
-	if (llm && !task_ops(t)->llm) {
-		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
-		return 2;
-	}
 	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk calibrate: %s\n", msg ? msg : err_str(e));
+		goto out;
+	}
+	if (pick_task(l, db, task, &t, counts) != ERR_OK)
+		goto out;
+	if (llm && !task_ops(t)->llm) {
+		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
 		goto out;
 	}
 	e = queue_build(l, t, corpus, &notes, NULL);
@@ -343,7 +579,7 @@ int cmd_calibrate(int argc, char **argv)
 			judge, db);
 		goto out;
 	}
-	print_report(c, db, f);
+	print_report(c, db, counts, f);
 	rc = 0;
 out:
 	calib_free(c);

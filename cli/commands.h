@@ -24,6 +24,7 @@
 	X("corpus-respin", cmd_corpus_respin, "lay out the real-speech corpus from the RESPIN clips") \
 	X("annotate", cmd_annotate, "the labelling screen") \
 	X("calibrate", cmd_calibrate, "judges against people") \
+	X("adjudicate", cmd_adjudicate, "a reviewer decides the final label where annotators disagree") \
 	X("export", cmd_export, "labels and their items") \
 	X("audio-variants", cmd_audio_variants, "ideal, noise, distance and pace variants of a recording") \
 	X("devices", cmd_devices, "the audio devices for live calls, or why there are none (also --list-devices)") \

@@ -1,21 +1,26 @@
 /* export: labels and the items they label, for other labelling tools.
  *
- * formdesk export --db FILE --format jsonl|csv [--task NAME] [--all] [--out FILE]
+ * formdesk export --db FILE --format jsonl|csv [--task NAME] [--annotator NAME] [--all]
+ *                 [--out FILE]
  *
  * stdout (or --out): Label Studio JSONL tasks, or CSV rows with the columns of
- * annotations/export.h. --all: items nobody labelled too. Exit status: 0 done; 2 bad
- * usage, a database that cannot be read, or a file that cannot be written. */
+ * annotations/export.h, each item's final (adjudicated) label beside every annotator's.
+ * --all: items nobody labelled too; --annotator: that annotator's labels only. Exit
+ * status: 0 done; 2 bad usage, a database without labels (unless --all), an unknown
+ * annotator, a database that cannot be read, or a file that cannot be written. Nothing is
+ * written (no --out file is made) when the input is refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "annotations/adjud.h"
 #include "annotations/export.h"
 #include "annotations/labels.h"
 
 struct export_opts {
-	const char *db, *format, *task, *out;
+	const char *db, *format, *task, *out, *annotator;
 	bool all;
 };
 
@@ -26,6 +31,8 @@ static const struct opts_spec export_spec[] = {
 	 "Label Studio JSONL tasks or CSV rows", OPTS_REQUIRED, 0, 0, NULL},
 	{"task", OPTS_STRING, offsetof(struct export_opts, task), "name-match|turn-errors|stt",
 	 "one task only", 0, 0, 0, NULL},
+	{"annotator", OPTS_STRING, offsetof(struct export_opts, annotator), "NAME",
+	 "that annotator's labels only", 0, 0, 0, NULL},
 	{"all", OPTS_FLAG, offsetof(struct export_opts, all), NULL,
 	 "items nobody labelled too", 0, 0, 0, NULL},
 	{"out", OPTS_STRING, offsetof(struct export_opts, out), "FILE", "instead of stdout", 0, 0, 0,
@@ -35,6 +42,37 @@ static const struct opts_spec export_spec[] = {
 const struct opts_cmd cmd_export_opts = {
 	.name = "export", .spec = export_spec, .n = OPTS_N(export_spec),
 };
+
+/* refuse: whether there is nothing to export (no labels of the task, unless all) or the
+ * annotator labelled nothing; says why on stderr. */
+static bool refuse(struct labels *l, const char *db, const enum labels_task *t,
+		   const char *annotator, bool all)
+{
+	long counts[LABELS_NTASKS], total = 0;
+	char why[512];
+	enum err e;
+
+	if (adjud_label_counts(l, counts) != ERR_OK) {
+		fprintf(stderr, "formdesk export: %s\n", labels_error(l));
+		return true;
+	}
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		if (!t || *t == (enum labels_task)i)
+			total += counts[i];
+	if (!total && !all) {
+		fprintf(stderr, "formdesk export: %s has no %s%slabels to export (label items with "
+				"formdesk annotate; --all exports the items alone)\n", db,
+			t ? labels_task_name(*t) : "", t ? " " : "");
+		return true;
+	}
+	if (annotator &&
+	    (e = adjud_known(l, t ? *t : LABELS_NTASKS, annotator, why, sizeof why)) != ERR_OK) {
+		fprintf(stderr, "formdesk export: --annotator '%s': %s in %s\n", annotator,
+			e == ERR_NOTFOUND ? why : labels_error(l), db);
+		return true;
+	}
+	return false;
+}
 
 int cmd_export(int argc, char **argv)
 {
@@ -69,12 +107,14 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "formdesk export: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
+	if (refuse(l, db, task ? &t : NULL, o.annotator, all))
+		goto out;
 	if (outp && !(f = fopen(outp, "w"))) {
 		perror(outp);
 		f = NULL;
 		goto out;
 	}
-	if ((e = export_write(l, f, fmt, task ? &t : NULL, all)) != ERR_OK) {
+	if ((e = export_write(l, f, fmt, task ? &t : NULL, o.annotator, all)) != ERR_OK) {
 		fprintf(stderr, "formdesk export: %s\n",
 			e == ERR_DB ? labels_error(l)
 			: e == ERR_IO ? "cannot write the output"

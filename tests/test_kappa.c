@@ -1,6 +1,7 @@
 /* Agreement statistics (annotations/kappa.c), one case per row of
- * tests/data/kappa_cohen.tsv, kappa_fleiss.tsv and kappa_rates.tsv, values worked by
- * hand (the working is in the files' comments). */
+ * tests/data/kappa_cohen.tsv, kappa_fleiss.tsv, kappa_rates.tsv and kappa_more.tsv, values
+ * worked by hand (the working, and the published example each row checks, are in the
+ * files' comments). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,7 @@
 #include "annotations/kappa.h"
 #include "tests/support/table.h"
 
-#define MAX_CELLS 128
+#define MAX_CELLS 256
 #define TOL 1e-9
 
 /* cells: the numbers of s split at ',' and ';'. Returns how many. */
@@ -103,6 +104,50 @@ static void rates_case(void **state)
 	near(r, "recall 1", num(r->col[5]), kappa_recall(t, k, 1));
 }
 
+/* more_case: a row of kappa_more.tsv (its header says what each kind checks). */
+static void more_case(void **state)
+{
+	const struct table_row *r = *state;
+	long t[MAX_CELLS];
+	const char *kind = r->col[1];
+	int rows = atoi(r->col[2]), k = atoi(r->col[3]);
+	bool table = strcmp(kind, "gwet2") == 0 || strcmp(kind, "indices") == 0;
+	struct kappa_result res = {0};
+	struct kappa_indices x = {0};
+	enum err e = ERR_INVALID;
+
+	assert_int_equal(cells(r->col[4], t), table ? k * k : rows * k);
+	if (strcmp(kind, "gwet") == 0)
+		e = kappa_gwet(t, rows, k, &res);
+	else if (strcmp(kind, "gwet2") == 0)
+		e = kappa_gwet_table(t, k, &res);
+	else if (strcmp(kind, "alpha") == 0)
+		e = kappa_alpha(t, rows, k, &res);
+	else if (strcmp(kind, "fleiss") == 0)
+		e = kappa_fleiss(t, rows, k, &res);
+	else if (strcmp(kind, "indices") == 0)
+		e = kappa_indices(t, k, &x);
+	else
+		fail_msg("%s: unknown kind '%s'", r->name, kind);
+	if (strcmp(r->col[5], "error") == 0) {
+		if (e != ERR_INVALID) {
+			print_error("%s: want ERR_INVALID, got %d\n", r->name, e);
+			fail();
+		}
+		return;
+	}
+	assert_int_equal(e, ERR_OK);
+	if (strcmp(kind, "indices") == 0) {
+		near(r, "PABAK", num(r->col[5]), x.pabak);
+		near(r, "prevalence index", num(r->col[6]), x.pi);
+		near(r, "bias index", num(r->col[7]), x.bi);
+		return;
+	}
+	near(r, "coefficient", num(r->col[5]), res.kappa);
+	near(r, "po", num(r->col[6]), res.po);
+	near(r, "pe", num(r->col[7]), res.pe);
+}
+
 /* Cohen's kappa does not depend on which rater is A: the transposed table gives the
  * same figure. */
 static void cohen_symmetric(void **state)
@@ -130,17 +175,18 @@ static void bad_class_count(void **state)
 
 int main(void)
 {
-	static const char *const files[3] = {"tests/data/kappa_cohen.tsv",
+	static const char *const files[4] = {"tests/data/kappa_cohen.tsv",
 					     "tests/data/kappa_fleiss.tsv",
-					     "tests/data/kappa_rates.tsv"};
-	static const int cols[3] = {7, 8, 6};
-	void (*fn[3])(void **) = {cohen_case, fleiss_case, rates_case};
-	struct table_row *rows[3];
-	int n_rows[3];
+					     "tests/data/kappa_rates.tsv",
+					     "tests/data/kappa_more.tsv"};
+	static const int cols[4] = {7, 8, 6, 8};
+	void (*fn[4])(void **) = {cohen_case, fleiss_case, rates_case, more_case};
+	struct table_row *rows[4];
+	int n_rows[4];
 	struct CMUnitTest *tests = NULL;
 	size_t n = 0;
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		table_load(files[k], cols[k], cols[k], 0, &rows[k], &n_rows[k]);
 		table_tests(&tests, &n, rows[k], n_rows[k], fn[k]);
 	}
@@ -148,7 +194,7 @@ int main(void)
 	table_add(&tests, &n, (struct CMUnitTest){"bad class count", bad_class_count, NULL, NULL, NULL});
 	int rc = _cmocka_run_group_tests("kappa", tests, n, NULL, NULL);
 	free(tests);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		table_free(rows[k], n_rows[k]);
 	return rc;
 }

@@ -1,0 +1,447 @@
+/* adjud: reviewers' final labels where annotators disagree (adjud.h). */
+#include "adjud.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool adjud_disagree(const struct adjud_side *sides, int n)
+{
+	for (int i = 1; i < n; i++)
+		if (strcmp(sides[i].label, sides[0].label) != 0)
+			return true;
+	return false;
+}
+
+enum err adjud_check(const struct adjud_side *sides, int n, const char *reviewer, char *why,
+		     size_t wn)
+{
+	const char *own = NULL, *others = NULL;
+	bool others_agree = true;
+
+	if (!adjud_disagree(sides, n)) {
+		if (n < 2)
+			snprintf(why, wn, "only %d annotator labelled it: nothing to adjudicate", n);
+		else
+			snprintf(why, wn, "its %d annotators agree (%s): nothing to adjudicate", n,
+				 sides[0].label);
+		return ERR_INVALID;
+	}
+	for (int i = 0; i < n; i++) {
+		if (reviewer && strcmp(sides[i].annotator, reviewer) == 0) {
+			own = sides[i].label;
+			continue;
+		}
+		if (!others)
+			others = sides[i].label;
+		else if (strcmp(others, sides[i].label) != 0)
+			others_agree = false;
+	}
+	if (own && others && others_agree && strcmp(own, others) != 0) {
+		snprintf(why, wn, "%s is the only one who said %s (everyone else said %s): a "
+			 "reviewer may not settle a disagreement that is theirs alone; another "
+			 "reviewer decides it", reviewer, own, others);
+		return ERR_INVALID;
+	}
+	return ERR_OK;
+}
+
+void adjud_finals_free(struct adjud_final *v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++) {
+		free(v[i].label);
+		free(v[i].reviewer);
+		free(v[i].note);
+		free(v[i].decided_at);
+	}
+	free(v);
+}
+
+static char *col(sqlite3_stmt *q, int i, bool *bad)
+{
+	const unsigned char *s = sqlite3_column_text(q, i);
+	char *d;
+	if (!s)
+		return NULL;
+	if (!(d = strdup((const char *)s)))
+		*bad = true;
+	return d;
+}
+
+/* each_row: step q to its end; each row is filled by fill into a new element (size sz,
+ * zeroed) at the end of *v (grown here, *cnt counting). fill returns false when a copy
+ * failed. Errors: ERR_NOMEM, ERR_DB (recorded on l as "what"). */
+static enum err each_row(struct labels *l, sqlite3_stmt *q, const char *what, void **v,
+			 int *cnt, size_t sz, bool (*fill)(sqlite3_stmt *q, void *row))
+{
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char *nv = realloc(*v, (size_t)(*cnt + 1) * sz);
+		if (!nv)
+			return ERR_NOMEM;
+		*v = nv;
+		memset(nv + (size_t)*cnt * sz, 0, sz);
+		if (!fill(q, nv + (size_t)(*cnt)++ * sz))
+			return ERR_NOMEM;
+	}
+	return rc == SQLITE_DONE ? ERR_OK : labels_fail(l, what);
+}
+
+static bool fill_final(sqlite3_stmt *q, void *row)
+{
+	struct adjud_final *f = row;
+	bool bad = false;
+	f->item = sqlite3_column_int64(q, 0);
+	f->label = col(q, 1, &bad);
+	f->reviewer = col(q, 2, &bad);
+	f->note = col(q, 3, &bad);
+	f->decided_at = col(q, 4, &bad);
+	return !bad;
+}
+
+static bool fill_side(sqlite3_stmt *q, void *row)
+{
+	struct adjud_side *s = row;
+	bool bad = false;
+	s->annotator = col(q, 0, &bad);
+	s->label = col(q, 1, &bad);
+	s->note = col(q, 2, &bad);
+	return !bad;
+}
+
+static bool fill_name(sqlite3_stmt *q, void *row)
+{
+	bool bad = false;
+	*(char **)row = col(q, 0, &bad);
+	return !bad;
+}
+
+enum err adjud_finals(struct labels *l, enum labels_task t, struct adjud_final **out, int *n)
+{
+	/* the latest decision per item: its highest row id */
+	static const char sql[] =
+		"SELECT a.item_id, a.label, a.reviewer, a.note, a.decided_at"
+		" FROM ann_adjudications a JOIN ann_items i ON i.id = a.item_id"
+		" WHERE i.task = ? AND a.id = (SELECT max(id) FROM ann_adjudications"
+		" WHERE item_id = a.item_id) ORDER BY a.item_id";
+	sqlite3_stmt *q = NULL;
+	struct adjud_final *v = NULL;
+	int cnt = 0;
+	enum err e;
+
+	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "reading the final labels");
+	sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
+	e = each_row(l, q, "reading the final labels", (void **)&v, &cnt, sizeof *v, fill_final);
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		adjud_finals_free(v, cnt);
+	}
+	return e;
+}
+
+const struct adjud_final *adjud_find(const struct adjud_final *v, int n, long long item)
+{
+	int lo = 0, hi = n - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid].item == item)
+			return &v[mid];
+		if (v[mid].item < item)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+static void sides_free(struct adjud_side *s, int n)
+{
+	for (int i = 0; s && i < n; i++) {
+		free(s[i].annotator);
+		free(s[i].label);
+		free(s[i].note);
+	}
+	free(s);
+}
+
+void adjud_list_free(struct adjud_item *v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++) {
+		labels_item_clear(&v[i].item);
+		sides_free(v[i].sides, v[i].n_sides);
+		free(v[i].final.label);
+		free(v[i].final.reviewer);
+		free(v[i].final.note);
+		free(v[i].final.decided_at);
+	}
+	free(v);
+}
+
+/* dup_final: a copy of f (NULL: all fields NULL). */
+static bool dup_final(struct adjud_final *d, const struct adjud_final *f)
+{
+	memset(d, 0, sizeof *d);
+	if (!f)
+		return true;
+	d->item = f->item;
+	d->label = f->label ? strdup(f->label) : NULL;
+	d->reviewer = f->reviewer ? strdup(f->reviewer) : NULL;
+	d->note = f->note ? strdup(f->note) : NULL;
+	d->decided_at = f->decided_at ? strdup(f->decided_at) : NULL;
+	return (!f->label || d->label) && (!f->reviewer || d->reviewer) &&
+	       (!f->note || d->note) && (!f->decided_at || d->decided_at);
+}
+
+enum err adjud_list(struct labels *l, enum labels_task t, const char *annotator,
+		    bool undecided_only, struct adjud_item **out, int *n)
+{
+	struct labels_item *items = NULL;
+	struct labels_label *lb = NULL;
+	struct adjud_final *fin = NULL;
+	struct adjud_item *v = NULL;
+	int n_items = 0, n_lb = 0, n_fin = 0, cnt = 0;
+	enum err e;
+
+	if ((e = labels_items(l, t, &items, &n_items)) != ERR_OK ||
+	    (e = labels_all(l, t, &lb, &n_lb)) != ERR_OK ||
+	    (e = adjud_finals(l, t, &fin, &n_fin)) != ERR_OK)
+		goto out;
+	/* items and labels both come by item id */
+	for (int i = 0, j = 0; i < n_items && e == ERR_OK; i++) {
+		int first;
+		bool mine = !annotator;
+		for (; j < n_lb && lb[j].item < items[i].id; j++)
+			;
+		first = j;
+		for (; j < n_lb && lb[j].item == items[i].id; j++)
+			if (annotator && strcmp(lb[j].annotator, annotator) == 0)
+				mine = true;
+		const struct adjud_final *f = adjud_find(fin, n_fin, items[i].id);
+		if (!mine || (undecided_only && f))
+			continue;
+		struct adjud_side *s = calloc((size_t)(j - first) + 1, sizeof *s);
+		if (!s) {
+			e = ERR_NOMEM;
+			break;
+		}
+		/* borrowed to test the disagreement, then moved in */
+		for (int m = first; m < j; m++)
+			s[m - first] = (struct adjud_side){lb[m].annotator, lb[m].label, lb[m].note};
+		if (!adjud_disagree(s, j - first)) {
+			free(s);
+			continue;
+		}
+		struct adjud_item *nv = realloc(v, (size_t)(cnt + 1) * sizeof *nv);
+		if (!nv) {
+			free(s);
+			e = ERR_NOMEM;
+			break;
+		}
+		v = nv;
+		struct adjud_item *a = &v[cnt++];
+		memset(a, 0, sizeof *a);
+		a->item = items[i];
+		memset(&items[i], 0, sizeof items[i]);
+		a->sides = s;
+		a->n_sides = j - first;
+		for (int m = first; m < j; m++) {
+			lb[m].annotator = NULL;
+			lb[m].label = NULL;
+			lb[m].note = NULL;
+		}
+		if (!dup_final(&a->final, f))
+			e = ERR_NOMEM;
+	}
+out:
+	labels_items_free(items, n_items);
+	labels_all_free(lb, n_lb);
+	adjud_finals_free(fin, n_fin);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		adjud_list_free(v, cnt);
+	}
+	return e;
+}
+
+/* item_sides: the task and labels of item, read inside the caller's transaction. */
+static enum err item_sides(struct labels *l, long long item, enum labels_task *t,
+			   struct adjud_side **out, int *n)
+{
+	sqlite3_stmt *q = NULL;
+	struct adjud_side *v = NULL;
+	int cnt = 0, rc;
+	enum err e;
+
+	if (sqlite3_prepare_v2(labels_db(l), "SELECT task FROM ann_items WHERE id = ?", -1, &q,
+			       NULL) != SQLITE_OK)
+		return labels_fail(l, "reading an item");
+	sqlite3_bind_int64(q, 1, item);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		e = labels_task_parse((const char *)sqlite3_column_text(q, 0), t);
+	else
+		e = rc == SQLITE_DONE ? ERR_NOTFOUND : labels_fail(l, "reading an item");
+	sqlite3_finalize(q);
+	q = NULL;
+	if (e != ERR_OK)
+		return e;
+	if (sqlite3_prepare_v2(labels_db(l),
+			       "SELECT annotator, label, note FROM ann_labels WHERE item_id = ?"
+			       " ORDER BY annotator", -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "reading the item's labels");
+	sqlite3_bind_int64(q, 1, item);
+	e = each_row(l, q, "reading the item's labels", (void **)&v, &cnt, sizeof *v, fill_side);
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		sides_free(v, cnt);
+	}
+	return e;
+}
+
+enum err adjud_decide(struct labels *l, long long item, const char *reviewer, const char *label,
+		      const char *note, char *why, size_t wn)
+{
+	sqlite3 *db = labels_db(l);
+	sqlite3_stmt *q = NULL;
+	struct adjud_side *s = NULL;
+	enum labels_task t;
+	int n = 0;
+	enum err e;
+
+	why[0] = '\0';
+	if (!reviewer || !reviewer[0]) {
+		snprintf(why, wn, "a decision needs the reviewer's name");
+		return ERR_INVALID;
+	}
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		e = labels_fail(l, "recording a decision");
+		snprintf(why, wn, "%s", labels_error(l));
+		return e;
+	}
+	if ((e = item_sides(l, item, &t, &s, &n)) != ERR_OK) {
+		if (e == ERR_NOTFOUND)
+			snprintf(why, wn, "no item %lld", item);
+		else if (e == ERR_DB)
+			snprintf(why, wn, "%s", labels_error(l));
+		goto out;
+	}
+	if (!labels_valid(t, label)) {
+		snprintf(why, wn, "'%s' is not a %s label", label ? label : "",
+			 labels_task_name(t));
+		e = ERR_INVALID;
+		goto out;
+	}
+	if ((e = adjud_check(s, n, reviewer, why, wn)) != ERR_OK)
+		goto out;
+	if (sqlite3_prepare_v2(db, "INSERT INTO ann_adjudications (item_id, reviewer, label, note)"
+			       " VALUES (?,?,?,?)", -1, &q, NULL) != SQLITE_OK) {
+		e = labels_fail(l, "recording a decision");
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, item);
+	sqlite3_bind_text(q, 2, reviewer, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, label, -1, SQLITE_STATIC);
+	if (note && note[0])
+		sqlite3_bind_text(q, 4, note, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, 4);
+	if (sqlite3_step(q) != SQLITE_DONE ||
+	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		e = labels_fail(l, "recording a decision");
+		goto out;
+	}
+	e = ERR_OK;
+out:
+	if (e == ERR_DB && !why[0])
+		snprintf(why, wn, "%s", labels_error(l));
+	sqlite3_finalize(q);
+	if (e != ERR_OK)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sides_free(s, n);
+	return e;
+}
+
+enum err adjud_annotators(struct labels *l, enum labels_task t, char ***names, int *n)
+{
+	static const char sql[] =
+		"SELECT DISTINCT l.annotator FROM ann_labels l JOIN ann_items i ON i.id = l.item_id"
+		" WHERE ?1 IS NULL OR i.task = ?1 ORDER BY l.annotator";
+	sqlite3_stmt *q = NULL;
+	char **v = NULL;
+	int cnt = 0;
+	enum err e;
+
+	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "reading the annotators");
+	if (t < LABELS_NTASKS)
+		sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
+	e = each_row(l, q, "reading the annotators", (void **)&v, &cnt, sizeof *v, fill_name);
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*names = v;
+		*n = cnt;
+	} else {
+		for (int i = 0; i < cnt; i++)
+			free(v[i]);
+		free(v);
+	}
+	return e;
+}
+
+enum err adjud_known(struct labels *l, enum labels_task t, const char *who, char *why,
+		     size_t wn)
+{
+	char **names = NULL;
+	int n = 0;
+	bool found = false;
+	enum err e = adjud_annotators(l, t, &names, &n);
+	if (e != ERR_OK)
+		return e;
+	for (int i = 0; i < n; i++)
+		found |= strcmp(names[i], who) == 0;
+	if (!found) {
+		size_t w = (size_t)snprintf(why, wn, "no %s%slabels by '%s' (annotators:",
+					    t < LABELS_NTASKS ? labels_task_name(t) : "",
+					    t < LABELS_NTASKS ? " " : "", who);
+		for (int i = 0; i < n && w < wn; i++)
+			w += (size_t)snprintf(why + w, wn - w, "%s %s", i ? "," : "", names[i]);
+		if (w < wn)
+			snprintf(why + w, wn - w, "%s)", n ? "" : " none");
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return found ? ERR_OK : ERR_NOTFOUND;
+}
+
+enum err adjud_label_counts(struct labels *l, long counts[LABELS_NTASKS])
+{
+	static const char sql[] = "SELECT i.task, count(*) FROM ann_labels l"
+				  " JOIN ann_items i ON i.id = l.item_id GROUP BY i.task";
+	sqlite3_stmt *q = NULL;
+	int rc;
+
+	memset(counts, 0, LABELS_NTASKS * sizeof counts[0]);
+	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, "counting the labels");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		enum labels_task t;
+		if (labels_task_parse((const char *)sqlite3_column_text(q, 0), &t) == ERR_OK)
+			counts[t] = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? ERR_OK : labels_fail(l, "counting the labels");
+}
