@@ -1,7 +1,8 @@
 /* review: the browser of recorded calls (tui/review.h).
  *
  * formdesk review --db FILE [--run R] [--against B] [--status S] [--field NAME] [--said TEXT]
- *                 [--output-device NAME|INDEX] [--annotator NAME]
+ *                 [--corpus NAME] [--fault STAGE] [--output-device NAME|INDEX]
+ *                 [--annotator NAME]
  *
  * Exit status: 0 done; 2 bad usage, no such database or run, no terminal. */
 #include <stddef.h>
@@ -17,7 +18,8 @@
 #include "tui/term.h"
 
 struct review_opts {
-	const char *db, *run, *status, *field, *said, *output_device, *annotator, *against;
+	const char *db, *run, *status, *field, *said, *corpus, *fault, *output_device, *annotator,
+		*against;
 };
 
 #define R(name, field, arg, help, fl) \
@@ -29,6 +31,9 @@ static const struct opts_spec review_spec[] = {
 	R("status", status, "complete|failed|screened_out|in_progress", "only calls that ended so", 0),
 	R("field", field, "NAME", "only calls that left NAME unanswered", 0),
 	R("said", said, "TEXT", "only calls whose caller said TEXT", 0),
+	R("corpus", corpus, "NAME", "only calls of corpus NAME", 0),
+	R("fault", fault, "stt|extract|reply|validation|any",
+	  "only calls where that stage failed on a turn (a failed request, or a refused answer)", 0),
 	R("output-device", output_device, "NAME|INDEX", "where a turn's audio plays (default: the default output)", 0),
 	R("annotator", annotator, "NAME", "whose turn-errors labels l makes (default: review)", 0),
 };
@@ -38,7 +43,8 @@ const struct opts_cmd cmd_review_opts = {
 	.name = "review", .spec = review_spec, .n = OPTS_N(review_spec),
 	.about = "The recorded calls, filtered; Enter opens one, n/p step its turns, each with\n"
 		 "every stage's input and output; a plays a turn's audio, l labels it for the\n"
-		 "turn-errors task; s cycles the status, / searches; q goes back, and quits.\n",
+		 "turn-errors task; s cycles the status, f the stage fault, / searches; q goes\n"
+		 "back, and quits.\n",
 };
 
 int cmd_review(int argc, char **argv)
@@ -63,6 +69,17 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "formdesk review: --against '%s': expected a run id\n", o.against);
 		return 2;
 	}
+	if (o.fault) {
+		static const char *const stages[] = {"stt", "extract", "reply", "validation", "any"};
+		size_t k = 0;
+		while (k < sizeof stages / sizeof stages[0] && strcmp(stages[k], o.fault) != 0)
+			k++;
+		if (k == sizeof stages / sizeof stages[0]) {
+			fprintf(stderr, "formdesk review: --fault '%s': expected stt, extract, reply, "
+					"validation or any\n", o.fault);
+			return 2;
+		}
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "formdesk review: needs a terminal (standard %s is not one)\n",
 			isatty(STDIN_FILENO) ? "output" : "input");
@@ -86,6 +103,8 @@ int cmd_review(int argc, char **argv)
 	f.status = status;
 	f.field = field;
 	f.text = said;
+	f.corpus = o.corpus;
+	f.fault = o.fault;
 	f.output_device = o.output_device;
 	f.annotator = o.annotator;
 	rc = review_run(st, &f);

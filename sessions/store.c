@@ -1197,12 +1197,15 @@ void store_calls_free(struct store_call_row *v, int n)
 	rows_free(T_CALLS, v, n, sizeof *v);
 }
 
-/* call_query_where: the WHERE clause of q (every condition q sets, ANDed; never an OR,
- * so the calls_run index serves a run), with the run as parameter ?3 and status, field and
- * text as ?4, ?5, ?6 (bound by bind_call_query, or select_rows_n's texts). */
+/* call_query_where: the WHERE clause of q (every condition q sets, ANDed; never an OR
+ * across columns, so the calls_run index serves a run), with the run as parameter ?3 and
+ * status, field, text, corpus and fault as ?4 to ?8 (bound by store_calls_count, or
+ * select_rows_n's texts). */
 static void call_query_where(const struct store_call_query *q, char *buf, size_t n)
 {
-	snprintf(buf, n, "WHERE 1%s%s%s%s", q->run ? " AND run_id = ?3" : "",
+	bool stage = q->fault && strcmp(q->fault, "validation") != 0;
+	bool valid = q->fault && (strcmp(q->fault, "validation") == 0 || strcmp(q->fault, "any") == 0);
+	snprintf(buf, n, "WHERE 1%s%s%s%s%s%s%s%s", q->run ? " AND run_id = ?3" : "",
 		 q->status ? " AND status = ?4" : "",
 		 q->unanswered ? " AND json_valid(form_status) AND EXISTS (SELECT 1 FROM"
 				 " json_each(calls.form_status) j"
@@ -1211,13 +1214,24 @@ static void call_query_where(const struct store_call_query *q, char *buf, size_t
 		 q->said && q->said[0] ? " AND EXISTS (SELECT 1 FROM turns t WHERE"
 					 " t.call_id = calls.id AND"
 					 " instr(lower(t.transcript), lower(?6)) > 0)"
-				       : "");
+				       : "",
+		 q->corpus ? " AND corpus = ?7" : "",
+		 /* "any" is a stage's failed request or a refused answer */
+		 stage && valid ? " AND (" : stage ? " AND" : "",
+		 stage ? " EXISTS (SELECT 1 FROM stage_usage u WHERE u.call_id = calls.id AND"
+			 " u.error IS NOT NULL AND u.error <> '' AND (?8 = 'any' OR u.stage = ?8))"
+		       : "",
+		 valid ? (stage ? " OR EXISTS (SELECT 1 FROM turns t JOIN verdicts v ON"
+				  " v.turn_id = t.id WHERE t.call_id = calls.id AND v.ok = 0))"
+				: " AND EXISTS (SELECT 1 FROM turns t JOIN verdicts v ON"
+				  " v.turn_id = t.id WHERE t.call_id = calls.id AND v.ok = 0)")
+		       : "");
 }
 
 enum err store_calls_count(struct store *st, const struct store_call_query *q, int *n)
 {
 	static const char what[] = "counting the recorded calls";
-	char where[512], sql[600];
+	char where[1400], sql[1500];
 	sqlite3_stmt *s = NULL;
 	enum err e;
 
@@ -1233,6 +1247,10 @@ enum err store_calls_count(struct store *st, const struct store_call_query *q, i
 		bind_text(s, 5, q->unanswered);
 	if (q->said && q->said[0])
 		bind_text(s, 6, q->said);
+	if (q->corpus)
+		bind_text(s, 7, q->corpus);
+	if (q->fault)
+		bind_text(s, 8, q->fault);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		*n = sqlite3_column_int(s, 0);
 	else
@@ -1245,12 +1263,13 @@ enum err store_calls_page(struct store *st, const struct store_call_query *q, in
 			  int limit, struct store_call_row **out, int *n)
 {
 	long long args[3] = {limit, offset, q->run};
-	const char *texts[3] = {q->status, q->unanswered, q->said && q->said[0] ? q->said : NULL};
-	char tail[600];
+	const char *texts[5] = {q->status, q->unanswered, q->said && q->said[0] ? q->said : NULL,
+				q->corpus, q->fault};
+	char tail[1400];
 
 	call_query_where(q, tail, sizeof tail - 40);
 	strcat(tail, " ORDER BY id LIMIT ?1 OFFSET ?2");
-	return select_rows_n(st, T_CALLS, NULL, tail, args, 3, texts, 3, sizeof **out,
+	return select_rows_n(st, T_CALLS, NULL, tail, args, 3, texts, 5, sizeof **out,
 			     (void **)out, n);
 }
 

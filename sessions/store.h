@@ -251,6 +251,11 @@ struct store_call_query {
 	                           but "answered"; NULL any */
 	const char *said;       /* only calls with a transcript holding this text, A-Z
 	                           matched as a-z (SQLite's lower()); NULL or "" any */
+	const char *corpus;     /* only calls of this corpus; NULL any */
+	const char *fault;      /* only calls where this stage failed on some turn: "stt",
+	                           "extract" or "reply" (a failed request, stage_usage.error),
+	                           "validation" (a validator refused an answer), "any" (one
+	                           of those); NULL any call */
 };
 /* store_calls_count: how many calls q selects, counted by SQL. Output: *n. Errors:
  * ERR_DB. */

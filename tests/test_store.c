@@ -784,9 +784,19 @@ static void test_calls_page(void **state)
 	assert_int_equal(store_run_begin(st, &run, &r2), ERR_OK);
 	for (int i = 0; i < 7; i++) {
 		char cid[16];
-		struct store_call_info info = {.corpus = "demo", .corpus_call_id = cid,
-					       .run_id = i < 5 ? r1 : r2};
-		struct store_turn t = turn(1, i == 3 ? "Mera naam PATNA" : "mera naam Sunita", decision1);
+		struct store_call_info info = {.corpus = i == 5 ? "respin" : "demo",
+					       .corpus_call_id = cid, .run_id = i < 5 ? r1 : r2};
+		/* call 4's answer is refused; call 2's EXTRACT request failed, call 1's STT
+		 * request succeeded */
+		struct store_turn t = turn(1, i == 3 ? "Mera naam PATNA" : "mera naam Sunita",
+					   i == 4 ? decision2 : decision1);
+		struct store_usage u = {.stage = i == 2 ? "extract" : "stt", .provider = "p",
+					.attempts = 1, .tokens_in = -1, .tokens_out = -1,
+					.cost_usd = -1, .error = i == 2 ? "HTTP 503" : ""};
+		if (i == 1 || i == 2) {
+			t.usage = &u;
+			t.n_usage = 1;
+		}
 		snprintf(cid, sizeof cid, "c%d", i);
 		assert_int_equal(store_call_begin(st, &info, &id[i]), ERR_OK);
 		assert_int_equal(store_turn_add(st, id[i], &t), ERR_OK);
@@ -814,6 +824,14 @@ static void test_calls_page(void **state)
 		{{.said = "patna"}, 1, 0, 10, 3, 1},
 		{{.said = ""}, 7, 0, 10, 0, 7},
 		{{.run = r1, .status = "complete", .said = "sunita"}, 3, 1, 10, 2, 2},
+		{{.corpus = "respin"}, 1, 0, 10, 5, 1},
+		{{.corpus = "demo", .run = r2}, 1, 0, 10, 6, 1},
+		{{.fault = "extract"}, 1, 0, 10, 2, 1},
+		{{.fault = "stt"}, 0, 0, 10, -1, 0},
+		{{.fault = "validation"}, 1, 0, 10, 4, 1},
+		{{.fault = "any"}, 2, 0, 10, 2, 2},
+		{{.fault = "any", .corpus = "demo", .status = "complete"}, 2, 0, 10, 2, 2},
+		{{.fault = "any", .said = "patna"}, 0, 0, 10, -1, 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int c = -1;

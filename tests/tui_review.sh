@@ -4,7 +4,7 @@
 # failed on a district it was not offered, c3 complete on the re-ask). Keys are typed
 # with send-keys, the screen read with capture-pane, polled with a deadline.
 #  list:   every call with status, turns, unanswered fields and reason; s filters by
-#          status; / searches what the caller said.
+#          status, f by the stage that failed; / searches what the caller said.
 #  call:   Enter opens one at turn 1; n and p step its turns; each shows the transcript,
 #          EXTRACT, the verdicts, the decision and REPLY; turn 0 the opening and the end.
 #  quit:   q goes back, q again quits, the shell is back.
@@ -58,11 +58,27 @@ keys q
 check "q: back to the list" wait_for '1 of 3 calls · status failed'
 keys s s s
 check "s cycles back to every status" wait_for '3 of 3 calls · status any'
+keys f
+check "f: the calls where some stage failed (a refused answer here)" wait_for '2 of 3 calls · status any · fault any'
+keys f
+check "f again: a failed STT request, none here" wait_for '0 of 3 calls · status any · fault stt'
+keys f f f
+check "f to validation: c2 and c3, whose answers a validator refused" wait_for '2 of 3 calls · status any · fault validation'
+keys f
+check "f cycles back to any call" wait_for '3 of 3 calls · status any$'
 keys / P a t n a Enter
 check "/ finds the calls whose caller said Patna" wait_for '1 of 3 calls · status any · said: Patna'
 check "... that is c3" grep -qE '^> 3 +1 +c3 +complete' "$tmp/screen"
 keys q
 check "q quits: the shell is back" wait_for '^fdtest\$ ?$' 30
+keys "$BIN review --db $db --corpus runs-fixture --fault validation --status failed" Enter
+check "--corpus, --fault and --status start the list filtered" wait_for '1 of 3 calls · status failed · corpus runs-fixture · fault validation'
+keys q
+wait_for '^fdtest\$ ?$' 30
+keys "$BIN review --db $db --corpus nosuch" Enter
+check "--corpus of no call: an empty list" wait_for '0 of 3 calls · status any · corpus nosuch'
+keys q
+wait_for '^fdtest\$ ?$' 30
 keys "$BIN review --db $db --run 1 --field pregnant" Enter
 check "--field: only the call that left pregnant unanswered" wait_for '1 of 3 calls · status any · unanswered pregnant'
 check "... that is c2" grep -qE '^> 2 +1 +c2 +failed' "$tmp/screen"

@@ -22,6 +22,9 @@
 
 static const char *const statuses[] = {NULL, "complete", "failed", "screened_out", "in_progress"};
 #define N_STATUSES (int)(sizeof statuses / sizeof statuses[0])
+/* the stage faults f cycles through (store_call_query.fault) */
+static const char *const faults[] = {NULL, "any", "stt", "extract", "reply", "validation"};
+#define N_FAULTS (int)(sizeof faults / sizeof faults[0])
 
 struct review {
 	struct store *st;
@@ -35,6 +38,7 @@ struct review {
 	int page_off, page_n;
 	char fault[256];           /* the last read that failed, shown in the status bar */
 	int status;                /* index into statuses */
+	int fault_i;               /* index into faults */
 	char text[128];
 	bool typing;               /* the search text is being typed */
 	/* the call open, when call is not NULL */
@@ -429,6 +433,7 @@ static void refilter(struct review *r)
 	struct store_call_query all = {.run = r->q.run};
 
 	r->q.status = statuses[r->status];
+	r->q.fault = faults[r->fault_i];
 	r->q.said = r->text[0] ? r->text : NULL;
 	page_drop(r);
 	if (store_calls_count(r->st, &all, &r->total) != ERR_OK ||
@@ -595,16 +600,19 @@ static void draw(struct review *r)
 		return;
 	}
 	{
-		char head[256];
+		char head[512];
 		char vs[48] = "";
 		if (r->typing_run)
 			snprintf(vs, sizeof vs, " · against run %s", r->run_text);
 		else if (r->against)
 			snprintf(vs, sizeof vs, " · against run %lld", r->against);
-		snprintf(head, sizeof head, "formdesk review · %d of %d calls · status %s%s%s%s%s%s",
+		snprintf(head, sizeof head,
+			 "formdesk review · %d of %d calls · status %s%s%s%s%s%s%s%s%s%s",
 			 r->n_shown, r->total, statuses[r->status] ? statuses[r->status] : "any",
 			 r->q.unanswered ? " · unanswered " : "",
 			 r->q.unanswered ? r->q.unanswered : "",
+			 r->q.corpus ? " · corpus " : "", r->q.corpus ? r->q.corpus : "",
+			 r->q.fault ? " · fault " : "", r->q.fault ? r->q.fault : "",
 			 r->text[0] || r->typing ? " · said: " : "", r->text, vs);
 		put(0, 0, head);
 	}
@@ -637,7 +645,7 @@ static void draw(struct review *r)
 	    r->fault[0] ? r->fault
 	    : r->typing ? " type the text to find, Enter ends it "
 	    : r->typing_run ? " type the run to compare with, Enter ends it (empty: none), Esc "
-			: " j/k move  space/b page  g/G first/last  Enter open  s status  / search said  c compare  q quit ");
+			: " j/k move  space/b page  g/G first/last  Enter open  s status  f fault  / search said  c compare  q quit ");
 	attroff(A_REVERSE);
 	refresh();
 }
@@ -784,6 +792,7 @@ static bool key(struct review *r, int k)
 	case 'G': r->cur = r->n_shown ? r->n_shown - 1 : 0; break;
 	case '\r': open_call(r); break;
 	case 's': r->status = (r->status + 1) % N_STATUSES; refilter(r); break;
+	case 'f': r->fault_i = (r->fault_i + 1) % N_FAULTS; refilter(r); break;
 	case '/': r->typing = true; r->text[0] = '\0'; break;
 	case 'c': r->typing_run = true; r->run_text[0] = '\0'; break;
 	}
@@ -834,12 +843,15 @@ static int browse(struct review *r, struct screen *scr)
  * cannot be counted. */
 static bool start(struct review *r, struct store *st, const struct review_filter *f)
 {
-	*r = (struct review){.st = st, .q = {.run = f->run, .unanswered = f->field},
+	*r = (struct review){.st = st, .q = {.run = f->run, .unanswered = f->field, .corpus = f->corpus},
 			     .out_dev = f->output_device, .against = f->against,
 			     .annotator = f->annotator && f->annotator[0] ? f->annotator : "review"};
 	for (int i = 0; i < N_STATUSES; i++)
 		if (f->status && statuses[i] && strcmp(statuses[i], f->status) == 0)
 			r->status = i;
+	for (int i = 0; i < N_FAULTS; i++)
+		if (f->fault && faults[i] && strcmp(faults[i], f->fault) == 0)
+			r->fault_i = i;
 	if (f->text)
 		snprintf(r->text, sizeof r->text, "%s", f->text);
 	refilter(r);

@@ -38,6 +38,9 @@ struct review_filter {
 	const char *status; /* only calls with this status; NULL all */
 	const char *field;  /* only calls that left this field unanswered; NULL any */
 	const char *text;   /* only calls whose transcripts hold this text; NULL any */
+	const char *corpus; /* only calls of this corpus; NULL any */
+	const char *fault;  /* only calls where this stage failed (store_call_query.fault:
+	                       stt, extract, reply, validation, any); NULL any */
 	/* and how a call's turns are played and labelled */
 	const char *output_device; /* where a turn's audio plays (padev_find: NULL default) */
 	const char *annotator;     /* whose labels l makes; NULL or "" "review" */
