@@ -44,7 +44,7 @@ build/version.h: FORCE
 	@mkdir -p build
 	@echo '#define FORMDESK_VERSION "$(VERSION)"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-build/rel/sessions/runs.o build/san/sessions/runs.o: build/version.h
+build/rel/sessions/runs.o build/san/sessions/runs.o build/fuzz/sessions/runs.o: build/version.h
 
 deps:
 	@scripts/deps.sh
@@ -135,7 +135,7 @@ FUZZ_SECONDS ?= 60
 # but goes on.
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined,float-cast-overflow -Wno-error
-FUZZ_TARGETS := form corpus chat anthropic stt extract audio
+FUZZ_TARGETS := form corpus chat anthropic stt extract audio callimport
 FUZZ_OBJ := $(LIB_C:%.c=build/fuzz/%.o) $(LIB_CXX:%.cc=build/fuzz/%.o) $(FUZZ_C:%.c=build/fuzz/%.o)
 FUZZ_BIN := $(FUZZ_TARGETS:%=build/fuzz/bin/fuzz_%)
 .SECONDARY: $(FUZZ_OBJ)
