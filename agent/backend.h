@@ -46,6 +46,9 @@ struct reply_request {
 	const struct form *form;
 	const cJSON *decision;    /* the rule layer's decision (agent/decision.h), as JSON */
 	const cJSON *history;
+	const struct decision *dec; /* the same decision as the struct when the caller has it
+	                               (the engine), so it is not read back from the JSON;
+	                               NULL: decision is read */
 };
 
 /* What one call to a network backend cost, for the engine to store per turn and the

@@ -230,7 +230,7 @@ static const char *tool_arg(const cJSON *decision, const char *key)
 
 static char *script_words(const struct form *f, const cJSON *decision, const cJSON *history)
 {
-	struct reply_request rq = {f, decision, history};
+	struct reply_request rq = {f, decision, history, NULL};
 	char *t = NULL;
 	if (reply_script_reply(NULL, &rq, &t) != ERR_OK)
 		return NULL;
@@ -1003,7 +1003,7 @@ static void reply_http_done(void *ud, struct http_result *res)
 
 static void reply_start(struct bench *b, const struct unit *u)
 {
-	struct reply_request rq = {b->cfg->form, u->decision, u->history_after};
+	struct reply_request rq = {b->cfg->form, u->decision, u->history_after, NULL};
 	if (b->reply_async) {
 		struct flight *fl = calloc(1, sizeof *fl);
 		struct http_req *hr = NULL;

@@ -732,7 +732,7 @@ static void reply_run(struct engine *e, struct turn *t)
 	if (!t->started) {
 		t->started = true;
 		t->stage_t0 = now_ms();
-		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history};
+		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history, t->dec};
 	}
 	if (run_stage(e, t, ENGINE_STAGE_REPLY, &err))
 		return;
