@@ -34,7 +34,7 @@ FUZZ_C := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_C := $(sort $(wildcard tests/bench_*.c))
 BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 
-.PHONY: all check run bench clean deps corpora layers fuzz FORCE
+.PHONY: all check run bench clean deps corpora layers fuzz killtest FORCE
 all: formdesk corpora
 
 # formdesk's version, recorded with every run (sessions/runs.c): git describe, rewritten
@@ -44,7 +44,7 @@ build/version.h: FORCE
 	@mkdir -p build
 	@echo '#define FORMDESK_VERSION "$(VERSION)"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-build/rel/sessions/runs.o build/san/sessions/runs.o: build/version.h
+build/rel/sessions/runs.o build/san/sessions/runs.o build/fuzz/sessions/runs.o: build/version.h
 
 deps:
 	@scripts/deps.sh
@@ -117,6 +117,15 @@ check: deps layers
 	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk $(TEST_BIN) $(BENCH_BIN)
 	@scripts/run-tests.sh $(TEST_BIN)
 
+# kill -9 at KILL_MOMENTS random moments (default 50; make check runs 12) of a headless
+# run and of a live typed call, seeded by KILL_SEED (tests/e2e_kill.sh).
+KILL_MOMENTS ?= 50
+KILL_SEED ?= 18
+killtest: deps
+	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk
+	@KILL_MOMENTS=$(KILL_MOMENTS) KILL_SEED=$(KILL_SEED) FORMDESK_WORDS=$(CURDIR)/agent/words \
+		bash tests/e2e_kill.sh
+
 run: deps
 	@$(MAKE) --no-print-directory formdesk corpora
 	./formdesk
@@ -135,7 +144,7 @@ FUZZ_SECONDS ?= 60
 # but goes on.
 FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined,float-cast-overflow -Wno-error
-FUZZ_TARGETS := form corpus chat anthropic stt extract audio
+FUZZ_TARGETS := form corpus chat anthropic stt extract audio callimport
 FUZZ_OBJ := $(LIB_C:%.c=build/fuzz/%.o) $(LIB_CXX:%.cc=build/fuzz/%.o) $(FUZZ_C:%.c=build/fuzz/%.o)
 FUZZ_BIN := $(FUZZ_TARGETS:%=build/fuzz/bin/fuzz_%)
 .SECONDARY: $(FUZZ_OBJ)

@@ -7,6 +7,7 @@
 #include "extract_llm.h"
 #include "extract_rules.h"
 #include "http.h"
+#include "judge_llm.h"
 #include "provider.h"
 #include "reply_llm.h"
 #include "reply_script.h"
@@ -51,6 +52,12 @@ static enum err reply_net_new(struct provider *p, void **ctx, char *why, size_t 
 	return reply_llm_new(p, (struct reply_llm **)ctx);
 }
 
+static enum err judge_net_new(struct provider *p, void **ctx, char *why, size_t n)
+{
+	(void)why, (void)n;
+	return judge_llm_client_new(p, (struct judge_llm_client **)ctx);
+}
+
 /* An offline backend: its name, ops and constructor; whole: no ":MODEL" after it. */
 struct offline {
 	const char *name;
@@ -76,6 +83,7 @@ static const struct stage {
 			   reply_net_new},
 	[BACKEND_TTS] = {"TTS", {{"espeak", &tts_espeak_ops, espeak_new},
 				 {"none", &tts_none_ops, NULL, true}}},
+	[BACKEND_JUDGE] = {"JUDGE", {{NULL}}, PROVIDER_LLM, &judge_llm_ops, judge_net_new},
 };
 
 #define N_OFFLINE (sizeof(stages[0].offline) / sizeof(stages[0].offline[0]))
@@ -117,7 +125,7 @@ const char *backend_known(enum backend_stage stage, char *buf, size_t n)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "",
 					st->offline[i].name);
 	for (int i = 0; i < np && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, ", %s", t[i].name);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", t[i].name);
 	return buf;
 }
 
@@ -207,6 +215,11 @@ enum err backend_reply(const char *spec, struct backend *out, const char **why)
 	return lookup(BACKEND_REPLY, spec, out, why);
 }
 
+enum err backend_judge(const char *spec, struct backend *out, const char **why)
+{
+	return lookup(BACKEND_JUDGE, spec, out, why);
+}
+
 enum err backend_tts(const char *spec, struct backend *out, const char **why)
 {
 	return lookup(BACKEND_TTS, spec && *spec ? spec : TTS_DEFAULT, out, why);
@@ -246,6 +259,17 @@ enum err backend_say(const struct backend *b, const struct reply_request *req, c
 enum err backend_speak(const struct backend *b, const char *text, struct tts_audio *out)
 {
 	return typed_call(b, BACKEND_TTS, text, out);
+}
+
+enum err backend_ask_judge(const struct backend *b, const struct judge_llm_item *item,
+			   struct judge_answer *out)
+{
+	return typed_call(b, BACKEND_JUDGE, item, out);
+}
+
+const char *backend_model(const struct backend *b)
+{
+	return b->ops && b->ops->model ? b->ops->model(b->ctx) : NULL;
 }
 
 enum err backend_start(const struct backend *b, const void *req, struct http_req **hr,

@@ -20,6 +20,7 @@
 #include "extraction.h"
 
 struct lexicon;
+struct judge_llm_item;
 struct http_req;
 struct http_result;
 struct http_xfer;
@@ -46,6 +47,9 @@ struct reply_request {
 	const struct form *form;
 	const cJSON *decision;    /* the rule layer's decision (agent/decision.h), as JSON */
 	const cJSON *history;
+	const struct decision *dec; /* the same decision as the struct when the caller has it
+	                               (the engine), so it is not read back from the JSON;
+	                               NULL: decision is read */
 };
 
 /* What one call to a network backend cost, for the engine to store per turn and the
@@ -69,8 +73,18 @@ struct backend_usage {
 };
 
 
-/* The stages a backend can serve. */
-enum backend_stage { BACKEND_STT, BACKEND_EXTRACT, BACKEND_REPLY, BACKEND_TTS, BACKEND_STAGES };
+/* The stages a backend can serve. JUDGE: the benchmark's language-model judge
+ * (agent/judge_llm.h), a network backend only. */
+enum backend_stage {
+	BACKEND_STT, BACKEND_EXTRACT, BACKEND_REPLY, BACKEND_TTS, BACKEND_JUDGE, BACKEND_STAGES
+};
+
+/* A judge's answer: the verdict, a static string (one of the item's kind's verdicts,
+ * agent/judge_llm.h), and the model's answer text (caller frees; may be NULL). */
+struct judge_answer {
+	const char *verdict;
+	char *raw;
+};
 
 /* The audio TTS makes of a text: mono floats in [-1, 1] at the backend's own rate
  * (resample_buffer() in audio/ converts). */
@@ -87,6 +101,7 @@ struct tts_audio {
  *   REPLY    req const struct reply_request *,   out char ** (the words to say)
  *   TTS      req const char * (UTF-8 text),      out struct tts_audio * (filled; empty
  *            text gives 0 samples)
+ *   JUDGE    req const struct judge_llm_item *,  out struct judge_answer * (filled)
  * On success *out is new (caller frees); on failure it is untouched. */
 struct backend_ops {
 	enum backend_stage stage;
@@ -113,6 +128,8 @@ struct backend_ops {
 	const struct backend_usage *(*usage)(const void *ctx);
 	/* free: release ctx; may be NULL (no ctx). */
 	void (*free)(void *ctx);
+	/* model: the model a network backend asks (owned by ctx), NULL offline; may be NULL. */
+	const char *(*model)(const void *ctx);
 };
 
 /* A backend instance: its ops with their ctx, and the provider name it was made for
@@ -142,15 +159,20 @@ enum err backend_reply(const char *spec, struct backend *out, const char **why);
  * start. */
 enum err backend_tts(const char *spec, struct backend *out, const char **why);
 
+/* backend_judge: the benchmark's judge named spec ("PROVIDER[:MODEL]", a language-model
+ * provider: openai, openrouter, ...; there is no offline judge). As backend_stt
+ * otherwise. */
+enum err backend_judge(const char *spec, struct backend *out, const char **why);
+
 /* backend_known: the names the stage's table knows, offline first, ", " between them,
  * into buf (size n, truncated to fit). Output: buf. */
 const char *backend_known(enum backend_stage stage, char *buf, size_t n);
 
 /* backend_default: the stage's default backend, its first offline one: "reference",
- * "rules", "script", "espeak" (static). */
+ * "rules", "script", "espeak" (static); NULL for JUDGE, which has none. */
 const char *backend_default(enum backend_stage stage);
 
-/* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS" (static). */
+/* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS", "JUDGE" (static). */
 const char *backend_stage_name(enum backend_stage stage);
 
 /* backend_call: b's blocking call on req of b's stage (see struct backend_ops).
@@ -163,6 +185,12 @@ enum err backend_extract_fields(const struct backend *b, const struct extract_re
 				struct extraction **out);
 enum err backend_say(const struct backend *b, const struct reply_request *req, char **text);
 enum err backend_speak(const struct backend *b, const char *text, struct tts_audio *out);
+enum err backend_ask_judge(const struct backend *b, const struct judge_llm_item *item,
+			   struct judge_answer *out);
+
+/* backend_model: the model b's network backend asks ("gpt-5.4-mini"; owned by b's ctx),
+ * NULL for an offline backend. */
+const char *backend_model(const struct backend *b);
 
 /* backend_start / backend_finish: the two halves of one call to a network backend, for a
  * loop that runs requests itself without blocking (http_start / http_poll,

@@ -49,6 +49,7 @@ struct http_xfer {
 	bool too_big;
 	double t0, attempt_t0, due;
 	int attempts;
+	bool cut;                  /* the attempt's timeout was cut to the client's deadline */
 	struct http_result *res;   /* set once COMPLETED */
 	char errbuf[CURL_ERROR_SIZE];
 	struct http_xfer *prev, *next;
@@ -58,6 +59,8 @@ struct http_client {
 	CURLM *multi;
 	struct http_xfer *head;
 	int n;
+	double deadline;           /* now_ms() by which every transfer ends; 0 none */
+	char deadline_why[200];    /* the error of a transfer the deadline ends */
 };
 
 static double now_ms(void)
@@ -267,8 +270,15 @@ static enum err start_attempt(struct http_xfer *x)
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, r->timeout_ms);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, r->timeout_ms < 10000 ? r->timeout_ms : 10000L);
+	long timeout = r->timeout_ms;
+	x->cut = false;
+	if (x->c->deadline > 0 && x->c->deadline - now_ms() < (double)timeout) {
+		double left = x->c->deadline - now_ms();
+		timeout = left > 1 ? (long)left : 1; /* at once: curl ends it as timed out */
+		x->cut = true;
+	}
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, timeout < 10000 ? timeout : 10000L);
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "formdesk/0.1");
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -422,11 +432,12 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_getinfo(x->easy, CURLINFO_RETRY_AFTER, &retry_after);
 	curl_easy_getinfo(x->easy, CURLINFO_STARTTRANSFER_TIME_T, &ttfb_us);
-	if (code == CURLE_OK && retryable(status) && r->retries > 0) {
-		long wait = r->backoff_ms;
-		if (retry_after > 0)
-			wait = retry_after > HTTP_MAX_WAIT_MS / 1000 ? HTTP_MAX_WAIT_MS
-								   : (long)retry_after * 1000L;
+	long wait = r->backoff_ms;
+	if (retry_after > 0)
+		wait = retry_after > HTTP_MAX_WAIT_MS / 1000 ? HTTP_MAX_WAIT_MS : (long)retry_after * 1000L;
+	/* no retry the client's deadline would cut: the answer in hand stands */
+	if (code == CURLE_OK && retryable(status) && r->retries > 0 &&
+	    !(x->c->deadline > 0 && now_ms() + (double)wait >= x->c->deadline)) {
 		drop_easy(x);
 		r->retries--;
 		r->backoff_ms = r->backoff_ms * 2 > HTTP_MAX_WAIT_MS ? HTTP_MAX_WAIT_MS : r->backoff_ms * 2;
@@ -452,6 +463,8 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 			if (x->too_big)
 				snprintf(res->error, sizeof(res->error), "response larger than %u bytes",
 					 HTTP_MAX_BODY);
+			else if (code == CURLE_OPERATION_TIMEDOUT && x->cut)
+				snprintf(res->error, sizeof(res->error), "%s", x->c->deadline_why);
 			else if (code == CURLE_OPERATION_TIMEDOUT)
 				snprintf(res->error, sizeof(res->error), "timed out after %ld ms",
 					 r->timeout_ms);
@@ -517,9 +530,29 @@ static void deliver(struct http_client *c)
 	}
 }
 
+void http_client_deadline(struct http_client *c, long in_ms, const char *why)
+{
+	c->deadline = in_ms > 0 ? now_ms() + (double)in_ms : 0;
+	snprintf(c->deadline_why, sizeof(c->deadline_why), "%s", why ? why : "deadline passed");
+}
+
+/* end_overdue: every transfer of c the client's deadline has passed for ends now (as a
+ * timed-out attempt whose timeout the deadline cut). */
+static void end_overdue(struct http_client *c)
+{
+	if (!(c->deadline > 0) || now_ms() < c->deadline)
+		return;
+	for (struct http_xfer *x = c->head; x; x = x->next)
+		if (x->state != XFER_COMPLETED) {
+			x->cut = true;
+			attempt_done(x, CURLE_OPERATION_TIMEDOUT);
+		}
+}
+
 enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
 		   unsigned n_extra)
 {
+	end_overdue(c);
 	start_due(c);
 	double t = now_ms();
 	int wait = timeout_ms < 0 ? 0 : timeout_ms;
@@ -531,6 +564,8 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
 			if (left < wait)
 				wait = left > 0 ? (int)left + 1 : 0;
 		}
+		if (x->state != XFER_COMPLETED && c->deadline > 0 && c->deadline - t < wait)
+			wait = c->deadline > t ? (int)(c->deadline - t) + 1 : 0;
 	}
 	if (curl_multi_poll(c->multi, extra, n_extra, wait, NULL) != CURLM_OK)
 		return ERR_BACKEND;
@@ -547,6 +582,7 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
 		if (x)
 			attempt_done(x, m->data.result);
 	}
+	end_overdue(c);
 	start_due(c);
 	deliver(c);
 	return ERR_OK;

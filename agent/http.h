@@ -93,6 +93,14 @@ typedef void (*http_done_fn)(void *ud, struct http_result *res);
 enum err http_client_new(struct http_client **out);
 void http_client_free(struct http_client *c);
 
+/* http_client_deadline: every transfer of c, those running and those started later, ends
+ * within in_ms milliseconds from now (0 or less: no deadline from now on): an attempt's
+ * timeout is cut to the time left, a retry that could not start before it is not made
+ * (the answer in hand stands), and a transfer still running then ends in the next
+ * http_poll with err ERR_BACKEND and error why (copied, cut to 199 bytes; NULL: "deadline
+ * passed"). Replaces the deadline set before. The engine sets one per turn. */
+void http_client_deadline(struct http_client *c, long in_ms, const char *why);
+
 /* http_start: begin req (taken over, also on failure) on c; done(ud, res) is called from
  * a later http_poll. Output: *xfer, if not NULL, the handle for http_cancel (valid until
  * done is called or it is cancelled). Errors: ERR_NOMEM, ERR_BACKEND. */

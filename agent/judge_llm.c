@@ -206,3 +206,41 @@ bool judge_llm_forgives(enum judge_llm_kind k, const char *v)
 	}
 	return false;
 }
+
+/* ---- the backend (judge_llm.h) ---- */
+
+static enum err judge_llm_client_request(const struct judge_llm_client *j, const void *req,
+					 struct http_req **out);
+static enum err judge_llm_client_response(const struct judge_llm_client *j, const void *req,
+					  const struct http_result *res, void *out,
+					  struct backend_usage *u);
+
+LLM_STAGE_DEFINE(judge_llm_client)
+
+static enum err judge_llm_client_request(const struct judge_llm_client *j, const void *req,
+					 struct http_req **out)
+{
+	return judge_llm_request(j->c.p, req, out);
+}
+
+static enum err judge_llm_client_response(const struct judge_llm_client *j, const void *req,
+					  const struct http_result *res, void *out,
+					  struct backend_usage *u)
+{
+	const struct judge_llm_item *it = req;
+	struct judge_answer *a = out, got = {NULL, NULL};
+	enum err e = judge_llm_response(j->c.p, it->kind, res, &got.verdict, &got.raw, u);
+	if (e == ERR_OK)
+		*a = got;
+	return e;
+}
+
+const struct backend_ops judge_llm_ops = {
+	.stage = BACKEND_JUDGE,
+	.call = llm_ops_call,
+	.start = llm_ops_start,
+	.finish = llm_ops_finish,
+	.usage = llm_ops_usage,
+	.free = llm_ops_free,
+	.model = llm_ops_model,
+};

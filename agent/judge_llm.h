@@ -66,6 +66,16 @@ enum err judge_llm_response(const struct provider *p, enum judge_llm_kind k,
 			    const struct http_result *res, const char **verdict, char **raw,
 			    struct backend_usage *u);
 
+/* The judge as a backend (agent/backend.h, stage JUDGE; backend_judge looks it up): ctx
+ * a struct judge_llm_client on one provider; req a const struct judge_llm_item *, out a
+ * struct judge_answer *; blocking call, both halves, usage, model, free. */
+struct judge_llm_client;
+extern const struct backend_ops judge_llm_ops;
+
+/* judge_llm_client_new: the ctx of judge_llm_ops on p (taken over, also on failure).
+ * Output: *out (freed by the ops' free). Errors: ERR_NOMEM. */
+enum err judge_llm_client_new(struct provider *p, struct judge_llm_client **out);
+
 /* judge_llm_forgives: whether verdict v of kind k accepts the item: NAME "same", WER
  * "equivalent" or "similar" (the paper's LLM-WER), ASKS "yes". */
 bool judge_llm_forgives(enum judge_llm_kind k, const char *v);

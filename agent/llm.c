@@ -300,6 +300,12 @@ const struct backend_usage *llm_ops_usage(const void *ctx)
 	return c->used ? &c->last : NULL;
 }
 
+const char *llm_ops_model(const void *ctx)
+{
+	const struct llm_client *c = ctx;
+	return c->p->model;
+}
+
 void llm_ops_free(void *ctx)
 {
 	struct llm_client *c = ctx;

@@ -153,13 +153,14 @@ void *llm_client_new(struct provider *p, const struct llm_stage *stage, size_t s
 /* The backend ops members every language-model stage shares (backend.h: struct
  * backend_ops); ctx is a stage's ctx, which starts with a struct llm_client. call is
  * blocking (llm_send); start also resets u and says when the request cannot be built;
- * usage gives last; free wipes the provider's key and frees ctx. */
+ * usage gives last; free wipes the provider's key and frees ctx; model is the provider's. */
 enum err llm_ops_call(void *ctx, const void *req, void *out);
 enum err llm_ops_start(void *ctx, const void *req, struct http_req **hr, struct backend_usage *u);
 enum err llm_ops_finish(void *ctx, const void *req, const struct http_result *res, void *out,
 			struct backend_usage *u);
 const struct backend_usage *llm_ops_usage(const void *ctx);
 void llm_ops_free(void *ctx);
+const char *llm_ops_model(const void *ctx);
 
 /* llm_send: the blocking half of a backend's call on p: resets u (llm_usage_begin), then
  * sends hr, the request its builder made with result built. Output: *res on ERR_OK (caller

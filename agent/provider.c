@@ -135,6 +135,11 @@ static const struct conf_rule stage_rules[] = {
 	{"reasoning_effort", 's', 0, 0, false}, {"history_turns", 'n', 0, 1000000, true},
 };
 
+/* "deadlines": milliseconds, 0 for none (a day at the most). */
+static const struct conf_rule deadline_rules[] = {
+	{"turn_ms", 'n', 0, 86400000, true}, {"call_ms", 'n', 0, 86400000, true},
+};
+
 /* Whether the members of o named in rules have their kind; else bad (size n) names the
  * first that does not, as PREFIX.KEY. */
 static bool rules_ok(const cJSON *o, const char *prefix, const struct conf_rule *rules,
@@ -197,6 +202,14 @@ static bool config_types_ok(const cJSON *root, char *bad, size_t n)
 			      bad, n))
 			return false;
 	}
+	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(root, "deadlines");
+	if (dl && !cJSON_IsObject(dl)) {
+		snprintf(bad, n, "deadlines must be an object");
+		return false;
+	}
+	if (dl && !rules_ok(dl, "deadlines", deadline_rules,
+			    sizeof(deadline_rules) / sizeof(deadline_rules[0]), bad, n))
+		return false;
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "judge");
 	if (j && !cJSON_IsString(j) &&
 	    !(cJSON_IsObject(j) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "spec")))) {
@@ -327,6 +340,18 @@ static bool conf_num(const cJSON *o, const char *k, double *out)
 		return false;
 	*out = v->valuedouble;
 	return true;
+}
+
+void provider_config_deadlines(long *turn_ms, long *call_ms)
+{
+	double v;
+	if (!config_tried)
+		provider_config_load(NULL, NULL, 0);
+	/* whole numbers in [0, 86400000]: checked when the file was loaded */
+	*turn_ms = conf_num(section("deadlines", NULL), "turn_ms", &v) ? (long)v
+								       : PROVIDER_TURN_DEADLINE_MS;
+	*call_ms = conf_num(section("deadlines", NULL), "call_ms", &v) ? (long)v
+								       : PROVIDER_CALL_DEADLINE_MS;
 }
 
 void provider_free(struct provider *p)

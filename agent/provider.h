@@ -21,12 +21,14 @@
  *   },
  *   "extract": {"reasoning_effort": "medium", "history_turns": 200},
  *   "reply": {"reasoning_effort": "low", "history_turns": 200},
- *   "judge": "openai:gpt-5.4-mini"
+ *   "judge": "openai:gpt-5.4-mini",
+ *   "deadlines": {"turn_ms": 90000, "call_ms": 900000}
  * }
  * "stream" (default true for the chat-completions and Messages protocols) has EXTRACT ask
  * for a streamed answer, so its acknowledgement is known before the rest arrives.
  * "judge" names the benchmark's LLM judge ("PROVIDER[:MODEL]"; also {"spec": "..."}),
  * used when `formdesk bench` is given no --judge.
+ * "deadlines" bound the time an unresponsive provider can take (provider_config_deadlines).
  * Precedence: config file, then environment, then the built-in default. */
 #ifndef FORMDESK_PROVIDER_H
 #define FORMDESK_PROVIDER_H
@@ -136,6 +138,18 @@ bool provider_configured(const char *name);
 /* provider_config_judge: the config file's "judge" spec ("PROVIDER[:MODEL]"), NULL when
  * it names none (owned by the loaded config: valid until it is freed or reloaded). */
 const char *provider_config_judge(void);
+
+/* The deadlines when the config file gives none: a turn's stages together, and the
+ * agent's turns of one call together (opening included), milliseconds. Each request has
+ * its own timeout besides (timeout_ms, 30 s by default). */
+#define PROVIDER_TURN_DEADLINE_MS 90000L
+#define PROVIDER_CALL_DEADLINE_MS 900000L
+
+/* provider_config_deadlines: the config file's "deadlines" ({"turn_ms", "call_ms"},
+ * whole milliseconds from 0 to 86400000, 0 for none), each one missing being its
+ * PROVIDER_*_DEADLINE_MS. Outputs: *turn_ms, *call_ms (0: none). The engine ends a turn's
+ * requests when the first passes and the call when the second does (sessions/engine.h). */
+void provider_config_deadlines(long *turn_ms, long *call_ms);
 
 /* provider_config_path: the config file in use, NULL when none (static). */
 const char *provider_config_path(void);

@@ -98,13 +98,13 @@ enum err reply_script_reply(void *ctx, const struct reply_request *req, char **t
 {
 	(void)ctx;
 	struct decision *d = NULL;
-	/* The record is read by its one decoder; one without a tool call reads as a question
-	 * for no field, which is refused below. */
-	if (!req->form || decision_from_json(req->decision, &d) != ERR_OK)
+	/* The record is read by its one decoder (unless the struct came with it); one
+	 * without a tool call reads as a question for no field, which is refused below. */
+	if (!req->form || (!req->dec && decision_from_json(req->decision, &d) != ERR_OK))
 		return ERR_INVALID;
 	struct buf b = {NULL, 0, 0, true};
 	put(&b, "", 0);
-	enum err e = phrase(&b, req->form, d);
+	enum err e = phrase(&b, req->form, req->dec ? req->dec : d);
 	decision_free(d);
 	if (e == ERR_OK && !b.ok)
 		e = ERR_NOMEM;

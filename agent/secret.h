@@ -7,7 +7,10 @@
  *
  * What is scrubbed: every run of 8 or more bytes that lies inside a secret (so a key cut
  * short by the provider is caught too), and every whole occurrence of a secret of 4 to 7
- * bytes. Thread-safe: a mutex guards the list. */
+ * bytes; looked for in the text as it is and with its escapes decoded, two levels deep
+ * (JSON's \uXXXX, \/, \" ..., and URLs' %XX: a provider that writes a key's characters
+ * escaped quotes it all the same, and whoever parses the body decodes them), the escaped
+ * bytes replaced. Thread-safe: a mutex guards the list. */
 #ifndef FORMDESK_SECRET_H
 #define FORMDESK_SECRET_H
 
@@ -21,7 +24,9 @@ enum err secret_add(const char *s);
 /* secret_scrub: replace, in s (len bytes, not necessarily NUL-terminated), every run
  * that shows a secret by "***". Returns the new length (never more than len); when it is
  * shorter, s[new length] is set to NUL (so s needs len + 1 bytes when shortened: a
- * NUL-terminated string or a body with its NUL). NULL s: 0. */
+ * NUL-terminated string or a body with its NUL). NULL s: 0. Out of memory (it needs
+ * about 35 bytes a byte of s when s holds escapes): all of s becomes "***", since what
+ * cannot be checked is not kept. */
 size_t secret_scrub(char *s, size_t len);
 
 /* secret_scrub_str: secret_scrub on a NUL-terminated string; NULL does nothing. */

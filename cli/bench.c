@@ -95,8 +95,8 @@ int cmd_bench(int argc, char **argv)
 				  .reply = "script"};
 	struct compose *c = NULL;
 	const char *judge_spec = NULL;
-	struct provider *judge = NULL;
-	char jwhy[256] = "";
+	struct backend judge_b, *judge = NULL;
+	const char *jwhy = NULL;
 	struct bench_config cfg = {0};
 	struct benchdb *db = NULL;
 	struct bench_counts counts = {0};
@@ -119,11 +119,13 @@ int cmd_bench(int argc, char **argv)
 	};
 	const char *out = o.out, *db_path = co.db;
 	judge_spec = o.judge ? o.judge : provider_config_judge();
-	if (judge_spec && (e = provider_resolve(judge_spec, PROVIDER_LLM, &judge, jwhy, sizeof jwhy)) != ERR_OK) {
-		fprintf(stderr, "formdesk bench: --judge %s: %s\n", judge_spec, jwhy[0] ? jwhy : err_str(e));
+	if (judge_spec && (e = backend_judge(judge_spec, &judge_b, &jwhy)) != ERR_OK) {
+		fprintf(stderr, "formdesk bench: --judge %s: %s\n", judge_spec,
+			jwhy && jwhy[0] ? jwhy : err_str(e));
 		goto out;
 	}
-	cfg.judge = judge;
+	if (judge_spec)
+		cfg.judge = judge = &judge_b;
 	if ((e = benchdb_open(db_path, &db, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk bench: %s\n", msg ? msg : err_str(e));
 		goto out;
@@ -176,7 +178,7 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr,
 			"formdesk bench: judge %s:%s: %ld items, %ld asked now (%ld failed), %ld from the "
 			"cache, cost $%.4f\n",
-			judge->info->name, judge->model, counts.judge.items, counts.judge.asked,
+			judge->name, backend_model(judge), counts.judge.items, counts.judge.asked,
 			counts.judge.failed, counts.judge.cached, counts.judge.cost_usd);
 	long failed = counts.errors_stt + counts.errors_extract + counts.errors_reply +
 		      counts.errors_calls;
@@ -211,7 +213,6 @@ out:
 		fprintf(stderr, "formdesk bench: %s\n", store_error(c->store));
 	free(calls_db);
 	benchdb_close(db);
-	provider_free(judge);
 	compose_free(c);
 	free(msg);
 	free(scope);

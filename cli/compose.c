@@ -211,6 +211,8 @@ enum err compose_new(const char *cmd, const struct compose_opts *o, unsigned par
 		fprintf(stderr, "formdesk: %s\n", err_str(ERR_NOMEM));
 		return ERR_NOMEM;
 	}
+	c->turn_deadline_ms = o->turn_deadline_ms;
+	c->call_deadline_ms = o->call_deadline_ms;
 	if ((e = build(c, o, parts)) != ERR_OK) {
 		if (e == ERR_NOMEM)
 			say(c, "%s", err_str(e));
@@ -238,6 +240,7 @@ void compose_engine(const struct compose *c, struct engine_config *cfg)
 		.corpus_name = c->corpus ? c->corpus->name : NULL, .lex = c->lex,
 		.stt = c->stt, .extract = c->extract, .reply = c->reply, .store = c->store,
 		.today = c->today, .endpoint = endpoint_defaults(),
+		.turn_deadline_ms = c->turn_deadline_ms, .call_deadline_ms = c->call_deadline_ms,
 	};
 }
 

@@ -26,6 +26,7 @@ struct form_issues;
  * backend spec builds no backend for that stage. */
 struct compose_opts {
 	const char *form, *corpus, *db, *today, *stt, *extract, *reply, *config;
+	int turn_deadline_ms, call_deadline_ms; /* 0: not given (the config file's) */
 };
 
 /* The common options' rows for a command's option table (cli/opts.h), each written once
@@ -42,10 +43,21 @@ struct compose_opts {
 #define COMPOSE_OPT_REPLY(fl) COMPOSE_ROW("reply", reply, "P[:M]", "the REPLY backend, PROVIDER[:MODEL]", fl)
 #define COMPOSE_OPT_CONFIG(fl) COMPOSE_ROW("config", config, "FILE", "the providers' base URLs, models, timeouts, retries, prices", fl)
 
-/* All eight, none required: the commands that run calls (run, simulate). */
+/* The deadlines for an unresponsive provider (sessions/engine.h), whole ms; not given:
+ * the config file's "deadlines" (agent/provider.h). */
+#define COMPOSE_DEADLINE_ROW(name, field, help) \
+	{name, OPTS_INT, offsetof(struct compose_opts, field), "MS", help, OPTS_SHARED, 1, 86400000, NULL}
+#define COMPOSE_OPT_DEADLINES \
+	COMPOSE_DEADLINE_ROW("turn-deadline-ms", turn_deadline_ms, \
+			     "a turn's requests end after this, recorded as failed (default 90000)"), \
+	COMPOSE_DEADLINE_ROW("call-deadline-ms", call_deadline_ms, \
+			     "the call fails once the agent's turns took this long (default 900000)")
+
+/* All ten, none required: the commands that run calls (run, simulate). */
 #define COMPOSE_OPTS_ALL \
 	COMPOSE_OPT_FORM(0), COMPOSE_OPT_CORPUS(0), COMPOSE_OPT_DB(0), COMPOSE_OPT_TODAY(0), \
-	COMPOSE_OPT_STT(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0)
+	COMPOSE_OPT_STT(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0), \
+	COMPOSE_OPT_DEADLINES
 
 /* The form the commands use when --form is not given. */
 #define COMPOSE_DEFAULT_FORM "forms/armman_enrollment.json"
@@ -76,6 +88,7 @@ struct compose {
 	struct backend stt, extract, reply;
 	struct lexicon *lex;
 	struct store *store;
+	long turn_deadline_ms, call_deadline_ms; /* as given; 0 not given */
 };
 
 /* compose_new: build parts (enum compose_part bits) from o, in the order of the enum, for
@@ -90,8 +103,8 @@ enum err compose_new(const char *cmd, const struct compose_opts *o, unsigned par
 enum err compose_store(struct compose *c, const char *db);
 
 /* compose_engine: an engine config (sessions/engine.h) borrowing c's parts: form, form
- * path, corpus name, word lists, backends, store, today; the endpointing defaults; no
- * telephone channel. c must outlive the engine. */
+ * path, corpus name, word lists, backends, store, today, the deadlines given; the
+ * endpointing defaults; no telephone channel. c must outlive the engine. */
 void compose_engine(const struct compose *c, struct engine_config *cfg);
 
 /* compose_run: record the run cfg's calls are made in (sessions/runs.h, runs_begin: the

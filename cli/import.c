@@ -42,6 +42,7 @@ static const struct opts_spec import_spec[] = {
 	R("formbharo", formbharo, "FILE", "FormBharo conversations or a transcript, as its API returns them", 0),
 	R("jsonl", jsonl, "FILE", "utterances, one a line: {call, speaker, text[, audio]}", 0),
 	COMPOSE_OPT_TODAY(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0),
+	COMPOSE_OPT_DEADLINES,
 };
 #undef R
 
@@ -117,6 +118,8 @@ int cmd_import(int argc, char **argv)
 	cfg.stt = c->stt;
 	cfg.extract = c->extract;
 	cfg.reply = c->reply;
+	cfg.turn_deadline_ms = co.turn_deadline_ms;
+	cfg.call_deadline_ms = co.call_deadline_ms;
 	lex = c->lex;
 	free(msg);
 	msg = NULL;

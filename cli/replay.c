@@ -50,7 +50,7 @@ static const struct opts_spec replay_spec[] = {
 	R("call", call, "N[,N...]", "replay these calls (may be given more than once)", 0),
 	R("form", form, "FILE", "the form to play them through (default: the run's own)", 0),
 	COMPOSE_OPT_STT(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0),
-	COMPOSE_OPT_TODAY(0),
+	COMPOSE_OPT_TODAY(0), COMPOSE_OPT_DEADLINES,
 	R("out-db", out_db, "FILE", "record the new run in this database, not --db", 0),
 	R("from", from, "words|audio", "play the recorded words or the recordings", 0),
 };
@@ -239,6 +239,8 @@ int cmd_replay(int argc, char **argv)
 	cfg.stt = c->stt;
 	cfg.extract = c->extract;
 	cfg.reply = c->reply;
+	cfg.turn_deadline_ms = co.turn_deadline_ms;
+	cfg.call_deadline_ms = co.call_deadline_ms;
 	lex = c->lex;
 	if (from)
 		run_options(from->info.options, &cfg);

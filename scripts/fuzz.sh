@@ -53,6 +53,12 @@ make_seeds() {
 	for f in tests/data/corpus_*/audios/* tests/data/bench_corpus/audios/*; do
 		[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 200000 ] && seed audio "$(echo "$f" | tr / _)" <"$f"
 	done
+	for f in tests/data/import/*.json*; do
+		case "$f" in
+		*.jsonl) printf '\x00' ;;
+		*) printf '\x01' ;;
+		esac | cat - "$f" | seed callimport "$(basename "$f")"
+	done
 	for d in tests/fuzz/regress/*/; do
 		t=$(basename "$d")
 		for f in "$d"*; do [ -f "$f" ] && seed "$t" "regress-$(basename "$f")" <"$f"; done

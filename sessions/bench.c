@@ -228,9 +228,13 @@ static const char *tool_arg(const cJSON *decision, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static char *script_words(const struct form *f, const cJSON *decision, const cJSON *history)
+/* script_words: what the script replier says for decision (dec: the same as the struct,
+ * NULL when only the JSON is at hand). Returns a new string (caller frees), NULL when it
+ * says nothing or memory is short. */
+static char *script_words(const struct form *f, const cJSON *decision, const cJSON *history,
+			  const struct decision *dec)
 {
-	struct reply_request rq = {f, decision, history};
+	struct reply_request rq = {f, decision, history, dec};
 	char *t = NULL;
 	if (reply_script_reply(NULL, &rq, &t) != ERR_OK)
 		return NULL;
@@ -441,7 +445,7 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 	    (e = start_json(fl, &d)) != ERR_OK)
 		goto out;
 	e = ERR_NOMEM;
-	if (!(words = script_words(f, d, h)) || !history_push(h, "agent", words))
+	if (!(words = script_words(f, d, h, NULL)) || !history_push(h, "agent", words))
 		goto out;
 	for (int t = 0; t < call->n_turns; t++) {
 		const struct corpus_turn *turn = &call->turns[t];
@@ -495,7 +499,7 @@ static enum err plan_call(struct bench *b, const struct corpus_call *call, struc
 		extraction_free(ex);
 		ex = NULL;
 		free(words);
-		if (!(words = script_words(f, d, h)))
+		if (!(words = script_words(f, d, h, NULL)))
 			goto out;
 		if (fresh) {
 			u = &b->units[b->n_units - 1];
@@ -1003,7 +1007,7 @@ static void reply_http_done(void *ud, struct http_result *res)
 
 static void reply_start(struct bench *b, const struct unit *u)
 {
-	struct reply_request rq = {b->cfg->form, u->decision, u->history_after};
+	struct reply_request rq = {b->cfg->form, u->decision, u->history_after, NULL};
 	if (b->reply_async) {
 		struct flight *fl = calloc(1, sizeof *fl);
 		struct http_req *hr = NULL;
@@ -1246,7 +1250,7 @@ static void icall_decided(struct icall *c, const struct engine_event *ev)
 	c->asks = strcmp(tool_name(ev->json), "end_call") != 0;
 	c->kind = !c->asks ? REPLY_END : ev->turn == 0 ? REPLY_OPENING : REPLY_TURN;
 	if (c->asks) {
-		c->ref = script_words(b->cfg->form, ev->json, NULL); /* NULL: none */
+		c->ref = script_words(b->cfg->form, ev->json, NULL, ev->decision); /* NULL: none */
 		if (label && !(c->label = strdup(label))) {
 			fail(b, ERR_NOMEM, "rules");
 			return;

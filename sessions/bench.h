@@ -107,8 +107,8 @@ struct bench_config {
 	struct backend extract;
 	struct backend reply;
 	int concurrency;             /* requests in flight for network backends, >= 1 */
-	const struct provider *judge; /* the LLM judge (sessions/benchjudge.h), borrowed; NULL:
-	                                the offline judges only */
+	const struct backend *judge;  /* the LLM judge (sessions/benchjudge.h; backend_judge),
+	                                borrowed; NULL: the offline judges only */
 	unsigned stages;             /* enum bench_stage bits to run; 0: all */
 	bench_progress_fn progress;  /* may be NULL */
 	void *ud;

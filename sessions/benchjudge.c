@@ -53,9 +53,10 @@ static void fail(struct bj *b, enum err e, const char *what)
 		b->msg = NULL;
 }
 
-void benchjudge_name(const struct provider *p, char *buf, size_t n)
+void benchjudge_name(const struct backend *judge, char *buf, size_t n)
 {
-	snprintf(buf, n, "llm:%s:%s", p->info->name, p->model);
+	const char *model = backend_model(judge);
+	snprintf(buf, n, "llm:%s:%s", judge->name ? judge->name : "?", model ? model : "");
 }
 
 static char *dup0(const char *s)
@@ -297,6 +298,7 @@ static bool visit(struct bj *b, struct row *r)
 struct flight {
 	struct bj *b;
 	long i;
+	struct backend_usage u; /* as backend_start left it */
 };
 
 static void on_done(void *ud, struct http_result *res)
@@ -304,10 +306,12 @@ static void on_done(void *ud, struct http_result *res)
 	struct flight *fl = ud;
 	struct bj *b = fl->b;
 	struct item *it = &b->items[fl->i];
-	struct backend_usage u;
-	const char *v = NULL;
-	char *raw = NULL;
-	enum err e = judge_llm_response(b->cfg->judge, it->kind, res, &v, &raw, &u);
+	struct judge_llm_item q = {it->kind, it->a, it->b, it->ctx_a, it->ctx_b};
+	struct backend_usage u = fl->u;
+	struct judge_answer a = {NULL, NULL};
+	enum err e = backend_finish(b->cfg->judge, &q, res, &a, &u);
+	const char *v = a.verdict;
+	char *raw = a.raw;
 	b->inflight--;
 	double cost = u.cost_usd > 0 ? u.cost_usd : 0;
 	b->counts.cost_usd += cost;
@@ -378,9 +382,9 @@ static void ask(struct bj *b)
 				fail(b, ERR_NOMEM, "request");
 				return;
 			}
-			*fl = (struct flight){b, i};
+			*fl = (struct flight){.b = b, .i = i};
 			b->counts.asked++;
-			if ((e = judge_llm_request(b->cfg->judge, &q, &req)) != ERR_OK ||
+			if ((e = backend_start(b->cfg->judge, &q, &req, &fl->u)) != ERR_OK ||
 			    (e = http_start(b->http, req, on_done, fl, NULL)) != ERR_OK) {
 				free(fl);
 				it->failed = true;

@@ -28,7 +28,7 @@
  * (transport, HTTP status, an answer that is not a verdict) is recorded in the cache
  * with its error and asked again next run; meanwhile the deterministic verdict stands
  * and the row names the failure. Requests run through the non-blocking halves
- * (judge_llm_request, http_start, judge_llm_response) with up to `concurrency` in
+ * (backend_start, http_start, backend_finish) with up to `concurrency` in
  * flight. */
 #ifndef FORMDESK_BENCHJUDGE_H
 #define FORMDESK_BENCHJUDGE_H
@@ -45,7 +45,8 @@ struct benchjudge_config {
 	const char *scope;
 	const struct form *form;
 	const struct lexicon *lex;
-	const struct provider *judge;   /* the language model asked; borrowed */
+	const struct backend *judge;    /* the language model asked (agent/backend.h, stage
+	                                   JUDGE: backend_judge); borrowed */
 	const char *stt_spec, *extract_spec, *reply_spec; /* NULL: that stage is not judged */
 	int concurrency;                /* requests in flight, >= 1 */
 };
@@ -69,6 +70,6 @@ enum err benchjudge_run(const struct benchjudge_config *cfg, struct benchjudge_c
 			char **errmsg);
 
 /* benchjudge_name: the judge's recorded name, "llm:PROVIDER:MODEL", into buf (size n). */
-void benchjudge_name(const struct provider *p, char *buf, size_t n);
+void benchjudge_name(const struct backend *judge, char *buf, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
 #include "callimport.h"
 
 #include <libgen.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,9 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
+#include "base/utf8.h"
 #include "sessions/corpus.h"
+#include "sessions/csv.h"
 #include "sessions/runs.h"
 
 /* add_call: a new call id at the end of c. Returns it, NULL when out of memory. */
@@ -141,7 +144,8 @@ static enum err load_jsonl(const char *path, const char *text, const char *dir,
 	return e;
 }
 
-/* conversation: one FormBharo conversation (or a bare transcript, named id). */
+/* conversation: one FormBharo conversation (id NULL), or a bare transcript (an array)
+ * named id. */
 static enum err conversation(const char *path, const char *dir, const cJSON *conv,
 			     const char *id, struct corpus *c, char **errmsg)
 {
@@ -152,7 +156,12 @@ static enum err conversation(const char *path, const char *dir, const cJSON *con
 	int i = 0;
 	enum err e = ERR_OK;
 
-	if (!cJSON_IsArray(conv)) {
+	if (!id && !cJSON_IsObject(conv)) {
+		*errmsg = runs_printf("%s: conversation %d: expected an object {\"conversation_id\", "
+				      "\"transcript\": [...]}", path, c->n_calls + 1);
+		return ERR_INVALID;
+	}
+	if (!id) {
 		id = str_of(conv, "conversation_id");
 		if (!id || !id[0]) {
 			*errmsg = runs_printf("%s: conversation %d: no \"conversation_id\"", path,
@@ -214,20 +223,50 @@ static enum err load_formbharo(const char *path, const char *text, const char *d
 	return e;
 }
 
+/* not_text: why text (len bytes) is not whole UTF-8 text, into *errmsg ("FILE:LINE:
+ * ..."): a byte that is not UTF-8, a NUL byte, or a NUL written as JSON's \u0000 (the
+ * parser would cut the string there, dropping what follows without a word). Returns
+ * whether it is not. */
+static bool not_text(const char *path, const char *text, size_t len, char **errmsg)
+{
+	const char *bad = utf8_bad(text, len, false), *p;
+	for (p = text; !bad && p < text + len; p++)
+		if (*p == '\\' && p + 1 < text + len) {
+			if (p + 6 <= text + len && memcmp(p + 1, "u0000", 5) == 0)
+				bad = p;
+			p++; /* the escaped character, a backslash too, is not an escape */
+		}
+	if (!bad)
+		return false;
+	int line = 1;
+	for (p = text; p < bad; p++)
+		line += *p == '\n';
+	if (*bad == '\\')
+		*errmsg = runs_printf("%s:%d: \\u0000 (a NUL) in a string; not text", path, line);
+	else if (*bad)
+		*errmsg = runs_printf("%s:%d: not UTF-8 text (byte 0x%02X)", path, line,
+				      (unsigned)(unsigned char)*bad);
+	else
+		*errmsg = runs_printf("%s:%d: the file holds a NUL byte; not text", path, line);
+	return true;
+}
+
 enum err callimport_load(const char *path, enum callimport_format fmt, const char *name,
 			 struct corpus **out, char **errmsg)
 {
 	struct corpus *c = calloc(1, sizeof *c);
 	char *text = NULL, *copy = NULL;
+	size_t len = 0;
 	enum err e = ERR_NOMEM;
 
 	*errmsg = NULL;
 	if (!c || !(copy = strdup(path)) || !(c->name = strdup(name)) ||
 	    !(c->dir = strdup(dirname(copy))))
 		goto out;
-	if (!(text = runs_read_file(path))) {
-		*errmsg = runs_printf("%s: cannot read it", path);
-		e = ERR_IO;
+	if ((e = csv_read_file(path, &text, &len, errmsg)) != ERR_OK)
+		goto out;
+	if (not_text(path, text, len, errmsg)) {
+		e = ERR_PARSE;
 		goto out;
 	}
 	e = fmt == CALLIMPORT_JSONL ? load_jsonl(path, text, c->dir, c, errmsg)

@@ -32,9 +32,10 @@ enum callimport_format {
 /* callimport_load: the calls in the file at path, of format fmt, as a corpus named name
  * (borrowed; its folder is the file's). Output: *out (caller frees with corpus_free); on
  * failure *errmsg (caller frees) reads "FILE[:LINE]: what is wrong". Errors: ERR_IO (the
- * file cannot be read), ERR_PARSE (not JSON), ERR_INVALID (a member missing or of the
- * wrong type, an unknown speaker, a call's lines apart, a recording that is not there, no
- * calls), ERR_NOMEM. */
+ * file cannot be read, or is a folder, a pipe or a device), ERR_PARSE (not JSON; not
+ * UTF-8 text, a NUL byte or a \u0000 escape in it, at the line named), ERR_INVALID (a
+ * member missing or of the wrong type, a list item that is not a conversation, an unknown
+ * speaker, a call's lines apart, a recording that is not there, no calls), ERR_NOMEM. */
 enum err callimport_load(const char *path, enum callimport_format fmt, const char *name,
 			 struct corpus **out, char **errmsg);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/provider.h"
 #include "agent/reply_script.h"
 #include "agent/textcheck.h"
 #include "audio/audiofile.h"
@@ -87,6 +88,11 @@ struct engine {
 	/* the current call's totals */
 	double cost_usd, stage_ms[ENGINE_STAGES], turn_total, turn_max;
 	int requests, failed_requests;
+	double spent_ms;      /* the agent's turns so far, the opening included (the call
+	                         deadline's measure) */
+	long turn_dl, call_dl; /* the deadlines in force, ms; 0 none */
+	double call_over_at;  /* now_ms() when the call's deadline passes, when it is what the
+	                         turn in progress was armed with; else 0 */
 };
 
 static const char *const stage_names[ENGINE_STAGES] = {"STT", "EXTRACT", "REPLY"};
@@ -214,8 +220,48 @@ enum err engine_new(const struct engine_config *cfg, engine_listener listener, v
 	e->listener = listener;
 	e->ud = ud;
 	e->failing = -1;
+	provider_config_deadlines(&e->turn_dl, &e->call_dl);
+	if (cfg->turn_deadline_ms)
+		e->turn_dl = cfg->turn_deadline_ms;
+	if (cfg->call_deadline_ms)
+		e->call_dl = cfg->call_deadline_ms;
 	*out = e;
 	return ERR_OK;
+}
+
+/* arm_deadline: a turn (or the opening) begins: its requests end by the turn's deadline,
+ * or by what is left of the call's when that comes first (agent/http.h). */
+static void arm_deadline(struct engine *e)
+{
+	char why[160];
+	long in = e->turn_dl > 0 ? e->turn_dl : 0;
+	double left = e->call_dl > 0 ? (double)e->call_dl - e->spent_ms : 0;
+	e->call_over_at = 0;
+	if (e->call_dl > 0 && (in == 0 || left < (double)in)) {
+		in = left > 1 ? (long)left : 1;
+		e->call_over_at = now_ms() + (double)in;
+		snprintf(why, sizeof why, "the call's deadline of %ld ms passed", e->call_dl);
+	} else {
+		snprintf(why, sizeof why, "the turn's deadline of %ld ms passed", e->turn_dl);
+	}
+	http_client_deadline(e->http, in, why);
+}
+
+/* over_deadline: the turn (or opening) t has ended: count its time against the call's
+ * deadline. Returns the reason the call ends for (static), NULL while time is left. */
+static const char *over_deadline(struct engine *e, const struct turn *t)
+{
+	static char why[160];
+	double now = now_ms();
+	e->spent_ms += now - t->t_start;
+	/* 5 ms: a timer may fire that much early, and a request the call's deadline ended
+	 * has used up the call's time */
+	if (!(e->call_dl > 0) || (e->spent_ms < (double)e->call_dl &&
+				  !(e->call_over_at > 0 && now + 5 >= e->call_over_at)))
+		return NULL;
+	snprintf(why, sizeof why, "deadline: the agent's turns took %.0f ms, the call's deadline "
+		 "is %ld ms", e->spent_ms, e->call_dl);
+	return why;
 }
 
 static void turn_free(struct engine *e, struct turn *t)
@@ -329,6 +375,7 @@ static void drop_call(struct engine *e)
 	e->cost_usd = e->turn_total = e->turn_max = 0;
 	memset(e->stage_ms, 0, sizeof e->stage_ms);
 	e->requests = e->failed_requests = 0;
+	e->spent_ms = 0;
 }
 
 void engine_free(struct engine *e)
@@ -685,7 +732,7 @@ static void reply_run(struct engine *e, struct turn *t)
 	if (!t->started) {
 		t->started = true;
 		t->stage_t0 = now_ms();
-		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history};
+		t->rreq = (struct reply_request){e->cfg.form, t->decision, e->history, t->dec};
 	}
 	if (run_stage(e, t, ENGINE_STAGE_REPLY, &err))
 		return;
@@ -776,9 +823,12 @@ static enum err opening_done(struct engine *e, struct turn *t)
 	if (t->said)
 		emit(e, ENGINE_AGENT_SAYS, 0, t->said, NULL, NULL);
 	err = ERR_OK;
+	const char *late = over_deadline(e, t);
 	/* A form with nothing to ask ends at once. */
 	if (flow_status(e->flow) != CALL_IN_PROGRESS)
 		err = finish(e, flow_status(e->flow), end_reason(t->dec));
+	else if (late)
+		err = finish(e, CALL_FAILED, late);
 	else if (e->call && e->call->n_turns == 0)
 		err = finish(e, CALL_FAILED, "the caller hung up: the call has no caller turns");
 out:
@@ -853,8 +903,11 @@ static enum err turn_done(struct engine *e, struct turn *t)
 	emit(e, ENGINE_TURN_DONE, t->index, NULL, NULL, &t->tm);
 
 	err = ERR_OK;
+	const char *late = over_deadline(e, t);
 	if (flow_status(e->flow) != CALL_IN_PROGRESS)
 		err = finish(e, flow_status(e->flow), end_reason(t->dec));
+	else if (late)
+		err = finish(e, CALL_FAILED, late);
 	else if (e->call && e->next >= e->call->n_turns)
 		err = finish(e, CALL_FAILED, "the caller hung up: the call's recorded turns ran out");
 out:
@@ -932,6 +985,7 @@ enum err engine_start_call(struct engine *e, const struct corpus_call *call)
 	}
 	t->index = 0;
 	t->t_start = now_ms();
+	arm_deadline(e);
 	if ((err = flow_new(e->cfg.form, e->cfg.lex, e->cfg.today, &e->flow)) != ERR_OK ||
 	    (err = flow_start(e->flow, &t->dec)) != ERR_OK)
 		goto out;
@@ -1053,6 +1107,7 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 	if (!(t = turn_new(e)))
 		return ERR_NOMEM;
 	t->t_start = now_ms();
+	arm_deadline(e);
 	if (in) {
 		if ((in->audio && !(t->audio = strdup(in->audio))) ||
 		    (in->condition && !(t->condition = strdup(in->condition))) ||

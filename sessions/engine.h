@@ -46,6 +46,16 @@ struct engine_config {
 	                                  condition is recorded with "+telephone" */
 	long long run_id;              /* the run each call is recorded in (sessions/runs.h);
 	                                  0 none */
+	long turn_deadline_ms;         /* a turn's (or the opening's) stages together, ms: a
+	                                  request still running then is ended and recorded as
+	                                  failed, as any failing backend is; 0 the config
+	                                  file's (agent/provider.h provider_config_deadlines),
+	                                  -1 none */
+	long call_deadline_ms;         /* the agent's turns of one call together (the opening
+	                                  included; not the caller's time), ms: a turn's
+	                                  requests end when it passes, and the call ends as
+	                                  failed with reason "deadline: ..." once the turn is
+	                                  recorded; 0 the config file's, -1 none */
 };
 
 /* The network stages of a turn. */

@@ -190,10 +190,15 @@ printf '{"call":"x","speaker":"user","text":"a"}\n{"call":"y","speaker":"user","
 printf '{"call":"x","speaker":"caller","text":"a"}\n' >"$tmp/speaker.jsonl"
 printf '{"call":"x","speaker":"user","text":"a","audio":"gone.wav"}\n' >"$tmp/audio.jsonl"
 printf '[{"conversation_id":"c9","status":"complete"}]\n' >"$tmp/notr.json"
+printf '{"call":"x","speaker":"user","text":"a"}\n{"call":"x","speaker":"user","text":"naam\\u0000 Sunita"}\n' >"$tmp/nul.jsonl"
+printf '{"call":"x","speaker":"user","text":"naam \377"}\n' >"$tmp/bytes.jsonl"
+printf '[[{"speaker":"user","text":"a"}]]\n' >"$tmp/nested.json"
 ibefore=$(sqlite3 "$idb" "SELECT count(*) FROM runs")
 bad=0
 for c in "jsonl apart.jsonl:3: call 'x' again after other calls" "jsonl speaker.jsonl:1: speaker 'caller': expected agent or user" \
-	 "jsonl audio.jsonl:1: audio '$tmp/gone.wav': no such file" "formbharo notr.json: conversation c9: no \"transcript\""; do
+	 "jsonl audio.jsonl:1: audio '$tmp/gone.wav': no such file" "formbharo notr.json: conversation c9: no \"transcript\"" \
+	 "jsonl nul.jsonl:2: \\u0000 (a NUL) in a string" "jsonl bytes.jsonl:1: not UTF-8 text (byte 0xFF)" \
+	 "formbharo nested.json: conversation 1: expected an object"; do
 	set -- $c
 	"$BIN" import --db "$idb" --form $form --$1 "$tmp/${2%%:*}" >/dev/null 2>"$tmp/ie"; rc=$?
 	msg=${c#* }

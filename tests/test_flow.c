@@ -195,7 +195,7 @@ static const char *asking(const cJSON *d)
 
 static char *reply(const struct form *f, const cJSON *d)
 {
-	struct reply_request rq = {f, d, NULL};
+	struct reply_request rq = {f, d, NULL, NULL};
 	char *text = NULL;
 	assert_int_equal(reply_script_reply(NULL, &rq, &text), ERR_OK);
 	return text;
@@ -719,7 +719,7 @@ static void test_decision_json(void **state)
 	assert_int_equal(decision_from_json(j, &back), ERR_PARSE);
 	assert_null(back);
 	struct form *f = load("forms/armman_enrollment.json");
-	struct reply_request rq = {f, j, NULL};
+	struct reply_request rq = {f, j, NULL, NULL};
 	char *said = NULL;
 	assert_int_equal(reply_script_reply(NULL, &rq, &said), ERR_INVALID);
 	cJSON_Delete(j);

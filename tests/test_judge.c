@@ -122,19 +122,19 @@ struct fixture {
 	struct corpus *corpus;
 	struct lexicon *lex;
 	struct mockserver *ms;
-	struct provider *judge;
+	struct backend judge;
 	struct bench_config cfg;
 	char db[64], out[64], conf[64];
 };
 
-static struct provider *judge_on(struct fixture *fx, const char *spec)
+static struct backend judge_on(struct fixture *fx, const char *spec)
 {
-	struct provider *p = NULL;
-	char why[256] = "";
+	struct backend b = {0};
+	const char *why = NULL;
 	provider_config_free();
-	if (provider_resolve(spec, PROVIDER_LLM, &p, why, sizeof why) != ERR_OK)
-		fail_msg("%s: %s", spec, why);
-	return p;
+	if (backend_judge(spec, &b, &why) != ERR_OK)
+		fail_msg("%s: %s", spec, why ? why : "");
+	return b;
 }
 
 static int setup(void **state)
@@ -179,7 +179,7 @@ static int teardown(void **state)
 	if (system(cmd) != 0)
 		return 1;
 	mockserver_stop(fx->ms);
-	provider_free(fx->judge);
+	backend_cleanup(); /* the judge's ctx */
 	provider_config_free();
 	unsetenv("FORMDESK_CONFIG");
 	unsetenv("OPENAI_BASE_URL");
@@ -289,6 +289,41 @@ static bool file_has(const char *path, const char *s)
 	return strstr(buf, s) != NULL;
 }
 
+/* The judge is a row of the backend table (agent/backend.h, stage JUDGE): found by name
+ * among the language-model providers, no offline one; asked through the table's blocking
+ * call, with its usage and model. */
+static void judge_backend_row(void **state)
+{
+	struct fixture *fx = *state;
+	struct backend b = {0};
+	const char *why = NULL;
+	char known[256];
+	mockserver_set_handler(fx->ms, judge_handler, NULL);
+	assert_string_equal(backend_stage_name(BACKEND_JUDGE), "JUDGE");
+	assert_null(backend_default(BACKEND_JUDGE));
+	backend_known(BACKEND_JUDGE, known, sizeof known);
+	assert_non_null(strstr(known, "openai"));
+	assert_null(strstr(known, "rules"));
+	assert_int_equal(backend_judge("rules", &b, &why), ERR_NOTFOUND);
+	assert_non_null(strstr(why, "unknown JUDGE provider \"rules\""));
+	b = judge_on(fx, "openai");
+	assert_string_equal(b.name, "openai");
+	assert_string_equal(backend_model(&b), "judge-model");
+	struct judge_llm_item q = {JUDGE_LLM_NAME, "Sunita Devi", "sunita devi", NULL, NULL};
+	struct judge_answer a = {NULL, NULL};
+	assert_int_equal(backend_ask_judge(&b, &q, &a), ERR_OK);
+	assert_string_equal(a.verdict, "same");
+	assert_non_null(strstr(a.raw, "same"));
+	free(a.raw);
+	struct backend_usage u;
+	assert_true(backend_last_usage(&b, &u));
+	assert_string_equal(u.model, "judge-model");
+	assert_int_equal(u.tokens_in, 100);
+	/* a judge is not another stage's backend */
+	char *text = NULL;
+	assert_int_equal(backend_transcribe(&b, &(struct stt_request){0}, &text), ERR_INVALID);
+}
+
 static void judged_and_cached(void **state)
 {
 	struct fixture *fx = *state;
@@ -298,7 +333,7 @@ static void judged_and_cached(void **state)
 
 	mockserver_set_handler(fx->ms, judge_handler, NULL);
 	fx->judge = judge_on(fx, "openai");
-	fx->cfg.judge = fx->judge;
+	fx->cfg.judge = &fx->judge;
 	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
 	if (bench_run(&fx->cfg, db, &c, &msg) != ERR_OK)
 		fail_msg("bench_run: %s", msg);
@@ -363,7 +398,7 @@ static void failing_judge(void **state)
 	mockserver_set_default(fx->ms, (struct mock_reply){500, NULL,
 		"{\"error\":{\"message\":\"the judge is down\"}}", NULL, 0});
 	fx->judge = judge_on(fx, "openai");
-	fx->cfg.judge = fx->judge;
+	fx->cfg.judge = &fx->judge;
 	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
 	if (bench_run(&fx->cfg, db, &c, &msg) != ERR_OK)
 		fail_msg("bench_run: %s", msg);
@@ -404,6 +439,7 @@ static void failing_judge(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(judge_backend_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(judged_and_cached, setup, teardown),
 		cmocka_unit_test_setup_teardown(failing_judge, setup, teardown),
 	};

@@ -501,7 +501,7 @@ static void test_reply(void **state)
 	cJSON *end = load_json("tests/data/llm_reply/decision_end.json");
 	struct backend rb;
 	assert_int_equal(backend_reply("openai:gpt-5.4-mini", &rb, NULL), ERR_OK);
-	struct reply_request rq = {form, ask, history};
+	struct reply_request rq = {form, ask, history, NULL};
 
 	cJSON *content = cJSON_CreateString("आप किस ज़िले में रहती हैं?\n");
 	char *body = completion(content, NULL);
@@ -661,7 +661,7 @@ static void test_cut_off(void **state)
 		assert_int_equal(backend_reply(cases[i].spec, &rb, NULL), ERR_OK);
 		mockserver_clear(ms);
 		mockserver_push(ms, (struct mock_reply){200, NULL, say[i], NULL, 0});
-		struct reply_request rr = {form, ask, history};
+		struct reply_request rr = {form, ask, history, NULL};
 		char *text = NULL;
 		assert_int_equal(backend_say(&rb, &rr, &text), ERR_BACKEND);
 		assert_null(text);
@@ -849,7 +849,7 @@ static void test_reply_fits_tools(void **state)
 		int k = 0;
 		const cJSON *d;
 		cJSON_ArrayForEach(d, decisions) {
-			struct reply_request rq = {form, d, history};
+			struct reply_request rq = {form, d, history, NULL};
 			char *text = NULL;
 			assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
 			free(text);

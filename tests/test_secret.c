@@ -1,6 +1,7 @@
 /* Keys never leak: the scrub itself (agent/secret.h), then every provider against a local
  * server that quotes the caller's key at every offset from 0 to 400 bytes into its error
- * message, and into its successful answers (an acknowledgement, a transcript): neither
+ * message, and into its successful answers (an acknowledgement, a transcript), as it is
+ * and escaped as JSON or a URL would (ESCAPES): neither
  * the key nor any 8 bytes of it in a row may appear in what formdesk keeps (the stage's
  * error, the extraction, the transcript). Google speech: the access token and the service
  * account's private key. */
@@ -36,8 +37,38 @@ static struct {
 	int status;
 	const char *ok_shape;
 	const char *token; /* Google: the access token the token endpoint gives */
+	int escape;        /* how the quote is written (ESCAPES) */
 	char body[4096];
 } srv;
+
+/* How a server may write the key it quotes: as it is; every byte as JSON's \u00XX; every
+ * other byte so; '/', '+' and '-' escaped (\/ as JSON encoders write a slash, \u002b,
+ * \u002d); every other byte escaped twice (\\u00XX: a JSON string inside a JSON string,
+ * as a model's answer in a chat-completions body is), as URLs' %XX. */
+enum { ESC_NONE, ESC_ALL, ESC_HALF, ESC_PUNCT, ESC_TWICE, ESC_URL, ESCAPES };
+
+/* quote: srv.quote written as srv.escape says, into out (size n). */
+static void quote(char *out, size_t n)
+{
+	size_t o = 0;
+	for (const char *p = srv.quote; *p && o + 16 < n; p++) {
+		unsigned char c = (unsigned char)*p;
+		bool odd = (p - srv.quote) % 2;
+		if (srv.escape == ESC_ALL || (srv.escape == ESC_HALF && odd))
+			o += (size_t)snprintf(out + o, n - o, "\\u%04x", c);
+		else if (srv.escape == ESC_PUNCT && c == '/')
+			o += (size_t)snprintf(out + o, n - o, "\\/");
+		else if (srv.escape == ESC_PUNCT && (c == '+' || c == '-'))
+			o += (size_t)snprintf(out + o, n - o, "\\u%04X", c);
+		else if (srv.escape == ESC_TWICE && odd)
+			o += (size_t)snprintf(out + o, n - o, "\\\\u%04x", c);
+		else if (srv.escape == ESC_URL && odd)
+			o += (size_t)snprintf(out + o, n - o, "%%%02X", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+}
 
 static void handler(void *ud, const struct mock_request *req, struct mock_reply *out)
 {
@@ -48,8 +79,9 @@ static void handler(void *ud, const struct mock_request *req, struct mock_reply 
 		*out = (struct mock_reply){200, NULL, srv.body, NULL, 0};
 		return;
 	}
-	char said[1200];
-	snprintf(said, sizeof(said), "%*s%s is not valid", srv.off, "", srv.quote);
+	char said[1200], q[700];
+	quote(q, sizeof(q));
+	snprintf(said, sizeof(said), "%*s%s is not valid", srv.off, "", q);
 	for (int i = 0; i < srv.off; i++)
 		said[i] = (char)('a' + i % 26);
 	if (srv.status == 200)
@@ -82,6 +114,7 @@ static void test_scrub(void **state)
 	secret_forget_all();
 	assert_int_equal(secret_add("sk-live-0123456789abcdefXYZ"), ERR_OK);
 	assert_int_equal(secret_add("k9Qz"), ERR_OK);
+	assert_int_equal(secret_add("AbCd/EfGh+IjKl/MnOp"), ERR_OK); /* a private key's line */
 	assert_int_equal(secret_add("ab"), ERR_OK); /* too short to be told from text */
 	static const char *const cases[][2] = {
 		{"key sk-live-0123456789abcdefXYZ refused", "key *** refused"},
@@ -92,6 +125,16 @@ static void test_scrub(void **state)
 		{"short k9Qz here", "short *** here"},
 		{"ab stays", "ab stays"},
 		{"", ""},
+		/* escaped: JSON's \uXXXX, \/ and the rest, URLs' %XX, two levels deep */
+		{"key \\u0073k-live-0123456789abcdefXYZ!", "key ***!"},
+		{"\\u0073\\u006b\\u002d\\u006c\\u0069\\u0076\\u0065\\u002d\\u0030\\u0031\\u0032",
+		 "***"},
+		{"\"sk-live-0123456789abcdef\\u0058\\u0059\\u005A\" no", "\"***\" no"},
+		{"p AbCd\\/EfGh+IjKl\\/MnOp q", "p *** q"},
+		{"in a string in a string: sk-live-\\\\u00301234 .", "in a string in a string: *** ."},
+		{"url sk-live-01234567%38%39abcdef", "url ***"},
+		{"k9\\u0051z", "***"},
+		{"text \\u0041\\n\\/ 100%41 \\uZZZZ \\", "text \\u0041\\n\\/ 100%41 \\uZZZZ \\"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char buf[128];
@@ -152,8 +195,8 @@ static void check_extract(const struct backend *be, const char *key, const char 
 		cJSON_Delete(j);
 	}
 	if (shows(u.error, key) || shows(js, key) || (ex && (shows(ex->ack, key) || shows(ex->fault, key))))
-		fail_msg("%s at offset %d: the key shows: error \"%s\" extraction %s", what, srv.off,
-			 u.error, js ? js : "(none)");
+		fail_msg("%s at offset %d (escape %d): the key shows: error \"%s\" extraction %s", what, srv.off,
+			 srv.escape, u.error, js ? js : "(none)");
 	cJSON_free(js);
 	extraction_free(ex);
 }
@@ -181,12 +224,13 @@ static void test_llm_providers(void **state)
 					 "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}"
 				       : "{\"choices\":[{\"message\":{\"content\":\"{\\\"ack\\\":\\\"%s\\\",\\\"fields\\\":[]}\"},"
 					 "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1}}";
-		for (srv.off = 0; srv.off <= MAX_OFFSET; srv.off++) {
-			srv.status = 400;
-			check_extract(&be, key, t[i].name);
-			srv.status = 200;
-			check_extract(&be, key, t[i].name);
-		}
+		for (srv.escape = 0; srv.escape < ESCAPES; srv.escape++)
+			for (srv.off = 0; srv.off <= MAX_OFFSET; srv.off++) {
+				srv.status = 400;
+				check_extract(&be, key, t[i].name);
+				srv.status = 200;
+				check_extract(&be, key, t[i].name);
+			}
 		tried++;
 	}
 	assert_int_equal(tried, 7);
@@ -215,8 +259,8 @@ static void check_stt(const struct backend *be, const char *key, const char *wha
 	struct backend_usage u;
 	assert_true(backend_last_usage(be, &u));
 	if (shows(u.error, key) || shows(text, key))
-		fail_msg("%s at offset %d (status %d): the key shows: error \"%s\" text \"%s\"", what, srv.off,
-			 srv.status, u.error, text ? text : "(none)");
+		fail_msg("%s at offset %d (status %d, escape %d): the key shows: error \"%s\" text \"%s\"", what, srv.off,
+			 srv.status, srv.escape, u.error, text ? text : "(none)");
 	free(text);
 }
 
@@ -260,12 +304,13 @@ static void test_stt_providers(void **state)
 		srv.ok_shape = stt_shape(t[i].name);
 		for (int q = 0; q < (google ? 2 : 1); q++) {
 			srv.quote = q ? pem_line : key;
-			for (srv.off = 0; srv.off <= MAX_OFFSET; srv.off++) {
-				srv.status = 400;
-				check_stt(&be, srv.quote, t[i].name);
-				srv.status = 200;
-				check_stt(&be, srv.quote, t[i].name);
-			}
+			for (srv.escape = 0; srv.escape < ESCAPES; srv.escape++)
+				for (srv.off = 0; srv.off <= MAX_OFFSET; srv.off++) {
+					srv.status = 400;
+					check_stt(&be, srv.quote, t[i].name);
+					srv.status = 200;
+					check_stt(&be, srv.quote, t[i].name);
+				}
 		}
 		tried++;
 	}

@@ -28,6 +28,10 @@ int fuzz_stt(const uint8_t *data, size_t len);
 int fuzz_extract(const uint8_t *data, size_t len);
 /* audio: the bytes as an audio file (WAV, FLAC, MP3, ...) read by audiofile_read. */
 int fuzz_audio(const uint8_t *data, size_t len);
+/* callimport: the first byte's low bit picks the format (0 plain JSONL, 1 FormBharo's
+ * JSON); the rest is the file callimport_load reads (a turn's recording "a.wav" exists
+ * beside it). */
+int fuzz_callimport(const uint8_t *data, size_t len);
 
 struct fuzz_target {
 	const char *name;

@@ -9,7 +9,7 @@
 static const struct fuzz_target targets[] = {
 	{"form", fuzz_form},         {"corpus", fuzz_corpus}, {"chat", fuzz_chat},
 	{"anthropic", fuzz_anthropic}, {"stt", fuzz_stt},     {"extract", fuzz_extract},
-	{"audio", fuzz_audio},
+	{"audio", fuzz_audio},       {"callimport", fuzz_callimport},
 };
 
 const struct fuzz_target *fuzz_targets(int *n)

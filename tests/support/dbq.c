@@ -1,0 +1,35 @@
+/* dbq: see dbq.h. */
+#include "dbq.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+char *dbq_text(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *q = NULL;
+	char *s;
+	assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(h));
+	s = strdup(sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)
+			   ? (const char *)sqlite3_column_text(q, 0) : "");
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	assert_non_null(s);
+	return s;
+}
+
+void dbq_expect(const char *path, const char *sql, const char *want)
+{
+	char *got = dbq_text(path, sql);
+	if (strcmp(got, want) != 0)
+		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
+	free(got);
+}

@@ -1,0 +1,13 @@
+/* dbq: what a test reads back from a database file the code under test wrote. */
+#ifndef FORMDESK_TESTS_DBQ_H
+#define FORMDESK_TESTS_DBQ_H
+
+/* dbq_text: the first column of the first row of sql on the SQLite database at path,
+ * opened read-only, as text ("" for no row or NULL). Output: new string (caller frees).
+ * A query that does not prepare fails the test, naming it. */
+char *dbq_text(const char *path, const char *sql);
+
+/* dbq_expect: fail the test, showing both, unless dbq_text(path, sql) is want. */
+void dbq_expect(const char *path, const char *sql, const char *want);
+
+#endif
