@@ -259,5 +259,27 @@ check "live, late STT: the name is hers, not 'गया' ($(grep -o '"name":"[^"
 	'grep -q "\"name\":\"सुनीता देवी\"" "$tmp/l.out" && ! grep -q "\"name\":\"गया\"" "$tmp/l.out"'
 check "live, late STT: her words before and after make one turn, in order" \
 	'[ "$(q "$tmp/l.db" "SELECT transcript FROM turns WHERE cancelled = 0 AND transcript IS NOT NULL ORDER BY idx LIMIT 1")" = "मेरा नाम सुनीता देवी है गया" ]'
+
+# ---- 2. and 4. live: a backchannel in the opening -----------------------------------
+# "हम्म" 3 s into the opening, inside its second sentence (references stand in for STT);
+# her name 12 s in, while the agent goes on.
+printf 'हम्म\nमेरा नाम सुनीता देवी है\n' >"$tmp/refs.txt"
+python3 tests/support/mkraw.py "$tmp/in.f32" 25 "$C/audios/u_hmm.wav" 3000 "$C/audios/u_name.wav" 12000
+ALSA_CONFIG_PATH=$tmp/asound.conf ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 300 \
+	"$BIN" --mic --headless --input-device fdcap --output-file "$tmp/agent2.wav" \
+	--references "$tmp/refs.txt" --db "$tmp/b.db" --form "$FORM" >"$tmp/b.out" 2>"$tmp/b.err"
+rc=$?
+check "live backchannel: exit status 0" '[ $rc = 0 ]'
+check "live backchannel: not judged, the agent goes on from the sentence it was cut in" \
+	'[ "$(q "$tmp/b.db" "SELECT barge_in||\"|\"||coalesce(decision, \"NULL\") FROM turns WHERE idx = 1")" = "1|NULL" ] && q "$tmp/b.db" "SELECT reply FROM turns WHERE idx = 1" | grep -q "^यह माँ और बच्चे के स्वास्थ्य की एक मुफ़्त सेवा है। मैं आपसे"'
+check "live backchannel: the opening is stored as far as it played (by its audio), marked" \
+	'q "$tmp/b.db" "SELECT opening FROM calls" | grep -q "^नमस्ते!.* \[cut off here: the caller interrupted and did not hear the rest\]$"'
+check "live backchannel: the name is answered with its retry unused" \
+	'grep -q "\"name\":\"सुनीता देवी\"" "$tmp/b.out" && [ "$(q "$tmp/b.db" "SELECT json_extract(decision, \"\$.retries.used\") FROM turns WHERE idx = 2")" = 0 ]'
+
+# ---- 4. a line cut before it began is not stored as said ----------------------------
+"$BIN" run --headless --corpus tests/data/corpus_bargein --db "$tmp/z.db" >/dev/null 2>"$tmp/z.err"
+check "a reply cut at 0 ms is stored as not heard" \
+	'[ "$(q "$tmp/z.db" "SELECT reply FROM turns WHERE idx = 2")" = "[not heard: the caller interrupted before these words began]" ]'
 check "no sanitizer report" '! grep -qE "Sanitizer|runtime error" "$tmp"/*.err'
 echo "1..$n"
