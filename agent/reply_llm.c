@@ -68,10 +68,12 @@ static cJSON *messages(const struct reply_request *req, int turns, const struct 
 	cJSON_AddStringToObject(c, "id", id);
 	cJSON_AddStringToObject(c, "name", decision_tool_name(d->tool));
 	cJSON_AddItemToObject(c, "arguments", args);
-	/* the result: what the rules saw, so the model can say what was wrong */
+	/* the result: what the rules saw, so the model can say what was wrong, and whether
+	 * the caller cut the agent off ("barge_in") or said nothing ("silence") */
 	cJSON *result = cJSON_CreateObject();
-	static const char *const keys[] = {"verdicts", "skipped", "call_status", "reason"};
-	for (size_t i = 0; i < 4; i++) {
+	static const char *const keys[] = {"verdicts", "skipped", "call_status", "reason",
+					   "barge_in", "silence"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->decision, keys[i]);
 		if (v)
 			cJSON_AddItemToObject(result, keys[i], cJSON_Duplicate(v, 1));

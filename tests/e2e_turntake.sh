@@ -179,11 +179,14 @@ for line in open(sys.argv[1]):
     if "Gaya" not in text and "kuch nahi" not in text:
         continue
     kind = "extract" if "response_format" in b else "reply"
+    told = any(m.get("role") == "tool" and "barge_in" in m.get("content", "") for m in b["messages"])
     print(kind, "whole" if "आप किस ज़िले में रहती हैं?\"" in text else "-",
-          "marked" if "रहती [cut off here: the caller interrupted" in text else "-")
+          "marked" if "रहती [cut off here: the caller interrupted" in text else "-",
+          "told" if told else "-")
 PY
 check "EXTRACT and REPLY requests after the barge-in: the question only as heard, marked as cut off" \
 	'grep -q "^extract - marked" "$tmp/hist" && grep -q "^reply - marked" "$tmp/hist" && ! grep -q whole "$tmp/hist"'
+check "REPLY's tool result says the caller barged in" 'grep -q "^reply - marked told" "$tmp/hist"'
 check "no 'जी' said before an error line (turn 3 answered nothing: the question is asked again)" \
 	'[ "$(q "$tmp/m.db" "SELECT coalesce(ack, \"NULL\")||\"|\"||json_extract(decision, \"\$.retries.used\") FROM turns WHERE idx = 3")" = "NULL|1" ]'
 check "an answer taken keeps its 'जी'" '[ "$(q "$tmp/m.db" "SELECT ack FROM turns WHERE idx = 2")" = "जी" ]'
