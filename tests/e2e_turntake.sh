@@ -113,6 +113,14 @@ check "silence: the re-ask states no validation error ($reask)" \
 	'[ -n "$reask" ] && ! echo "$reask" | grep -q "एक से दस" && echo "$reask" | grep -q "आपको गर्भ से कितने महीने हो गए हैं?"'
 check "silence: the decision record says so" '[ "$(turn sil 5 "json_extract(decision, \"\$.silence\")")" = 1 ]'
 check "silence: the answer after it is taken" 'line sil | grep -q "\"gestational_age\":5"'
+python3 -c "
+import json, sys
+f = json.load(open('$FORM'))
+f['scripts']['reask'] = 'मैं सुन नहीं पाई।'
+json.dump(f, open('$tmp/reask.json', 'w'), ensure_ascii=False)"
+"$BIN" run --headless --corpus "$C" --form "$tmp/reask.json" --db "$tmp/r.db" >/dev/null 2>"$tmp/r.err"
+check "silence: a form's own scripts.reask is said before the question" \
+	'[ "$(q "$tmp/r.db" "SELECT reply FROM turns WHERE idx = 5 AND call_id = (SELECT id FROM calls WHERE corpus_call_id = \"sil\")")" = "मैं सुन नहीं पाई। आपको गर्भ से कितने महीने हो गए हैं?" ]'
 
 # ---- language models: history, acknowledgement, intro -------------------------------
 cat >"$tmp/model.py" <<'PY'
