@@ -108,7 +108,6 @@ struct engine {
 	int said_turn;        /* the turn whose reply they are (0: the opening) */
 	int said_hist;        /* their item in history, -1 none */
 	size_t resume;        /* where in said the agent goes on after a backchannel */
-	bool cut_inside;      /* the last barge-in cut said before its end */
 
 	/* the current call's totals */
 	double cost_usd, stage_ms[ENGINE_STAGES], turn_total, turn_max;
