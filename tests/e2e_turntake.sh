@@ -15,7 +15,8 @@
 #   form's intro.
 # A microphone call through ALSA's file plugin with a cloud STT (whisper.cpp's protocol)
 # that answers late: "मेरा नाम सुनीता देवी है", then "गया" 1.1 s later while the first
-# turn's STT is still in flight: her words make one turn, and the name is not "गया".
+# turn's STT is still in flight: her words make one turn, and the name is not "गया". Also
+# through the microphone: a backchannel inside the opening, a hesitation inside a question.
 # TAP-style output. Leak checking is off for the run through PortAudio (e2e_devices.sh).
 set -u
 cd "$(dirname "$0")/.."
@@ -254,14 +255,19 @@ cat >"$tmp/asound.conf" <<CONF
 pcm.default { type null }
 pcm.fdcap { type file slave.pcm { type null } file "/dev/null" infile "$tmp/in.f32" format "raw" }
 CONF
+mic() { # mic NAME [OPTION...]: a headless microphone call on fdcap ($tmp/in.f32) into
+	# $tmp/NAME.db, the agent's words into $tmp/NAME.wav, the JSON line in $tmp/NAME.out
+	local name=$1
+	shift
+	ALSA_CONFIG_PATH=$tmp/asound.conf ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 300 \
+		"$BIN" --mic --headless --input-device fdcap --output-file "$tmp/$name.wav" \
+		--db "$tmp/$name.db" --form "$FORM" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+}
 # The name 2 s into the opening (a barge-in: her turn ends while the agent thinks), "गया"
 # 1.1 s after the name's clip ends, while the name's STT (2.5 s late) is in flight.
 name_ms=$(python3 -c "import wave; w = wave.open('$C/audios/u_name.wav'); print(w.getnframes() * 1000 // w.getframerate())")
 python3 tests/support/mkraw.py "$tmp/in.f32" 25 "$C/audios/u_name.wav" 2000 "$C/audios/u_gaya.wav" $((2000 + name_ms + 1100))
-ALSA_CONFIG_PATH=$tmp/asound.conf ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
-	WHISPERCPP_BASE_URL=http://127.0.0.1:$(cat "$tmp/sttport") timeout 300 \
-	"$BIN" --mic --headless --input-device fdcap --output-file "$tmp/agent.wav" --stt whispercpp \
-	--db "$tmp/l.db" --form "$FORM" >"$tmp/l.out" 2>"$tmp/l.err"
+WHISPERCPP_BASE_URL=http://127.0.0.1:$(cat "$tmp/sttport") mic l --stt whispercpp
 rc=$?
 check "live, late STT: exit status 0" '[ $rc = 0 ]'
 check "live, late STT: her second words came while the first turn's STT was in flight (it was cancelled)" \
@@ -276,9 +282,7 @@ check "live, late STT: her words before and after make one turn, in order" \
 # her name 12 s in, while the agent goes on.
 printf 'हम्म\nमेरा नाम सुनीता देवी है\n' >"$tmp/refs.txt"
 python3 tests/support/mkraw.py "$tmp/in.f32" 25 "$C/audios/u_hmm.wav" 3000 "$C/audios/u_name.wav" 12000
-ALSA_CONFIG_PATH=$tmp/asound.conf ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 300 \
-	"$BIN" --mic --headless --input-device fdcap --output-file "$tmp/agent2.wav" \
-	--references "$tmp/refs.txt" --db "$tmp/b.db" --form "$FORM" >"$tmp/b.out" 2>"$tmp/b.err"
+mic b --references "$tmp/refs.txt"
 rc=$?
 check "live backchannel: exit status 0" '[ $rc = 0 ]'
 check "live backchannel: not judged, the agent goes on from the sentence it was cut in" \
@@ -287,6 +291,21 @@ check "live backchannel: the opening is stored as far as it played (by its audio
 	'q "$tmp/b.db" "SELECT opening FROM calls" | grep -q "^नमस्ते!.* \[cut off here: the caller interrupted and did not hear the rest\]$"'
 check "live backchannel: the name is answered with its retry unused" \
 	'grep -q "\"name\":\"सुनीता देवी\"" "$tmp/b.out" && [ "$(q "$tmp/b.db" "SELECT json_extract(decision, \"\$.retries.used\") FROM turns WHERE idx = 2")" = 0 ]'
+
+# ---- 3. live: a hesitation ------------------------------------------------------------
+# Her name 2 s into the opening; "उम्म्म्म" 5 s in (inside the district question that
+# follows), "गया" 0.8 s after it.
+printf 'मेरा नाम सुनीता देवी है\nउम्म्म्म\nगया\n' >"$tmp/refs.txt"
+umm_ms=$(python3 -c "import wave; w = wave.open('$C/audios/u_umm.wav'); print(w.getnframes() * 1000 // w.getframerate())")
+python3 tests/support/mkraw.py "$tmp/in.f32" 25 "$C/audios/u_name.wav" 2000 "$C/audios/u_umm.wav" 5000 \
+	"$C/audios/u_gaya.wav" $((5000 + umm_ms + 800))
+mic h --references "$tmp/refs.txt"
+rc=$?
+check "live hesitation: exit status 0" '[ $rc = 0 ]'
+check "live hesitation: 'उम्म्म्म' held: no decision, the agent says nothing" \
+	'[ "$(q "$tmp/h.db" "SELECT transcript||\"|\"||coalesce(decision, \"NULL\")||\"|\"||coalesce(reply, \"NULL\") FROM turns WHERE idx = 2")" = "उम्म्म्म|NULL|NULL" ]'
+check "live hesitation: one turn with what follows, district Gaya, no retry used" \
+	'[ "$(q "$tmp/h.db" "SELECT transcript||\"|\"||json_extract(decision, \"\$.retries.used\")||\"|\"||barge_in FROM turns WHERE idx = 3")" = "उम्म्म्म गया|0|0" ] && grep -q "\"district\":\"Gaya\"" "$tmp/h.out"'
 
 # ---- 4. a line cut before it began is not stored as said ----------------------------
 "$BIN" run --headless --corpus tests/data/corpus_bargein --db "$tmp/z.db" >/dev/null 2>"$tmp/z.err"
