@@ -418,8 +418,10 @@ static enum err turn_kind(struct engine *e, struct turn *t)
 		free(t->carried);
 		t->carried = NULL;
 	}
-	if (!t->transcript || !t->transcript[0])
+	if (!t->transcript || !t->transcript[0]) {
+		e->holds = 0;
 		return ERR_OK;
+	}
 	if (t->cut_inside && (!t->n_segs || t->tm.speech_ms <= TURNKIND_BACKCHANNEL_MS) &&
 	    turnkind_backchannel(e->cfg.lex, t->transcript)) {
 		t->backchannel = true;
