@@ -420,6 +420,8 @@ cJSON *decision_to_json(const struct decision *d)
 	} else if (d->barge_in) {
 		o.nomem = true;
 	}
+	if (d->silence)
+		chk(&o, cJSON_AddTrueToObject(root, "silence"));
 	if (o.nomem) {
 		cJSON_Delete(root);
 		return NULL;
@@ -542,6 +544,7 @@ enum err decision_from_json(const cJSON *j, struct decision **out)
 			numconv_long(at->valuedouble, 0, NUMCONV_COUNT_MAX, &d->barge_in_at_ms);
 		ok &= dup(&d->barge_in_during, jstr(b, "during"));
 	}
+	d->silence = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "silence"));
 	if (!ok) {
 		decision_free(d);
 		return ERR_NOMEM;

@@ -27,6 +27,8 @@
  *   "call_status": "in_progress"|"complete"|"screened_out"|"failed",
  *   "reason": "why this decision",
  *   "barge_in"?: {"at_ms","during"}  added by the call engine, not the rules
+ *   "silence"?: true                 added by the call engine: the caller said nothing
+ *                                    (a re-ask then states no error, docs/turn-taking.md)
  * }
  * Pure: no I/O, no clock. */
 #ifndef FORMDESK_DECISION_H
@@ -135,6 +137,7 @@ struct decision {
 	bool barge_in;       /* the caller barged in (set by the call engine) */
 	long barge_in_at_ms; /* ms into the agent's speech */
 	char *barge_in_during; /* "speaking" or "thinking" */
+	bool silence;        /* the caller said nothing (set by the call engine) */
 };
 
 /* decision_new: an empty decision (turn 0, nothing captured, ask_question, in progress).

@@ -833,6 +833,7 @@ enum err form_parse(const char *text, struct form **out, struct form_issues *iss
 		f->intro = get_str(&ld, scripts, "intro", "scripts", false);
 		f->outro = get_str(&ld, scripts, "outro", "scripts", false);
 		f->outro_incomplete = get_str(&ld, scripts, "outro_incomplete", "scripts", false);
+		f->reask = get_str(&ld, scripts, "reask", "scripts", false);
 	}
 
 	const cJSON *qs = item(root, "questions");
@@ -991,6 +992,7 @@ void form_free(struct form *f)
 	free(f->intro);
 	free(f->outro);
 	free(f->outro_incomplete);
+	free(f->reask);
 	for (int i = 0; i < f->n_questions; i++) {
 		struct form_question *q = &f->questions[i];
 		free(q->name);

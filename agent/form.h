@@ -103,6 +103,9 @@ struct form {
 	bool ask_questions_one_by_one;
 	bool mute_user_while_agent_speaking;
 	char *intro, *outro, *outro_incomplete;
+	char *reask;          /* scripts.reask: said before a question asked again after the
+	                         caller said nothing (no validation error to state); NULL:
+	                         REPLY_SCRIPT_REASK (agent/reply_script.h) */
 	struct form_question *questions;
 	int n_questions;
 	struct form_branch *branches;

@@ -18,7 +18,7 @@
 /* The files read, in order; every one must exist (agent/words/README.md). */
 static const char *const files[] = {
 	"numbers.tsv", "calendar.tsv", "yesno.tsv", "skip.tsv", "names.tsv",
-	"places.tsv", "fillers.tsv", "stopwords.tsv", "hints.tsv",
+	"places.tsv", "fillers.tsv", "stopwords.tsv", "hints.tsv", "turntaking.tsv",
 };
 
 static const char *const tag_names[LEX_NTAGS] = {
@@ -36,6 +36,7 @@ static const char *const tag_names[LEX_NTAGS] = {
 	[LEX_PLACE_BEFORE] = "place_before", [LEX_COPULA] = "copula", [LEX_HINT] = "hint",
 	[LEX_AND] = "and", [LEX_DIGITWORD] = "digitword", [LEX_YESTAG] = "yestag",
 	[LEX_ANCHOR] = "anchor", [LEX_COUNTLEAD] = "countlead",
+	[LEX_BACKCHANNEL] = "backchannel", [LEX_UNFINISHED] = "unfinished",
 };
 
 /* Tags whose third column is a number (required), and those that take words. */

@@ -70,6 +70,10 @@ enum lexicon_tag {
 			    the event is named on) */
 	LEX_COUNTLEAD,   /* last, aakhri: a small number word right after it and before the
 			    digits counts them ("last four 4567"), it is not one */
+	LEX_BACKCHANNEL, /* haan, hmm, achha, ok: a listener's acknowledgement while the other
+			    speaks, no answer (agent/turnkind.h) */
+	LEX_UNFINISHED,  /* "mera naam", "aur": a phrase that needs more words after it; a turn
+			    ending on it has not ended (agent/turnkind.h) */
 	LEX_NTAGS
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decision.h"
+#include "form.h"
 #include "llm.h"
 
 LLM_STAGE_DEFINE(reply_llm)
@@ -67,10 +68,12 @@ static cJSON *messages(const struct reply_request *req, int turns, const struct 
 	cJSON_AddStringToObject(c, "id", id);
 	cJSON_AddStringToObject(c, "name", decision_tool_name(d->tool));
 	cJSON_AddItemToObject(c, "arguments", args);
-	/* the result: what the rules saw, so the model can say what was wrong */
+	/* the result: what the rules saw, so the model can say what was wrong, and whether
+	 * the caller cut the agent off ("barge_in") or said nothing ("silence") */
 	cJSON *result = cJSON_CreateObject();
-	static const char *const keys[] = {"verdicts", "skipped", "call_status", "reason"};
-	for (size_t i = 0; i < 4; i++) {
+	static const char *const keys[] = {"verdicts", "skipped", "call_status", "reason",
+					   "barge_in", "silence"};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->decision, keys[i]);
 		if (v)
 			cJSON_AddItemToObject(result, keys[i], cJSON_Duplicate(v, 1));
@@ -156,6 +159,27 @@ static char *one_line(const char *s)
 	return o;
 }
 
+/* with_intro: the call's opening (decision turn 0) begins with the form's scripts.intro,
+ * as the script replier's does: the model phrases the first question only, and an
+ * opening without the intro never tells the caller who calls and why. A line that already
+ * holds the intro is kept as it is. Errors: ERR_NOMEM (*s unchanged). */
+static enum err with_intro(const struct reply_request *req, char **s)
+{
+	const cJSON *turn = cJSON_GetObjectItemCaseSensitive(req->decision, "turn");
+	const char *intro = req->form ? req->form->intro : NULL;
+	char *joined = NULL;
+
+	if ((turn && (!cJSON_IsNumber(turn) || turn->valuedouble != 0)) || !intro ||
+	    !intro[strspn(intro, " \t\r\n")] || strstr(*s, intro))
+		return ERR_OK;
+	intro += strspn(intro, " \t\r\n");
+	if (asprintf(&joined, "%s %s", intro, *s) < 0)
+		return ERR_NOMEM;
+	free(*s);
+	*s = joined;
+	return ERR_OK;
+}
+
 enum err reply_llm_response(const struct reply_llm *x, const struct reply_request *req,
 			    const struct http_result *res, char **text, struct backend_usage *u)
 {
@@ -218,6 +242,10 @@ enum err reply_llm_response(const struct reply_llm *x, const struct reply_reques
 	if (!*s) {
 		free(s);
 		snprintf(u->error, sizeof(u->error), "the model gave no words to say");
+		goto out;
+	}
+	if ((e = with_intro(req, &s)) != ERR_OK) {
+		free(s);
 		goto out;
 	}
 	*text = s;

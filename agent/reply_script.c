@@ -82,8 +82,13 @@ static enum err phrase(struct buf *b, const struct form *f, const struct decisio
 		const struct form_question *qq = &f->questions[q];
 		int retry = d->ask.retry;
 		const char *line = qq->script && !blank(qq->script) ? qq->script : qq->label;
-		if (retry > 0 && retry <= qq->n_retry_messages && !blank(qq->retry_messages[retry - 1]))
+		if (retry > 0 && d->silence && !d->ask.error) {
+			/* nothing was said: nothing was wrong; a retry message may say what was */
+			say(b, !blank(f->reask) ? f->reask : REPLY_SCRIPT_REASK, NULL);
+		} else if (retry > 0 && retry <= qq->n_retry_messages &&
+			   !blank(qq->retry_messages[retry - 1])) {
 			line = qq->retry_messages[retry - 1];
+		}
 		say(b, line, d->ask.error);
 	} else {
 		const char *script = d->end.script;

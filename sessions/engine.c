@@ -14,6 +14,7 @@
 #include "agent/provider.h"
 #include "agent/reply_script.h"
 #include "agent/textcheck.h"
+#include "agent/turnkind.h"
 #include "audio/audiofile.h"
 #include "audio/channel.h"
 #include "sessions/corpus.h"
@@ -44,6 +45,13 @@ struct turn {
 	bool typed;             /* words typed at the desk: STT is skipped */
 	long barge_in_ms, rec_start_ms, rec_end_ms;
 	const char *barge_during; /* static */
+	long agent_ms;          /* length of the agent's words the barge-in cut, ms (0: not known) */
+	bool cut_inside;        /* the barge-in cut the agent's last reply before its end */
+	bool backchannel;       /* a backchannel during the agent's words: no answer, the agent
+	                           goes on (agent/turnkind.h) */
+	bool held;              /* an unfinished turn: not judged, its words join the next */
+	int joins;              /* the earlier turn whose words this one carries, 0 none */
+	char *carried;          /* words of that turn known before this one's STT: said first */
 	float *samples;
 	size_t n_samples;
 	struct endpoint_segment *segs;
@@ -84,6 +92,22 @@ struct engine {
 	int failing;          /* the stage whose failure is being noted, -1 otherwise */
 	struct turn *spare;   /* a finished turn's memory, for the next (a turn is large
 	                         enough that allocating each afresh shows in a benchmark) */
+
+	/* turn-taking (docs/turn-taking.md) */
+	struct {
+		float *samples;      /* audio of a turn cut before its words were known */
+		size_t n;
+		char *text;          /* words of a turn cut or held before they were judged */
+		char *reference;     /* the reference transcript of samples */
+		int turn;            /* the turn they were said in; 0: nothing carried */
+		bool recorded;
+		long rec_start_ms;
+	} carry;
+	int holds;            /* unfinished turns held in a row */
+	char *said;           /* the agent's last words, whole; NULL none */
+	int said_turn;        /* the turn whose reply they are (0: the opening) */
+	int said_hist;        /* their item in history, -1 none */
+	size_t resume;        /* where in said the agent goes on after a backchannel */
 
 	/* the current call's totals */
 	double cost_usd, stage_ms[ENGINE_STAGES], turn_total, turn_max;
@@ -174,22 +198,37 @@ static size_t bound_text(char **s)
 	return len - keep;
 }
 
-/* refused: whether the rules will refuse a value of ex (flow_check, which changes nothing:
- * the same rules the turn's decision applies next). Output: *no. Errors: ERR_NOMEM. */
+/* refused: whether EXTRACT's acknowledgement must not be said before the reply, by
+ * flow_check (which changes nothing: the same rules the turn's decision applies next):
+ * a value the rules refuse, or a question asked that gets no answer (nothing for it, or a
+ * required one skipped) while no other field is answered: the question is then asked
+ * again with a retry, whose line says what was wrong, and "जी" before it says the
+ * opposite. Output: *no. Errors: ERR_NOMEM. */
 static enum err refused(struct engine *e, const struct extraction *ex, bool *no)
 {
 	cJSON *res = NULL, *c;
+	int asked = flow_current(e->flow);
+	bool other = false, asked_ok = false;
 	*no = false;
 	if (!ex)
 		return ERR_OK;
-	enum err err = flow_check(e->cfg.form, e->cfg.lex, e->cfg.today, flow_current(e->flow), ex, &res);
+	enum err err = flow_check(e->cfg.form, e->cfg.lex, e->cfg.today, asked, ex, &res);
 	if (err != ERR_OK)
 		return err;
 	cJSON_ArrayForEach(c, res) {
 		const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "status");
-		if (cJSON_IsString(s) && strcmp(s->valuestring, "invalid") == 0)
+		const char *st = cJSON_IsString(s) ? s->valuestring : "";
+		bool is_asked = asked >= 0 && strcmp(c->string, e->cfg.form->questions[asked].name) == 0;
+		if (strcmp(st, "invalid") == 0)
 			*no = true;
+		else if (is_asked)
+			asked_ok = strcmp(st, "answered") == 0 ||
+				   (strcmp(st, "skipped") == 0 && !e->cfg.form->questions[asked].required);
+		else if (strcmp(st, "answered") == 0)
+			other = true;
 	}
+	if (asked >= 0 && !asked_ok && !other)
+		*no = true;
 	cJSON_Delete(res);
 	return ERR_OK;
 }
@@ -202,6 +241,211 @@ static enum err history_add(struct engine *e, const char *role, const char *cont
 		cJSON_Delete(o);
 		return ERR_NOMEM;
 	}
+	return ERR_OK;
+}
+
+/* ---- turn-taking (docs/turn-taking.md) ---- */
+
+/* An unfinished turn ("umm", "mera naam...") is held at most this many times in a row;
+ * then what was said is judged as it is. */
+#define ENGINE_MAX_HOLDS 2
+
+/* What stands in the history and the store in place of the agent's words a barge-in cut
+ * off: the words heard, then ENGINE_CUT_MARK, so the models know the caller interrupted
+ * and did not hear the rest; ENGINE_UNHEARD_MARK when none was heard. */
+#define ENGINE_CUT_MARK "[cut off here: the caller interrupted and did not hear the rest]"
+#define ENGINE_UNHEARD_MARK "[not heard: the caller interrupted before these words began]"
+
+/* Audio carried from a cut turn goes before the next turn's with this much silence (ms)
+ * between them. */
+#define ENGINE_JOIN_GAP_MS 500
+
+/* carry_drop: forget the words carried to the next turn. */
+static void carry_drop(struct engine *e)
+{
+	free(e->carry.samples);
+	free(e->carry.text);
+	free(e->carry.reference);
+	memset(&e->carry, 0, sizeof e->carry);
+}
+
+/* join: "a b"; either may be NULL or empty. Output: new string (caller frees), NULL when
+ * out of memory. */
+static char *join(const char *a, const char *b)
+{
+	char *s = NULL;
+	a = a ? a : "";
+	b = b ? b : "";
+	if (asprintf(&s, "%s%s%s", a, *a && *b ? " " : "", b) < 0)
+		return NULL;
+	return s;
+}
+
+/* agent_said: the agent said text as the reply of turn: into the history, and kept whole
+ * for a barge-in that cuts it. Errors: ERR_NOMEM. */
+static enum err agent_said(struct engine *e, int turn, const char *text)
+{
+	enum err err = history_add(e, "agent", text);
+	if (err != ERR_OK)
+		return err;
+	free(e->said);
+	if (!(e->said = strdup(text)))
+		return ERR_NOMEM;
+	e->said_turn = turn;
+	e->said_hist = cJSON_GetArraySize(e->history) - 1;
+	e->resume = 0;
+	return ERR_OK;
+}
+
+/* cut_agent: a barge-in stopped the agent's last words played_ms in (of total_ms; 0: not
+ * known, taken at turnkind's pace). Only what was heard stays, in the history (EXTRACT's
+ * and REPLY's requests) and in the store (turns.reply, or calls.opening), marked as cut
+ * off; e->resume is where the agent goes on after a backchannel. Output: true when the
+ * cut fell before the words' end. A store failure is an error event, not an error. */
+static bool cut_agent(struct engine *e, long played_ms, long total_ms)
+{
+	char *content = NULL;
+	cJSON *item, *text;
+	size_t len, heard;
+
+	if (!e->said || e->said_hist < 0)
+		return false;
+	len = strlen(e->said);
+	heard = turnkind_heard(e->said, played_ms, total_ms, &e->resume);
+	if (heard >= len)
+		return false;
+	if (asprintf(&content, "%.*s%s%s", (int)heard, e->said, heard ? " " : "",
+		     heard ? ENGINE_CUT_MARK : ENGINE_UNHEARD_MARK) < 0)
+		return true;
+	item = cJSON_GetArrayItem(e->history, e->said_hist);
+	if (item && (text = cJSON_CreateString(content)) &&
+	    !cJSON_ReplaceItemInObjectCaseSensitive(item, "content", text))
+		cJSON_Delete(text);
+	if (item && !cJSON_GetObjectItemCaseSensitive(item, "cut_off"))
+		cJSON_AddTrueToObject(item, "cut_off");
+	if (e->recording &&
+	    store_turn_reply_played(e->cfg.store, e->row, e->said_turn, content) != ERR_OK)
+		emit(e, ENGINE_ERROR, e->said_turn, store_error(e->cfg.store), NULL, NULL);
+	e->said_hist = -1; /* cut once */
+	free(content);
+	return true;
+}
+
+/* carry_keep: t is cancelled before the rules judged it (a barge-in while its STT or
+ * EXTRACT was in flight): its words go to the next turn, which hears them first, so
+ * nothing the caller said is lost. Words already transcribed go as text; otherwise its
+ * audio (and reference) go, to be transcribed with the next turn's. Errors: ERR_NOMEM. */
+static enum err carry_keep(struct engine *e, struct turn *t)
+{
+	carry_drop(e);
+	e->carry.turn = t->joins ? t->joins : t->index;
+	e->carry.recorded = t->recorded;
+	e->carry.rec_start_ms = t->rec_start_ms;
+	if (t->transcript && t->transcript[0]) {
+		if (!(e->carry.text = strdup(t->transcript)))
+			return ERR_NOMEM;
+		return ERR_OK;
+	}
+	e->carry.text = t->carried;
+	t->carried = NULL;
+	e->carry.samples = t->samples;
+	e->carry.n = t->n_samples;
+	t->samples = NULL;
+	t->n_samples = 0;
+	e->carry.reference = t->reference;
+	t->reference = NULL;
+	return ERR_OK;
+}
+
+/* carry_apply: the words carried from a cut or held turn go first in t (its audio already
+ * read): text said before its STT's words, audio before its audio. Output: *from_audio
+ * set when t now has audio. Errors: ERR_NOMEM. */
+static enum err carry_apply(struct engine *e, struct turn *t, bool *from_audio)
+{
+	char *j;
+
+	if (!e->carry.turn)
+		return ERR_OK;
+	t->joins = e->carry.turn;
+	if (e->carry.samples && (*from_audio || !t->reference)) {
+		/* a pause between the two, as there was one: STT hears two phrases */
+		size_t gap = (size_t)ENGINE_JOIN_GAP_MS * (ENGINE_RATE / 1000);
+		float *all = calloc(e->carry.n + gap + t->n_samples, sizeof *all);
+		if (!all)
+			return ERR_NOMEM;
+		memcpy(all, e->carry.samples, e->carry.n * sizeof *all);
+		if (t->n_samples)
+			memcpy(all + e->carry.n + gap, t->samples, t->n_samples * sizeof *all);
+		free(t->samples);
+		t->samples = all;
+		t->n_samples += e->carry.n + gap;
+		*from_audio = true;
+		if (e->carry.reference) {
+			if (!(j = join(e->carry.reference, t->reference)))
+				return ERR_NOMEM;
+			free(t->reference);
+			t->reference = j;
+		}
+	} else if (e->carry.samples || e->carry.reference) {
+		/* typed words after audio not yet transcribed: its reference is all there is */
+		if (!(j = join(e->carry.text, e->carry.reference)))
+			return ERR_NOMEM;
+		free(e->carry.text);
+		e->carry.text = j;
+	}
+	t->carried = e->carry.text;
+	e->carry.text = NULL;
+	if (e->carry.recorded && t->recorded)
+		t->rec_start_ms = e->carry.rec_start_ms;
+	carry_drop(e);
+	return ERR_OK;
+}
+
+/* turn_kind: t's words are known (after STT, with the carried words first): a backchannel
+ * during the agent's words goes no further (no EXTRACT, no rules, no retry: the agent
+ * goes on from the sentence it was cut in), an unfinished turn of speech is held (its
+ * words join the next turn); anything else is judged. Errors: ERR_NOMEM. */
+static enum err turn_kind(struct engine *e, struct turn *t)
+{
+	if (t->carried) {
+		char *j = join(t->carried, t->transcript);
+		if (!j)
+			return ERR_NOMEM;
+		free(t->transcript);
+		t->transcript = j[0] ? j : NULL;
+		if (!j[0])
+			free(j);
+		free(t->carried);
+		t->carried = NULL;
+	}
+	if (!t->transcript || !t->transcript[0]) {
+		e->holds = 0;
+		return ERR_OK;
+	}
+	if (t->cut_inside && (!t->n_segs || t->tm.speech_ms <= TURNKIND_BACKCHANNEL_MS) &&
+	    turnkind_backchannel(e->cfg.lex, t->transcript)) {
+		t->backchannel = true;
+		if (e->said && e->resume < strlen(e->said) && !(t->said = strdup(e->said + e->resume)))
+			return ERR_NOMEM;
+		t->state = T_DONE;
+		return ERR_OK;
+	}
+	/* Only an endpointer cuts a hesitation short: words typed at the desk (or a corpus
+	 * turn without audio) end where the operator ended them. */
+	if (!t->silence && t->samples && e->holds < ENGINE_MAX_HOLDS &&
+	    turnkind_unfinished(e->cfg.lex, t->transcript)) {
+		t->held = true;
+		e->holds++;
+		carry_drop(e);
+		if (!(e->carry.text = strdup(t->transcript)))
+			return ERR_NOMEM;
+		e->carry.turn = t->joins ? t->joins : t->index;
+		e->carry.recorded = t->recorded;
+		e->carry.rec_start_ms = t->rec_start_ms;
+		t->state = T_DONE;
+		return ERR_OK;
+	}
+	e->holds = 0;
 	return ERR_OK;
 }
 
@@ -225,6 +469,7 @@ enum err engine_new(const struct engine_config *cfg, engine_listener listener, v
 		e->turn_dl = cfg->turn_deadline_ms;
 	if (cfg->call_deadline_ms)
 		e->call_dl = cfg->call_deadline_ms;
+	e->said_hist = -1;
 	*out = e;
 	return ERR_OK;
 }
@@ -275,6 +520,7 @@ static void turn_free(struct engine *e, struct turn *t)
 	free(t->condition);
 	free(t->utterance_id);
 	free(t->reference);
+	free(t->carried);
 	free(t->samples);
 	free(t->segs);
 	free(t->transcript);
@@ -376,6 +622,13 @@ static void drop_call(struct engine *e)
 	memset(e->stage_ms, 0, sizeof e->stage_ms);
 	e->requests = e->failed_requests = 0;
 	e->spent_ms = 0;
+	carry_drop(e);
+	free(e->said);
+	e->said = NULL;
+	e->said_hist = -1;
+	e->said_turn = 0;
+	e->resume = 0;
+	e->holds = 0;
 }
 
 void engine_free(struct engine *e)
@@ -618,6 +871,10 @@ static enum err caller_says(struct engine *e, struct turn *t)
 	    !cJSON_AddStringToObject(t->caller, "input", t->input ? t->input : "corpus") ||
 	    !cJSON_AddBoolToObject(t->caller, "silence", t->silence))
 		return ERR_NOMEM;
+	if ((t->backchannel && !cJSON_AddTrueToObject(t->caller, "backchannel")) ||
+	    (t->held && !cJSON_AddTrueToObject(t->caller, "held")) ||
+	    (t->joins && !cJSON_AddNumberToObject(t->caller, "joins_turn", t->joins)))
+		return ERR_NOMEM;
 	if (t->barge_in) {
 		cJSON *b = cJSON_AddObjectToObject(t->caller, "barge_in");
 		if (!b || !cJSON_AddNumberToObject(b, "at_ms", (double)t->barge_in_ms) ||
@@ -697,6 +954,8 @@ static enum err decided(struct engine *e, struct turn *t)
 		if (!(t->dec->barge_in_during = strdup(t->barge_during)))
 			return ERR_NOMEM;
 	}
+	/* nothing was said: a re-ask states no error (agent/reply_script.h) */
+	t->dec->silence = t->index > 0 && (!t->transcript || !t->transcript[0]);
 	cJSON_Delete(t->decision);
 	if (!(t->decision = decision_to_json(t->dec)))
 		return ERR_NOMEM;
@@ -790,7 +1049,7 @@ static enum err opening_done(struct engine *e, struct turn *t)
 	int n_rows;
 	enum err err = ERR_NOMEM;
 
-	if (t->said && (err = history_add(e, "agent", t->said)) != ERR_OK)
+	if (t->said && (err = agent_said(e, 0, t->said)) != ERR_OK)
 		goto out;
 	if (e->cfg.store) {
 		snprintf(today, sizeof today, "%04d-%02d-%02d", e->cfg.today.y, e->cfg.today.m,
@@ -845,7 +1104,7 @@ static enum err turn_done(struct engine *e, struct turn *t)
 	enum err err;
 
 	if (t->said) {
-		if ((err = history_add(e, "agent", t->said)) != ERR_OK)
+		if ((err = agent_said(e, t->index, t->said)) != ERR_OK)
 			return err;
 		emit(e, ENGINE_AGENT_SAYS, t->index, t->said, NULL, NULL);
 	}
@@ -927,7 +1186,7 @@ static void drive(struct engine *e)
 		switch (t->state) {
 		case T_STT:
 			stt_run(e, t);
-			if (t->state == T_EXTRACT && t->index > 0)
+			if (t->state == T_EXTRACT && t->index > 0 && (err = turn_kind(e, t)) == ERR_OK)
 				err = caller_says(e, t);
 			break;
 		case T_EXTRACT:
@@ -1127,6 +1386,7 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 		t->silence = in->silence;
 		t->barge_in = in->barge_in;
 		t->barge_in_ms = in->barge_in_ms;
+		t->agent_ms = in->agent_ms;
 		t->barge_during = in->barge_in_during && strcmp(in->barge_in_during, "thinking") == 0
 					  ? "thinking" : "speaking";
 		t->recorded = in->recorded;
@@ -1149,6 +1409,13 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 	if (from_audio && !in)
 		read_audio(e, t);
 	if (from_audio && e->cfg.telephone && (err = telephone(e, t)) != ERR_OK)
+		goto fail;
+	/* The agent's words this turn cut off count as heard only as far as they played
+	 * (not when the words cut were an acknowledgement: agent_ms < 0); words of a turn cut
+	 * or held before they were judged go first. */
+	if (t->barge_in && strcmp(t->barge_during, "speaking") == 0 && t->agent_ms >= 0)
+		t->cut_inside = cut_agent(e, t->barge_in_ms, t->agent_ms);
+	if ((err = carry_apply(e, t, &from_audio)) != ERR_OK)
 		goto fail;
 	/* Audio and endpointing. A turn without audio is typed text: its transcript is what
 	 * the caller said. */
@@ -1246,8 +1513,13 @@ enum err engine_cancel(struct engine *e, const char *reason)
 		t->said = NULL;
 		err = opening_done(e, t);
 	} else {
-		if (t->transcript && !t->heard && t->transcript[0] &&
-		    history_add(e, "user", t->transcript) != ERR_OK)
+		/* Cut before the rules judged it: what she said goes to the next turn. */
+		bool keep = e->open && !t->dec && !t->backchannel && !t->held &&
+			    (t->speech || t->carried || (t->transcript && t->transcript[0]));
+		if (keep)
+			err = carry_keep(e, t);
+		else if (t->transcript && !t->heard && t->transcript[0] &&
+			 history_add(e, "user", t->transcript) != ERR_OK)
 			err = ERR_NOMEM;
 		if (err == ERR_OK && !t->caller)
 			err = caller_says(e, t);

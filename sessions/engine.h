@@ -162,6 +162,9 @@ struct engine_input {
 	bool barge_in;            /* the caller began while the agent spoke or thought */
 	long barge_in_ms;         /* ms of the agent's words played by then (0: thinking) */
 	const char *barge_in_during; /* "speaking" or "thinking" (NULL: "speaking") */
+	long agent_ms;            /* a barge-in while speaking: the length of the agent's words
+	                             it cut, ms (0: not known, taken at agent/turnkind.h's
+	                             pace; -1: the words cut were no reply, an acknowledgement) */
 	bool recorded;            /* the turn is in the call's recordings at: */
 	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's file */
 };
@@ -172,6 +175,15 @@ struct engine_input {
  * barge_in_ms) first cancels a turn still in flight (engine_cancel(e, "barge-in")), and
  * its decision record gains "barge_in": {"at_ms": ms into the agent's speech, "during":
  * "speaking" or "thinking"}, stored with the turn (turns.barge_in, barge_in_ms).
+ * Turn-taking (docs/turn-taking.md): a barge-in while speaking keeps of the agent's last
+ * words only what played by barge_in_ms (of agent_ms; unknown: agent/turnkind.h's pace)
+ * in the history and the store (store_turn_reply_played), marked as cut off; words of a
+ * turn cancelled before the rules judged it, or held, go first in this one (its
+ * ENGINE_CALLER_SAYS json has "joins_turn"); a backchannel during the agent's words
+ * ("backchannel": true) is not judged (no decision, no retry) and its reply is the rest of
+ * the agent's words from the sentence cut; an unfinished turn of speech ("umm", "mera
+ * naam...", "held": true) is not judged and says nothing: its words join the next turn.
+ * A decision of a turn with no words has "silence": true.
  * Errors: ERR_INVALID (no call begun, or a turn is still in flight: cancel or finish it
  * first), ERR_DB, ERR_NOMEM; a failing backend is recorded in the turn, not an error.
  * Starting a turn when the call has ended does nothing (ERR_OK). */
@@ -200,7 +212,9 @@ bool engine_waiting(const struct engine *e, enum engine_stage *stage, const char
 /* engine_cancel: abandon the opening or turn in progress at once (its request is closed,
  * no answer is awaited) and record it: a turn as cancelled, with what was done before
  * (the transcript, the extraction, the decision if the rules had run) and why (the
- * stage in flight and reason, e.g. "barge-in"); the opening with no words. Then, as after
+ * stage in flight and reason, e.g. "barge-in"); the opening with no words. A turn the
+ * rules had not judged yet keeps its words (or its audio, when STT was in flight) for the
+ * next turn, which hears them first: nothing the caller said is lost. Then, as after
  * any turn, the call ends if the rules ended it or a corpus call's turns ran out.
  * Nothing in progress: nothing happens. Errors: ERR_DB, ERR_NOMEM. */
 enum err engine_cancel(struct engine *e, const char *reason);

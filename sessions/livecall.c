@@ -51,6 +51,8 @@ struct livecall {
 	bool ended;            /* the engine ended the call */
 	bool barged;           /* a barge-in awaits the caller turn it starts */
 	long barge_ms;
+	long barge_agent_ms;   /* the length of the words the barge-in cut (-1: the
+	                          acknowledgement, no reply) */
 	enum live_state barge_during;
 	bool turn_over;        /* the endpointer ended the caller's turn; no speech since */
 	int n_barge, n_silence;
@@ -372,6 +374,7 @@ static void start_turn(struct livecall *lc, struct engine_input *in)
 	if (lc->barged) {
 		in->barge_in = true;
 		in->barge_in_ms = lc->barge_ms;
+		in->agent_ms = lc->barge_agent_ms;
 		in->barge_in_during = lc->barge_during == LIVE_THINKING ? "thinking" : "speaking";
 		lc->barged = false;
 	}
@@ -397,6 +400,8 @@ static void events(struct livecall *lc)
 			lc->barged = true;
 			lc->barge_during = ev.during;
 			lc->barge_ms = ev.during == LIVE_SPEAKING ? ev.played_ms : 0;
+			/* the engine keeps only the words she heard of the reply cut */
+			lc->barge_agent_ms = lc->acking ? -1 : live_agent_ms(lc->live);
 			if (ev.during == LIVE_SPEAKING && lc->agent_turn >= 0)
 				agent_audio(lc, lc->agent_start + ev.played_ms);
 			if (engine_busy(lc->eng) && engine_cancel(lc->eng, "barge-in") != ERR_OK)

@@ -10,8 +10,10 @@
  * - barge-in: speech (or typed words) while the agent thinks or speaks stops playback at
  *   once, cancels the engine's turn in flight (engine_cancel(e, "barge-in")), and the new
  *   words are the caller's turn, recorded as a barge-in with how much of the agent's words
- *   had played; unless the form sets mute_user_while_agent_speaking (then speech during
- *   the agent's words is not heard);
+ *   had played (and how long they were, so the engine keeps only what she heard); the
+ *   cancelled turn's words go first in it, a backchannel lets the agent go on
+ *   (docs/turn-taking.md); unless the form sets mute_user_while_agent_speaking (then
+ *   speech during the agent's words is not heard);
  * - silence (microphone calls): nothing said for live_options.silence_ms after the agent
  *   stops is a silent caller turn through the engine, whose retry rules decide the
  *   re-prompt or the end of the call;

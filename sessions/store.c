@@ -1030,6 +1030,23 @@ enum err store_call_replay_of(struct store *st, long long call, long long src)
 	return changed(st, q, what);
 }
 
+enum err store_turn_reply_played(struct store *st, long long call, int index, const char *text)
+{
+	static const char what[] = "keeping the words the caller heard";
+	sqlite3_stmt *q = NULL;
+
+	if (prepare(st,
+		    index > 0 ? "UPDATE turns SET reply = ? WHERE call_id = ? AND idx = ?"
+			      : "UPDATE calls SET opening = ? WHERE id = ?",
+		    what, &q) != ERR_OK)
+		return ERR_DB;
+	sqlite3_bind_text(q, 1, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, call);
+	if (index > 0)
+		sqlite3_bind_int(q, 3, index);
+	return changed(st, q, what);
+}
+
 enum err store_turn_agent_audio(struct store *st, long long call, int index, long start_ms,
 				long end_ms)
 {

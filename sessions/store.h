@@ -208,6 +208,13 @@ enum err store_call_replay_of(struct store *st, long long call, long long src);
  * Errors: ERR_DB, ERR_NOTFOUND (no such call). */
 enum err store_call_audio_dir(struct store *st, long long call, const char *dir);
 
+/* store_turn_reply_played: the agent's words after turn index of call (0: the call's
+ * opening) as the caller heard them (text borrowed: the words played before she barged
+ * in, marked as cut off; docs/turn-taking.md), in place of the words decided, known only
+ * once the barge-in came, after the turn's row was written. Errors: ERR_DB, ERR_NOTFOUND
+ * (no such turn or call). */
+enum err store_turn_reply_played(struct store *st, long long call, int index, const char *text);
+
 /* store_turn_agent_audio: where the agent's reply after turn index of call lies in the
  * agent's recording, ms from its start (known only once the reply has played out or been
  * stopped, after the turn's row was written). Errors: ERR_DB, ERR_NOTFOUND (no such

@@ -49,10 +49,12 @@ json.dump(f, open(sys.argv[1] + "/branch.json", "w"), ensure_ascii=False)
 PY
 "$BIN" callers --form "$tmp/retry0.json" --expect-form $F --profiles $P --json --db "$tmp/r0.db" >"$tmp/r0.json" 2>/dev/null
 dropped=$(j "$tmp/r0.json" '",".join(sorted(k for k, v in d["behaviours"].items() if v["completion"] < 1))')
+# A backchannel while the agent speaks costs no retry (docs/turn-taking.md): it needs no
+# re-ask, so it is not among them.
 check "district retry limit 0: completion drops in exactly the behaviours that need a re-ask ($dropped)" \
-	"[ '$dropped' = 'backchannel,decline,dont-know,repeat,silence,wrong-then-right' ]"
+	"[ '$dropped' = 'decline,dont-know,repeat,silence,wrong-then-right' ]"
 check "district retry limit 0: the other behaviours still complete" \
-	"[ \"\$(j $tmp/r0.json 'sum(v[\"complete\"] for v in d[\"behaviours\"].values())')\" = 33 ]"
+	"[ \"\$(j $tmp/r0.json 'sum(v[\"complete\"] for v in d[\"behaviours\"].values())')\" = 36 ]"
 
 "$BIN" callers --form "$tmp/branch.json" --expect-form $F --profiles $P --json --db "$tmp/br.db" >"$tmp/br.json" 2>/dev/null
 check "a branch on the wrong value: whatsapp_number is never right" \

@@ -63,29 +63,6 @@ check "typed: turns recorded as typed, the empty line as silence, no STT" \
 	'[ "$(q "$tmp/typed.db" "SELECT group_concat(idx||input||silence||coalesce(transcript,\"-\"), \",\") FROM turns")" = "1typed0mera naam Sunita Devi hai,2typed1-,3typed0Gaya" ] && [ "$(q "$tmp/typed.db" "SELECT count(*) FROM stage_usage")" = 0 ]'
 
 # ---- the microphone through ALSA's file plugin -----------------------------------------
-cat >"$tmp/mkraw.py" <<'PY'
-# mkraw.py OUT SECONDS [CLIP.wav AT_MS]...: float32 little-endian mono 16 kHz silence with
-# each clip (16-bit mono WAV, resampled by linear interpolation) placed at AT_MS.
-import array, sys, wave
-out, secs = sys.argv[1], float(sys.argv[2])
-rate = 16000
-buf = array.array('f', bytes(4 * int(secs * rate)))
-args = sys.argv[3:]
-for i in range(0, len(args), 2):
-    w = wave.open(args[i])
-    src = array.array('h', w.readframes(w.getnframes()))
-    r = w.getframerate()
-    at = int(float(args[i + 1]) * rate / 1000)
-    for k in range(int(len(src) * rate / r)):
-        x = k * r / rate
-        j = int(x)
-        a = src[j] if j < len(src) else 0
-        b = src[j + 1] if j + 1 < len(src) else 0
-        if at + k < len(buf):
-            buf[at + k] = (a + (b - a) * (x - j)) / 32768.0
-with open(out, 'wb') as f:
-    buf.tofile(f)
-PY
 cat >"$tmp/asound.conf" <<CONF
 pcm.default { type null }
 pcm.fdcap { type file slave.pcm { type null } file "/dev/null" infile "$tmp/in.f32" format "raw" }
@@ -101,7 +78,7 @@ mic() { # mic DB OUT.wav: a headless microphone call on fdcap
 
 # The file holds 25 s (the capture ring holds 30 s of it, so nothing is dropped before
 # the loop reads it); what the plugin gives after its end is silence.
-python3 "$tmp/mkraw.py" "$tmp/in.f32" 25
+python3 tests/support/mkraw.py "$tmp/in.f32" 25
 mic "$tmp/r1.db" "$tmp/agent1.wav"
 rc=$?
 check "silence: exit status 0" '[ $rc = 0 ]'
@@ -119,7 +96,7 @@ check "silence: the first re-prompt has a place in the recording ($reprompt ms)"
 
 # Run 2: the answer 800 ms into the first re-prompt.
 at=$((reprompt + 800))
-python3 "$tmp/mkraw.py" "$tmp/in.f32" 25 "$tmp/name.wav" "$at"
+python3 tests/support/mkraw.py "$tmp/in.f32" 25 "$tmp/name.wav" "$at"
 mic "$tmp/r2.db" "$tmp/agent2.wav"
 rc=$?
 check "barge-in: exit status 0" '[ $rc = 0 ]'

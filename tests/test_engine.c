@@ -192,6 +192,7 @@ static struct corpus_call *make_call(const char *id, int n, const char *const *w
 		c->turns[i].utterance_id = strdup(words[i]);
 		c->turns[i].transcript = strdup(words[i]);
 		c->turns[i].condition = strdup("ideal");
+		c->turns[i].barge_in_ms = -1; /* as corpus_load: no barge-in */
 	}
 	return c;
 }

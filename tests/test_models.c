@@ -5,7 +5,8 @@
  * with tokens and cost from the configured prices, and never the key; a server failing
  * with 500s gives turns with nothing captured, recorded errors and the script's words,
  * and the call follows the rules; engine_cancel during a slow request returns without
- * waiting for it and records the turn as cancelled. The early acknowledgement: with a
+ * waiting for it and records the turn as cancelled, and the next turn hears its words
+ * first (its text, or its audio when STT was in flight). The early acknowledgement: with a
  * streamed answer (chat.completion.chunk events, the last piece held back) the engine
  * emits ENGINE_ACK with the ack's text while the answer is still arriving, and
  * ENGINE_EXTRACTED only once it has ended; stage_usage.ack_ms and turns.ack are stored;
@@ -32,6 +33,7 @@
 #include "agent/form.h"
 #include "agent/lexicon.h"
 #include "agent/provider.h"
+#include "audio/audiofile.h"
 #include "cli/commands.h"
 #include "sessions/corpus.h"
 #include "sessions/engine.h"
@@ -329,6 +331,26 @@ static double mono_ms(void)
 	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
+/* engine_rig: what the tests that drive the engine directly share: the enrollment form,
+ * the word lists, the fixture's store, the STT and EXTRACT backends named (REPLY is the
+ * script) in *cfg. The caller frees form, lex and store. */
+static void engine_rig(struct fixture *f, const char *stt, const char *extract, struct form **form,
+		       struct lexicon **lex, struct store **store, struct engine_config *cfg)
+{
+	char *msg = NULL;
+	const char *why = NULL;
+
+	assert_int_equal(form_load(FORM, form, NULL), ERR_OK);
+	assert_int_equal(lexicon_load(lexicon_default_dir(), lex, &msg), ERR_OK);
+	free(msg);
+	assert_int_equal(store_open(f->db, store, NULL), ERR_OK);
+	*cfg = (struct engine_config){.form_path = FORM, .today = {2025, 3, 15}, .form = *form,
+				      .lex = *lex, .store = *store, .endpoint = endpoint_defaults()};
+	assert_int_equal(backend_stt(stt, &cfg->stt, &why), ERR_OK);
+	assert_int_equal(backend_extract(extract, &cfg->extract, &why), ERR_OK);
+	assert_int_equal(backend_reply("script", &cfg->reply, &why), ERR_OK);
+}
+
 /* A typed caller turn while EXTRACT waits on a model that takes 20 s: the engine says what
  * it waits for; engine_cancel ends the wait at once and records the turn as cancelled. */
 static void test_cancel_in_flight(void **state)
@@ -339,23 +361,13 @@ static void test_cancel_in_flight(void **state)
 	struct store *store = NULL;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	const char *why = NULL;
 	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 
 	char cwhy[200];
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
 	mockserver_set_default(f->ms, (struct mock_reply){.status = 200, .body = ans_name,
 							  .delay_ms = 20000});
-	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
-	assert_int_equal(store_open(f->db, &store, NULL), ERR_OK);
-	cfg.form = form;
-	cfg.lex = lex;
-	cfg.store = store;
-	cfg.endpoint = endpoint_defaults();
-	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("openai:gpt-test", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
 	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
 
 	/* A live call: turns come from outside. The opening is offline, so done at once. */
@@ -406,6 +418,98 @@ static void test_cancel_in_flight(void **state)
 	assert_query(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
 		     "failed|abandoned: test over|live");
 	engine_free(e);
+	store_close(store);
+	lexicon_free(lex);
+	form_free(form);
+	free(msg);
+}
+
+/* A barge-in while the first turn waits on a model never loses what she said (issue 15,
+ * item 1): cancelled while EXTRACT is in flight, the turn's words go before the next turn's
+ * (one EXTRACT request with both, the name taken); cancelled while a cloud STT (whisper.cpp's
+ * protocol here) is in flight, its audio goes before the next turn's, 500 ms apart, in one
+ * STT request. Before, the second turn's words were heard alone under the first's question. */
+static void test_cancel_keeps_words(void **state)
+{
+	struct fixture *f = *state;
+	struct form *form = NULL;
+	struct lexicon *lex = NULL;
+	struct store *store = NULL;
+	struct engine *e = NULL;
+	char *msg = NULL, cwhy[200];
+	const char *why = NULL;
+	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
+	float *clip = NULL;
+	size_t n_clip = 0;
+
+	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
+	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
+	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+
+	/* EXTRACT in flight */
+	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = ans_nothing, .delay_ms = 20000});
+	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = ans_name});
+	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
+	struct engine_input first = {.transcript = "mera naam Jhanvi"};
+	struct engine_input second = {.transcript = "Ghatak hai", .barge_in = true,
+				      .barge_in_during = "thinking"};
+	assert_int_equal(engine_start_turn(e, &first), ERR_OK);
+	for (int i = 0; i < 200 && mockserver_count(f->ms) == 0; i++)
+		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
+	assert_int_equal(engine_start_turn(e, &second), ERR_OK); /* cancels the first */
+	while (engine_busy(e))
+		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
+	assert_int_equal(mockserver_count(f->ms), 2);
+	assert_true(mock_body_has(mockserver_request(f->ms, 1), "mera naam Jhanvi Ghatak hai"));
+	assert_query(f->db, "SELECT group_concat(idx||'|'||cancelled||'|'||transcript, ';') FROM turns",
+		     "1|1|mera naam Jhanvi;2|0|mera naam Jhanvi Ghatak hai");
+	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
+			    "Jhanvi Ghatak");
+	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
+	engine_free(e);
+	e = NULL;
+
+	/* STT in flight: the demo corpus's first clip twice */
+	struct corpus *demo = NULL;
+	if (corpus_load(DEMO, &demo, &msg) != ERR_OK)
+		fail_msg("the demo corpus is built by `make corpora`: %s", msg ? msg : "?");
+	free(msg);
+	msg = NULL;
+	assert_int_equal(audiofile_read(demo->calls[0].turns[0].audio, 16000, &clip, &n_clip, &msg),
+			 ERR_OK);
+	corpus_free(demo);
+	setenv("WHISPERCPP_BASE_URL", mockserver_url(f->ms), 1);
+	assert_int_equal(backend_stt("whispercpp", &cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
+	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	mockserver_clear(f->ms);
+	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = "{\"text\":\"\"}",
+						   .delay_ms = 20000});
+	mockserver_push(f->ms, (struct mock_reply){.status = 200,
+						   .body = "{\"text\":\"mera naam Jhanvi Ghatak hai\"}"});
+	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
+	struct engine_input a = {.samples = clip, .n_samples = n_clip};
+	struct engine_input b = {.samples = clip, .n_samples = n_clip, .barge_in = true,
+				 .barge_in_during = "thinking"};
+	assert_int_equal(engine_start_turn(e, &a), ERR_OK);
+	for (int i = 0; i < 200 && mockserver_count(f->ms) == 0; i++)
+		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
+	assert_true(engine_busy(e));
+	assert_int_equal(engine_start_turn(e, &b), ERR_OK);
+	while (engine_busy(e))
+		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
+	assert_int_equal(mockserver_count(f->ms), 2);
+	const struct mock_part *one = mock_part_named(mockserver_request(f->ms, 0), "file");
+	const struct mock_part *two = mock_part_named(mockserver_request(f->ms, 1), "file");
+	assert_non_null(one);
+	assert_non_null(two);
+	/* both clips' speech and the 500 ms between them (16-bit samples at 16 kHz) */
+	assert_true(two->len > 2 * (one->len - 44) + 500 * 32);
+	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
+			    "Jhanvi Ghatak");
+	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
+	engine_free(e);
+	free(clip);
 	store_close(store);
 	lexicon_free(lex);
 	form_free(form);
@@ -518,7 +622,6 @@ static void test_streamed_ack(void **state)
 	struct store *store = NULL;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	const char *why = NULL;
 	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {0};
 	char cwhy[200];
@@ -529,16 +632,7 @@ static void test_streamed_ack(void **state)
 	size_t cuts[] = {hold / 3, hold};
 	mockserver_push_pieces(f->ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0},
 			       cuts, 2, true, false);
-	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
-	assert_int_equal(store_open(f->db, &store, NULL), ERR_OK);
-	cfg.form = form;
-	cfg.lex = lex;
-	cfg.store = store;
-	cfg.endpoint = endpoint_defaults();
-	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("openai:gpt-test", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
 	assert_non_null(log.view = callview_new(form, "live", 1));
 	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
 
@@ -614,20 +708,10 @@ static void test_offline_ack(void **state)
 	struct store *store = NULL;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	const char *why = NULL;
 	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {.released = true};
 
-	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
-	assert_int_equal(store_open(f->db, &store, NULL), ERR_OK);
-	cfg.form = form;
-	cfg.lex = lex;
-	cfg.store = store;
-	cfg.endpoint = endpoint_defaults();
-	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	engine_rig(f, "reference", "rules", &form, &lex, &store, &cfg);
 	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
@@ -660,6 +744,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_run_on_models, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_on_failing_models, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cancel_in_flight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cancel_keeps_words, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_streamed_ack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_offline_ack, setup, teardown),
 	};

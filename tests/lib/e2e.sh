@@ -1,7 +1,8 @@
 # tests/lib/e2e.sh: what the end-to-end scripts share. Sourced from the top of the tree
 # after `set -u`: BIN is the binary ($FORMDESK_BIN, default the sanitizer build), tmp a
 # private folder removed on exit, and the TAP helpers count in n: ok WHAT, notok WHAT,
-# check WHAT CONDITION (CONDITION is eval'd; ok when it succeeds).
+# check WHAT CONDITION (CONDITION is eval'd; ok when it succeeds); need TOOL... stops the
+# script with one failure when a tool is missing.
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -9,3 +10,8 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+need() {
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null || { echo "not ok 1 - $tool is not installed"; exit 1; }
+	done
+}

@@ -1,0 +1,110 @@
+/* test_turnkind: the turn-taking rules of agent/turnkind.h on the shipped word lists:
+ * which transcripts are backchannels (the issue's "हाँ", "हम्म", "हाँ हाँ", "जी", "अच्छा",
+ * "ok"; not an answer with words in it), which turns are unfinished (the issue's
+ * "उम्म्म्म", "अ", "hmm", "वो..."; "mera naam"; not a whole answer), and what a caller
+ * heard of the agent's words cut at a time: whole words only, and the sentence the cut
+ * fell in is where the agent goes on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "agent/lexicon.h"
+#include "agent/turnkind.h"
+
+static struct lexicon *lex;
+
+static int setup(void **state)
+{
+	char *msg = NULL;
+	(void)state;
+	if (lexicon_load(lexicon_default_dir(), &lex, &msg) != ERR_OK) {
+		fprintf(stderr, "%s\n", msg ? msg : "no word lists");
+		free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	lexicon_free(lex);
+	return 0;
+}
+
+static void test_backchannel(void **state)
+{
+	static const char *const yes[] = {"हाँ", "हम्म", "हाँ हाँ", "जी", "अच्छा", "ok", "OK.",
+					  "haan ji", "हाँ, जी", "theek hai", "hmm"};
+	static const char *const no[] = {"", "नहीं", "हाँ, मेरा नाम सुनीता है", "गया", "ji nahi",
+					 "haan paanch mahine", "उम्म्म्म"};
+	(void)state;
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		if (!turnkind_backchannel(lex, yes[i]))
+			fail_msg("'%s' should be a backchannel", yes[i]);
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		if (turnkind_backchannel(lex, no[i]))
+			fail_msg("'%s' is no backchannel", no[i]);
+	assert_false(turnkind_backchannel(lex, NULL));
+}
+
+static void test_unfinished(void **state)
+{
+	static const char *const yes[] = {"उम्म्म्म", "अ", "hmm", "वो...", "umm umm", "mera naam",
+					  "मेरा नाम", "गया और", "Sunita…", "ek minute"};
+	static const char *const no[] = {"", "गया", "मेरा नाम सुनीता देवी है", "पाँच महीने",
+					 "haan", "nahi pata", "उम्म्म्म गया"};
+	(void)state;
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		if (!turnkind_unfinished(lex, yes[i]))
+			fail_msg("'%s' should be unfinished", yes[i]);
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		if (turnkind_unfinished(lex, no[i]))
+			fail_msg("'%s' is a whole turn", no[i]);
+}
+
+static void test_heard(void **state)
+{
+	/* 40 code points: "अब बस तीन सवाल बचे हैं।" is 23 of them, 1 space, then 16 */
+	static const char q[] = "अब बस तीन सवाल बचे हैं। क्या वही नंबर है?";
+	const char *second = strstr(q, "क्या");
+	size_t resume = 99, n;
+	(void)state;
+
+	n = turnkind_heard(q, 0, 4000, &resume);
+	assert_int_equal(n, 0);
+	assert_int_equal(resume, 0);
+	/* all of it played */
+	n = turnkind_heard(q, 4000, 4000, &resume);
+	assert_int_equal(n, strlen(q));
+	assert_int_equal(resume, strlen(q));
+	/* cut inside "सवाल": heard up to "तीन", the agent goes on from the start */
+	n = turnkind_heard(q, 1200, 4000, &resume);
+	assert_int_equal(n, strlen("अब बस तीन"));
+	assert_int_equal(resume, 0);
+	/* cut inside the question: the first sentence heard whole, the question again */
+	n = turnkind_heard(q, 3000, 4000, &resume);
+	assert_true(n > (size_t)(second - q) && n < strlen(q));
+	assert_true(q[n] == ' ');
+	assert_int_equal(resume, (size_t)(second - q));
+	/* length not known: 70 ms a code point, 1900 ms is 27 of 40, in the question */
+	n = turnkind_heard(q, 1900, 0, &resume);
+	assert_int_equal(resume, (size_t)(second - q));
+	assert_int_equal(n, (size_t)(second - q) - 1);
+	/* played past its end */
+	assert_int_equal(turnkind_heard(q, 5000, 0, NULL), strlen(q));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_backchannel),
+		cmocka_unit_test(test_unfinished),
+		cmocka_unit_test(test_heard),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
