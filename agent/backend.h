@@ -126,6 +126,9 @@ struct backend_ops {
 	/* usage: the last blocking call's measurements, NULL before the first or offline;
 	 * may be NULL. */
 	const struct backend_usage *(*usage)(const void *ctx);
+	/* voice: TTS, may be NULL: what besides the provider's name decides how the audio
+	 * sounds (model, voice, rate) into buf (size n), for the TTS cache's key. */
+	void (*voice)(const void *ctx, char *buf, size_t n);
 	/* free: release ctx; may be NULL (no ctx). */
 	void (*free)(void *ctx);
 	/* model: the model a network backend asks (owned by ctx), NULL offline; may be NULL. */
@@ -154,9 +157,10 @@ enum err backend_extract(const char *spec, struct backend *out, const char **why
 enum err backend_reply(const char *spec, struct backend *out, const char **why);
 
 /* backend_tts: the TTS backend named spec (NULL or "": TTS_DEFAULT, agent/tts.h):
- * "espeak" or "espeak:VOICE" (an espeak-ng voice; default "hi", its Hindi), or "none"
- * (text only). As backend_stt otherwise; ERR_BACKEND when the synthesizer would not
- * start. */
+ * "espeak" or "espeak:VOICE" (an espeak-ng voice; default "hi", its Hindi), "none"
+ * (text only), or a hosted voice "PROVIDER[:MODEL]": sarvam, elevenlabs, google, openai,
+ * azure (tts_provider.h; voice and rate from the config's "tts" entry). As backend_stt
+ * otherwise; ERR_BACKEND when the synthesizer would not start. */
 enum err backend_tts(const char *spec, struct backend *out, const char **why);
 
 /* backend_judge: the benchmark's judge named spec ("PROVIDER[:MODEL]", a language-model
@@ -174,6 +178,10 @@ const char *backend_default(enum backend_stage stage);
 
 /* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS", "JUDGE" (static). */
 const char *backend_stage_name(enum backend_stage stage);
+
+/* backend_tts_voice: what decides how b's audio sounds: "NAME|MODEL|VOICE|RATE" for a
+ * hosted voice, "NAME" for an offline one, into buf (size n). Output: buf. */
+const char *backend_tts_voice(const struct backend *b, char *buf, size_t n);
 
 /* backend_call: b's blocking call on req of b's stage (see struct backend_ops).
  * Output: *out (caller frees). Errors: ERR_UNSUPPORTED (b has no ops), else the call's. */
