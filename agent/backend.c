@@ -289,6 +289,25 @@ const char *backend_model(const struct backend *b)
 	return b->ops && b->ops->model ? b->ops->model(b->ctx) : NULL;
 }
 
+enum err backend_speak_stream(const struct backend *b, const char *text, backend_piece_fn fn,
+			      void *ud, struct tts_audio *out)
+{
+	if (b->ops && b->ops->stage != BACKEND_TTS)
+		return ERR_INVALID;
+	if (!backend_streams(b)) {
+		enum err e = backend_speak(b, text, out);
+		if (!e && fn && out->n)
+			fn(ud, out->samples, out->n, out->rate, 0);
+		return e;
+	}
+	return b->ops->stream(b->ctx, text, fn, ud, out);
+}
+
+bool backend_streams(const struct backend *b)
+{
+	return b->ops && b->ops->stream;
+}
+
 enum err backend_start(const struct backend *b, const void *req, struct http_req **hr,
 		       struct backend_usage *u)
 {

@@ -94,6 +94,11 @@ struct tts_audio {
 	int rate;            /* Hz */
 };
 
+/* Called with each piece of a TTS backend's audio as it arrives: n samples (borrowed,
+ * valid during the call) at rate Hz; at_ms: the time since the request started,
+ * milliseconds (0 for audio that was already at hand). */
+typedef void (*backend_piece_fn)(void *ud, const float *samples, size_t n, int rate, double at_ms);
+
 /* One stage's operations, one static table per kind of backend. req and out are the
  * stage's own types:
  *   STT      req const struct stt_request *,     out char ** (the transcript)
@@ -129,6 +134,10 @@ struct backend_ops {
 	/* voice: TTS, may be NULL: what besides the provider's name decides how the audio
 	 * sounds (model, voice, rate) into buf (size n), for the TTS cache's key. */
 	void (*voice)(const void *ctx, char *buf, size_t n);
+	/* stream: TTS, may be NULL: as call, handing each piece of the audio to fn as it
+	 * arrives (see backend_speak_stream). */
+	enum err (*stream)(void *ctx, const char *text, backend_piece_fn fn, void *ud,
+			   struct tts_audio *out);
 	/* free: release ctx; may be NULL (no ctx). */
 	void (*free)(void *ctx);
 	/* model: the model a network backend asks (owned by ctx), NULL offline; may be NULL. */
@@ -199,6 +208,17 @@ enum err backend_ask_judge(const struct backend *b, const struct judge_llm_item 
 /* backend_model: the model b's network backend asks ("gpt-5.4-mini"; owned by b's ctx),
  * NULL for an offline backend. */
 const char *backend_model(const struct backend *b);
+
+/* backend_speak_stream: as backend_speak, and fn(ud, ...) gets the audio piece by piece
+ * as it arrives where the backend streams (a hosted voice that answers in chunks; the TTS
+ * cache, sentence by sentence), else once, whole, when it is made. Blocking: it returns
+ * when the audio is complete. Output: *out, the whole audio (caller frees). Errors: as
+ * backend_speak. */
+enum err backend_speak_stream(const struct backend *b, const char *text, backend_piece_fn fn,
+			      void *ud, struct tts_audio *out);
+
+/* backend_streams: whether b hands its audio over in pieces (it has the stream op). */
+bool backend_streams(const struct backend *b);
 
 /* backend_start / backend_finish: the two halves of one call to a network backend, for a
  * loop that runs requests itself without blocking (http_start / http_poll,

@@ -238,7 +238,7 @@ static enum err response(const struct tts_cloud *x, const struct http_result *re
 /* What a streamed answer's observer keeps: the piece handler, an odd byte carried to the
  * next piece, and when the first audio arrived. */
 struct stream {
-	tts_cloud_piece_fn fn;
+	backend_piece_fn fn;
 	void *ud;
 	int rate, attempt;
 	bool odd;
@@ -281,7 +281,7 @@ static void on_data(void *ud, const char *data, size_t len, int attempt, double 
 	}
 }
 
-static enum err speak(struct tts_cloud *x, const char *text, tts_cloud_piece_fn fn, void *ud,
+static enum err speak(struct tts_cloud *x, const char *text, backend_piece_fn fn, void *ud,
 		      bool stream, struct tts_audio *out)
 {
 	struct backend_usage *u = &x->last;
@@ -326,7 +326,7 @@ enum err tts_cloud_speak(struct tts_cloud *x, const char *text, struct tts_audio
 	return speak(x, text, NULL, NULL, false, out);
 }
 
-enum err tts_cloud_speak_stream(struct tts_cloud *x, const char *text, tts_cloud_piece_fn fn,
+enum err tts_cloud_speak_stream(struct tts_cloud *x, const char *text, backend_piece_fn fn,
 				void *ud, struct tts_audio *out)
 {
 	return speak(x, text, fn, ud, true, out);
@@ -364,6 +364,12 @@ static void ops_voice(const void *ctx, char *buf, size_t n)
 	snprintf(buf, n, "%s|%s|%d", p->model, p->voice ? p->voice : "", p->rate);
 }
 
+static enum err ops_stream(void *ctx, const char *text, backend_piece_fn fn, void *ud,
+			   struct tts_audio *out)
+{
+	return tts_cloud_speak_stream(ctx, text, fn, ud, out);
+}
+
 static void ops_free(void *ctx)
 {
 	tts_cloud_free(ctx);
@@ -376,5 +382,6 @@ const struct backend_ops tts_cloud_ops = {
 	.finish = ops_finish,
 	.usage = ops_usage,
 	.voice = ops_voice,
+	.stream = ops_stream,
 	.free = ops_free,
 };

@@ -39,14 +39,11 @@ void tts_cloud_free(struct tts_cloud *x);
  * says which), ERR_NOMEM. */
 enum err tts_cloud_speak(struct tts_cloud *x, const char *text, struct tts_audio *out);
 
-/* Called with each piece of audio as it arrives: n samples (borrowed, valid during the
- * call) at rate Hz; at_ms: the time since the request started, milliseconds. */
-typedef void (*tts_cloud_piece_fn)(void *ud, const float *samples, size_t n, int rate, double at_ms);
-
-/* tts_cloud_speak_stream: as tts_cloud_speak, handing each piece to fn (ud passed along)
- * as it arrives when the provider streams raw PCM; otherwise fn gets the whole audio once
- * when the answer is complete. Output and errors: as tts_cloud_speak. */
-enum err tts_cloud_speak_stream(struct tts_cloud *x, const char *text, tts_cloud_piece_fn fn,
+/* tts_cloud_speak_stream: as tts_cloud_speak, handing each piece to fn (ud passed along;
+ * see backend_piece_fn) as it arrives when the provider streams raw PCM; otherwise fn gets
+ * the whole audio once when the answer is complete. Output and errors: as
+ * tts_cloud_speak. */
+enum err tts_cloud_speak_stream(struct tts_cloud *x, const char *text, backend_piece_fn fn,
 				void *ud, struct tts_audio *out);
 
 /* tts_cloud_decode: the audio in a successful answer body (len bytes) of p's row.

@@ -91,33 +91,83 @@ static enum err keep(const char *path, const float *s, size_t n)
 	return e;
 }
 
-/* sentence: the audio of one sentence (16 kHz) from the cache or the inner backend.
- * hit says which. Errors: as ttscache_speak. */
-static enum err sentence(struct ttscache *c, const char *s, size_t len, float **out, size_t *n,
-			 bool *hit)
+/* A sentence being synthesized: its pieces converted to 16 kHz as they arrive, handed on
+ * (fn, may be NULL) and gathered for the cache file. */
+struct pieces {
+	backend_piece_fn fn;
+	void *ud;
+	struct resample_stream *rs;
+	float *s;
+	size_t n;
+	enum err e;
+};
+
+/* piece_put: m samples at 16 kHz (taken over) handed on and gathered. */
+static void piece_put(struct pieces *p, float *s, size_t m, double at_ms)
+{
+	float *all = m ? realloc(p->s, (p->n + m) * sizeof(float)) : p->s;
+	if (m && !all)
+		p->e = ERR_NOMEM;
+	if (m && all) {
+		memcpy(all + p->n, s, m * sizeof(float));
+		p->s = all;
+		p->n += m;
+		if (p->fn)
+			p->fn(p->ud, s, m, TTSCACHE_RATE, at_ms);
+	}
+	free(s);
+}
+
+static void on_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
+{
+	struct pieces *p = ud;
+	float *o = NULL;
+	size_t m = 0;
+	if (p->e || (!p->rs && (p->e = resample_stream_new(rate, TTSCACHE_RATE, &p->rs))))
+		return;
+	if (!(p->e = resample_stream_push(p->rs, s, n, false, &o, &m)))
+		piece_put(p, o, m, at_ms);
+}
+
+/* sentence: the audio of one sentence (16 kHz) from the cache or the inner backend,
+ * handed to fn (may be NULL) as it arrives; hit says which. Errors: as ttscache_speak. */
+static enum err sentence(struct ttscache *c, const char *s, size_t len, backend_piece_fn fn,
+			 void *ud, float **out, size_t *n, bool *hit)
 {
 	char path[1100];
 	path_of(c, s, len, path, sizeof(path));
 	if (access(path, R_OK) == 0 && audiofile_read(path, TTSCACHE_RATE, out, n, NULL) == ERR_OK) {
 		c->hits++;
 		*hit = true;
+		if (fn && *n)
+			fn(ud, *out, *n, TTSCACHE_RATE, 0);
 		return ERR_OK;
 	}
 	char *text = strndup(s, len);
 	struct tts_audio a = {0};
-	enum err e = text ? backend_speak(&c->inner, text, &a) : ERR_NOMEM;
+	struct pieces p = {.fn = fn, .ud = ud};
+	enum err e = text ? backend_speak_stream(&c->inner, text, on_piece, &p, &a) : ERR_NOMEM;
 	free(text);
-	if (e)
-		return e;
-	c->misses++;
-	*hit = false;
-	e = resample_buffer(a.samples, a.n, a.rate, TTSCACHE_RATE, out, n);
 	free(a.samples);
-	if (!e && (e = keep(path, *out, *n)) != ERR_OK) {
-		free(*out);
-		*out = NULL;
+	float *o = NULL;
+	size_t m = 0;
+	if (!e && p.rs && !p.e && !(p.e = resample_stream_push(p.rs, NULL, 0, true, &o, &m)))
+		piece_put(&p, o, m, 0);
+	resample_stream_free(p.rs);
+	if (!e)
+		e = p.e;
+	if (!e) {
+		c->misses++;
+		*hit = false;
+		e = keep(path, p.s, p.n);
 	}
-	return e;
+	if (e) {
+		free(p.s);
+		return e;
+	}
+	*out = p.s;
+	*n = p.n;
+	return ERR_OK;
 }
 
 enum err ttscache_sentences(const char *text, enum err (*fn)(void *ud, const char *s, size_t len),
@@ -154,6 +204,8 @@ enum err ttscache_sentences(const char *text, enum err (*fn)(void *ud, const cha
  * kept, and the sentence it failed on (why, size n). */
 struct walk {
 	struct ttscache *c;
+	backend_piece_fn fn;     /* each sentence's audio as it arrives, may be NULL */
+	void *ud;
 	bool keep, skip_placeholders;
 	float *s;
 	size_t n;
@@ -170,7 +222,7 @@ static enum err walk_one(void *ud, const char *s, size_t len)
 	bool hit = false;
 	if (w->skip_placeholders && memmem(s, len, "{error}", 7))
 		return ERR_OK;
-	enum err e = sentence(w->c, s, len, &f, &n, &hit);
+	enum err e = sentence(w->c, s, len, w->fn, w->ud, &f, &n, &hit);
 	if (e) {
 		struct backend_usage u;
 		if (w->why_n)
@@ -191,9 +243,10 @@ static enum err walk_one(void *ud, const char *s, size_t len)
 	return w->keep && !all ? ERR_NOMEM : ERR_OK;
 }
 
-enum err ttscache_speak(struct ttscache *c, const char *text, struct tts_audio *out)
+enum err ttscache_speak_stream(struct ttscache *c, const char *text, backend_piece_fn fn, void *ud,
+			       struct tts_audio *out)
 {
-	struct walk w = {.c = c, .keep = true};
+	struct walk w = {.c = c, .fn = fn, .ud = ud, .keep = true};
 	enum err e = ttscache_sentences(text ? text : "", walk_one, &w);
 	if (e || !w.n) {
 		free(w.s);
@@ -234,6 +287,11 @@ enum err ttscache_warm(struct ttscache *c, const struct form *f, int *made, int 
 	return e;
 }
 
+enum err ttscache_speak(struct ttscache *c, const char *text, struct tts_audio *out)
+{
+	return ttscache_speak_stream(c, text, NULL, NULL, out);
+}
+
 /* ---- the cache as a TTS backend (backend.h) ---- */
 
 static enum err ops_call(void *ctx, const void *req, void *out)
@@ -247,10 +305,17 @@ static const struct backend_usage *ops_usage(const void *ctx)
 	return c->inner.ops && c->inner.ops->usage ? c->inner.ops->usage(c->inner.ctx) : NULL;
 }
 
+static enum err ops_stream(void *ctx, const char *text, backend_piece_fn fn, void *ud,
+			   struct tts_audio *out)
+{
+	return ttscache_speak_stream(ctx, text, fn, ud, out);
+}
+
 static const struct backend_ops ttscache_ops = {
 	.stage = BACKEND_TTS,
 	.call = ops_call,
 	.usage = ops_usage,
+	.stream = ops_stream,
 };
 
 struct backend ttscache_backend(struct ttscache *c)

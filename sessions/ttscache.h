@@ -48,6 +48,12 @@ struct backend ttscache_backend(struct ttscache *c);
  * read), ERR_AUDIO, ERR_NOMEM. */
 enum err ttscache_speak(struct ttscache *c, const char *text, struct tts_audio *out);
 
+/* ttscache_speak_stream: as ttscache_speak, handing the audio to fn (ud passed along; at
+ * TTSCACHE_RATE) as it comes: a kept sentence at once, whole; a new one piece by piece as
+ * the voice streams it. So the first sentence plays while the next are synthesized. */
+enum err ttscache_speak_stream(struct ttscache *c, const char *text, backend_piece_fn fn, void *ud,
+			       struct tts_audio *out);
+
 /* ttscache_warm: synthesize and keep every fixed script of form f (intro, outros, each
  * question's script or label, skip message and retry messages; sentences that hold a
  * "{error}" placeholder are left out: they change with the error). Output: *made
