@@ -351,6 +351,46 @@ static void test_price_voice_errors(void **state)
 	clear_env();
 }
 
+/* A provider that quotes the key back in an error, whole or cut, leaves no trace of it in
+ * what formdesk keeps or shows: each voice's key is registered with the scrub
+ * (agent/secret.h) when it is read from its environment variable. */
+static void test_keys_scrubbed(void **state)
+{
+	(void)state;
+	int n;
+	const struct provider_info *t = provider_table(PROVIDER_TTS, &n);
+	int tried = 0;
+	for (int i = 0; i < n; i++) {
+		if (t[i].oauth)
+			continue; /* Google's token: test_secret's service-account checks */
+		char key[64], body[300];
+		snprintf(key, sizeof(key), "tts-secret-%s-0123456789", t[i].name);
+		clear_env();
+		provider_config_free();
+		setenv(t[i].base_env, mockserver_url(ms), 1);
+		setenv(t[i].key_env, key, 1);
+		struct backend be;
+		assert_int_equal(backend_tts(t[i].name, &be, NULL), ERR_OK);
+		for (int cut = 0; cut < 2; cut++) {
+			mockserver_clear(ms);
+			snprintf(body, sizeof(body), "{\"error\":{\"message\":\"invalid key %.*s\"}}",
+				 cut ? 12 : (int)strlen(key), key + (cut ? 5 : 0));
+			mockserver_push(ms, (struct mock_reply){400, NULL, body, NULL, 0});
+			struct tts_audio a = {0};
+			assert_int_equal(backend_speak(&be, "नमस्ते", &a), ERR_BACKEND);
+			struct backend_usage u;
+			assert_true(backend_last_usage(&be, &u));
+			if (!strstr(u.error, "invalid key"))
+				fail_msg("%s: the provider's words are lost: \"%s\"", t[i].name, u.error);
+			if (strstr(u.error, key + 5) || strstr(u.error, "secret-"))
+				fail_msg("%s: the key shows in \"%s\"", t[i].name, u.error);
+		}
+		tried++;
+	}
+	assert_int_equal(tried, 4);
+	clear_env();
+}
+
 /* The config file's "tts" entries are checked as the "providers" ones are. */
 static void test_config(void **state)
 {
@@ -384,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_price_voice_errors),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_keys_scrubbed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
