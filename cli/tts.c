@@ -51,18 +51,13 @@ static int warm(int argc, char **argv)
 	enum err e;
 	if (compose_new("tts warm", &co, COMPOSE_FORM | COMPOSE_CONFIG, &c) != ERR_OK)
 		goto out;
-	if ((e = backend_tts(o.tts, &b, &why)) != ERR_OK) {
-		fprintf(stderr, "formdesk tts warm: --tts %s: %s\n", o.tts, why ? why : err_str(e));
+	if ((e = ttscache_voice(o.tts, co.db, &b, &cache, &why)) != ERR_OK) {
+		fprintf(stderr, "formdesk tts warm: --tts %s: %s\n", o.tts, why);
 		goto out;
 	}
-	if (!backend_is_network(&b)) {
+	if (!cache) {
 		fprintf(stderr, "formdesk tts warm: --tts %s: an offline voice is not cached (it costs "
 				"nothing and speaks at once)\n", o.tts);
-		goto out;
-	}
-	if ((e = ttscache_wrap(co.db, &b, &cache)) != ERR_OK) {
-		fprintf(stderr, "formdesk tts warm: %s: %s\n", ttscache_dir(co.db, dir, sizeof(dir)),
-			err_str(e));
 		goto out;
 	}
 	e = ttscache_warm(cache, c->form, &made, &had, failed, sizeof(failed));

@@ -323,6 +323,22 @@ struct backend ttscache_backend(struct ttscache *c)
 	return (struct backend){c->inner.name, &ttscache_ops, c};
 }
 
+enum err ttscache_voice(const char *spec, const char *db_path, struct backend *b,
+			struct ttscache **cache, const char **why)
+{
+	struct backend v;
+	const char *w = NULL;
+	enum err e = backend_tts(spec, &v, &w);
+	*cache = NULL;
+	if (!e && (e = ttscache_wrap(db_path, &v, cache)) != ERR_OK)
+		w = "cannot make the TTS cache folder beside the database";
+	if (why)
+		*why = w ? w : err_str(e);
+	if (!e)
+		*b = v;
+	return e;
+}
+
 enum err ttscache_wrap(const char *db_path, struct backend *b, struct ttscache **out)
 {
 	char dir[1024];

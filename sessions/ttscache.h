@@ -38,6 +38,14 @@ void ttscache_free(struct ttscache *c);
  * and *out is NULL. Errors: as ttscache_new. */
 enum err ttscache_wrap(const char *db_path, struct backend *b, struct ttscache **out);
 
+/* ttscache_voice: the TTS backend spec names (backend_tts: NULL the default espeak), with
+ * a cache in ttscache_dir(db_path) in front when it is a hosted voice and db_path is not
+ * NULL. Output: *b; *cache the cache or NULL (caller frees with ttscache_free after the
+ * last use of *b). On failure *why (may be NULL) says what (static). Errors: backend_tts's,
+ * ERR_IO (the cache folder). */
+enum err ttscache_voice(const char *spec, const char *db_path, struct backend *b,
+			struct ttscache **cache, const char **why);
+
 /* ttscache_backend: the TTS backend whose calls go through c (ctx c, borrowed): its
  * audio is at TTSCACHE_RATE. */
 struct backend ttscache_backend(struct ttscache *c);
