@@ -985,10 +985,21 @@ static void play_sink(struct ui *u, const char *file)
 	free(samples);
 }
 
+/* play_file: play file through $FORMDESK_PLAYER when it is set, else the sound device. */
+static void play_file(struct ui *u, const char *file)
+{
+	const char *cmd = getenv("FORMDESK_PLAYER");
+	stop_player(u);
+	bounded(u->player_file, sizeof u->player_file, "%s", file);
+	if (cmd && cmd[0])
+		play_command(u, cmd, file);
+	else
+		play_sink(u, file);
+}
+
 static void play(struct ui *u)
 {
 	const struct labels_item *it = cur_item(u);
-	const char *cmd = getenv("FORMDESK_PLAYER");
 	struct stat sb;
 
 	if (!it)
@@ -1001,19 +1012,13 @@ static void play(struct ui *u)
 		set_status(u, "no audio: the file %s is missing", it->audio, NULL);
 		return;
 	}
-	stop_player(u);
-	bounded(u->player_file, sizeof u->player_file, "%s", it->audio);
-	if (cmd && cmd[0])
-		play_command(u, cmd, it->audio);
-	else
-		play_sink(u, it->audio);
+	play_file(u, it->audio);
 }
 
 /* play_voice: what the agent said in the turn, in the chosen voice, played as p plays a
  * recording (the audio goes through a WAV file, which a player command can take). */
 static void play_voice(struct ui *u)
 {
-	const char *cmd = getenv("FORMDESK_PLAYER");
 	const struct labels_item *it = cur_item(u);
 	struct tts_audio a = {0};
 	cJSON *ctx;
@@ -1036,12 +1041,7 @@ static void play_voice(struct ui *u)
 		set_status(u, "cannot write %s", u->voice_file, NULL);
 		goto out;
 	}
-	stop_player(u);
-	bounded(u->player_file, sizeof u->player_file, "%s", u->voice_file);
-	if (cmd && cmd[0])
-		play_command(u, cmd, u->voice_file);
-	else
-		play_sink(u, u->voice_file);
+	play_file(u, u->voice_file);
 out:
 	free(a.samples);
 	cJSON_Delete(ctx);
