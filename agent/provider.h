@@ -80,8 +80,9 @@ struct provider_info {
 	const char *base_env;   /* environment variable overriding base_url */
 	const char *key_env;    /* environment variable with the key; NULL: none needed */
 	enum provider_lang lang;
-	/* STT rows only (provider_stt.h): */
+	/* STT and TTS rows (provider_stt.h, tts_provider.h): */
 	bool oauth;             /* the key is a Google service-account file (OAuth token) */
+	/* STT rows only: */
 	/* stt_request: the HTTP request for c (caller owns *out). Errors: ERR_NOMEM,
 	 * ERR_INVALID. */
 	enum err (*stt_request)(const struct stt_call *c, struct http_req **out);
@@ -159,9 +160,9 @@ enum err provider_auth(struct http_req *r, const char *name, const char *prefix,
  * model name (OpenAI gpt-5 and o-series, Gemini 2.5 and 3, DeepSeek R1, Qwen3, Magistral). */
 bool provider_is_reasoning(const struct provider *p);
 
-/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT expects it (its row's
- * lang): ISO 639-3 for ElevenLabs ("hin"), BCP-47 with region for Sarvam and Google
- * ("hi-IN"), else as given. Output: a static string or lang itself. */
+/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT or TTS expects it (its
+ * row's lang): ISO 639-3 for ElevenLabs' STT ("hin"), BCP-47 with region for Sarvam,
+ * Google and Azure ("hi-IN"), else as given. Output: a static string or lang itself. */
 const char *provider_language(const struct provider *p, const char *lang);
 
 /* provider_configured: whether the config file names provider name. */
