@@ -14,6 +14,7 @@
 #include "stt_cloud.h"
 #include "stt_reference.h"
 #include "tts.h"
+#include "tts_cloud.h"
 #include "tts_espeak.h"
 
 /* The offline backends' constructors (model: what follows "NAME:", NULL when nothing;
@@ -38,6 +39,11 @@ static enum err espeak_new(const char *voice, void **ctx, char *why, size_t n)
 static enum err stt_net_new(struct provider *p, void **ctx, char *why, size_t n)
 {
 	return stt_cloud_new(p, (struct stt_cloud **)ctx, why, n);
+}
+
+static enum err tts_net_new(struct provider *p, void **ctx, char *why, size_t n)
+{
+	return tts_cloud_new(p, (struct tts_cloud **)ctx, why, n);
 }
 
 static enum err extract_net_new(struct provider *p, void **ctx, char *why, size_t n)
@@ -82,7 +88,8 @@ static const struct stage {
 	[BACKEND_REPLY] = {"REPLY", {{"script", &reply_script_ops}}, PROVIDER_LLM, &reply_llm_ops,
 			   reply_net_new},
 	[BACKEND_TTS] = {"TTS", {{"espeak", &tts_espeak_ops, espeak_new},
-				 {"none", &tts_none_ops, NULL, true}}},
+				 {"none", &tts_none_ops, NULL, true}},
+			 PROVIDER_TTS, &tts_cloud_ops, tts_net_new},
 	[BACKEND_JUDGE] = {"JUDGE", {{NULL}}, PROVIDER_LLM, &judge_llm_ops, judge_net_new},
 };
 
@@ -225,6 +232,16 @@ enum err backend_tts(const char *spec, struct backend *out, const char **why)
 	return lookup(BACKEND_TTS, spec && *spec ? spec : TTS_DEFAULT, out, why);
 }
 
+const char *backend_tts_voice(const struct backend *b, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "%s", b->name ? b->name : "?");
+	if (b->ops && b->ops->voice && len + 1 < n) {
+		buf[len++] = '|';
+		b->ops->voice(b->ctx, buf + len, n - len);
+	}
+	return buf;
+}
+
 enum err backend_call(const struct backend *b, const void *req, void *out)
 {
 	if (!b->ops || !b->ops->call)
@@ -270,6 +287,25 @@ enum err backend_ask_judge(const struct backend *b, const struct judge_llm_item 
 const char *backend_model(const struct backend *b)
 {
 	return b->ops && b->ops->model ? b->ops->model(b->ctx) : NULL;
+}
+
+enum err backend_speak_stream(const struct backend *b, const char *text, backend_piece_fn fn,
+			      void *ud, struct tts_audio *out)
+{
+	if (b->ops && b->ops->stage != BACKEND_TTS)
+		return ERR_INVALID;
+	if (!backend_streams(b)) {
+		enum err e = backend_speak(b, text, out);
+		if (!e && fn && out->n)
+			fn(ud, out->samples, out->n, out->rate, 0);
+		return e;
+	}
+	return b->ops->stream(b->ctx, text, fn, ud, out);
+}
+
+bool backend_streams(const struct backend *b)
+{
+	return b->ops && b->ops->stream;
 }
 
 enum err backend_start(const struct backend *b, const void *req, struct http_req **hr,

@@ -94,6 +94,11 @@ struct tts_audio {
 	int rate;            /* Hz */
 };
 
+/* Called with each piece of a TTS backend's audio as it arrives: n samples (borrowed,
+ * valid during the call) at rate Hz; at_ms: the time since the request started,
+ * milliseconds (0 for audio that was already at hand). */
+typedef void (*backend_piece_fn)(void *ud, const float *samples, size_t n, int rate, double at_ms);
+
 /* One stage's operations, one static table per kind of backend. req and out are the
  * stage's own types:
  *   STT      req const struct stt_request *,     out char ** (the transcript)
@@ -126,6 +131,13 @@ struct backend_ops {
 	/* usage: the last blocking call's measurements, NULL before the first or offline;
 	 * may be NULL. */
 	const struct backend_usage *(*usage)(const void *ctx);
+	/* voice: TTS, may be NULL: what besides the provider's name decides how the audio
+	 * sounds (model, voice, rate) into buf (size n), for the TTS cache's key. */
+	void (*voice)(const void *ctx, char *buf, size_t n);
+	/* stream: TTS, may be NULL: as call, handing each piece of the audio to fn as it
+	 * arrives (see backend_speak_stream). */
+	enum err (*stream)(void *ctx, const char *text, backend_piece_fn fn, void *ud,
+			   struct tts_audio *out);
 	/* free: release ctx; may be NULL (no ctx). */
 	void (*free)(void *ctx);
 	/* model: the model a network backend asks (owned by ctx), NULL offline; may be NULL. */
@@ -154,9 +166,10 @@ enum err backend_extract(const char *spec, struct backend *out, const char **why
 enum err backend_reply(const char *spec, struct backend *out, const char **why);
 
 /* backend_tts: the TTS backend named spec (NULL or "": TTS_DEFAULT, agent/tts.h):
- * "espeak" or "espeak:VOICE" (an espeak-ng voice; default "hi", its Hindi), or "none"
- * (text only). As backend_stt otherwise; ERR_BACKEND when the synthesizer would not
- * start. */
+ * "espeak" or "espeak:VOICE" (an espeak-ng voice; default "hi", its Hindi), "none"
+ * (text only), or a hosted voice "PROVIDER[:MODEL]": sarvam, elevenlabs, google, openai,
+ * azure (tts_provider.h; voice and rate from the config's "tts" entry). As backend_stt
+ * otherwise; ERR_BACKEND when the synthesizer would not start. */
 enum err backend_tts(const char *spec, struct backend *out, const char **why);
 
 /* backend_judge: the benchmark's judge named spec ("PROVIDER[:MODEL]", a language-model
@@ -175,6 +188,10 @@ const char *backend_default(enum backend_stage stage);
 /* backend_stage_name: "STT", "EXTRACT", "REPLY", "TTS", "JUDGE" (static). */
 const char *backend_stage_name(enum backend_stage stage);
 
+/* backend_tts_voice: what decides how b's audio sounds: "NAME|MODEL|VOICE|RATE" for a
+ * hosted voice, "NAME" for an offline one, into buf (size n). Output: buf. */
+const char *backend_tts_voice(const struct backend *b, char *buf, size_t n);
+
 /* backend_call: b's blocking call on req of b's stage (see struct backend_ops).
  * Output: *out (caller frees). Errors: ERR_UNSUPPORTED (b has no ops), else the call's. */
 enum err backend_call(const struct backend *b, const void *req, void *out);
@@ -191,6 +208,17 @@ enum err backend_ask_judge(const struct backend *b, const struct judge_llm_item 
 /* backend_model: the model b's network backend asks ("gpt-5.4-mini"; owned by b's ctx),
  * NULL for an offline backend. */
 const char *backend_model(const struct backend *b);
+
+/* backend_speak_stream: as backend_speak, and fn(ud, ...) gets the audio piece by piece
+ * as it arrives where the backend streams (a hosted voice that answers in chunks; the TTS
+ * cache, sentence by sentence), else once, whole, when it is made. Blocking: it returns
+ * when the audio is complete. Output: *out, the whole audio (caller frees). Errors: as
+ * backend_speak. */
+enum err backend_speak_stream(const struct backend *b, const char *text, backend_piece_fn fn,
+			      void *ud, struct tts_audio *out);
+
+/* backend_streams: whether b hands its audio over in pieces (it has the stream op). */
+bool backend_streams(const struct backend *b);
 
 /* backend_start / backend_finish: the two halves of one call to a network backend, for a
  * loop that runs requests itself without blocking (http_start / http_poll,

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "http.h"
 #include "provider_stt.h"
 #include "secret.h"
+#include "tts_provider.h"
 
 /* Base URLs, models and key variables: each provider's API reference (OpenAI
  * platform.openai.com/docs/api-reference; OpenRouter openrouter.ai/docs/api-reference;
@@ -46,6 +48,8 @@ const struct provider_info *provider_table(enum provider_kind kind, int *n)
 {
 	if (kind == PROVIDER_STT)
 		return provider_stt_table(n);
+	if (kind == PROVIDER_TTS)
+		return tts_provider_table(n);
 	*n = (int)(sizeof(table) / sizeof(table[0]));
 	return table;
 }
@@ -131,6 +135,13 @@ static const struct conf_rule provider_rules[] = {
 	{"usd_per_audio_minute", 'n', 0, 1e9, false},
 };
 
+/* What a "tts" entry may set (tts_provider.h). */
+static const struct conf_rule tts_rules[] = {
+	{"base_url", 's', 0, 0, false}, {"model", 's', 0, 0, false}, {"voice", 's', 0, 0, false},
+	{"sample_rate", 'n', 8000, 48000, true}, {"timeout_ms", 'n', 1, 3600000, true},
+	{"retries", 'n', 0, 100, true}, {"usd_per_million_characters", 'n', 0, 1e9, false},
+};
+
 static const struct conf_rule stage_rules[] = {
 	{"reasoning_effort", 's', 0, 0, false}, {"history_turns", 'n', 0, 1000000, true},
 };
@@ -187,6 +198,20 @@ static bool config_types_ok(const cJSON *root, char *bad, size_t n)
 		}
 		if (!rules_ok(m, prefix, provider_rules, sizeof(provider_rules) / sizeof(provider_rules[0]),
 			      bad, n))
+			return false;
+	}
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(root, "tts")) {
+		char prefix[120];
+		snprintf(prefix, sizeof(prefix), "tts.%.80s", m->string);
+		if (!provider_find(m->string, PROVIDER_TTS)) {
+			snprintf(bad, n, "%s: no such TTS provider", prefix);
+			return false;
+		}
+		if (!cJSON_IsObject(m)) {
+			snprintf(bad, n, "%s must be an object", prefix);
+			return false;
+		}
+		if (!rules_ok(m, prefix, tts_rules, sizeof(tts_rules) / sizeof(tts_rules[0]), bad, n))
 			return false;
 	}
 	static const char *const stages[] = {"extract", "reply"};
@@ -269,11 +294,14 @@ enum err provider_config_load(const char *path, char *why, size_t n)
 			 path);
 		return ERR_INVALID;
 	}
-	const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "providers");
-	if (prov && !cJSON_IsObject(prov)) {
-		cJSON_Delete(root);
-		snprintf(why, n, "%s: \"providers\" must be an object", path);
-		return ERR_INVALID;
+	static const char *const tables[] = {"providers", "tts"};
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, tables[i]);
+		if (prov && !cJSON_IsObject(prov)) {
+			cJSON_Delete(root);
+			snprintf(why, n, "%s: \"%s\" must be an object", path, tables[i]);
+			return ERR_INVALID;
+		}
 	}
 	char bad[200];
 	if (!config_types_ok(root, bad, sizeof(bad))) {
@@ -315,6 +343,19 @@ bool provider_configured(const char *name)
 	if (!config_tried)
 		provider_config_load(NULL, NULL, 0);
 	return cJSON_IsObject(section("providers", name));
+}
+
+/* The config entry of a provider of kind: "tts" for text-to-speech, else "providers". */
+static const cJSON *entry(const char *name, enum provider_kind kind)
+{
+	return section(kind == PROVIDER_TTS ? "tts" : "providers", name);
+}
+
+bool provider_info_configured(const struct provider_info *info)
+{
+	if (!config_tried)
+		provider_config_load(NULL, NULL, 0);
+	return cJSON_IsObject(entry(info->name, info->kind));
 }
 
 static const char *conf_str(const cJSON *o, const char *k)
@@ -368,6 +409,7 @@ void provider_free(struct provider *p)
 	free(p->location);
 	free(p->extract_effort);
 	free(p->reply_effort);
+	free(p->voice);
 	free(p);
 }
 
@@ -406,10 +448,11 @@ enum err provider_resolve(const char *spec, enum provider_kind kind, struct prov
 	name[nlen] = '\0';
 	const struct provider_info *info = provider_find(name, kind);
 	if (!info) {
-		snprintf(why, n, "unknown %s provider \"%s\"", kind == PROVIDER_LLM ? "model" : "STT", name);
+		snprintf(why, n, "unknown %s provider \"%s\"",
+			 kind == PROVIDER_LLM ? "model" : kind == PROVIDER_STT ? "STT" : "TTS", name);
 		return ERR_NOTFOUND;
 	}
-	const cJSON *pc = section("providers", name);
+	const cJSON *pc = entry(name, kind);
 	const char *key_env = info->key_env;
 	const char *key = key_env ? getenv(key_env) : NULL;
 	if (key_env && (!key || !*key)) {
@@ -460,8 +503,14 @@ enum err provider_resolve(const char *spec, enum provider_kind kind, struct prov
 	p->reply_effort = strdup(re ? re : "low");
 	p->extract_history = conf_num(section("extract", NULL), "history_turns", &v) && v >= 0 ? (int)v : 200;
 	p->reply_history = conf_num(section("reply", NULL), "history_turns", &v) && v >= 0 ? (int)v : 200;
+	const char *voice = conf_str(pc, "voice");
+	if (!voice)
+		voice = info->voice;
+	p->voice = voice ? strdup(voice) : NULL;
+	p->rate = conf_num(pc, "sample_rate", &v) && !info->fixed_rate ? (int)v : info->rate;
+	p->usd_mchar = conf_num(pc, "usd_per_million_characters", &v) ? v : 0;
 	if (!p->model || !p->base_url || (key && *key && !p->key) || !kept || (proj && !p->project) ||
-	    !p->location || !p->extract_effort || !p->reply_effort) {
+	    !p->location || !p->extract_effort || !p->reply_effort || (voice && !p->voice)) {
 		provider_free(p);
 		return ERR_NOMEM;
 	}
@@ -473,7 +522,7 @@ void provider_settings(const struct provider_info *info, char *model, size_t nm,
 {
 	if (!config_tried)
 		provider_config_load(NULL, NULL, 0);
-	const cJSON *pc = section("providers", info->name);
+	const cJSON *pc = entry(info->name, info->kind);
 	const char *m = conf_str(pc, "model");
 	const char *b = conf_str(pc, "base_url");
 	const char *env = info->base_env ? getenv(info->base_env) : NULL;
@@ -481,6 +530,19 @@ void provider_settings(const struct provider_info *info, char *model, size_t nm,
 		b = env;
 	snprintf(model, nm, "%s", m ? m : info->model);
 	snprintf(base, nb, "%s", b ? b : info->base_url);
+}
+
+enum err provider_auth(struct http_req *r, const char *name, const char *prefix, const char *key)
+{
+	size_t n = strlen(prefix) + strlen(key) + 1;
+	char *v = malloc(n);
+	if (!v)
+		return ERR_NOMEM;
+	snprintf(v, n, "%s%s", prefix, key);
+	enum err e = http_req_header(r, name, v);
+	memset(v, 0, n);
+	free(v);
+	return e;
 }
 
 static bool has_prefix_ci(const char *s, const char *pre)

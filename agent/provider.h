@@ -19,6 +19,10 @@
  *     "elevenlabs": {"usd_per_audio_minute": 0.0067},
  *     "google": {"project": "...", "location": "us"}
  *   },
+ *   "tts": {
+ *     "elevenlabs": {"model": "...", "voice": "...", "sample_rate": 16000,
+ *                    "usd_per_million_characters": 50, "timeout_ms": 10000}
+ *   },
  *   "extract": {"reasoning_effort": "medium", "history_turns": 200},
  *   "reply": {"reasoning_effort": "low", "history_turns": 200},
  *   "judge": "openai:gpt-5.4-mini",
@@ -29,6 +33,8 @@
  * "judge" names the benchmark's LLM judge ("PROVIDER[:MODEL]"; also {"spec": "..."}),
  * used when `formdesk bench` is given no --judge.
  * "deadlines" bound the time an unresponsive provider can take (provider_config_deadlines).
+ * "tts" holds the text-to-speech providers' settings (tts_provider.h), apart from
+ * "providers" because several names (openai, google, ...) serve both and their models differ.
  * Precedence: config file, then environment, then the built-in default. */
 #ifndef FORMDESK_PROVIDER_H
 #define FORMDESK_PROVIDER_H
@@ -37,12 +43,20 @@
 #include <stddef.h>
 #include "err.h"
 
-enum provider_kind { PROVIDER_LLM, PROVIDER_STT };
+enum provider_kind { PROVIDER_LLM, PROVIDER_STT, PROVIDER_TTS };
 
 enum provider_protocol {
 	PROTO_OPENAI_CHAT,   /* POST {base}/chat/completions */
 	PROTO_ANTHROPIC,     /* POST {base}/v1/messages */
 	PROTO_STT,           /* speech-to-text: the row's stt_request and stt_parse say how */
+	PROTO_TTS,           /* text-to-speech: the row's tts_request and tts_answer say how */
+};
+
+/* How a TTS provider hands the audio back (agent/tts_cloud.c decodes each). */
+enum provider_audio {
+	AUDIO_PCM16,         /* the body is raw 16-bit little-endian mono PCM at the asked rate */
+	AUDIO_WAV,           /* the body is a WAV file */
+	AUDIO_JSON_WAV,      /* a JSON body holding a WAV file in base64 (the row's audio_key) */
 };
 
 /* How a provider writes a language in its requests. */
@@ -53,6 +67,7 @@ enum provider_lang {
 };
 
 struct stt_call;
+struct tts_call;
 struct http_req;
 
 /* A built-in provider (static data). */
@@ -65,14 +80,24 @@ struct provider_info {
 	const char *base_env;   /* environment variable overriding base_url */
 	const char *key_env;    /* environment variable with the key; NULL: none needed */
 	enum provider_lang lang;
-	/* STT rows only (provider_stt.h): */
+	/* STT and TTS rows (provider_stt.h, tts_provider.h): */
 	bool oauth;             /* the key is a Google service-account file (OAuth token) */
+	/* STT rows only: */
 	/* stt_request: the HTTP request for c (caller owns *out). Errors: ERR_NOMEM,
 	 * ERR_INVALID. */
 	enum err (*stt_request)(const struct stt_call *c, struct http_req **out);
 	/* stt_parse: the transcript in a successful answer body (len bytes). Output: *text
 	 * (caller frees). Errors: ERR_PARSE (no transcript), ERR_NOMEM. */
 	enum err (*stt_parse)(const char *body, size_t len, char **text);
+	/* TTS rows only (agent/tts_provider.h): */
+	const char *voice;      /* default voice */
+	int rate;               /* default sample rate asked for, Hz */
+	bool fixed_rate;        /* the provider answers at rate whatever is asked (OpenAI pcm) */
+	bool streams;           /* the answer arrives in pieces as it is made (chunked) */
+	enum provider_audio audio;
+	const char *audio_key;  /* AUDIO_JSON_WAV: "audioContent", or "audios.#0" */
+	/* tts_request: the HTTP request for c (caller owns *out). Errors: ERR_NOMEM. */
+	enum err (*tts_request)(const struct tts_call *c, struct http_req **out);
 };
 
 /* A provider resolved for use: defaults, environment and config merged. */
@@ -90,10 +115,14 @@ struct provider {
 	char *project, *location; /* Google: project id and location */
 	char *extract_effort, *reply_effort; /* reasoning effort per stage */
 	int extract_history, reply_history;  /* history turns sent (the paper: 200) */
+	char *voice;             /* TTS: the voice (config "voice", else the row's) */
+	int rate;                /* TTS: Hz asked for (config "sample_rate", else the row's) */
+	double usd_mchar;        /* TTS: price per million characters, 0 when not configured */
 };
 
 /* provider_table: the built-in providers of kind, *n of them (static): the language
- * models here, the speech-to-text services in provider_stt.h. */
+ * models here, the speech-to-text services in provider_stt.h, the text-to-speech ones in
+ * tts_provider.h. */
 const struct provider_info *provider_table(enum provider_kind kind, int *n);
 
 /* provider_find: the built-in provider named name of kind, NULL if none. */
@@ -122,18 +151,26 @@ void provider_settings(const struct provider_info *info, char *model, size_t nm,
 /* provider_free: wipe the key and free p; NULL does nothing. */
 void provider_free(struct provider *p);
 
+/* provider_auth: add the header "name: PREFIXkey" to r (the key copied, the buffer it was
+ * put together in wiped). Errors: ERR_NOMEM. */
+enum err provider_auth(struct http_req *r, const char *name, const char *prefix, const char *key);
+
 /* provider_is_reasoning: whether p's model reasons before answering (then temperature is
  * not sent and the reasoning effort is): the config's "reasoning", else a guess from the
  * model name (OpenAI gpt-5 and o-series, Gemini 2.5 and 3, DeepSeek R1, Qwen3, Magistral). */
 bool provider_is_reasoning(const struct provider *p);
 
-/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT expects it (its row's
- * lang): ISO 639-3 for ElevenLabs ("hin"), BCP-47 with region for Sarvam and Google
- * ("hi-IN"), else as given. Output: a static string or lang itself. */
+/* provider_language: lang ("hi", two-letter ISO 639-1) as p's STT or TTS expects it (its
+ * row's lang): ISO 639-3 for ElevenLabs' STT ("hin"), BCP-47 with region for Sarvam,
+ * Google and Azure ("hi-IN"), else as given. Output: a static string or lang itself. */
 const char *provider_language(const struct provider *p, const char *lang);
 
 /* provider_configured: whether the config file names provider name. */
 bool provider_configured(const char *name);
+
+/* provider_info_configured: whether the config file has an entry for info (its "tts"
+ * entry for a text-to-speech row, else its "providers" one). */
+bool provider_info_configured(const struct provider_info *info);
 
 /* provider_config_judge: the config file's "judge" spec ("PROVIDER[:MODEL]"), NULL when
  * it names none (owned by the loaded config: valid until it is freed or reloaded). */

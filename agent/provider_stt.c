@@ -11,19 +11,6 @@
 
 /* ---- what the requests share ---- */
 
-static enum err auth(struct http_req *r, const char *name, const char *prefix, const char *key)
-{
-	size_t n = strlen(prefix) + strlen(key) + 1;
-	char *v = malloc(n);
-	if (!v)
-		return ERR_NOMEM;
-	snprintf(v, n, "%s%s", prefix, key);
-	enum err e = http_req_header(r, name, v);
-	memset(v, 0, n);
-	free(v);
-	return e;
-}
-
 static enum err field(struct http_req *r, const char *name, const char *value)
 {
 	return http_req_part(r, name, value, strlen(value), NULL, NULL);
@@ -90,7 +77,8 @@ static enum err text_parse(const char *body, size_t len, char **text)
 static enum err elevenlabs_request(const struct stt_call *c, struct http_req **r)
 {
 	enum err e;
-	if ((e = post(c, r, "/v1/speech-to-text", "", "")) || (e = auth(*r, "xi-api-key", "", c->p->key)) ||
+	if ((e = post(c, r, "/v1/speech-to-text", "", "")) ||
+	    (e = provider_auth(*r, "xi-api-key", "", c->p->key)) ||
 	    (e = field(*r, "model_id", c->p->model)) || (e = field(*r, "language_code", c->lang)))
 		return e;
 	return wav_part(*r, c);
@@ -103,7 +91,7 @@ static enum err sarvam_request(const struct stt_call *c, struct http_req **r)
 {
 	enum err e;
 	if ((e = post(c, r, "/speech-to-text", "", "")) ||
-	    (e = auth(*r, "api-subscription-key", "", c->p->key)) || (e = wav_part(*r, c)) ||
+	    (e = provider_auth(*r, "api-subscription-key", "", c->p->key)) || (e = wav_part(*r, c)) ||
 	    (e = field(*r, "model", c->p->model)) || (e = field(*r, "mode", "transcribe")))
 		return e;
 	return field(*r, "language_code", c->lang);
@@ -125,7 +113,7 @@ static enum err deepgram_request(const struct stt_call *c, struct http_req **r)
 	enum err e = m && l ? post(c, r, "/v1/listen?model=%s&language=%s", m, l) : ERR_NOMEM;
 	curl_free(m);
 	curl_free(l);
-	if (e || (e = auth(*r, "Authorization", "Token ", c->p->key)))
+	if (e || (e = provider_auth(*r, "Authorization", "Token ", c->p->key)))
 		return e;
 	return http_req_body(*r, c->wav, c->wav_len, "audio/wav");
 }
@@ -143,7 +131,7 @@ static enum err openai_request(const struct stt_call *c, struct http_req **r)
 {
 	enum err e;
 	if ((e = post(c, r, "/audio/transcriptions", "", "")) ||
-	    (e = auth(*r, "Authorization", "Bearer ", c->p->key)) || (e = wav_part(*r, c)) ||
+	    (e = provider_auth(*r, "Authorization", "Bearer ", c->p->key)) || (e = wav_part(*r, c)) ||
 	    (e = field(*r, "model", c->p->model)) || (e = field(*r, "language", c->lang)) ||
 	    (e = field(*r, "response_format", "json")))
 		return e;
@@ -194,7 +182,7 @@ static enum err google_request(const struct stt_call *c, struct http_req **r)
 	snprintf(path, sizeof(path), "/v2/projects/%s/locations/%s/recognizers/_:recognize",
 		 c->project, p->location);
 	if ((e = post(&at, r, "%s%s", path, "")) ||
-	    (e = auth(*r, "Authorization", "Bearer ", c->token)))
+	    (e = provider_auth(*r, "Authorization", "Bearer ", c->token)))
 		return e;
 	return google_body(c, *r);
 }

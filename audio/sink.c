@@ -10,6 +10,7 @@
 #include <sndfile.h>
 
 #include "audio/padev.h"
+#include "audio/resample.h"
 #include "audio/sink.h"
 
 enum kind { KIND_DEVICE, KIND_FILE };
@@ -21,6 +22,13 @@ struct sink {
 	float *buf;           /* the utterance, at dev_rate */
 	size_t n;
 	char name[256];
+	/* an utterance that arrives in pieces (sink_begin): buf holds cap samples, the
+	 * callback plays up to avail and ends only once closed */
+	atomic_size_t avail;
+	atomic_int closed;
+	size_t cap;
+	int open;
+	struct resample_stream *rs; /* rate -> dev_rate for the pieces, NULL when equal */
 
 	/* device */
 	PaStream *stream;
@@ -44,13 +52,16 @@ static int on_audio(const void *in, void *out, unsigned long frames,
 {
 	struct sink *s = ud;
 	float *o = out;
+	/* closed first: once it is set, avail is final */
+	int closed = atomic_load_explicit(&s->closed, memory_order_acquire);
+	size_t avail = atomic_load_explicit(&s->avail, memory_order_acquire);
 	size_t pos = atomic_load_explicit(&s->pos, memory_order_relaxed);
-	size_t k = s->n - pos < frames ? s->n - pos : frames;
+	size_t k = avail - pos < frames ? avail - pos : frames;
 
 	memcpy(o, s->buf + pos, k * sizeof(float));
-	memset(o + k, 0, (frames - k) * sizeof(float));
+	memset(o + k, 0, (frames - k) * sizeof(float)); /* silence while a piece is awaited */
 	atomic_store_explicit(&s->pos, pos + k, memory_order_release);
-	return pos + k >= s->n ? paComplete : paContinue;
+	return closed && pos + k >= avail ? paComplete : paContinue;
 }
 
 /* Called by PortAudio once the stream has stopped (any way); only sets a flag. */
@@ -110,6 +121,8 @@ static enum err sink_alloc(enum kind kind, int rate, struct sink **out, char **e
 	s->rate = rate;
 	atomic_init(&s->pos, 0);
 	atomic_init(&s->finished, 0);
+	atomic_init(&s->avail, 0);
+	atomic_init(&s->closed, 1);
 	*out = s;
 	return ERR_OK;
 }
@@ -235,6 +248,7 @@ void sink_free(struct sink *s)
 		padev_done();
 	if (s->file)
 		sf_close(s->file);
+	resample_stream_free(s->rs);
 	free(s->buf);
 	free(s);
 }
@@ -280,6 +294,8 @@ static enum err load(struct sink *s, const float *samples, size_t n)
 	return ERR_OK;
 }
 
+static enum err start(struct sink *s);
+
 enum err sink_play(struct sink *s, const float *samples, size_t n)
 {
 	enum err e = sink_stop(s, NULL);
@@ -289,6 +305,14 @@ enum err sink_play(struct sink *s, const float *samples, size_t n)
 	e = load(s, samples, n);
 	if (e)
 		return e;
+	atomic_store(&s->avail, s->n);
+	atomic_store(&s->closed, 1);
+	return start(s);
+}
+
+/* start: play what is in buf from its beginning. Errors: ERR_AUDIO. */
+static enum err start(struct sink *s)
+{
 	if (s->kind == KIND_FILE) {
 		s->started_ms = s->clock(s->clock_ud);
 		s->playing = 1;
@@ -300,6 +324,75 @@ enum err sink_play(struct sink *s, const float *samples, size_t n)
 		return ERR_AUDIO;
 	s->running = 1;
 	return ERR_OK;
+}
+
+enum err sink_begin(struct sink *s, size_t max_n)
+{
+	enum err e = sink_stop(s, NULL);
+	size_t cap = (size_t)((double)max_n * s->dev_rate / s->rate) + 64;
+	float *buf;
+
+	if (e)
+		return e;
+	if (!(buf = malloc(cap * sizeof(float))))
+		return ERR_NOMEM;
+	resample_stream_free(s->rs);
+	s->rs = NULL;
+	if (s->dev_rate != s->rate && (e = resample_stream_new(s->rate, s->dev_rate, &s->rs))) {
+		free(buf);
+		return e;
+	}
+	free(s->buf);
+	s->buf = buf;
+	s->cap = cap;
+	s->n = 0;
+	s->open = 1;
+	atomic_store(&s->avail, 0);
+	atomic_store(&s->closed, 0);
+	return start(s);
+}
+
+/* put: k samples at dev_rate after what buf holds (what passes cap is dropped). */
+static enum err put(struct sink *s, const float *p, size_t k)
+{
+	size_t room = s->cap - s->n;
+
+	memcpy(s->buf + s->n, p, (k < room ? k : room) * sizeof(float));
+	s->n += k < room ? k : room;
+	atomic_store_explicit(&s->avail, s->n, memory_order_release);
+	return k <= room ? ERR_OK : ERR_NOMEM;
+}
+
+enum err sink_append(struct sink *s, const float *samples, size_t n)
+{
+	float *conv = NULL;
+	size_t m = 0;
+	enum err e;
+
+	if (!s->open)
+		return ERR_INVALID;
+	if (!s->rs)
+		return put(s, samples, n);
+	if ((e = resample_stream_push(s->rs, samples, n, false, &conv, &m)) == ERR_OK)
+		e = put(s, conv, m);
+	free(conv);
+	return e;
+}
+
+enum err sink_end(struct sink *s)
+{
+	float *conv = NULL;
+	size_t m = 0;
+	enum err e = ERR_OK;
+
+	if (!s->open)
+		return ERR_OK;
+	if (s->rs && (e = resample_stream_push(s->rs, NULL, 0, true, &conv, &m)) == ERR_OK)
+		e = put(s, conv, m);
+	free(conv);
+	s->open = 0;
+	atomic_store_explicit(&s->closed, 1, memory_order_release);
+	return e;
 }
 
 enum err sink_stop(struct sink *s, size_t *played)
@@ -321,6 +414,8 @@ enum err sink_stop(struct sink *s, size_t *played)
 		}
 		k = atomic_load(&s->pos);
 	}
+	s->open = 0;
+	atomic_store(&s->closed, 1);
 	if (played)
 		*played = s->dev_rate == s->rate ? k : (size_t)((double)k * s->rate / s->dev_rate);
 	return e;
@@ -329,7 +424,7 @@ enum err sink_stop(struct sink *s, size_t *played)
 bool sink_playing(struct sink *s)
 {
 	if (s->kind == KIND_FILE) {
-		if (s->playing && file_pos(s) >= s->n)
+		if (s->playing && !s->open && file_pos(s) >= s->n)
 			file_end(s, s->n);
 		return s->playing;
 	}

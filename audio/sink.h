@@ -51,6 +51,23 @@ int sink_rate(const struct sink *s);
  * file sink could not write what the stopped utterance played), ERR_NOMEM. */
 enum err sink_play(struct sink *s, const float *samples, size_t n);
 
+/* sink_begin: stop whatever is playing, then start an utterance whose samples will come
+ * in pieces (a voice streamed as it is synthesized), at most max_n of them (at sink_rate;
+ * a buffer of that size is made now, so the device never waits on an allocation). Until
+ * the first piece, and whenever the next is late, silence plays; the utterance is not
+ * over (sink_playing stays true) until sink_end and all of it has played. Errors:
+ * ERR_AUDIO, ERR_IO, ERR_NOMEM. */
+enum err sink_begin(struct sink *s, size_t max_n);
+
+/* sink_append: the next n samples (copied; mono at sink_rate) of the utterance sink_begin
+ * started. Errors: ERR_INVALID (no utterance open), ERR_NOMEM (past max_n: the rest is
+ * dropped), ERR_AUDIO (resampling). */
+enum err sink_append(struct sink *s, const float *samples, size_t n);
+
+/* sink_end: the utterance sink_begin started has no more pieces. Nothing open: nothing
+ * to do. Errors: ERR_AUDIO, ERR_NOMEM (as sink_append). */
+enum err sink_end(struct sink *s);
+
 /* sink_stop: stop at once. When it returns, no more of the utterance will be heard.
  * Output: *played (may be NULL): samples of the utterance that were played (at
  * sink_rate). Stopping an idle sink does nothing. Errors: ERR_AUDIO, ERR_IO (file sink). */

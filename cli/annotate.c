@@ -2,11 +2,13 @@
  *
  * formdesk annotate --db FILE --task name-match|turn-errors|stt --annotator NAME
  *                   [--corpus DIR|demo|respin] [--include-exact] [--order judges|stored]
- *                   [--field NAME] [--call ID] [--run N]
+ *                   [--field NAME] [--call ID] [--run N] [--tts espeak|none|PROVIDER[:MODEL]]
  *
  * Draws the task's items from the calls recorded in FILE (annotations/queue.h), then
  * opens the labelling screen (tui/annotate.h). --corpus names the folder of the calls'
- * corpus when its name alone does not find it. stderr: calls passed over and why.
+ * corpus when its name alone does not find it; --tts the voice v says the agent's words
+ * in (espeak by default; a hosted voice is kept in the TTS cache beside FILE). stderr:
+ * calls passed over and why.
  * Exit status: 0 done (also when there is nothing to label, which it says); 1 a database
  * without a finished call (nothing is written to it), or options that leave no item;
  * 2 bad usage, a database that cannot be opened, or a label that could not be saved. */
@@ -19,12 +21,13 @@
 #include "annotations/labels.h"
 #include "annotations/queue.h"
 #include "annotations/task.h"
+#include "sessions/ttscache.h"
 #include "tui/annotate.h"
 #include "sessions/store.h"
 #include "tui/term.h"
 
 struct annotate_opts {
-	const char *db, *task, *annotator, *corpus, *order, *field, *call;
+	const char *db, *task, *annotator, *corpus, *tts, *order, *field, *call;
 	int run;
 	bool include_exact;
 };
@@ -51,6 +54,9 @@ static const struct opts_spec annotate_spec[] = {
 	 NULL},
 	{"run", OPTS_INT, offsetof(struct annotate_opts, run), "N",
 	 "only items of calls of this run (formdesk runs lists them)", 0, 1, 2147483647, NULL},
+	{"tts", OPTS_STRING, offsetof(struct annotate_opts, tts), "P[:M]",
+	 "the voice v says the agent's words in: espeak (default), sarvam, elevenlabs, google, "
+	 "openai, azure", 0, 0, 0, NULL},
 };
 
 const struct opts_cmd cmd_annotate_opts = {
@@ -138,6 +144,8 @@ int cmd_annotate(int argc, char **argv)
 	char *msg = NULL, *notes = NULL;
 	int added = 0, rc = 2;
 	enum err e;
+	struct backend voice;
+	struct ttscache *cache = NULL;
 
 	enum opts_result parsed = opts_parse(&cmd_annotate_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
@@ -219,13 +227,20 @@ int cmd_annotate(int argc, char **argv)
 			goto out;
 		}
 	}
+	const char *why = NULL;
+	if ((e = ttscache_voice(o.tts, db, &voice, &cache, &why)) != ERR_OK) {
+		fprintf(stderr, "formdesk annotate: --tts %s: %s\n", o.tts ? o.tts : "espeak", why);
+		goto out;
+	}
 	term_locale();
-	if ((e = annotate_run(l, t, who, &view, &msg)) != ERR_OK) {
+	if ((e = annotate_run(l, t, who, &view, &voice, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
 		goto out;
 	}
 	rc = 0;
 out:
+	ttscache_free(cache);
+	backend_cleanup();
 	free(msg);
 	free(notes);
 	labels_close(l);

@@ -17,6 +17,7 @@
 	X("vad", cmd_vad, "the utterances the endpointer finds, JSON lines with start_ms, end_ms") \
 	X("endpoint-eval", cmd_endpoint_eval, "false cut-offs against latency per kind of answer") \
 	X("providers", cmd_providers, "the model and speech providers, which are configured, which keys are missing") \
+	X("tts", cmd_tts, "tts warm: synthesize a form's fixed scripts once into the TTS cache") \
 	X("paths", cmd_paths, "every path through a form, JSON lines") \
 	X("select", cmd_select, "pick a model") \
 	X("corpus", cmd_corpus, "a benchmark corpus from caller profiles") \

@@ -1,8 +1,8 @@
-/* formdesk providers: every model and speech provider formdesk can call, with the model
- * and base URL it would use and whether its key is set. Keys are never printed: only the
- * name of the environment variable and "set" or "missing". A server that needs no key
- * (a local one) is "configured, not reached" and not counted ready: --probe asks its
- * BASE/models (2 s, no retry) and says whether it answered. */
+/* formdesk providers: every model, speech-to-text and text-to-speech provider formdesk
+ * can call, with the model and base URL it would use and whether its key is set. Keys
+ * are never printed: only the name of the environment variable and "set" or "missing".
+ * A server that needs no key (a local one) is "configured, not reached" and not counted
+ * ready: --probe asks its BASE/models (2 s, no retry) and says whether it answered. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +65,10 @@ int cmd_providers(int argc, char **argv)
 	}
 	const char *path = provider_config_path();
 	printf("config file: %s\n", path ? path : "none (formdesk.json, $FORMDESK_CONFIG or --config FILE)");
-	printf("offline (default): stt reference, extract rules, reply script\n\n");
+	printf("offline (default): stt reference, extract rules, reply script, tts espeak\n\n");
 	printf("%-4s %-11s %-26s %-10s %-48s %s\n", "kind", "provider", "model", "config", "base URL", "key");
 	int n = 0, ready = 0;
-	for (int kind = PROVIDER_LLM; kind <= PROVIDER_STT; kind++) {
+	for (int kind = PROVIDER_LLM; kind <= PROVIDER_TTS; kind++) {
 		int nk;
 		const struct provider_info *t = provider_table(kind, &nk);
 		for (int i = 0; i < nk; i++, n++) {
@@ -84,12 +84,13 @@ int cmd_providers(int argc, char **argv)
 			else
 				snprintf(key, sizeof(key), "%s %s", t[i].key_env, kv && *kv ? "set" : "missing");
 			ready += ok;
-			printf("%-4s %-11s %-26s %-10s %-48s %s\n", t[i].kind == PROVIDER_LLM ? "llm" : "stt",
-			       t[i].name, model[0] ? model : "(server's)",
-			       provider_configured(t[i].name) ? "yes" : "-", base, key);
+			static const char *const kinds[] = {"llm", "stt", "tts"};
+			printf("%-4s %-11s %-26s %-10s %-48s %s\n", kinds[t[i].kind], t[i].name,
+			       model[0] ? model : "(server's)", provider_info_configured(&t[i]) ? "yes" : "-",
+			       base, key);
 		}
 	}
-	printf("\n%d of %d providers ready%s; use them as --stt, --extract, --reply PROVIDER[:MODEL]\n",
+	printf("\n%d of %d providers ready%s; use them as --stt, --extract, --reply, --tts PROVIDER[:MODEL]\n",
 	       ready, n, o.probe ? "" : " (a server that needs no key counts once --probe reaches it)");
 	provider_config_free();
 	return 0;

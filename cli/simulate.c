@@ -50,8 +50,9 @@ static const struct opts_spec sim_spec[] = {
 		"where the agent's words play", 0, 0, 0, NULL),
 	SIM_ROW("output-file", OPTS_STRING, lc.output_file, "WAV",
 		"the agent's words into this file instead", 0, 0, 0, NULL),
-	SIM_ROW("tts", OPTS_STRING, lc.tts, "espeak|none",
-		"speak the agent's words (default espeak), or show them only", 0, 0, 0, NULL),
+	SIM_ROW("tts", OPTS_STRING, lc.tts, "espeak|none|P[:M]",
+		"speak the agent's words: espeak (default), a hosted voice (sarvam, elevenlabs, "
+		"google, openai, azure; kept in DB.tts/), or none: show them only", 0, 0, 0, NULL),
 	SIM_ROW("references", OPTS_STRING, lc.references, "FILE",
 		"reference transcripts of the spoken turns, one a line", 0, 0, 0, NULL),
 	SIM_ROW("start-ms", OPTS_INT, lc.live.endpoint.start_ms, "N",
@@ -141,16 +142,17 @@ int cmd_simulate(int argc, char **argv)
 				"runs headless with: formdesk run --headless\n", who);
 		return 2;
 	}
-	if (o.lc.tts && strcmp(o.lc.tts, "none") != 0 && strncmp(o.lc.tts, "espeak", 6) != 0) {
-		fprintf(stderr, "%s: --tts takes espeak (or espeak:VOICE) or none, not '%s'\n", who,
-			o.lc.tts);
-		return 2;
-	}
 
 	unsigned parts = COMPOSE_FORM | COMPOSE_CONFIG | COMPOSE_TODAY | COMPOSE_CLOCK_TODAY |
 			 COMPOSE_BACKENDS | COMPOSE_LEXICON | (live ? 0 : COMPOSE_CORPUS);
 	if (compose_new(cmd.name, &co, parts, &c) != ERR_OK)
 		goto out;
+	struct backend voice;
+	const char *why = NULL;
+	if (o.lc.tts && backend_tts(o.lc.tts, &voice, &why) != ERR_OK) {
+		fprintf(stderr, "%s: --tts %s: %s\n", who, o.lc.tts, why);
+		goto out;
+	}
 	if (c->corpus && c->corpus->n_calls == 0) {
 		fprintf(stderr, "%s: corpus %s has no calls\n", who, c->corpus_dir);
 		goto out;

@@ -161,6 +161,19 @@ static void agent_stopped(struct live *l, double now_ms)
 	l->silence_reported = 0;
 }
 
+/* say_begin: the agent starts new words: what still plays is stopped (and recorded as far
+ * as it played) and a new phase begins. */
+static enum err say_begin(struct live *l, bool numeric)
+{
+	if (l->state == LIVE_SPEAKING) {
+		size_t played = 0;
+		sink_stop(l->sink, &played);
+		record_agent(l, (size_t)((double)played * LIVE_RATE / sink_rate(l->sink)));
+	}
+	l->said_at = ms_of(l->fed);
+	return new_phase(l, numeric);
+}
+
 enum err live_say_samples(struct live *l, const float *samples, size_t n, int rate, bool numeric,
 			  double now_ms)
 {
@@ -168,13 +181,7 @@ enum err live_say_samples(struct live *l, const float *samples, size_t n, int ra
 	size_t n16 = 0, m = 0;
 	enum err e;
 
-	if (l->state == LIVE_SPEAKING) {
-		size_t played = 0;
-		sink_stop(l->sink, &played);
-		record_agent(l, (size_t)((double)played * LIVE_RATE / sink_rate(l->sink)));
-	}
-	l->said_at = ms_of(l->fed);
-	e = new_phase(l, numeric);
+	e = say_begin(l, numeric);
 	if (e)
 		return e;
 	e = resample_buffer(samples, n, rate, LIVE_RATE, &at16, &n16);
@@ -203,8 +210,86 @@ enum err live_say_samples(struct live *l, const float *samples, size_t n, int ra
 	return ERR_OK;
 }
 
+/* Words played as they are synthesized (a streamed voice, the TTS cache): the pieces, at
+ * LIVE_RATE, go to the sink as they come; the first one starts the agent's turn. */
+struct streamed {
+	struct live *l;
+	bool numeric, begun;
+	struct resample_stream *rs; /* the voice's rate -> LIVE_RATE */
+	enum err e;
+};
+
+#define LIVE_SAY_MAX_S 120 /* the longest words a streamed utterance holds, seconds */
+
+/* streamed_put: n samples at LIVE_RATE (borrowed) played and kept for the recorder. */
+static enum err streamed_put(struct streamed *st, const float *s, size_t n)
+{
+	struct live *l = st->l;
+	enum err e;
+	if (!n)
+		return ERR_OK;
+	if (!st->begun) {
+		if ((e = say_begin(l, st->numeric)) ||
+		    (e = sink_begin(l->sink, (size_t)LIVE_SAY_MAX_S * LIVE_RATE)))
+			return e;
+		free(l->agent);
+		l->agent = NULL;
+		l->agent_n = 0;
+		l->agent_recorded = 0;
+		if (l->rec)
+			recorder_align(l->rec);
+		l->state = LIVE_SPEAKING;
+		st->begun = true;
+	}
+	float *a = realloc(l->agent, (l->agent_n + n) * sizeof(float));
+	if (!a)
+		return ERR_NOMEM;
+	memcpy(a + l->agent_n, s, n * sizeof(float));
+	l->agent = a;
+	l->agent_n += n;
+	return sink_append(l->sink, s, n);
+}
+
+static void streamed_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
+{
+	struct streamed *st = ud;
+	float *o = NULL;
+	size_t m = 0;
+	(void)at_ms;
+	if (st->e || (!st->rs && (st->e = resample_stream_new(rate, LIVE_RATE, &st->rs))))
+		return;
+	if (!(st->e = resample_stream_push(st->rs, s, n, false, &o, &m)))
+		st->e = streamed_put(st, o, m);
+	free(o);
+}
+
+/* say_streamed: live_say for a voice that hands its audio over in pieces. */
+static enum err say_streamed(struct live *l, const char *text, bool numeric, double now_ms)
+{
+	struct streamed st = {.l = l, .numeric = numeric};
+	struct tts_audio a = {0};
+	float *o = NULL;
+	size_t m = 0;
+	enum err e = backend_speak_stream(&l->tts, text, streamed_piece, &st, &a);
+
+	free(a.samples);
+	if (!e && !st.e && st.rs && !(st.e = resample_stream_push(st.rs, NULL, 0, true, &o, &m)))
+		st.e = streamed_put(&st, o, m);
+	free(o);
+	resample_stream_free(st.rs);
+	if (!e)
+		e = st.e;
+	if (st.begun) {
+		enum err end = sink_end(l->sink);
+		return e ? e : end;
+	}
+	return e ? e : live_say_samples(l, NULL, 0, LIVE_RATE, numeric, now_ms); /* no audio */
+}
+
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 {
+	if (l->sink && sink_rate(l->sink) == LIVE_RATE && backend_streams(&l->tts))
+		return say_streamed(l, text, numeric, now_ms);
 	struct tts_audio a = {.rate = LIVE_RATE};
 	enum err e = backend_speak(&l->tts, text, &a);
 

@@ -83,8 +83,10 @@ enum err live_new(struct sink *sink, const struct backend *tts, struct recorder 
 		  const struct live_options *opt, struct live **out);
 void live_free(struct live *l);
 
-/* live_say: the agent says text (synthesized by the TTS backend, then played), asking a
- * field that takes a number (numeric true: the longer turn wait) or not. Playback that is
+/* live_say: the agent says text (synthesized by the TTS backend, then played; a backend
+ * that hands its audio over in pieces, backend_streams, is played as the pieces arrive,
+ * the first starting the agent's turn), asking a field that takes a number (numeric
+ * true: the longer turn wait) or not. Playback that is
  * still going is stopped first. now_ms: the loop's clock (any monotonic ms).
  * Errors: the TTS backend's, ERR_AUDIO (the sink), ERR_NOMEM. */
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms);

@@ -16,6 +16,7 @@
 #include "audio/recorder.h"
 #include "audio/sink.h"
 #include "sessions/store.h"
+#include "sessions/ttscache.h"
 
 /* At most this much audio (samples at LIVE_RATE) is taken from the ring per wake, so a
  * capture device that runs faster than real time cannot keep the loop from the screen. */
@@ -29,6 +30,7 @@ struct livecall {
 	void *ud;
 	struct engine *eng;
 	struct backend tts;
+	struct ttscache *ttsc;     /* a hosted voice's cache beside the database, or NULL */
 	struct capture *cap;
 	bool capturing;
 	bool more;             /* the last drain left audio in the ring */
@@ -168,6 +170,8 @@ enum err livecall_new(const struct engine_config *cfg, const struct livecall_opt
 			*errmsg = NULL;
 		goto out;
 	}
+	if ((e = ttscache_wrap(opt->db_path, &lc->tts, &lc->ttsc)) != ERR_OK)
+		goto out;
 	lc->audio_clock = opt->mic && opt->output_file;
 	if (opt->output_file) {
 		if ((e = sink_open_file(opt->output_file, LIVE_RATE, lc->audio_clock ? audio_clock : NULL,
@@ -223,6 +227,7 @@ void livecall_free(struct livecall *lc)
 	capture_free(lc->cap); /* first: no more callbacks */
 	engine_free(lc->eng);
 	live_free(lc->live);
+	ttscache_free(lc->ttsc);
 	end_recording(lc);
 	sink_free(lc->sink);
 	for (int i = 0; i < lc->n_refs; i++)

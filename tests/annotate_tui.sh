@@ -157,6 +157,10 @@ wait_for t1 'item 8 of 8'
 check "space walks to the failed call's last turn" test $? = 0
 check "its stage records: the failed verdict" bash -c "$(declare -f capture); T=(${T[*]}); capture t1 | grep -q 'district option FAILED: not one of the options'"
 check "its stage records: what the agent said" bash -c "$(declare -f capture); T=(${T[*]}); capture t1 | grep -q 'agent said    धन्यवाद।'"
+keys t1 v
+wait_for t1 'played .*formdesk-voice-[0-9]*\.wav'
+check "v says what the agent said in the chosen voice (espeak), through the player" \
+	test $? = 0 -a -n "$(grep 'formdesk-voice-[0-9]*\.wav' "$tmp/played" 2>/dev/null)"
 keys t1 e
 keys t1 -l 'cut off early'
 keys t1 Enter

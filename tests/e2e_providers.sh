@@ -20,6 +20,17 @@ check $? "elevenlabs' key is reported missing"
 echo "$out" | grep -Eq '^stt +google +chirp_3 .*GOOGLE_APPLICATION_CREDENTIALS missing'
 check $? "google's credentials are reported missing"
 
+echo "$out" | grep -Eq '^tts +sarvam +bulbul:v3 .*SARVAM_API_KEY missing'
+check $? "the hosted voices are listed (sarvam)"
+echo "$out" | grep -Eq '^tts +azure .*AZURE_SPEECH_KEY missing' && echo "$out" | grep -Eq '^tts +elevenlabs ' &&
+	echo "$out" | grep -Eq '^tts +google .*GOOGLE_APPLICATION_CREDENTIALS' && echo "$out" | grep -Eq '^tts +openai +gpt-4o-mini-tts .*OPENAI_API_KEY set'
+check $? "azure, elevenlabs, google and openai voices are listed with their keys"
+printf '%s\n' '{"tts":{"elevenlabs":{"model":"eleven_multilingual_v2","voice":"v1"}}}' >tts.json
+env -i PATH="$PATH" "$BIN" providers --config tts.json 2>&1 | grep -Eq '^tts +elevenlabs +eleven_multilingual_v2 +yes '
+check $? "a \"tts\" entry of the config file sets a voice's model"
+env -i PATH="$PATH" "$BIN" providers --config tts.json 2>&1 | grep -Eq '^stt +elevenlabs +scribe_v2 +- '
+check $? "the \"tts\" entry leaves the STT row of the same provider alone"
+
 echo '{"providers":{"openrouter":{"model":"vendor/m1","base_url":"http://127.0.0.1:9/v1"}}}' >formdesk.json
 out=$(env -i PATH="$PATH" "$BIN" providers 2>&1)
 echo "$out" | grep -Eq '^llm +openrouter +vendor/m1 +yes +http://127.0.0.1:9/v1'

@@ -39,10 +39,11 @@ static void test_known(void **state)
 	assert_string_equal(backend_default(BACKEND_EXTRACT), "rules");
 	assert_string_equal(backend_default(BACKEND_REPLY), "script");
 	assert_string_equal(backend_default(BACKEND_TTS), TTS_DEFAULT);
-	/* TTS: offline backends only */
-	assert_string_equal(backend_known(BACKEND_TTS, buf, sizeof buf), "espeak, none");
+	/* TTS: the offline backends first, then the hosted voices */
+	assert_string_equal(backend_known(BACKEND_TTS, buf, sizeof buf),
+			    "espeak, none, sarvam, elevenlabs, google, openai, azure");
 	assert_int_equal(backend_tts("festival", &b, &why), ERR_NOTFOUND);
-	assert_non_null(strstr(why, "unknown TTS provider \"festival\" (known: espeak, none)"));
+	assert_non_null(strstr(why, "unknown TTS provider \"festival\" (known: espeak, none, sarvam,"));
 	assert_int_equal(backend_tts("none", &b, NULL), ERR_OK);
 	assert_true(b.ops->silent);
 	assert_false(backend_is_network(&b));

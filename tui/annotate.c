@@ -88,6 +88,8 @@ struct ui {
 	struct sink *sink;     /* the sound device, opened at the first p */
 	bool sink_busy;        /* an utterance is playing on it */
 	char player_file[512];
+	const struct backend *voice; /* the agent's voice (v), NULL when none */
+	char voice_file[64];   /* the last words it said, as a WAV file; "" when none */
 	char player_cmd[256];
 	bool quit;
 };
@@ -983,10 +985,21 @@ static void play_sink(struct ui *u, const char *file)
 	free(samples);
 }
 
+/* play_file: play file through $FORMDESK_PLAYER when it is set, else the sound device. */
+static void play_file(struct ui *u, const char *file)
+{
+	const char *cmd = getenv("FORMDESK_PLAYER");
+	stop_player(u);
+	bounded(u->player_file, sizeof u->player_file, "%s", file);
+	if (cmd && cmd[0])
+		play_command(u, cmd, file);
+	else
+		play_sink(u, file);
+}
+
 static void play(struct ui *u)
 {
 	const struct labels_item *it = cur_item(u);
-	const char *cmd = getenv("FORMDESK_PLAYER");
 	struct stat sb;
 
 	if (!it)
@@ -999,12 +1012,39 @@ static void play(struct ui *u)
 		set_status(u, "no audio: the file %s is missing", it->audio, NULL);
 		return;
 	}
-	stop_player(u);
-	bounded(u->player_file, sizeof u->player_file, "%s", it->audio);
-	if (cmd && cmd[0])
-		play_command(u, cmd, it->audio);
-	else
-		play_sink(u, it->audio);
+	play_file(u, it->audio);
+}
+
+/* play_voice: what the agent said in the turn, in the chosen voice, played as p plays a
+ * recording (the audio goes through a WAV file, which a player command can take). */
+static void play_voice(struct ui *u)
+{
+	const struct labels_item *it = cur_item(u);
+	struct tts_audio a = {0};
+	cJSON *ctx;
+	const cJSON *reply;
+
+	if (!it)
+		return;
+	ctx = it->context ? cJSON_Parse(it->context) : NULL;
+	reply = cJSON_GetObjectItemCaseSensitive(ctx, "reply");
+	if (!u->voice || !cJSON_IsString(reply) || !reply->valuestring[0]) {
+		set_status(u, u->voice ? "the agent said nothing in this turn" : "no voice", NULL, NULL);
+		goto out;
+	}
+	if (backend_speak(u->voice, reply->valuestring, &a) != ERR_OK || !a.n) {
+		set_status(u, "the voice %s said nothing", u->voice->name, NULL);
+		goto out;
+	}
+	snprintf(u->voice_file, sizeof u->voice_file, "/tmp/formdesk-voice-%ld.wav", (long)getpid());
+	if (audiofile_write(u->voice_file, a.samples, a.n, a.rate, NULL) != ERR_OK) {
+		set_status(u, "cannot write %s", u->voice_file, NULL);
+		goto out;
+	}
+	play_file(u, u->voice_file);
+out:
+	free(a.samples);
+	cJSON_Delete(ctx);
 }
 
 /* reap: report how the player ended. */
@@ -1163,6 +1203,9 @@ static enum err key(struct ui *u, wint_t ch, bool fkey)
 		return ERR_OK;
 	case ACT_flag:
 		return flag(u);
+	case ACT_voice:
+		play_voice(u);
+		return ERR_OK;
 	case ACT_help:
 		u->help = true;
 		return ERR_OK;
@@ -1194,9 +1237,10 @@ static void ui_free(struct ui *u)
 }
 
 enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
-		      const struct queue_view *view, char **errmsg)
+		      const struct queue_view *view, const struct backend *voice, char **errmsg)
 {
-	struct ui u = {.l = l, .task = t, .ops = task_ops(t), .annotator = annotator};
+	struct ui u = {.l = l, .task = t, .ops = task_ops(t), .annotator = annotator,
+		       .voice = voice};
 	const char *why = NULL;
 	enum err e;
 
@@ -1267,6 +1311,8 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 out:
 	stop_player(&u);
 	sink_free(u.sink);
+	if (u.voice_file[0])
+		unlink(u.voice_file);
 	term_close();
 	if (e != ERR_OK && errmsg)
 		*errmsg = strdup(e == ERR_NOMEM ? err_str(e) : labels_error(l));

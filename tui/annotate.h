@@ -15,10 +15,13 @@
  * audio sink (audio/sink.h), or through the command in $FORMDESK_PLAYER when it is set
  * (run with the file as its one argument, e.g. aplay or paplay). The status line says
  * when the turn has no audio, the file is missing or cannot be decoded, there is no
- * sound device, or the player failed; and when the recording has played. */
+ * sound device, or the player failed; and when the recording has played. v (turn-errors)
+ * says what the agent said in that turn in the chosen voice (--tts: espeak, or a hosted
+ * voice through the TTS cache), played the same way. */
 #ifndef FORMDESK_ANNOTATE_H
 #define FORMDESK_ANNOTATE_H
 
+#include "agent/backend.h"
 #include "agent/err.h"
 #include "annotations/labels.h"
 
@@ -39,18 +42,20 @@
 	  "filter: field NAME, call ID, run N, mine, unlabelled, flagged, all", '*') \
 	X(search, '/', "/", "search", "show only items that hold some text (empty: all)", '*') \
 	X(flag, '!', "!", "flag", "flag the item for review, or take the flag off", '*') \
+	X(voice, 'v', "v", "voice", "hear what the agent said, in the chosen voice (--tts)", 't') \
 	X(help, '?', "?", "help", "show or hide this help", '*') \
 	X(quit, 'q', "q", "quit", "quit (every label is already saved)", '*')
 
 /* annotate_run: run the screen over task t's stored items for annotator until they quit
  * (q, or SIGINT/SIGTERM/SIGHUP), as view says (annotations/queue.h: identical items one
- * entry, exact matches, order, field / call / run; NULL the defaults). stdin and stdout
- * must be a terminal and the locale set. While the screen is up stderr goes to
- * /dev/null. Output: on failure *errmsg (caller frees; may be NULL). Errors: ERR_INVALID
- * (t is no task), ERR_IO (no usable terminal), ERR_DB (a label could not be saved: the
- * screen closes and says so), ERR_NOMEM. */
+ * entry, exact matches, order, field / call / run; NULL the defaults); voice (borrowed,
+ * NULL: none) says the agent's words (v). stdin and stdout must be a terminal and the
+ * locale set. While the screen is up stderr goes to /dev/null. Output: on failure *errmsg
+ * (caller frees; may be NULL). Errors: ERR_INVALID (t is no task), ERR_IO (no usable
+ * terminal), ERR_DB (a label could not be saved: the screen closes and says so),
+ * ERR_NOMEM. */
 struct queue_view;
 enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
-		      const struct queue_view *view, char **errmsg);
+		      const struct queue_view *view, const struct backend *voice, char **errmsg);
 
 #endif

@@ -57,6 +57,8 @@ struct playback {
 	bool in_begin;      /* the listener is receiving engine_begin's events */
 	int phase;          /* in a turn's events: 1 after the caller's words, 2 after the
 	                       extraction or decision, 3 after the reply */
+	void (*on_agent)(void *ud, const char *text); /* the agent's words as shown, or NULL */
+	void *on_agent_ud;
 };
 
 static void item_free(struct item *it)
@@ -186,8 +188,17 @@ static void release(struct playback *p, struct item *it)
 			.status = it->status,
 		};
 		callview_event(p->view, &ev);
+		if (p->on_agent && it->text &&
+		    (it->kind == ENGINE_AGENT_SAYS || it->kind == ENGINE_ACK))
+			p->on_agent(p->on_agent_ud, it->text);
 	}
 	item_free(it);
+}
+
+void playback_on_agent(struct playback *p, void (*fn)(void *ud, const char *text), void *ud)
+{
+	p->on_agent = fn;
+	p->on_agent_ud = ud;
 }
 
 static void say_error(struct playback *p, const char *what, enum err e)

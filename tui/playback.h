@@ -69,6 +69,10 @@ bool playback_step(struct playback *p);
 enum err playback_poll(struct playback *p, int timeout_ms, struct curl_waitfd *extra,
 		       unsigned n_extra);
 
+/* playback_on_agent: fn(ud, text) is called with the agent's words (its replies and
+ * acknowledgements) as each is shown, to speak them (tui/voice.h); NULL fn: none. */
+void playback_on_agent(struct playback *p, void (*fn)(void *ud, const char *text), void *ud);
+
 /* playback_busy: the engine is working on the opening or a turn. */
 bool playback_busy(const struct playback *p);
 

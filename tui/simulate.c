@@ -23,11 +23,13 @@
 #include "tui/lineedit.h"
 #include "tui/playback.h"
 #include "tui/review.h"
+#include "tui/voice.h"
 #include "tui/screen.h"
 
 struct sim {
 	struct screen *scr;
 	struct playback *pb;        /* corpus playback, NULL for a session of live calls */
+	struct voice *voice;        /* says the played calls' agent words (--tts), or NULL */
 	struct callview *view;
 	const struct form *form;
 	const struct engine_config *cfg;
@@ -619,6 +621,14 @@ int simulate_run(const struct simulate_setup *o)
 		fprintf(stderr, "formdesk: cannot start the call engine: %s\n", err_str(e));
 		goto out;
 	}
+	/* a voice named for the played calls: their agent words are spoken too */
+	if (!live && o->live.tts && strcmp(o->live.tts, "none") != 0) {
+		if ((e = voice_open(&o->live, o->db_path, &s.voice, &errmsg))) {
+			fprintf(stderr, "formdesk: %s\n", errmsg ? errmsg : err_str(e));
+			goto out;
+		}
+		playback_on_agent(s.pb, voice_say, s.voice);
+	}
 	if (asprintf(&log_path, "%s.log", o->db_path) < 0) {
 		log_path = NULL;
 		goto nomem;
@@ -653,6 +663,7 @@ out:
 	livecall_free(s.lc);
 	lineedit_free(s.ed);
 	playback_free(s.pb);
+	voice_free(s.voice);
 	callview_free(s.view);
 	/* the live calls' runs made here end with the session (the first is the caller's) */
 	for (int k = 0; k < 2; k++)

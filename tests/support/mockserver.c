@@ -13,6 +13,7 @@
 struct stored_reply {
 	int status, delay_ms;
 	char *content_type, *body, *headers;
+	size_t body_len;
 	size_t *cuts;
 	int n_cuts;
 	bool hold_last, cut_off;
@@ -53,16 +54,23 @@ static char *dupn(const char *p, size_t n)
 	return s;
 }
 
-static void store(struct stored_reply *d, struct mock_reply r)
+/* store_n: r kept in d, its body len bytes long. */
+static void store_n(struct stored_reply *d, struct mock_reply r, size_t len)
 {
 	d->status = r.status ? r.status : 200;
 	d->delay_ms = r.delay_ms;
 	d->content_type = dup0(r.content_type ? r.content_type : "application/json");
-	d->body = dup0(r.body ? r.body : "");
+	d->body_len = r.body ? len : 0;
+	d->body = dupn(r.body ? r.body : "", d->body_len);
 	d->headers = dup0(r.headers);
 	d->cuts = NULL;
 	d->n_cuts = 0;
 	d->hold_last = d->cut_off = false;
+}
+
+static void store(struct stored_reply *d, struct mock_reply r)
+{
+	store_n(d, r, r.body ? strlen(r.body) : 0);
 }
 
 static void unstore(struct stored_reply *d)
@@ -293,7 +301,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		rep.status = src->status;
 		rep.delay_ms = src->delay_ms;
 		rep.content_type = dup0(src->content_type);
-		rep.body = dup0(src->body);
+		rep.body = dupn(src->body, src->body_len);
+		rep.body_len = src->body_len;
 		rep.headers = dup0(src->headers);
 		if (src->n_cuts > 0 && (rep.cuts = malloc((size_t)src->n_cuts * sizeof(*rep.cuts)))) {
 			memcpy(rep.cuts, src->cuts, (size_t)src->n_cuts * sizeof(*rep.cuts));
@@ -322,7 +331,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (rep.n_cuts > 0) {
 		struct pieces *pc = calloc(1, sizeof(*pc));
 		pc->ms = ms;
-		pc->len = strlen(rep.body);
+		pc->len = rep.body_len;
 		pc->body = dupn(rep.body, pc->len);
 		pc->ends = malloc((size_t)(rep.n_cuts + 1) * sizeof(*pc->ends));
 		for (int i = 0; i < rep.n_cuts; i++)
@@ -334,7 +343,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read_piece, pc,
 							 free_pieces);
 	} else {
-		resp = MHD_create_response_from_buffer(strlen(rep.body), rep.body, MHD_RESPMEM_MUST_COPY);
+		resp = MHD_create_response_from_buffer(rep.body_len, rep.body, MHD_RESPMEM_MUST_COPY);
 	}
 	MHD_add_response_header(resp, "Content-Type", rep.content_type);
 	if (rep.headers) {
@@ -399,10 +408,16 @@ struct mockserver *mockserver_start(void)
 void mockserver_push_pieces(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
 			    bool hold_last, bool cut_off)
 {
+	mockserver_push_pieces_bytes(ms, r, r.body ? strlen(r.body) : 0, cuts, n, hold_last, cut_off);
+}
+
+void mockserver_push_pieces_bytes(struct mockserver *ms, struct mock_reply r, size_t len,
+				  const size_t *cuts, int n, bool hold_last, bool cut_off)
+{
 	pthread_mutex_lock(&ms->lock);
 	ms->queue = realloc(ms->queue, (size_t)(ms->n_queue + 1) * sizeof(*ms->queue));
 	struct stored_reply *d = &ms->queue[ms->n_queue++];
-	store(d, r);
+	store_n(d, r, len);
 	if (n > 0 && (d->cuts = malloc((size_t)n * sizeof(*d->cuts)))) {
 		memcpy(d->cuts, cuts, (size_t)n * sizeof(*d->cuts));
 		d->n_cuts = n;
@@ -457,6 +472,14 @@ void mockserver_push(struct mockserver *ms, struct mock_reply r)
 	pthread_mutex_lock(&ms->lock);
 	ms->queue = realloc(ms->queue, (size_t)(ms->n_queue + 1) * sizeof(*ms->queue));
 	store(&ms->queue[ms->n_queue++], r);
+	pthread_mutex_unlock(&ms->lock);
+}
+
+void mockserver_push_bytes(struct mockserver *ms, struct mock_reply r, size_t len)
+{
+	pthread_mutex_lock(&ms->lock);
+	ms->queue = realloc(ms->queue, (size_t)(ms->n_queue + 1) * sizeof(*ms->queue));
+	store_n(&ms->queue[ms->n_queue++], r, len);
 	pthread_mutex_unlock(&ms->lock);
 }
 

@@ -67,6 +67,12 @@ const struct mock_request *mockserver_request(struct mockserver *ms, int i);
 void mockserver_push_pieces(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
 			    bool hold_last, bool cut_off);
 
+/* mockserver_push_bytes / mockserver_push_pieces_bytes: as mockserver_push and
+ * mockserver_push_pieces with a body of len bytes, which may hold NULs (audio). */
+void mockserver_push_bytes(struct mockserver *ms, struct mock_reply r, size_t len);
+void mockserver_push_pieces_bytes(struct mockserver *ms, struct mock_reply r, size_t len,
+				  const size_t *cuts, int n, bool hold_last, bool cut_off);
+
 /* mockserver_release: let a reply held before its last piece (hold_last) finish. */
 void mockserver_release(struct mockserver *ms);
 
