@@ -18,7 +18,7 @@ PANE=adj
 T=(tmux -L "formdesk-adj-$$" -f /dev/null)
 trap '"${T[@]}" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 db=$tmp/adj.db
-q() { sqlite3 "$db" "$1"; }
+q() { sqlite3 -cmd ".timeout 5000" "$db" "$1"; } # busy timeout: the screen may be writing
 sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null
 "$BIN" calibrate --db "$db" --corpus tests/data/corpus_good >/dev/null 2>&1
 put() { q "INSERT INTO ann_labels (item_id, annotator, label, note) SELECT id, '$1', '$3', ${4:-NULL} FROM ann_items WHERE task='name-match' AND key='call $2 field name'"; }

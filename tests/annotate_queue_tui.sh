@@ -27,7 +27,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-q() { sqlite3 "$1" "$2"; }
+# a busy timeout: the screens under test may hold the write lock for a moment
+q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; }
 shot() { capture "$1"; }
 # open SESSION DB ANNOTATOR TASK [OPTIONS...]: the screen in its own session; its exit
 # status lands in $tmp/SESSION.rc.

@@ -32,7 +32,7 @@ echo "\$1" >>"$tmp/played"
 SH
 chmod +x "$tmp/player"
 
-q() { sqlite3 "$db" "$1"; }
+q() { sqlite3 -cmd ".timeout 5000" "$db" "$1"; } # busy timeout: the screen may be writing
 # wait_for SESSION PATTERN [SECONDS]: this test's name for see (tests/lib/tmux.sh).
 wait_for() { see "$1" "$2" "${3:-20}"; }
 # start SESSION ANNOTATOR TASK [OPTIONS]: the screen in its own tmux session; its exit

@@ -10,7 +10,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib/e2e.sh
-q() { sqlite3 "$1" "$2"; }
+q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; } # busy timeout: a call may be writing
 CORPUS=tests/data/corpus_bargein
 
 "$BIN" run --headless --corpus "$CORPUS" --db "$tmp/a.db" >"$tmp/a.out" 2>"$tmp/a.err"

@@ -31,7 +31,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-q() { sqlite3 "$1" "$2"; }
+q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; } # busy timeout: a call may be writing
 
 for tool in espeak-ng python3 sqlite3; do
 	if ! command -v $tool >/dev/null; then

@@ -25,7 +25,7 @@ export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
 FORM=$PWD/forms/armman_enrollment.json
 pids=""
 trap 'for p in $pids; do kill "$p" 2>/dev/null; done; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-q() { sqlite3 "$1" "$2"; }
+q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; } # busy timeout: a call may be writing
 need espeak-ng python3 sqlite3
 
 # ---- a corpus of synthetic clips ------------------------------------------------------
