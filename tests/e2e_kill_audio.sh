@@ -13,26 +13,14 @@
 # KILL_SEED (default 18) picks the moments. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
-FORM=$PWD/forms/armman_enrollment.json
-MOMENTS=${KILL_MOMENTS:-6}
-RANDOM=${KILL_SEED:-18}
-# a killed run leaks; ALSA's modules leave memory the leak checker cannot name (e2e_live)
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}:detect_leaks=0
-
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+DEFAULT_MOMENTS=6
+source tests/lib/kill.sh
 q() { [ -f "$1" ] && sqlite3 -batch -noheader -cmd ".timeout 5000" "$1" "$2" 2>/dev/null; }
-ms_to_s() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
 
 if ! command -v sqlite3 >/dev/null || ! command -v espeak-ng >/dev/null || ! command -v python3 >/dev/null; then
 	echo "1..0 # skip: needs sqlite3, espeak-ng and python3"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # The microphone's 25 s: silence with the caller's name spoken at 4.5 s (float32 mono
 # 16 kHz, what the file plugin gives PortAudio).
@@ -80,7 +68,6 @@ mic() { # mic DB N: a headless microphone call on fdcap into DB (exec: run it in
 		--output-file "$tmp/agent-$2.wav" --references "$tmp/refs.txt" --db "$1" \
 		--form "$FORM" >"$tmp/out" 2>"$tmp/err"
 }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 t0=$(now_ms)
 (mic "$tmp/ref.db" 0)
 rc=$?
