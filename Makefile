@@ -118,13 +118,19 @@ check: deps layers
 	@scripts/run-tests.sh $(TEST_BIN)
 
 # kill -9 at KILL_MOMENTS random moments (default 50; make check runs 12) of a headless
-# run and of a live typed call, seeded by KILL_SEED (tests/e2e_kill.sh).
+# run and of a live typed call, seeded by KILL_SEED (tests/e2e_kill.sh), and of a
+# microphone call's recordings (tests/e2e_kill_audio.sh; make check runs 6) and of a
+# bench, each resumed (tests/e2e_kill_bench.sh; make check runs 3).
 KILL_MOMENTS ?= 50
 KILL_SEED ?= 18
 killtest: deps
 	@$(MAKE) --no-print-directory formdesk corpora build/san/formdesk
 	@KILL_MOMENTS=$(KILL_MOMENTS) KILL_SEED=$(KILL_SEED) FORMDESK_WORDS=$(CURDIR)/agent/words \
 		bash tests/e2e_kill.sh
+	@KILL_MOMENTS=$(KILL_MOMENTS) KILL_SEED=$(KILL_SEED) FORMDESK_WORDS=$(CURDIR)/agent/words \
+		bash tests/e2e_kill_audio.sh
+	@KILL_MOMENTS=$(KILL_MOMENTS) KILL_SEED=$(KILL_SEED) FORMDESK_WORDS=$(CURDIR)/agent/words \
+		bash tests/e2e_kill_bench.sh
 
 run: deps
 	@$(MAKE) --no-print-directory formdesk corpora

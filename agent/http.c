@@ -619,6 +619,15 @@ enum err http_perform(struct http_req *req, struct http_result **out)
 	return ERR_OK;
 }
 
+enum err http_perform_deadline(long in_ms, const char *why)
+{
+	enum err e;
+	if (!shared && (e = http_client_new(&shared)) != ERR_OK)
+		return e;
+	http_client_deadline(shared, in_ms, why);
+	return ERR_OK;
+}
+
 void http_shared_free(void)
 {
 	http_client_free(shared);

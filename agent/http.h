@@ -126,6 +126,13 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
  * (*out)->status. Errors: ERR_NOMEM, ERR_BACKEND (the client could not start). */
 enum err http_perform(struct http_req *req, struct http_result **out);
 
+/* http_perform_deadline: every http_perform from now on ends within in_ms milliseconds
+ * from now (0 or less: none), as http_client_deadline for the process-wide client; why
+ * (copied) is the error of a request it ends. For commands that call a provider outside
+ * the engine (extract), so they honour the same per-turn deadline. Errors: ERR_NOMEM,
+ * ERR_BACKEND (the client could not start). */
+enum err http_perform_deadline(long in_ms, const char *why);
+
 /* http_shared_free: free the process-wide client (at exit; it is made again if needed). */
 void http_shared_free(void);
 

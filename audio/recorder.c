@@ -112,6 +112,11 @@ enum err recorder_open(const char *dir, int rate, struct recorder **out, char **
 		}
 		/* Values outside [-1, 1] are clipped, not wrapped. */
 		sf_command(r->s[i].f, SFC_SET_CLIPPING, NULL, SF_TRUE);
+		/* The header's sizes follow every write (SFC_SET_UPDATE_HEADER_AUTO): a kill
+		 * mid-turn leaves a file whose header covers what was written, up to the one
+		 * block being written, for every reader; a repair on open would mend only the
+		 * files formdesk itself opens, and would write into a recording still open. */
+		sf_command(r->s[i].f, SFC_SET_UPDATE_HEADER_AUTO, NULL, SF_TRUE);
 		/* a header that says "no samples yet", on disk now: the first one libsndfile
 		 * writes gives RIFF size 8, which readers refuse if the call dies before a turn */
 		sf_command(r->s[i].f, SFC_UPDATE_HEADER_NOW, NULL, 0);

@@ -3,12 +3,12 @@
  * call next to the database (recorder_dir()), written by the main loop, never by the audio
  * callback.
  *
- * Crash safety: the files are 16-bit WAV written through libsndfile; at the end of every
- * turn the WAV header is rewritten to cover everything written so far
- * (SFC_UPDATE_HEADER_NOW, libsndfile's documentation) and the file is flushed to disk
- * (fsync). A crash or kill therefore leaves valid WAV files holding every finished turn;
- * audio written after the last finished turn is outside the header's length and is
- * ignored by readers. At a clean close the files may be re-encoded as FLAC.
+ * Crash safety: the files are 16-bit WAV written through libsndfile; after every write
+ * the WAV header's sizes are brought up to date (SFC_SET_UPDATE_HEADER_AUTO, libsndfile's
+ * documentation), and at the end of every turn the file is also flushed to disk (fsync).
+ * A kill of the process therefore leaves valid WAV files holding everything written, up to
+ * the one write it interrupted (a power loss: every finished turn). At a clean close the
+ * files may be re-encoded as FLAC.
  *
  * The two files share one timeline when the caller of the recorder keeps them aligned
  * (recorder_align pads the agent's file with silence up to the caller's), so the offsets

@@ -3,7 +3,8 @@
  * utterance, as if question NAME had just been asked, and print flow_check's JSON object.
  * For a network backend the object gains "usage": the request's provider, model, time to
  * first byte and total time (ms), attempts, tokens in and out, and cost in USD (-1 when no
- * price is configured); never a key.
+ * price is configured); never a key. The request ends by the per-turn deadline
+ * (--turn-deadline-ms, else the config file's "deadlines", else 90 s), as a call's turn does.
  * Exit status: 0 printed, 1 the backend failed (the reason on stderr), 2 bad usage,
  * unreadable form, history, config or word lists, unknown field or provider, missing key
  * (the reason on stderr, naming the environment variable). */
@@ -18,6 +19,8 @@
 #include "agent/extract_rules.h"
 #include "agent/flow.h"
 #include "agent/form.h"
+#include "agent/http.h"
+#include "agent/provider.h"
 
 struct extract_opts {
 	const char *field, *history;
@@ -32,6 +35,8 @@ static const struct opts_spec extract_spec[] = {
 	 "the conversation so far (below)", 0, 0, 0, NULL},
 	COMPOSE_OPT_EXTRACT(0),
 	COMPOSE_OPT_CONFIG(0),
+	COMPOSE_DEADLINE_ROW("turn-deadline-ms", turn_deadline_ms,
+			     "the request ends after this, as failed (default 90000)"),
 };
 
 const struct opts_cmd cmd_extract_opts = {
@@ -156,6 +161,17 @@ int cmd_extract(int argc, char **argv)
 	};
 	struct backend_usage u;
 	bool net = false;
+	/* the engine's per-turn deadline (sessions/engine.c arm_deadline), for this one turn */
+	long turn_ms, call_ms;
+	char why[160];
+	provider_config_deadlines(&turn_ms, &call_ms);
+	if (co.turn_deadline_ms)
+		turn_ms = co.turn_deadline_ms;
+	snprintf(why, sizeof why, "the turn's deadline of %ld ms passed", turn_ms);
+	if ((e = http_perform_deadline(turn_ms, why)) != ERR_OK) {
+		fprintf(stderr, "formdesk extract: %s\n", err_str(e));
+		goto out;
+	}
 	e = backend_extract_fields(&be, &req, &ex);
 	net = backend_last_usage(&be, &u);
 	if (e != ERR_OK) {

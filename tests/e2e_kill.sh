@@ -11,28 +11,17 @@
 # KILL_SEED (default 18) picks the moments. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=$PWD/forms/armman_enrollment.json
-MOMENTS=${KILL_MOMENTS:-12}
-RANDOM=${KILL_SEED:-18}
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}:detect_leaks=0 # a killed run leaks
-
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+DEFAULT_MOMENTS=12
+source tests/lib/kill.sh
 # q DB SQL: the answer; "" when DB is not there yet (the run was killed before making it)
 q() { [ -f "$1" ] && sqlite3 -batch -noheader -cmd ".timeout 5000" "$1" "$2" 2>&1; }
 # qn DB SQL: a count; 0 when DB or its tables are not there yet
 qn() { local r; r=$(q "$1" "SELECT count(*) FROM sqlite_master WHERE name = 'turns'"); [ "$r" = 1 ] && q "$1" "$2" || echo 0; }
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-ms_to_s() { printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)); }
 
 if ! command -v sqlite3 >/dev/null || [ ! -f corpus/demo/corpus.json ]; then
 	echo "1..0 # skip: needs sqlite3 and the demo corpus (make corpora)"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # A small corpus: the demo corpus's first 6 calls (their recordings are espeak-ng's).
 c=$tmp/corpus
