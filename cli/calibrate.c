@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "agent/backend.h"
 #include "annotations/adjud.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
@@ -562,6 +563,7 @@ int cmd_calibrate(int argc, char **argv)
 		char why[512] = "";
 		int asked = 0;
 		e = judges_run_llm(l, llm, &asked, why, sizeof why);
+		backend_cleanup(); /* the judge's instance (judges.h) */
 		fprintf(stderr, "formdesk calibrate: asked %s about %d items (the others were "
 				"cached)\n", llm, asked);
 		if (e != ERR_OK) {
