@@ -167,7 +167,7 @@ static char *dup0(const char *s, enum err *e)
 }
 
 static enum err add_disagreement(struct calib *c, const struct labels_item *it,
-				 const struct tally *ty, const struct calib_judge *j,
+				 const struct tally *ty, int human, const struct calib_judge *j,
 				 const char *decision, enum calib_split s)
 {
 	struct calib_disagreement *v = realloc(c->dis, (size_t)(c->n_dis + 1) * sizeof *v);
@@ -183,7 +183,7 @@ static enum err add_disagreement(struct calib *c, const struct labels_item *it,
 	d->judge = dup0(j->judge, &e);
 	d->version = dup0(j->version, &e);
 	d->decision = dup0(decision, &e);
-	d->majority = dup0(binary_names[ty->majority], &e);
+	d->majority = dup0(binary_names[human], &e);
 	d->expected = dup0(it->expected, &e);
 	d->captured = dup0(it->captured, &e);
 	d->transcript = dup0(it->transcript, &e);
@@ -335,6 +335,37 @@ static void add_item_dis(struct calib *c, const struct labels_item *it, const ch
 enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsigned seed,
 		   struct calib **out)
 {
+	return calib_run_annotator(l, t, only, NULL, seed, out);
+}
+
+/* count_compared: one more item compared with the judges, in key's half. */
+static void count_compared(struct calib *c, const char *key, unsigned seed)
+{
+	c->n_compared++;
+	if (calib_split_of(key, seed) == CALIB_DEV)
+		c->n_dev++;
+	else
+		c->n_test++;
+}
+
+/* versus_truth: annotator a's labels (first class) against the truth of each item. */
+static void versus_truth(struct calib *c, const int *mat, const struct tally *ty, int n_items)
+{
+	int na = c->n_annotators, k = c->k;
+	for (int i = 0; i < n_items; i++) {
+		int x = mat[i * na + c->annotator], h = ty[i].majority;
+		if (x >= 0 && h >= 0) {
+			c->vs_truth[h * k + x]++;
+			c->vs_n++;
+			c->vs_agree += x == h;
+		}
+	}
+	c->has_vs_kappa = c->vs_n > 0 && kappa_cohen(c->vs_truth, k, &c->vs_kappa) == ERR_OK;
+}
+
+enum err calib_run_annotator(struct labels *l, enum labels_task t, const char *only,
+			     const char *annotator, unsigned seed, struct calib **out)
+{
 	struct calib *c = calloc(1, sizeof *c);
 	struct labels_item *items = NULL;
 	struct labels_label *lb = NULL;
@@ -354,6 +385,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		goto out;
 	c->task = t;
 	c->seed = seed;
+	c->annotator = -1;
 	c->k = k;
 	c->classes = cls;
 	if ((e = labels_items(l, t, &items, &n_items)) != ERR_OK ||
@@ -368,6 +400,13 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		goto out;
 	e = ERR_NOMEM;
 	na = c->n_annotators;
+	for (int a = 0; annotator && a < na; a++)
+		if (strcmp(c->annotators[a], annotator) == 0)
+			c->annotator = a;
+	if (annotator && c->annotator < 0) {
+		e = ERR_NOTFOUND;
+		goto out;
+	}
 	c->n_items = n_items;
 	if (!(ty = calloc((size_t)n_items + 1, sizeof *ty)) ||
 	    !(mat = malloc(((size_t)n_items * (size_t)na + 1) * sizeof *mat)) ||
@@ -441,16 +480,24 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 			c->n_unsure++;
 			continue;
 		}
-		c->n_compared++;
-		if (calib_split_of(items[i].key, seed) == CALIB_DEV)
-			c->n_dev++;
-		else
-			c->n_test++;
+		count_compared(c, items[i].key, seed);
 	}
 	if (e != ERR_OK)
 		goto out;
 	inter_annotator(c, mat, ty, n_items, &e);
-	if (e != ERR_OK || !task_ops(t)->judged)
+	if (e != ERR_OK)
+		goto out;
+	if (c->annotator >= 0) {
+		versus_truth(c, mat, ty, n_items);
+		/* the judges are compared with this annotator's labels, not the truth */
+		c->n_compared = c->n_dev = c->n_test = 0;
+		for (int i = 0; i < n_items; i++) {
+			int x = mat[i * na + c->annotator];
+			if (x == CALIB_SAME || x == CALIB_DIFFERENT)
+				count_compared(c, items[i].key, seed);
+		}
+	}
+	if (!task_ops(t)->judged)
 		goto out;
 
 	for (int m = 0; m < n_js && e == ERR_OK; m++) {
@@ -467,7 +514,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		j->judge = dup0(js[m].judge, &e);
 		j->version = dup0(js[m].version, &e);
 		for (int i = 0; i < n_items && e == ERR_OK; i++) {
-			int h = ty[i].majority, d;
+			int h = c->annotator >= 0 ? mat[i * na + c->annotator] : ty[i].majority, d;
 			char *dec = NULL, day[11] = "";
 			if (h != CALIB_SAME && h != CALIB_DIFFERENT)
 				continue;
@@ -487,7 +534,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 				j->split[s].table[h * CALIB_NCLASSES + d]++;
 				add_trend(c, j, day, d == h, &e);
 				if (d != h && e == ERR_OK)
-					e = add_disagreement(c, &items[i], &ty[i], j, dec, s);
+					e = add_disagreement(c, &items[i], &ty[i], h, j, dec, s);
 			}
 			free(dec);
 		}

@@ -129,6 +129,12 @@ struct calib {
 	int n_idis;
 	struct calib_trend *trend;
 	int n_trend;
+	/* calib_run_annotator: one annotator's labels (their first tag) against the truth */
+	int annotator;             /* index into annotators, -1 for every annotator */
+	long vs_truth[KAPPA_MAX_CLASSES * KAPPA_MAX_CLASSES]; /* rows truth, columns theirs */
+	long vs_n, vs_agree;       /* items they labelled that have a truth; of which agree */
+	bool has_vs_kappa;
+	struct kappa_result vs_kappa;
 };
 
 /* calib_explain: a sentence saying why the inter-annotator kappa is far below the
@@ -150,6 +156,14 @@ const char *calib_split_name(enum calib_split s);
  * ERR_NOMEM. */
 enum err calib_run(struct labels *l, enum labels_task t, const char *judge, unsigned seed,
 		   struct calib **out);
+/* calib_run_annotator: calib_run, and with annotator (may be NULL: calib_run) that
+ * annotator's labels only: their table against the truth of each item (which stays the
+ * final label or the majority of every annotator, theirs included; vs_truth, vs_n,
+ * vs_agree, vs_kappa), and the judges compared with their labels instead of the truth
+ * (n_compared, n_dev, n_test, the judges' tables and disagreements). Errors: ERR_NOTFOUND
+ * (annotator labelled no item of t; adjud_known says who did), else as calib_run. */
+enum err calib_run_annotator(struct labels *l, enum labels_task t, const char *only,
+			     const char *annotator, unsigned seed, struct calib **out);
 void calib_free(struct calib *c);
 
 #endif

@@ -2,13 +2,16 @@
  *
  * formdesk calibrate --db FILE [--task name-match|stt|turn-errors] [--judge NAME]
  *                    [--format table|markdown|csv] [--seed N] [--llm PROVIDER[:MODEL]]
- *                    [--corpus DIR|demo|respin]
+ *                    [--corpus DIR|demo|respin] [--annotator NAME]
  *
  * Draws the task's items from the recorded calls (as annotate does), runs the
  * deterministic name judge on every name-match item, asks the language model --llm about
  * the items it has no cached decision on, then prints for every judge found in the
  * judges' table (or only --judge) the figures of annotations/calib.h for all items, the
  * dev half and the held-out test half; the inter-annotator agreement; the disagreements.
+ * --annotator: that annotator's labels against the truth, and the judges compared with
+ * their labels (calib_run_annotator); an annotator with no labels of the task is refused,
+ * with the names of those who have, before anything is written (as adjudicate and export).
  * Exit status: 0 done; 2 bad usage, a database that cannot be read, a judge that failed. */
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +33,7 @@
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
 
 struct calibrate_opts {
-	const char *db, *task, *judge, *format, *llm, *corpus;
+	const char *db, *task, *judge, *format, *llm, *corpus, *annotator;
 	unsigned seed;
 };
 
@@ -49,6 +52,8 @@ static const struct opts_spec calibrate_spec[] = {
 	 "ask a language model judge first (name-match)", 0, 0, 0, NULL},
 	{"corpus", OPTS_STRING, offsetof(struct calibrate_opts, corpus), "DIR",
 	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
+	{"annotator", OPTS_STRING, offsetof(struct calibrate_opts, annotator), "NAME",
+	 "that annotator's labels against the truth and the judges", 0, 0, 0, NULL},
 };
 
 const struct opts_cmd cmd_calibrate_opts = {
@@ -361,6 +366,15 @@ static void print_csv(const struct calib *c)
 			csv_row(r, 20);
 		}
 	}
+	if (c->annotator >= 0) {
+		/* kind "annotator": their labels against the truth, n, agreement, kappa */
+		snprintf(b[0], 32, "%ld", c->vs_n);
+		snprintf(b[1], 32, "%.6f", c->vs_n ? (double)c->vs_agree / (double)c->vs_n : 0.0);
+		const char *r[20] = {"annotator", c->annotators[c->annotator], "", "all", b[0],
+				     c->vs_n ? b[1] : ""};
+		r[8] = !c->has_vs_kappa ? "" : (snprintf(b[2], 32, "%.6f", c->vs_kappa.kappa), b[2]);
+		csv_row(r, 20);
+	}
 	for (int x = 0; x < c->k; x++) {
 		/* kind "class": labels given with it (n) and items whose truth it is (people) */
 		snprintf(b[0], 32, "%ld", c->class_labels[x]);
@@ -418,6 +432,49 @@ static void print_csv(const struct calib *c)
 	}
 }
 
+/* print_annotator: with --annotator, their labels against the truth, and a table. */
+static void print_annotator(const struct calib *c, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "- " : "", *who;
+	int k = c->k;
+	char a[32];
+
+	if (c->annotator < 0)
+		return;
+	who = c->annotators[c->annotator];
+	printf("\n%sannotator %s against the truth (a reviewer's final label, else the majority): "
+	       "%ld items, agreement %s", md, who, c->vs_n,
+	       num(c->vs_n ? (double)c->vs_agree / (double)c->vs_n : NAN, a, sizeof a));
+	if (c->has_vs_kappa)
+		printf(", Cohen's kappa %.3f (observed %.3f, chance %.3f)", c->vs_kappa.kappa,
+		       c->vs_kappa.po, c->vs_kappa.pe);
+	printf("\n%sconfusion: rows the truth, columns %s\n", md, who);
+	if (f == FMT_MARKDOWN) {
+		printf("\n| truth |");
+		for (int x = 0; x < k; x++)
+			printf(" %s |", c->classes[x]);
+		printf("\n|---|");
+		for (int x = 0; x < k; x++)
+			printf("---|");
+		putchar('\n');
+	}
+	for (int r = 0; r < k; r++) {
+		if (f == FMT_MARKDOWN) {
+			printf("| %s |", c->classes[r]);
+			for (int x = 0; x < k; x++)
+				printf(" %ld |", c->vs_truth[r * k + x]);
+		} else {
+			printf("  ");
+			pad(c->classes[r], 16);
+			for (int x = 0; x < k; x++)
+				printf(" %s=%ld", c->classes[x], c->vs_truth[r * k + x]);
+		}
+		putchar('\n');
+	}
+	if (task_ops(c->task)->judged)
+		printf("%sthe judges below are compared with %s's labels, not the truth\n", md, who);
+}
+
 static void print_report(const struct calib *c, const char *db, const long *counts, enum fmt f)
 {
 	const char *md = f == FMT_MARKDOWN ? "- " : "";
@@ -443,6 +500,7 @@ static void print_report(const struct calib *c, const char *db, const long *coun
 		       md, c->n_adjudicated);
 	printf("\n%ssplit: dev or test by item key, seed %u\n", md, c->seed);
 	print_iaa(c, f);
+	print_annotator(c, f);
 	print_beside(c, f);
 	print_classes(c, f);
 	print_pairs(c, f);
@@ -546,6 +604,15 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (pick_task(l, db, task, &t, counts) != ERR_OK)
 		goto out;
+	if (o.annotator) {
+		/* checked before anything is drawn or judged: nothing written */
+		char why[512];
+		if ((e = adjud_known(l, t, o.annotator, why, sizeof why)) != ERR_OK) {
+			fprintf(stderr, "formdesk calibrate: --annotator '%s': %s in %s\n",
+				o.annotator, e == ERR_NOTFOUND ? why : labels_error(l), db);
+			goto out;
+		}
+	}
 	if (llm && !task_ops(t)->llm) {
 		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
 		goto out;
@@ -572,7 +639,7 @@ int cmd_calibrate(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((e = calib_run(l, t, judge, seed, &c)) != ERR_OK) {
+	if ((e = calib_run_annotator(l, t, judge, o.annotator, seed, &c)) != ERR_OK) {
 		fprintf(stderr, "formdesk calibrate: %s\n", e == ERR_DB ? labels_error(l) : err_str(e));
 		goto out;
 	}
