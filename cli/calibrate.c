@@ -136,6 +136,39 @@ static void print_beside(const struct calib *c, enum fmt f)
 		printf("%s%s\n", md, why);
 }
 
+/* print_tags: each tag some label holds as its own yes/no question (calib_tags). */
+static void print_tags(const struct calib *c, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "- " : "    ";
+	if (!c->n_tags)
+		return;
+	printf("\n%sagreement per tag (each tag a yes/no question: present in a label or not; "
+	       "the truth has it when a reviewer's final label or the majority of the labels "
+	       "does; tags no label holds left out)\n", f == FMT_MARKDOWN ? "### " : "");
+	if (f == FMT_MARKDOWN)
+		putchar('\n');
+	for (int x = 0; x < c->n_tags; x++) {
+		const struct calib_tag *g = &c->tags[x];
+		if (!g->labels)
+			continue;
+		printf("%s%s: %ld labels; truth present on %ld items, absent on %ld",
+		       f == FMT_MARKDOWN ? "- " : "  ", g->tag, g->labels, g->present, g->absent);
+		if (g->has_alpha)
+			printf("; Krippendorff's alpha %.3f%s over %ld items", g->alpha.kappa,
+			       g->alpha.degenerate ? "*" : "", g->alpha.n);
+		putchar('\n');
+		for (int p = 0; p < g->n_pairs; p++) {
+			const struct calib_tag_pair *q = &g->pairs[p];
+			if (!q->has_kappa)
+				continue;
+			printf("%s%s/%s: Cohen's kappa %.3f%s (observed %.3f, chance %.3f), PABAK %.3f, "
+			       "%ld items\n", f == FMT_MARKDOWN ? "  - " : md, c->annotators[q->a],
+			       c->annotators[q->b], q->kappa.kappa, q->kappa.degenerate ? "*" : "",
+			       q->kappa.po, q->kappa.pe, q->pabak, q->kappa.n);
+		}
+	}
+}
+
 /* print_classes: labels per class and annotator, and items whose truth it is. */
 static void print_classes(const struct calib *c, enum fmt f)
 {
@@ -383,6 +416,38 @@ static void print_csv(const struct calib *c)
 		r[18] = b[1];
 		csv_row(r, 20);
 	}
+	for (int x = 0; x < c->n_tags; x++) {
+		/* kind "tag": labels holding it (n), alpha (kappa), items whose truth has it
+		 * (people) and has it not (judge_said); kind "tag_pair": a pair's items (n),
+		 * observed agreement (accuracy), Cohen's kappa, PABAK (people) */
+		const struct calib_tag *g = &c->tags[x];
+		if (!g->labels)
+			continue;
+		snprintf(b[0], 32, "%ld", g->labels);
+		snprintf(b[1], 32, "%.6f", g->alpha.kappa);
+		snprintf(b[2], 32, "%ld", g->present);
+		snprintf(b[3], 32, "%ld", g->absent);
+		const char *r[20] = {"tag", g->tag, "", "all", b[0], NULL, NULL, NULL,
+				     g->has_alpha ? b[1] : ""};
+		r[18] = b[2];
+		r[19] = b[3];
+		csv_row(r, 20);
+		for (int p = 0; p < g->n_pairs; p++) {
+			const struct calib_tag_pair *q = &g->pairs[p];
+			char who[256];
+			if (!q->has_kappa)
+				continue;
+			snprintf(who, sizeof who, "%s/%s", c->annotators[q->a], c->annotators[q->b]);
+			snprintf(b[4], 32, "%ld", q->kappa.n);
+			snprintf(b[5], 32, "%.6f", q->kappa.po);
+			snprintf(b[6], 32, "%.6f", q->kappa.kappa);
+			snprintf(b[7], 32, "%.6f", q->pabak);
+			const char *pr[20] = {"tag_pair", g->tag, who, "all", b[4], b[5], NULL, NULL,
+					      b[6]};
+			pr[18] = b[7];
+			csv_row(pr, 20);
+		}
+	}
 	for (int i = 0; i < c->n_idis; i++) {
 		const struct calib_item_dis *d = &c->idis[i];
 		const char *r[20] = {"item_disagreement", d->final_by, "", "all"};
@@ -503,6 +568,7 @@ static void print_report(const struct calib *c, const char *db, const long *coun
 	print_annotator(c, f);
 	print_beside(c, f);
 	print_classes(c, f);
+	print_tags(c, f);
 	print_pairs(c, f);
 	print_item_dis(c, f);
 	print_trend(c, f);
