@@ -102,7 +102,83 @@ void calib_free(struct calib *c)
 		free(c->trend[i].version);
 	}
 	free(c->trend);
+	calib_tags_free(c->tags, c->n_tags);
 	free(c);
+}
+
+void calib_tags_free(struct calib_tag *v, int k)
+{
+	if (!v)
+		return;
+	for (int x = 0; x < k; x++)
+		free(v[x].pairs);
+	free(v);
+}
+
+/* one_tag: tag x's figures into g (see calib_tags); counts: n_items x 2, scratch. */
+static void one_tag(struct calib_tag *g, const char *const *labels, const char *const *finals,
+		    int n_items, int na, long *counts)
+{
+	const char *tag = g->tag;
+	for (int i = 0; i < n_items; i++) {
+		long *n = counts + (size_t)i * 2;
+		n[0] = n[1] = 0;
+		for (int a = 0; a < na; a++) {
+			const char *lb = labels[(size_t)i * (size_t)na + (size_t)a];
+			if (lb)
+				n[labels_has_tag(lb, tag)]++;
+		}
+		g->labels += n[1];
+		if (finals && finals[i])
+			*(labels_has_tag(finals[i], tag) ? &g->present : &g->absent) += 1;
+		else if (n[1] > n[0])
+			g->present++;
+		else if (n[0] > n[1])
+			g->absent++;
+	}
+	for (int a = 0; a < na; a++)
+		for (int b = a + 1; b < na; b++) {
+			struct calib_tag_pair *p = &g->pairs[g->n_pairs++];
+			p->a = a;
+			p->b = b;
+			for (int i = 0; i < n_items; i++) {
+				const char *x = labels[(size_t)i * (size_t)na + (size_t)a];
+				const char *y = labels[(size_t)i * (size_t)na + (size_t)b];
+				if (x && y)
+					p->table[labels_has_tag(x, tag) * 2 + labels_has_tag(y, tag)]++;
+			}
+			p->has_kappa = kappa_cohen(p->table, 2, &p->kappa) == ERR_OK;
+			p->pabak = p->has_kappa ? 2.0 * p->kappa.po - 1.0 : NAN;
+		}
+	g->has_alpha = kappa_alpha(counts, n_items, 2, &g->alpha) == ERR_OK;
+}
+
+enum err calib_tags(const char *const *labels, const char *const *finals, int n_items, int na,
+		    const char *const *tags, int k, struct calib_tag **out)
+{
+	struct calib_tag *v;
+	long *counts;
+
+	if (k < 1 || k > KAPPA_MAX_CLASSES || na < 0 || n_items < 0)
+		return ERR_INVALID;
+	if (!(v = calloc((size_t)k, sizeof *v)))
+		return ERR_NOMEM;
+	if (!(counts = calloc((size_t)n_items * 2 + 1, sizeof *counts))) {
+		free(v);
+		return ERR_NOMEM;
+	}
+	for (int x = 0; x < k; x++) {
+		v[x].tag = tags[x];
+		if (!(v[x].pairs = calloc((size_t)(na * (na - 1) / 2) + 1, sizeof *v[x].pairs))) {
+			calib_tags_free(v, k);
+			free(counts);
+			return ERR_NOMEM;
+		}
+		one_tag(&v[x], labels, finals, n_items, na, counts);
+	}
+	free(counts);
+	*out = v;
+	return ERR_OK;
 }
 
 /* Per item: its votes and majority. */
@@ -167,7 +243,7 @@ static char *dup0(const char *s, enum err *e)
 }
 
 static enum err add_disagreement(struct calib *c, const struct labels_item *it,
-				 const struct tally *ty, const struct calib_judge *j,
+				 const struct tally *ty, int human, const struct calib_judge *j,
 				 const char *decision, enum calib_split s)
 {
 	struct calib_disagreement *v = realloc(c->dis, (size_t)(c->n_dis + 1) * sizeof *v);
@@ -183,7 +259,7 @@ static enum err add_disagreement(struct calib *c, const struct labels_item *it,
 	d->judge = dup0(j->judge, &e);
 	d->version = dup0(j->version, &e);
 	d->decision = dup0(decision, &e);
-	d->majority = dup0(binary_names[ty->majority], &e);
+	d->majority = dup0(binary_names[human], &e);
 	d->expected = dup0(it->expected, &e);
 	d->captured = dup0(it->captured, &e);
 	d->transcript = dup0(it->transcript, &e);
@@ -335,6 +411,37 @@ static void add_item_dis(struct calib *c, const struct labels_item *it, const ch
 enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsigned seed,
 		   struct calib **out)
 {
+	return calib_run_annotator(l, t, only, NULL, seed, out);
+}
+
+/* count_compared: one more item compared with the judges, in key's half. */
+static void count_compared(struct calib *c, const char *key, unsigned seed)
+{
+	c->n_compared++;
+	if (calib_split_of(key, seed) == CALIB_DEV)
+		c->n_dev++;
+	else
+		c->n_test++;
+}
+
+/* versus_truth: annotator a's labels (first class) against the truth of each item. */
+static void versus_truth(struct calib *c, const int *mat, const struct tally *ty, int n_items)
+{
+	int na = c->n_annotators, k = c->k;
+	for (int i = 0; i < n_items; i++) {
+		int x = mat[i * na + c->annotator], h = ty[i].majority;
+		if (x >= 0 && h >= 0) {
+			c->vs_truth[h * k + x]++;
+			c->vs_n++;
+			c->vs_agree += x == h;
+		}
+	}
+	c->has_vs_kappa = c->vs_n > 0 && kappa_cohen(c->vs_truth, k, &c->vs_kappa) == ERR_OK;
+}
+
+enum err calib_run_annotator(struct labels *l, enum labels_task t, const char *only,
+			     const char *annotator, unsigned seed, struct calib **out)
+{
 	struct calib *c = calloc(1, sizeof *c);
 	struct labels_item *items = NULL;
 	struct labels_label *lb = NULL;
@@ -342,6 +449,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 	struct adjud_final *fin = NULL;
 	struct tally *ty = NULL;
 	int *mat = NULL;
+	const char **smat = NULL, **fins = NULL; /* the labels and final labels, for calib_tags */
 	int n_items = 0, n_lb = 0, n_js = 0, n_fin = 0, k, na;
 	const char *const *cls = classes(t, &k);
 	enum err e = ERR_NOMEM;
@@ -354,6 +462,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		goto out;
 	c->task = t;
 	c->seed = seed;
+	c->annotator = -1;
 	c->k = k;
 	c->classes = cls;
 	if ((e = labels_items(l, t, &items, &n_items)) != ERR_OK ||
@@ -368,9 +477,18 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		goto out;
 	e = ERR_NOMEM;
 	na = c->n_annotators;
+	for (int a = 0; annotator && a < na; a++)
+		if (strcmp(c->annotators[a], annotator) == 0)
+			c->annotator = a;
+	if (annotator && c->annotator < 0) {
+		e = ERR_NOTFOUND;
+		goto out;
+	}
 	c->n_items = n_items;
 	if (!(ty = calloc((size_t)n_items + 1, sizeof *ty)) ||
 	    !(mat = malloc(((size_t)n_items * (size_t)na + 1) * sizeof *mat)) ||
+	    !(smat = calloc((size_t)n_items * (size_t)na + 1, sizeof *smat)) ||
+	    !(fins = calloc((size_t)n_items + 1, sizeof *fins)) ||
 	    !(c->class_labels = calloc((size_t)k, sizeof *c->class_labels)) ||
 	    !(c->class_items = calloc((size_t)k, sizeof *c->class_items)) ||
 	    !(c->annot_class = calloc((size_t)(na * k) + 1, sizeof *c->annot_class)))
@@ -389,6 +507,8 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 			int cl = first_class(cls, k, lb[j].label);
 			int a = annotator_index(c, lb[j].annotator, &e);
 			char pair[512];
+			if (a >= 0)
+				smat[i * na + a] = lb[j].label;
 			if (cl < 0 || a < 0)
 				continue;
 			ty[i].votes[cl]++;
@@ -408,6 +528,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		}
 		const struct adjud_final *f = adjud_find(fin, n_fin, items[i].id);
 		int final = f ? first_class(cls, k, f->label) : -1;
+		fins[i] = f ? f->label : NULL;
 		if (differ)
 			add_item_dis(c, &items[i], ty[i].humans, f, &e);
 		long best = 0, total = 0;
@@ -441,16 +562,27 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 			c->n_unsure++;
 			continue;
 		}
-		c->n_compared++;
-		if (calib_split_of(items[i].key, seed) == CALIB_DEV)
-			c->n_dev++;
-		else
-			c->n_test++;
+		count_compared(c, items[i].key, seed);
 	}
 	if (e != ERR_OK)
 		goto out;
 	inter_annotator(c, mat, ty, n_items, &e);
-	if (e != ERR_OK || !task_ops(t)->judged)
+	if (e == ERR_OK && task_ops(t)->tags &&
+	    (e = calib_tags(smat, fins, n_items, na, cls, k, &c->tags)) == ERR_OK)
+		c->n_tags = k;
+	if (e != ERR_OK)
+		goto out;
+	if (c->annotator >= 0) {
+		versus_truth(c, mat, ty, n_items);
+		/* the judges are compared with this annotator's labels, not the truth */
+		c->n_compared = c->n_dev = c->n_test = 0;
+		for (int i = 0; i < n_items; i++) {
+			int x = mat[i * na + c->annotator];
+			if (x == CALIB_SAME || x == CALIB_DIFFERENT)
+				count_compared(c, items[i].key, seed);
+		}
+	}
+	if (!task_ops(t)->judged)
 		goto out;
 
 	for (int m = 0; m < n_js && e == ERR_OK; m++) {
@@ -467,7 +599,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 		j->judge = dup0(js[m].judge, &e);
 		j->version = dup0(js[m].version, &e);
 		for (int i = 0; i < n_items && e == ERR_OK; i++) {
-			int h = ty[i].majority, d;
+			int h = c->annotator >= 0 ? mat[i * na + c->annotator] : ty[i].majority, d;
 			char *dec = NULL, day[11] = "";
 			if (h != CALIB_SAME && h != CALIB_DIFFERENT)
 				continue;
@@ -487,7 +619,7 @@ enum err calib_run(struct labels *l, enum labels_task t, const char *only, unsig
 				j->split[s].table[h * CALIB_NCLASSES + d]++;
 				add_trend(c, j, day, d == h, &e);
 				if (d != h && e == ERR_OK)
-					e = add_disagreement(c, &items[i], &ty[i], j, dec, s);
+					e = add_disagreement(c, &items[i], &ty[i], h, j, dec, s);
 			}
 			free(dec);
 		}
@@ -504,6 +636,8 @@ out:
 			free(ty[i].humans);
 	free(ty);
 	free(mat);
+	free(smat);
+	free(fins);
 	labels_items_free(items, n_items);
 	labels_all_free(lb, n_lb);
 	judges_list_free(js, n_js);

@@ -22,6 +22,8 @@
  *   several tags counts for each), and items whose truth it is; each pair of annotators'
  *   confusion table and Cohen's kappa. In the agreement figures, the majority and the
  *   judges' tables a label with several tags stands for its first in the taxonomy's order.
+ * - Per tag, for a task labelled with tags (turn-errors): each tag as its own yes/no
+ *   question, every tag of a label counted (calib_tags).
  * - Items in disagreement compare whole labels: "stt_error" and "stt_error,none" differ.
  * - Items in disagreement: where the annotators' labels differ, with each label and the
  *   final label when a reviewer decided.
@@ -95,6 +97,27 @@ struct calib_trend {
 	long n, agree;            /* compared items, of which it matched the truth */
 };
 
+/* One tag as its own yes/no question (present or not in a label): two annotators' table on
+ * the items both labelled. */
+struct calib_tag_pair {
+	int a, b;                  /* indices into the annotators */
+	long table[4];             /* rows a: absent, present; columns b: absent, present */
+	bool has_kappa;            /* false when they labelled no item in common */
+	struct kappa_result kappa; /* Cohen's kappa; po the observed agreement */
+	double pabak;              /* 2 po - 1 (Byrt, Bishop & Carlin 1993) */
+};
+
+/* One tag's figures (calib_tags). */
+struct calib_tag {
+	const char *tag;           /* the caller's string */
+	long labels;               /* labels holding it */
+	long present, absent;      /* items whose truth has it, has it not (a tie: neither) */
+	struct calib_tag_pair *pairs; /* every pair a < b, in order */
+	int n_pairs;
+	bool has_alpha;            /* Krippendorff's alpha over every annotator */
+	struct kappa_result alpha;
+};
+
 struct calib {
 	enum labels_task task;
 	unsigned seed;
@@ -129,6 +152,14 @@ struct calib {
 	int n_idis;
 	struct calib_trend *trend;
 	int n_trend;
+	struct calib_tag *tags;    /* a task labelled with tags: each of its k tags, else NULL */
+	int n_tags;
+	/* calib_run_annotator: one annotator's labels (their first tag) against the truth */
+	int annotator;             /* index into annotators, -1 for every annotator */
+	long vs_truth[KAPPA_MAX_CLASSES * KAPPA_MAX_CLASSES]; /* rows truth, columns theirs */
+	long vs_n, vs_agree;       /* items they labelled that have a truth; of which agree */
+	bool has_vs_kappa;
+	struct kappa_result vs_kappa;
 };
 
 /* calib_explain: a sentence saying why the inter-annotator kappa is far below the
@@ -137,6 +168,21 @@ struct calib {
  * indices, PABAK and AC1, after Byrt, Bishop & Carlin (1993) and Gwet (2008). Output: buf
  * (size n), "" when kappa and observed agreement do not disagree. Returns buf. */
 const char *calib_explain(const struct calib *c, char *buf, size_t n);
+
+/* calib_tags: each of the k tags as its own binary question over n_items items labelled
+ * by na annotators. labels: n_items x na (item-major), each a label (one tag or several
+ * joined by LABELS_TAG_SEP) or NULL when that annotator did not label the item; finals:
+ * n_items, an item's final (adjudicated) label or NULL (finals may be NULL). Per tag: the
+ * labels holding it; the truth of each item, "present" when its final label has the tag,
+ * else when strictly more of its labels have it than not ("absent" the other way round,
+ * a tie neither); for every pair of annotators the 2x2 table on the items both labelled,
+ * Cohen's kappa, observed agreement and PABAK; over all annotators Krippendorff's alpha
+ * (nominal, items with fewer than two labels left out; kappa.h). Output: *out, k entries
+ * (caller frees with calib_tags_free). Errors: ERR_INVALID (k or na out of range),
+ * ERR_NOMEM. */
+enum err calib_tags(const char *const *labels, const char *const *finals, int n_items, int na,
+		    const char *const *tags, int k, struct calib_tag **out);
+void calib_tags_free(struct calib_tag *v, int k);
 
 /* calib_split_of: the half of item key under seed: CALIB_DEV or CALIB_TEST. */
 enum calib_split calib_split_of(const char *key, unsigned seed);
@@ -150,6 +196,14 @@ const char *calib_split_name(enum calib_split s);
  * ERR_NOMEM. */
 enum err calib_run(struct labels *l, enum labels_task t, const char *judge, unsigned seed,
 		   struct calib **out);
+/* calib_run_annotator: calib_run, and with annotator (may be NULL: calib_run) that
+ * annotator's labels only: their table against the truth of each item (which stays the
+ * final label or the majority of every annotator, theirs included; vs_truth, vs_n,
+ * vs_agree, vs_kappa), and the judges compared with their labels instead of the truth
+ * (n_compared, n_dev, n_test, the judges' tables and disagreements). Errors: ERR_NOTFOUND
+ * (annotator labelled no item of t; adjud_known says who did), else as calib_run. */
+enum err calib_run_annotator(struct labels *l, enum labels_task t, const char *only,
+			     const char *annotator, unsigned seed, struct calib **out);
 void calib_free(struct calib *c);
 
 #endif

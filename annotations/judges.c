@@ -6,10 +6,9 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "agent/http.h"
+#include "agent/backend.h"
 #include "agent/judge_llm.h"
 #include "agent/namematch.h"
-#include "agent/provider.h"
 
 static bool decision_ok(const char *d)
 {
@@ -119,44 +118,46 @@ out:
 	return e;
 }
 
-/* ask: one model call about one item, with the name judge's prompt (agent/judge_llm.h,
- * JUDGES_LLM_PROMPT_VERSION). Output: *decision (static string), *raw (caller frees). */
-static enum err ask(const struct provider *p, const struct labels_item *it, const char **decision,
+/* ask: one call of the judge backend b about one item, with the name judge's prompt
+ * (agent/judge_llm.h, JUDGES_LLM_PROMPT_VERSION). Output: *decision (static string), *raw
+ * (caller frees); why (size n) what failed. */
+static enum err ask(const struct backend *b, const struct labels_item *it, const char **decision,
 		    char **raw, char *why, size_t n)
 {
 	struct judge_llm_item q = {JUDGE_LLM_NAME, it->expected, it->captured, NULL, NULL};
-	struct http_req *req = NULL;
-	struct http_result *res = NULL;
-	struct backend_usage u;
-	enum err e;
+	struct judge_answer a = {NULL, NULL};
+	struct backend_usage u = {0};
+	enum err e = backend_ask_judge(b, &q, &a);
 
-	if ((e = judge_llm_request(p, &q, &req)) != ERR_OK ||
-	    (e = http_perform(req, &res)) != ERR_OK) {
-		snprintf(why, n, "item %lld: the model call failed (%s)", it->id, err_str(e));
-		goto out;
+	if (e == ERR_OK) {
+		*decision = a.verdict;
+		*raw = a.raw;
+		return ERR_OK;
 	}
-	e = judge_llm_response(p, JUDGE_LLM_NAME, res, decision, raw, &u);
+	backend_last_usage(b, &u);
 	if (e == ERR_PARSE)
 		snprintf(why, n, "item %lld: %s", it->id, u.error);
-	else if (e != ERR_OK)
+	else
 		snprintf(why, n, "item %lld: the model call failed (%s)", it->id,
 			 u.error[0] ? u.error : err_str(e));
-out:
-	http_result_free(res);
 	return e;
 }
 
 enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *why, size_t n)
 {
-	struct provider *p = NULL;
+	struct backend b;
 	struct labels_item *v = NULL;
+	const char *bwhy = NULL;
 	char judge[256];
 	int cnt = 0, calls = 0;
 	enum err e;
 
-	if ((e = provider_resolve(spec, PROVIDER_LLM, &p, why, n)) != ERR_OK)
+	/* the judge row of the backend table, as the benchmark asks it (cli/bench.c) */
+	if ((e = backend_judge(spec, &b, &bwhy)) != ERR_OK) {
+		snprintf(why, n, "%s", bwhy ? bwhy : err_str(e));
 		goto out;
-	snprintf(judge, sizeof judge, "llm:%s:%s", p->info->name, p->model);
+	}
+	snprintf(judge, sizeof judge, "llm:%s:%s", b.name, backend_model(&b));
 	if ((e = labels_items(l, LABELS_NAME_MATCH, &v, &cnt)) != ERR_OK) {
 		snprintf(why, n, "%s", labels_error(l));
 		goto out;
@@ -171,7 +172,7 @@ enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *wh
 		if (e != ERR_NOTFOUND)
 			break;
 		calls++;
-		if ((e = ask(p, &v[i], &d, &raw, why, n)) == ERR_OK)
+		if ((e = ask(&b, &v[i], &d, &raw, why, n)) == ERR_OK)
 			e = judges_put(l, v[i].id, judge, JUDGES_LLM_PROMPT_VERSION, d, raw);
 		free(raw);
 	}
@@ -181,7 +182,6 @@ out:
 	if (asked)
 		*asked = calls;
 	labels_items_free(v, cnt);
-	provider_free(p);
 	return e;
 }
 

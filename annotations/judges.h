@@ -46,8 +46,9 @@ enum err judges_run_namematch(struct labels *l, int *n);
 
 /* judges_run_llm: ask the language model spec ("PROVIDER[:MODEL]", agent/provider.h)
  * about every name-match item it has no cached decision on at
- * JUDGES_LLM_PROMPT_VERSION. Output: *asked (may be NULL) the number of model calls;
- * why (size n) what failed. Errors: ERR_NOTFOUND (unknown provider or no key),
+ * JUDGES_LLM_PROMPT_VERSION, through the judge row of the backend table (backend_judge,
+ * agent/backend.h, as the benchmark asks it); the instance lives until backend_cleanup().
+ * Output: *asked (may be NULL) the number of model calls; why (size n) what failed. Errors: ERR_NOTFOUND (unknown provider or no key),
  * ERR_BACKEND, ERR_PARSE (an answer that is not a verdict), ERR_DB, ERR_NOMEM. */
 enum err judges_run_llm(struct labels *l, const char *spec, int *asked, char *why, size_t n);
 

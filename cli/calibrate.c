@@ -2,13 +2,16 @@
  *
  * formdesk calibrate --db FILE [--task name-match|stt|turn-errors] [--judge NAME]
  *                    [--format table|markdown|csv] [--seed N] [--llm PROVIDER[:MODEL]]
- *                    [--corpus DIR|demo|respin]
+ *                    [--corpus DIR|demo|respin] [--annotator NAME]
  *
  * Draws the task's items from the recorded calls (as annotate does), runs the
  * deterministic name judge on every name-match item, asks the language model --llm about
  * the items it has no cached decision on, then prints for every judge found in the
  * judges' table (or only --judge) the figures of annotations/calib.h for all items, the
  * dev half and the held-out test half; the inter-annotator agreement; the disagreements.
+ * --annotator: that annotator's labels against the truth, and the judges compared with
+ * their labels (calib_run_annotator); an annotator with no labels of the task is refused,
+ * with the names of those who have, before anything is written (as adjudicate and export).
  * Exit status: 0 done; 2 bad usage, a database that cannot be read, a judge that failed. */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "agent/backend.h"
 #include "annotations/adjud.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
@@ -29,7 +33,7 @@
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
 
 struct calibrate_opts {
-	const char *db, *task, *judge, *format, *llm, *corpus;
+	const char *db, *task, *judge, *format, *llm, *corpus, *annotator;
 	unsigned seed;
 };
 
@@ -48,6 +52,8 @@ static const struct opts_spec calibrate_spec[] = {
 	 "ask a language model judge first (name-match)", 0, 0, 0, NULL},
 	{"corpus", OPTS_STRING, offsetof(struct calibrate_opts, corpus), "DIR",
 	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
+	{"annotator", OPTS_STRING, offsetof(struct calibrate_opts, annotator), "NAME",
+	 "that annotator's labels against the truth and the judges", 0, 0, 0, NULL},
 };
 
 const struct opts_cmd cmd_calibrate_opts = {
@@ -128,6 +134,39 @@ static void print_beside(const struct calib *c, enum fmt f)
 		       c->subsets_differ ? "; the annotators labelled different subsets" : "");
 	if (calib_explain(c, why, sizeof why)[0])
 		printf("%s%s\n", md, why);
+}
+
+/* print_tags: each tag some label holds as its own yes/no question (calib_tags). */
+static void print_tags(const struct calib *c, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "- " : "    ";
+	if (!c->n_tags)
+		return;
+	printf("\n%sagreement per tag (each tag a yes/no question: present in a label or not; "
+	       "the truth has it when a reviewer's final label or the majority of the labels "
+	       "does; tags no label holds left out)\n", f == FMT_MARKDOWN ? "### " : "");
+	if (f == FMT_MARKDOWN)
+		putchar('\n');
+	for (int x = 0; x < c->n_tags; x++) {
+		const struct calib_tag *g = &c->tags[x];
+		if (!g->labels)
+			continue;
+		printf("%s%s: %ld labels; truth present on %ld items, absent on %ld",
+		       f == FMT_MARKDOWN ? "- " : "  ", g->tag, g->labels, g->present, g->absent);
+		if (g->has_alpha)
+			printf("; Krippendorff's alpha %.3f%s over %ld items", g->alpha.kappa,
+			       g->alpha.degenerate ? "*" : "", g->alpha.n);
+		putchar('\n');
+		for (int p = 0; p < g->n_pairs; p++) {
+			const struct calib_tag_pair *q = &g->pairs[p];
+			if (!q->has_kappa)
+				continue;
+			printf("%s%s/%s: Cohen's kappa %.3f%s (observed %.3f, chance %.3f), PABAK %.3f, "
+			       "%ld items\n", f == FMT_MARKDOWN ? "  - " : md, c->annotators[q->a],
+			       c->annotators[q->b], q->kappa.kappa, q->kappa.degenerate ? "*" : "",
+			       q->kappa.po, q->kappa.pe, q->pabak, q->kappa.n);
+		}
+	}
 }
 
 /* print_classes: labels per class and annotator, and items whose truth it is. */
@@ -360,6 +399,15 @@ static void print_csv(const struct calib *c)
 			csv_row(r, 20);
 		}
 	}
+	if (c->annotator >= 0) {
+		/* kind "annotator": their labels against the truth, n, agreement, kappa */
+		snprintf(b[0], 32, "%ld", c->vs_n);
+		snprintf(b[1], 32, "%.6f", c->vs_n ? (double)c->vs_agree / (double)c->vs_n : 0.0);
+		const char *r[20] = {"annotator", c->annotators[c->annotator], "", "all", b[0],
+				     c->vs_n ? b[1] : ""};
+		r[8] = !c->has_vs_kappa ? "" : (snprintf(b[2], 32, "%.6f", c->vs_kappa.kappa), b[2]);
+		csv_row(r, 20);
+	}
 	for (int x = 0; x < c->k; x++) {
 		/* kind "class": labels given with it (n) and items whose truth it is (people) */
 		snprintf(b[0], 32, "%ld", c->class_labels[x]);
@@ -367,6 +415,38 @@ static void print_csv(const struct calib *c)
 		const char *r[20] = {"class", c->classes[x], "", "all", b[0]};
 		r[18] = b[1];
 		csv_row(r, 20);
+	}
+	for (int x = 0; x < c->n_tags; x++) {
+		/* kind "tag": labels holding it (n), alpha (kappa), items whose truth has it
+		 * (people) and has it not (judge_said); kind "tag_pair": a pair's items (n),
+		 * observed agreement (accuracy), Cohen's kappa, PABAK (people) */
+		const struct calib_tag *g = &c->tags[x];
+		if (!g->labels)
+			continue;
+		snprintf(b[0], 32, "%ld", g->labels);
+		snprintf(b[1], 32, "%.6f", g->alpha.kappa);
+		snprintf(b[2], 32, "%ld", g->present);
+		snprintf(b[3], 32, "%ld", g->absent);
+		const char *r[20] = {"tag", g->tag, "", "all", b[0], NULL, NULL, NULL,
+				     g->has_alpha ? b[1] : ""};
+		r[18] = b[2];
+		r[19] = b[3];
+		csv_row(r, 20);
+		for (int p = 0; p < g->n_pairs; p++) {
+			const struct calib_tag_pair *q = &g->pairs[p];
+			char who[256];
+			if (!q->has_kappa)
+				continue;
+			snprintf(who, sizeof who, "%s/%s", c->annotators[q->a], c->annotators[q->b]);
+			snprintf(b[4], 32, "%ld", q->kappa.n);
+			snprintf(b[5], 32, "%.6f", q->kappa.po);
+			snprintf(b[6], 32, "%.6f", q->kappa.kappa);
+			snprintf(b[7], 32, "%.6f", q->pabak);
+			const char *pr[20] = {"tag_pair", g->tag, who, "all", b[4], b[5], NULL, NULL,
+					      b[6]};
+			pr[18] = b[7];
+			csv_row(pr, 20);
+		}
 	}
 	for (int i = 0; i < c->n_idis; i++) {
 		const struct calib_item_dis *d = &c->idis[i];
@@ -417,6 +497,49 @@ static void print_csv(const struct calib *c)
 	}
 }
 
+/* print_annotator: with --annotator, their labels against the truth, and a table. */
+static void print_annotator(const struct calib *c, enum fmt f)
+{
+	const char *md = f == FMT_MARKDOWN ? "- " : "", *who;
+	int k = c->k;
+	char a[32];
+
+	if (c->annotator < 0)
+		return;
+	who = c->annotators[c->annotator];
+	printf("\n%sannotator %s against the truth (a reviewer's final label, else the majority): "
+	       "%ld items, agreement %s", md, who, c->vs_n,
+	       num(c->vs_n ? (double)c->vs_agree / (double)c->vs_n : NAN, a, sizeof a));
+	if (c->has_vs_kappa)
+		printf(", Cohen's kappa %.3f (observed %.3f, chance %.3f)", c->vs_kappa.kappa,
+		       c->vs_kappa.po, c->vs_kappa.pe);
+	printf("\n%sconfusion: rows the truth, columns %s\n", md, who);
+	if (f == FMT_MARKDOWN) {
+		printf("\n| truth |");
+		for (int x = 0; x < k; x++)
+			printf(" %s |", c->classes[x]);
+		printf("\n|---|");
+		for (int x = 0; x < k; x++)
+			printf("---|");
+		putchar('\n');
+	}
+	for (int r = 0; r < k; r++) {
+		if (f == FMT_MARKDOWN) {
+			printf("| %s |", c->classes[r]);
+			for (int x = 0; x < k; x++)
+				printf(" %ld |", c->vs_truth[r * k + x]);
+		} else {
+			printf("  ");
+			pad(c->classes[r], 16);
+			for (int x = 0; x < k; x++)
+				printf(" %s=%ld", c->classes[x], c->vs_truth[r * k + x]);
+		}
+		putchar('\n');
+	}
+	if (task_ops(c->task)->judged)
+		printf("%sthe judges below are compared with %s's labels, not the truth\n", md, who);
+}
+
 static void print_report(const struct calib *c, const char *db, const long *counts, enum fmt f)
 {
 	const char *md = f == FMT_MARKDOWN ? "- " : "";
@@ -442,8 +565,10 @@ static void print_report(const struct calib *c, const char *db, const long *coun
 		       md, c->n_adjudicated);
 	printf("\n%ssplit: dev or test by item key, seed %u\n", md, c->seed);
 	print_iaa(c, f);
+	print_annotator(c, f);
 	print_beside(c, f);
 	print_classes(c, f);
+	print_tags(c, f);
 	print_pairs(c, f);
 	print_item_dis(c, f);
 	print_trend(c, f);
@@ -545,6 +670,15 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (pick_task(l, db, task, &t, counts) != ERR_OK)
 		goto out;
+	if (o.annotator) {
+		/* checked before anything is drawn or judged: nothing written */
+		char why[512];
+		if ((e = adjud_known(l, t, o.annotator, why, sizeof why)) != ERR_OK) {
+			fprintf(stderr, "formdesk calibrate: --annotator '%s': %s in %s\n",
+				o.annotator, e == ERR_NOTFOUND ? why : labels_error(l), db);
+			goto out;
+		}
+	}
 	if (llm && !task_ops(t)->llm) {
 		fprintf(stderr, "formdesk calibrate: --llm judges name-match items only\n");
 		goto out;
@@ -562,6 +696,7 @@ int cmd_calibrate(int argc, char **argv)
 		char why[512] = "";
 		int asked = 0;
 		e = judges_run_llm(l, llm, &asked, why, sizeof why);
+		backend_cleanup(); /* the judge's instance (judges.h) */
 		fprintf(stderr, "formdesk calibrate: asked %s about %d items (the others were "
 				"cached)\n", llm, asked);
 		if (e != ERR_OK) {
@@ -570,7 +705,7 @@ int cmd_calibrate(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((e = calib_run(l, t, judge, seed, &c)) != ERR_OK) {
+	if ((e = calib_run_annotator(l, t, judge, o.annotator, seed, &c)) != ERR_OK) {
 		fprintf(stderr, "formdesk calibrate: %s\n", e == ERR_DB ? labels_error(l) : err_str(e));
 		goto out;
 	}

@@ -87,6 +87,23 @@ check "turn-errors: the turn's item opens" test $? = 0
 check "turn-errors: both tags side by side" \
 	bash -c "grep -Eq '^  asha +STT error' '$tmp/screen' && grep -Eq '^  ravi +extraction missed' '$tmp/screen'"
 check "turn-errors: the stage records in brief" grep -Eq '^  (agent said|error|call ended) ' "$tmp/screen"
+check "turn-errors: the keys for several tags are shown" grep -q '+ several tags' "$tmp/screen"
+keys +
+wait_for 'final being made: \(no tag yet\)'
+check "turn-errors: + starts a final label of several tags" test $? = 0
+keys 1 3
+wait_for 'final being made: stt_error,extraction_missed'
+check "turn-errors: the tags' keys toggle them, in the taxonomy's order" test $? = 0
+keys 3
+wait_for 'final being made: stt_error \('
+check "turn-errors: a tag's key again takes it off" test $? = 0
+check "turn-errors: nothing is decided while the tags are being made" \
+	test "$(q "SELECT count(*) FROM ann_adjudications a JOIN ann_items i ON i.id = a.item_id WHERE i.task = 'turn-errors'")" = 0
+keys 3 Enter
+wait_for 'decided: item #[0-9]+ is stt_error,extraction_missed'
+check "turn-errors: Enter decides the final label of two tags" test $? = 0
+check "turn-errors: the two-tag final label is stored" \
+	test "$(q "SELECT a.reviewer||':'||a.label FROM ann_adjudications a JOIN ann_items i ON i.id = a.item_id WHERE i.task = 'turn-errors'")" = "lead:stt_error,extraction_missed"
 keys 1
 wait_for 'decided: item #[0-9]+ is STT error'
 check "turn-errors: key 1 decides STT error" test $? = 0

@@ -156,6 +156,22 @@ check "two tags: each counts (stt_error twice from asha), the item's truth by th
 check "two tags: extraction_missed still counted" grep -Eq '^  extraction_missed +1 +0 +1 +0$' "$tmp/te3"
 check "two tags: still a disagreement with one tag" \
 	holds "$tmp/te3" "[turn 8] asha=stt_error,extraction_missed, ravi=stt_error"
+# each tag as its own yes/no question. stt_error: asha 0 0 0 0 0 0 1 1, ravi 0 0 0 0 0 0 0 1:
+# table 6 0 / 1 1, observed 7/8, chance (6*7 + 2*1)/64 = 44/64, kappa .1875/.3125 = .6,
+# PABAK .75; alpha: o00 12, o11 2, o01 = o10 1, n 16 (13 absent, 3 present): Do 2/16,
+# De 2*13*3/(16*15) = .325, alpha 1 - .125/.325 = .615; truth present on turn 8, absent on
+# 1-6, turn 7 a tie. extraction_missed: asha on turn 8 alone: chance 56/64, kappa 0.
+check "per tag: stt_error's counts, truth and alpha" \
+	holds "$tmp/te3" "stt_error: 3 labels; truth present on 1 items, absent on 6; Krippendorff's alpha 0.615 over 8 items"
+check "per tag: stt_error's kappa, observed agreement and PABAK" \
+	holds "$tmp/te3" "asha/ravi: Cohen's kappa 0.600 (observed 0.875, chance 0.688), PABAK 0.750, 8 items"
+check "per tag: extraction_missed, used by one annotator once: kappa 0, PABAK .75" \
+	holds "$tmp/te3" "asha/ravi: Cohen's kappa 0.000 (observed 0.875, chance 0.875), PABAK 0.750, 8 items"
+cal --task turn-errors --format csv >"$tmp/te3.csv" 2>/dev/null
+check "per tag, csv: the tag's row (labels, alpha, present, absent)" \
+	has "$tmp/te3.csv" "tag,stt_error,,all,3,,,,0.615385,,,,,,,,,,1,6"
+check "per tag, csv: the pair's row (items, observed, kappa, PABAK)" \
+	has "$tmp/te3.csv" "tag_pair,stt_error,asha/ravi,all,8,0.875000,,,0.600000,,,,,,,,,,0.750000,"
 cal >/dev/null 2>"$tmp/err"
 check "no --task with labels of two tasks: both are listed" \
 	test $? = 2 -a -n "$(grep -F 'holds labels of 2 tasks: name-match (' "$tmp/err" | grep -F 'turn-errors (16 labels); choose one with --task')"

@@ -28,6 +28,11 @@ sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null
 cal() { "$BIN" calibrate --db "$db" --corpus $CORPUS "$@"; }
 
 # ---- bad input -------------------------------------------------------------------------
+cal --annotator asha >/dev/null 2>"$tmp/err"
+check "--annotator with no labels exits 2, saying there are no annotators" \
+	test $? = 2 -a -n "$(grep -F "no name-match labels by 'asha' (annotators: none)" "$tmp/err")"
+check "--annotator refused: no item drawn, nothing judged" \
+	test "$(sqlite3 "$db" "SELECT (SELECT count(*) FROM ann_items) + (SELECT count(*) FROM ann_judgements)")" = 0
 cal --format pdf >/dev/null 2>"$tmp/err"
 check "an unknown format exits 2 and is named" test $? = 2 -a -n "$(grep -F "'pdf'" "$tmp/err")"
 cal --seed -3 >/dev/null 2>"$tmp/err"
@@ -78,6 +83,22 @@ cal --judge namematch --format csv >"$tmp/c4" 2>/dev/null
 check "--judge keeps one judge" test "$(grep -c '^judge,' "$tmp/c4")" = 3 -a -z "$(grep llm: "$tmp/c4")"
 cal --judge nobody >/dev/null 2>"$tmp/err"
 check "--judge with no decisions exits 2 and says so" test $? = 2 -a -n "$(grep -F "'nobody'" "$tmp/err")"
+cal --annotator nobody >"$tmp/o" 2>"$tmp/err"
+check "an unknown --annotator exits 2 and lists the known ones, printing nothing" \
+	test $? = 2 -a ! -s "$tmp/o" -a -n "$(grep -F "no name-match labels by 'nobody' (annotators: asha, meena, ravi)" "$tmp/err")"
+# ravi against the truth (majority of three: same same different different same
+# different): he says same on item 3, 5 of 6 agree; truth 3 same 3 different, ravi 4 same
+# 2 different: chance (3*4 + 3*2)/36 = 1/2, kappa (5/6 - 1/2)/(1/2) = 2/3
+cal --annotator ravi --judge namematch --format csv >"$tmp/a1" 2>/dev/null
+check "--annotator ravi: his labels against the truth, agreement 5/6, kappa 2/3" \
+	has "$tmp/a1" "annotator,ravi,,all,6,0.833333,,,0.666667,,,,,,,,,,,"
+# the name judge (same same different unsure same different) against ravi's labels: rows
+# ravi same 3/1/0, different 0/1/1: accuracy 4/6, TPR 3/4, TNR 1/2, chance 16/36, kappa 0.4
+check "--annotator ravi: the judge compared with his labels" \
+	has "$tmp/a1" "judge,namematch,rules,all,6,0.666667,0.750000,0.500000,0.400000,3,1,0,0,1,1,,,,,"
+cal --annotator meena >"$tmp/a2" 2>/dev/null
+check "--annotator meena (table): 4 of 6 agree with the truth, kappa 3/7" \
+	grep -qF "annotator meena against the truth (a reviewer's final label, else the majority): 6 items, agreement 0.667, Cohen's kappa 0.429" "$tmp/a2"
 cal --format markdown >"$tmp/md" 2>/dev/null
 check "Markdown: a table per judge" grep -qF '| split | n | accuracy | TPR | TNR | Cohen'"'"'s kappa |' "$tmp/md"
 check "Markdown: the judge's heading with its prompt version" grep -qF '### Judge llm:fake:m (prompt version name-v1)' "$tmp/md"

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "agent/backend.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
 #include "annotations/labels.h"
@@ -393,6 +394,21 @@ static void llm_judge(void **state)
 	assert_non_null(strstr(why, "not a verdict"));
 	unsetenv("LOCAL_BASE_URL");
 	mockserver_stop(ms);
+	backend_cleanup();
+}
+
+/* The LLM judge is the judge row of the backend table: an unknown provider gets that
+ * table's message, with the judges it knows. */
+static void llm_judge_backend_row(void **state)
+{
+	struct labels *l = *state;
+	char why[512] = "";
+	int asked = -1;
+
+	assert_int_equal(judges_run_llm(l, "nosuch", &asked, why, sizeof why), ERR_NOTFOUND);
+	assert_int_equal(asked, 0);
+	assert_non_null(strstr(why, "unknown JUDGE provider \"nosuch\" (known: "));
+	backend_cleanup();
 }
 
 /* The split: FNV-1a 64 of "SEED:KEY", low bit (worked out for these keys). */
@@ -856,6 +872,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(put_get_undo, setup, teardown),
 		cmocka_unit_test_setup_teardown(judge_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(llm_judge, setup, teardown),
+		cmocka_unit_test_setup_teardown(llm_judge_backend_row, setup, teardown),
 		cmocka_unit_test(split_fixed),
 		cmocka_unit_test_setup_teardown(calibration, setup, teardown),
 		cmocka_unit_test_setup_teardown(two_processes, setup, teardown),

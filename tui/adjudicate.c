@@ -40,6 +40,8 @@ struct ui {
 	struct adjud_item *items;
 	int n, cur, decided;
 	bool quit;
+	char *making;   /* + pressed (a task answered with tags): the final label being made,
+			   toggled tag by tag, decided on Enter; NULL otherwise */
 	char status[512];
 };
 
@@ -89,6 +91,12 @@ static void draw_stages(const struct labels_item *it, int *y)
 		free(s);
 	}
 	cJSON_Delete(ctx);
+}
+
+/* for_tags: whether action a (tags, confirm, drop) belongs to a task answered with tags. */
+static bool for_tags(int a)
+{
+	return a == ACT_tags || a == ACT_confirm || a == ACT_drop;
 }
 
 static const char *shown_label(const struct ui *u, const char *label)
@@ -147,6 +155,11 @@ static void draw(struct ui *u)
 		else
 			snprintf(buf, sizeof buf, "final: not decided yet");
 		show(++y, 2, buf, a->final.label ? A_BOLD : A_DIM);
+		if (u->making) {
+			snprintf(buf, sizeof buf, "final being made: %s (tag keys toggle, Enter "
+				 "decides, Esc drops)", u->making[0] ? u->making : "(no tag yet)");
+			show(++y, 2, buf, A_BOLD);
+		}
 	}
 	/* the answers, wrapped on as many lines as they need above the actions' line */
 	int lines = 1, top;
@@ -166,6 +179,8 @@ static void draw(struct ui *u)
 	}
 	x = 0;
 	for (int i = 0; i < ACT_NONE; i++) {
+		if (for_tags(i) && !u->ops->tags)
+			continue;
 		snprintf(buf, sizeof buf, "%s %s  ", keydefs[i].shown, keydefs[i].hint);
 		x += show(LINES - 1, x, buf, A_DIM);
 	}
@@ -208,21 +223,64 @@ static enum err decide(struct ui *u, const char *lb)
 	return ERR_OK;
 }
 
+/* drop_making: leave the tags being made. */
+static void drop_making(struct ui *u)
+{
+	free(u->making);
+	u->making = NULL;
+}
+
+/* toggle: tag added to or taken off the final label being made. */
+static enum err toggle(struct ui *u, const char *tag)
+{
+	char *now = labels_tag_toggle(u->task, u->making, tag);
+	if (!now)
+		return ERR_NOMEM;
+	free(u->making);
+	u->making = now;
+	set_status(u, "final being made: %s", now[0] ? now : "(no tag yet)");
+	return ERR_OK;
+}
+
 static enum err key(struct ui *u, wint_t ch, bool fkey)
 {
 	enum action act = ACT_NONE;
+	enum err e;
 	for (int i = 0; i < ACT_NONE; i++)
-		if ((fkey || keydefs[i].key < KEY_MIN) &&
+		if ((fkey || keydefs[i].key < KEY_MIN) && (!for_tags(i) || u->ops->tags) &&
 		    ((int)ch == keydefs[i].key || (keydefs[i].key2 && (int)ch == keydefs[i].key2)))
 			act = (enum action)i;
+	if (fkey && (int)ch == KEY_ENTER && u->ops->tags)
+		act = ACT_confirm;
 	switch (act) {
 	case ACT_next:
+		drop_making(u);
 		if (u->cur + 1 < u->n)
 			u->cur++;
 		return ERR_OK;
 	case ACT_prev:
+		drop_making(u);
 		if (u->cur > 0)
 			u->cur--;
+		return ERR_OK;
+	case ACT_tags:
+		if (u->n && !u->making && !(u->making = strdup("")))
+			return ERR_NOMEM;
+		set_status(u, "final being made: press the tags' keys, then Enter");
+		return ERR_OK;
+	case ACT_confirm:
+		if (!u->making)
+			return ERR_OK;
+		if (!u->making[0]) {
+			set_status(u, "not decided: no tag yet");
+			return ERR_OK;
+		}
+		e = decide(u, u->making);
+		drop_making(u);
+		return e;
+	case ACT_drop:
+		drop_making(u);
+		set_status(u, "tags dropped: nothing decided");
 		return ERR_OK;
 	case ACT_quit:
 		u->quit = true;
@@ -232,7 +290,7 @@ static enum err key(struct ui *u, wint_t ch, bool fkey)
 	}
 	for (int i = 0; !fkey && u->n && i < u->ops->n_labels; i++)
 		if ((wint_t)u->ops->keys[i] == ch)
-			return decide(u, u->ops->labels[i]);
+			return u->making ? toggle(u, u->ops->labels[i]) : decide(u, u->ops->labels[i]);
 	return ERR_OK;
 }
 
@@ -274,6 +332,7 @@ enum err adjudicate_run(struct labels *l, enum labels_task t, const char *review
 	}
 	e = ERR_OK;
 out:
+	drop_making(&u);
 	term_close();
 	if (e != ERR_OK)
 		*errmsg = strdup(e == ERR_NOMEM ? err_str(e) : labels_error(l));

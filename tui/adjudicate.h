@@ -18,6 +18,9 @@
 #define ADJUDICATE_KEYS(X) \
 	X(next, KEY_RIGHT, ']', "→ ]", "next") \
 	X(prev, KEY_LEFT, '[', "← [", "previous") \
+	X(tags, '+', 0, "+", "several tags: toggle with their keys") \
+	X(confirm, '\n', '\r', "Enter", "decide the tags") \
+	X(drop, 27, 0, "Esc", "drop them") \
 	X(quit, 'q', 0, "q", "quit")
 
 /* adjudicate_run: the screen over items (n of them; borrowed, their final labels updated
