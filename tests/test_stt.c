@@ -299,6 +299,33 @@ static void test_errors(void **state)
 	provider_config_free();
 }
 
+/* The time to first byte is the server's answer, not curl's interim "100 Continue" nor
+ * the upload: a server that answers after 1 s has a time to first byte of about 1 s
+ * (it was stored as 0-2 ms). */
+static void test_ttfb_delayed(void **state)
+{
+	(void)state;
+	clear_env();
+	provider_config_free();
+	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
+	setenv("ELEVENLABS_API_KEY", "el-key", 1);
+	struct backend be;
+	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	char *out = NULL;
+	struct backend_usage u;
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"text\":\"हाँ\"}", NULL, 1000});
+	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_OK);
+	free(out);
+	assert_true(backend_last_usage(&be, &u));
+	assert_true(u.ttfb_ms >= 950);
+	assert_true(u.total_ms >= u.ttfb_ms);
+	/* and no second's wait for a "100 Continue" the server never sends first */
+	assert_true(u.total_ms < 1900);
+	clear_env();
+	provider_config_free();
+}
+
 static void test_wav(void **state)
 {
 	(void)state;
@@ -316,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_wav),
 		cmocka_unit_test(test_providers),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_ttfb_delayed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
