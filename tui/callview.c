@@ -35,9 +35,9 @@ struct callview {
 	struct callview_snap *snap;
 	cJSON *extraction;  /* the last turn's EXTRACT output */
 	char title[640];
-	char timings[256];   /* the last turn's */
+	char timings[480];   /* the last turn's */
 	char waiting[128];   /* what is being waited for, "" when nothing */
-	char status[400];    /* waiting, then timings: what the status bar shows */
+	char status[1200];    /* waiting, then timings: what the status bar shows */
 	enum callview_mode mode;
 	unsigned dirty;
 	int ended[4];       /* calls ended, by enum call_status */
@@ -601,11 +601,13 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 			bool net = false;
 			for (int i = 0; i < ENGINE_STAGES; i++)
 				net |= t->has_usage[i];
+			char lat[200];
+			latency_line(&t->latency, lat, sizeof lat);
 			int n = snprintf(v->timings, sizeof(v->timings),
-					 "turn %d ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  "
-					 "rules %.1f  REPLY %.1f  total %.1f", ev->turn, t->audio_ms,
-					 t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms,
-					 t->total_ms);
+					 "turn %d %s%sms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  "
+					 "rules %.1f  REPLY %.1f  total %.1f", ev->turn, lat,
+					 lat[0] ? "  ·  " : "", t->audio_ms, t->vad_ms, t->stt_ms,
+					 t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
 			if (net && n >= 0 && (size_t)n < sizeof(v->timings))
 				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
 					      "  cost $%.6f", t->cost_usd);
