@@ -298,8 +298,13 @@ static enum err open_recording(struct livecall *lc)
 			free(msg);
 			lc->rec = NULL;
 			lc->audio_dir[0] = '\0';
-		} else if (lc->cfg.store && store_call_audio_dir(lc->cfg.store, row, lc->audio_dir) != ERR_OK) {
-			error_event(lc, "naming the call's recordings", ERR_DB);
+		} else {
+			/* the disk's work off the loop: a turn's fsync must not delay the answer */
+			if (recorder_background(lc->rec, NULL) != ERR_OK)
+				error_event(lc, "recording off the loop", ERR_NOMEM);
+			if (lc->cfg.store &&
+			    store_call_audio_dir(lc->cfg.store, row, lc->audio_dir) != ERR_OK)
+				error_event(lc, "naming the call's recordings", ERR_DB);
 		}
 	}
 	return live_new(lc->sink, &lc->tts, lc->rec, &lc->o.live, &lc->live);
