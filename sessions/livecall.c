@@ -477,7 +477,12 @@ static void events(struct livecall *lc)
 			break;
 		case LIVE_SILENCE:
 			if (lc->o.mic && engine_call_open(lc->eng)) {
-				struct engine_input in = {.input = "mic", .silence = true};
+				char by[72];
+				struct engine_input in = {.input = "mic", .silence = true,
+							  .endpoint_by = by};
+				/* no speech ended: the figure runs from the silence timer */
+				snprintf(by, sizeof by, "silence: nothing said for %d ms",
+					 lc->o.live.silence_ms);
 				lc->n_silence++;
 				start_turn(lc, &in);
 			}
@@ -663,6 +668,12 @@ void livecall_status(const struct livecall *lc, char *buf, size_t n)
 		 lc->turn_over ? "turn over" : "turn open",
 		 lc->live ? live_turn_wait_ms(lc->live) : lc->o.live.endpoint.turn_wait_ms,
 		 (unsigned long long)capture_overruns(lc->cap), agent, lat[0] ? "  ·  " : "", lat);
+}
+
+bool livecall_latency(const struct livecall *lc, struct latency *out)
+{
+	*out = lc->lat;
+	return lc->lat.known;
 }
 
 const char *livecall_note(const struct livecall *lc)
