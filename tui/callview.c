@@ -601,13 +601,16 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 			bool net = false;
 			for (int i = 0; i < ENGINE_STAGES; i++)
 				net |= t->has_usage[i];
-			char lat[200];
-			latency_line(&t->latency, lat, sizeof lat);
 			int n = snprintf(v->timings, sizeof(v->timings),
-					 "turn %d %s%sms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  "
-					 "rules %.1f  REPLY %.1f  total %.1f", ev->turn, lat,
-					 lat[0] ? "  ·  " : "", t->audio_ms, t->vad_ms, t->stt_ms,
-					 t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
+					 "turn %d ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  "
+					 "rules %.1f  REPLY %.1f  total %.1f", ev->turn, t->audio_ms,
+					 t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms,
+					 t->total_ms);
+			/* the end of speech to the first words, short: the parts are in review */
+			if (t->latency.known && n >= 0 && (size_t)n < sizeof(v->timings))
+				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
+					      "  to words %.1f (formdesk %.1f)", t->latency.total_ms,
+					      t->latency.ms[LATENCY_FORMDESK]);
 			if (net && n >= 0 && (size_t)n < sizeof(v->timings))
 				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
 					      "  cost $%.6f", t->cost_usd);
