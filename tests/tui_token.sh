@@ -19,12 +19,7 @@ need_bin
 tmp=$(mktemp -d)
 T=(tmux -L "formdesk-token-$$" -f /dev/null)
 server_pid=
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap cleanup_server EXIT
 
 cat >"$tmp/server.py" <<'PY'
 import json, sys, time
@@ -56,14 +51,7 @@ server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()
 PY
-python3 "$tmp/server.py" "$tmp/requests" >"$tmp/port" 2>"$tmp/server.err" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
-if [ -z "$port" ]; then
-	echo "not ok 1 - the server did not start: $(cat "$tmp/server.err")"
-	exit 1
-fi
+serve_local "$tmp/server.py" "$tmp/requests"
 
 # A service-account key file naming the local token endpoint.
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/key.pem" 2>/dev/null
@@ -91,13 +79,8 @@ db=$tmp/sim.db
 
 check "the status bar says STT is waited for while the token is fetched" \
 	wait_for 'waiting for STT \(google\) [0-9]+\.[0-9] s' 30
-first=$(timer)
-moved=1
-for _ in $(seq 30); do
-	sleep 0.1
-	now=$(timer)
-	if [ -n "$now" ] && [ "$now" != "$first" ]; then moved=0; break; fi
-done
+timer_moves 30
+moved=$?
 check "the screen does not stall: the timer moves during the token fetch ($first -> ${now:-nothing})" \
 	test $moved = 0
 check "  ... and goes on drawing a second and more into it" \

@@ -606,14 +606,14 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 					 "rules %.1f  REPLY %.1f  total %.1f", ev->turn, t->audio_ms,
 					 t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms,
 					 t->total_ms);
+			if (net && n >= 0 && (size_t)n < sizeof(v->timings))
+				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
+					      "  cost $%.6f", t->cost_usd);
 			/* the end of speech to the first words, short: the parts are in review */
 			if (t->latency.known && n >= 0 && (size_t)n < sizeof(v->timings))
 				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
 					      "  to words %.1f (formdesk %.1f)", t->latency.total_ms,
 					      t->latency.ms[LATENCY_FORMDESK]);
-			if (net && n >= 0 && (size_t)n < sizeof(v->timings))
-				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
-					      "  cost $%.6f", t->cost_usd);
 			if (t->cancelled && n >= 0 && (size_t)n < sizeof(v->timings))
 				snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  (cancelled)");
 			v->dirty |= CALLVIEW_STATUS;
