@@ -50,15 +50,18 @@ static enum err slow_stt(void *ctx, const struct stt_request *req, char **text)
 	return *text ? ERR_OK : ERR_NOMEM;
 }
 
-/* "ack:WORDS": nothing captured, acknowledgement "जी"; anything else: nothing, no ack. */
+/* "ack:WORDS": the name WORDS, acknowledgement "जी"; anything else: nothing, no ack. */
 static enum err slow_extract(void *ctx, const struct extract_request *req, struct extraction **out)
 {
 	(void)ctx;
 	sleep_ms(EXTRACT_MS);
 	if (!(*out = extraction_new()))
 		return ERR_NOMEM;
-	if (strncmp(req->transcript, "ack:", 4) == 0)
+	if (strncmp(req->transcript, "ack:", 4) == 0) { /* the name, answered: said with an ack */
+		extraction_add(*out, "name", cJSON_CreateString(req->transcript + 4), false, NULL,
+			       req->transcript);
 		extraction_set_text(&(*out)->ack, "जी");
+	}
 	return ERR_OK;
 }
 
@@ -218,7 +221,7 @@ static void test_reply_first(void **state)
 static void test_ack_first_played(void **state)
 {
 	struct fixture *f = *state;
-	struct engine_input in = {.transcript = "ack:haan", .input = "mic",
+	struct engine_input in = {.transcript = "ack:Sunita Devi", .input = "mic",
 				  .endpoint_wait_ms = 600,
 				  .endpoint_by = "endpointer: stop 200 ms + turn wait 400 ms"};
 	struct latency l, p;
