@@ -289,10 +289,14 @@ static enum err say_streamed(struct live *l, const char *text, bool numeric, dou
 
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 {
-	if (l->sink && sink_rate(l->sink) == LIVE_RATE && backend_streams(&l->tts))
-		return say_streamed(l, text, numeric, now_ms);
-	struct tts_audio a = {.rate = LIVE_RATE};
 	double t0 = mono_ms();
+	if (l->sink && sink_rate(l->sink) == LIVE_RATE && backend_streams(&l->tts)) {
+		/* the voice's request is started: its first audio, later, is not timed yet */
+		enum err se = say_streamed(l, text, numeric, now_ms);
+		l->tts_ms = mono_ms() - t0;
+		return se;
+	}
+	struct tts_audio a = {.rate = LIVE_RATE};
 	enum err e = backend_speak(&l->tts, text, &a);
 
 	l->tts_ms = mono_ms() - t0;
