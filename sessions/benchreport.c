@@ -719,7 +719,7 @@ static void p50_p95(FILE *f, const struct vec *x)
 {
 	struct stats_summary s;
 	if (x->n && stats_summarize(x->v, x->n, &s) == ERR_OK)
-		fprintf(f, "%.2f / %.2f", s.p50, s.p95);
+		fprintf(f, "%.2f / %.2f ms", s.p50, s.p95);
 	else
 		fputs("-", f);
 }
@@ -734,7 +734,7 @@ static void latency_md(FILE *f, const struct agg *a)
 	fputs("\n### Where a turn's time goes (end of speech to the agent's first words)\n\n"
 	      "The parts add up to the total; formdesk's own share is the remainder. The turns are "
 	      "typed in, so STT is each utterance's own STT time and there is no endpointing wait, "
-	      "TTS or playback.\n\n| part | governed by | p50 / p95 ms |\n|---|---|---|\n",
+	      "TTS or playback.\n\n| part | governed by | p50 / p95 |\n|---|---|---|\n",
 	      f);
 	const struct lcell *all = &a->lat[0];
 	for (int p = 0; p < LATENCY_PARTS; p++) {
