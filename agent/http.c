@@ -24,6 +24,7 @@ struct http_req {
 	char *body;
 	size_t body_len;
 	bool has_body;
+	bool no_expect;             /* "Expect:" is in headers */
 	struct http_part *parts;
 	int n_parts;
 	long timeout_ms;
@@ -32,13 +33,17 @@ struct http_req {
 	http_data_fn observe;
 	void *observe_ud;
 	void (*observe_free)(void *);
+	struct http_req *first;     /* sent before this one (http_req_after), NULL none */
+	http_after_fn after;
+	void *after_ud;
 };
 
 enum xfer_state { XFER_RUNNING, XFER_WAITING, XFER_COMPLETED };
 
 struct http_xfer {
 	struct http_client *c;
-	struct http_req *req;
+	struct http_req *req;       /* the request being sent */
+	struct http_req *then;      /* the request waiting for req to end (http_req_after) */
 	CURL *easy;
 	curl_mime *mime;
 	http_done_fn done;
@@ -48,6 +53,7 @@ struct http_xfer {
 	size_t len, cap;
 	bool too_big;
 	double t0, attempt_t0, due;
+	double first_byte;          /* when the attempt's final response began, 0 not yet */
 	int attempts;
 	bool cut;                  /* the attempt's timeout was cut to the client's deadline */
 	struct http_result *res;   /* set once COMPLETED */
@@ -115,7 +121,16 @@ void http_req_free(struct http_req *r)
 	free(r->parts);
 	if (r->observe_free)
 		r->observe_free(r->observe_ud);
+	http_req_free(r->first);
 	free(r);
+}
+
+void http_req_after(struct http_req *r, struct http_req *first, http_after_fn fn, void *ud)
+{
+	http_req_free(r->first);
+	r->first = first;
+	r->after = fn;
+	r->after_ud = ud;
 }
 
 void http_req_observe(struct http_req *r, http_data_fn fn, void *ud, void (*free_ud)(void *))
@@ -242,6 +257,21 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 	return n;
 }
 
+/* on_header: stamp the first byte of the final response. libcurl's own start-transfer
+ * time counts an interim "HTTP/1.1 100 Continue" (sent at once for an upload), so a
+ * server that answered after 1 s was measured at 1 ms. */
+static size_t on_header(char *data, size_t size, size_t nmemb, void *ud)
+{
+	struct http_xfer *x = ud;
+	size_t n = size * nmemb;
+	if (!x->first_byte && n > 9 && memcmp(data, "HTTP/", 5) == 0) {
+		const char *sp = memchr(data, ' ', n);
+		if (sp && (size_t)(sp - data) + 1 < n && sp[1] != '1')
+			x->first_byte = now_ms();
+	}
+	return n;
+}
+
 static void drop_easy(struct http_xfer *x)
 {
 	if (x->easy) {
@@ -256,13 +286,14 @@ static void drop_easy(struct http_xfer *x)
 /* One attempt: a fresh easy handle from the request description. */
 static enum err start_attempt(struct http_xfer *x)
 {
-	const struct http_req *r = x->req;
+	struct http_req *r = x->req;
 	CURL *e = curl_easy_init();
 	if (!e)
 		return ERR_NOMEM;
 	x->easy = e;
 	x->len = 0;
 	x->too_big = false;
+	x->first_byte = 0;
 	x->errbuf[0] = '\0';
 	curl_easy_setopt(e, CURLOPT_URL, r->url);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
@@ -270,6 +301,8 @@ static enum err start_attempt(struct http_xfer *x)
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
 	long timeout = r->timeout_ms;
 	x->cut = false;
 	if (x->c->deadline > 0 && x->c->deadline - now_ms() < (double)timeout) {
@@ -282,6 +315,18 @@ static enum err start_attempt(struct http_xfer *x)
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_USERAGENT, "formdesk/0.1");
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	/* names resolved once stay in the multi handle's cache for 10 minutes (curl's
+	 * default is 1): a turn's requests seldom resolve at all */
+	curl_easy_setopt(e, CURLOPT_DNS_CACHE_TIMEOUT, 600L);
+	/* No "Expect: 100-continue" before a body: a server that does not answer it costs
+	 * a whole second's wait (libcurl's default) on every upload, the STT audio first. */
+	if ((r->has_body || r->n_parts) && !r->no_expect) {
+		struct curl_slist *l = curl_slist_append(r->headers, "Expect:");
+		if (!l)
+			return ERR_NOMEM;
+		r->headers = l;
+		r->no_expect = true;
+	}
 	if (r->headers)
 		curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
 	if (r->n_parts) {
@@ -335,6 +380,7 @@ static void free_xfer(struct http_xfer *x)
 {
 	drop_easy(x);
 	http_req_free(x->req);
+	http_req_free(x->then);
 	http_result_free(x->res);
 	free(x->buf);
 	free(x);
@@ -379,6 +425,11 @@ enum err http_start(struct http_client *c, struct http_req *req, http_done_fn do
 	}
 	x->c = c;
 	x->req = req;
+	if (req->first) { /* it waits for another: that one goes first */
+		x->then = req;
+		x->req = req->first;
+		req->first = NULL;
+	}
 	x->done = done;
 	x->ud = ud;
 	x->t0 = now_ms();
@@ -423,6 +474,40 @@ static bool retryable(long status)
 	return status == 429 || (status >= 500 && status <= 599);
 }
 
+/* chain: the request x->then waited for has ended with *res: let it complete x->then and
+ * send that in its place. Output: true when it is on its way (*res freed, NULL); false
+ * when the transfer ends with *res, which then says why (the first request's failure as fn
+ * words it, or a start that failed). */
+static bool chain(struct http_xfer *x, struct http_result **resp)
+{
+	struct http_result *res = *resp;
+	struct http_req *r = x->then;
+	char why[sizeof res->error] = "";
+	enum err e = r->after ? r->after(r->after_ud, res, r, why, sizeof why) : ERR_OK;
+
+	x->then = NULL;
+	http_req_free(x->req);
+	x->req = r;
+	if (e == ERR_OK) {
+		x->t0 = now_ms();
+		x->attempts = 0;
+		if (start_attempt(x) == ERR_OK) {
+			http_result_free(res);
+			*resp = NULL;
+			return true;
+		}
+		drop_easy(x);
+		snprintf(why, sizeof why, "could not start the request");
+	}
+	res->err = ERR_BACKEND;
+	res->status = 0;
+	res->body_len = 0;
+	if (res->body)
+		res->body[0] = '\0';
+	snprintf(res->error, sizeof res->error, "%s", why[0] ? why : err_str(e));
+	return false;
+}
+
 /* The attempt of x finished with code: retry it later, or complete it. */
 static void attempt_done(struct http_xfer *x, CURLcode code)
 {
@@ -456,7 +541,8 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 		x->len = x->cap = 0;
 		res->total_ms = end - x->t0;
 		res->attempts = x->attempts;
-		res->ttfb_ms = (x->attempt_t0 - x->t0) + (double)ttfb_us / 1e3;
+		res->ttfb_ms = x->first_byte > 0 ? x->first_byte - x->t0
+						 : (x->attempt_t0 - x->t0) + (double)ttfb_us / 1e3;
 		if (code != CURLE_OK) {
 			res->err = ERR_BACKEND;
 			res->status = status;
@@ -485,6 +571,8 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 		r->observe = NULL;
 	}
 	drop_easy(x);
+	if (x->then && res && chain(x, &res))
+		return;
 	x->res = res;
 	x->state = XFER_COMPLETED;
 }
@@ -586,6 +674,12 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
 	start_due(c);
 	deliver(c);
 	return ERR_OK;
+}
+
+bool http_async_dns(void)
+{
+	const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+	return v && (v->features & CURL_VERSION_ASYNCHDNS);
 }
 
 static struct http_client *shared;

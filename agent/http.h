@@ -12,6 +12,7 @@
 #ifndef FORMDESK_HTTP_H
 #define FORMDESK_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <curl/curl.h>
 #include "err.h"
@@ -75,6 +76,20 @@ typedef void (*http_data_fn)(void *ud, const char *data, size_t len, int attempt
  * observer (freeing its ud). */
 void http_req_observe(struct http_req *r, http_data_fn fn, void *ud, void (*free_ud)(void *));
 
+/* Called on the loop when the request r waits for (http_req_after) has ended: res is its
+ * result (borrowed during the call). Complete r (e.g. add the Authorization header an
+ * access token allows) and return ERR_OK to send it; or return an error with why (size n)
+ * filled in, and the transfer ends with that error (res->err ERR_BACKEND, res->error why). */
+typedef enum err (*http_after_fn)(void *ud, const struct http_result *res, struct http_req *r,
+				  char *why, size_t n);
+
+/* http_req_after: send first (taken over) before r, on the same transfer: r goes out only
+ * once first has ended and fn (ud borrowed) has completed it. Nothing blocks meanwhile:
+ * first runs on the client's multi handle like any request (its own limits and retries);
+ * cancelling the transfer cancels whichever is running. r's timings (ttfb_ms, total_ms)
+ * count from when r itself is sent. Replaces an earlier first (freeing it). */
+void http_req_after(struct http_req *r, struct http_req *first, http_after_fn fn, void *ud);
+
 /* http_xfer_observer: the ud given to http_req_observe for x's request when its observer
  * is fn, else NULL (so a caller only sees state of the type it knows). Valid while x is
  * (until done is called or x is cancelled). */
@@ -120,6 +135,11 @@ int http_active(const struct http_client *c);
  * Errors: ERR_BACKEND (libcurl failed). */
 enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
 		   unsigned n_extra);
+
+/* http_async_dns: whether libcurl resolves names without blocking (its threaded or c-ares
+ * resolver, CURL_VERSION_ASYNCHDNS): then a slow DNS server delays a request, never the
+ * loop. Debian's libcurl has it. */
+bool http_async_dns(void);
 
 /* http_perform: run req (taken over) to its end on the process-wide client, blocking.
  * Output: *out the result (caller frees with http_result_free); check (*out)->err and

@@ -205,39 +205,48 @@ out:
 	return e;
 }
 
-enum err provider_google_token(struct provider_google *g, long timeout_ms, const char **token,
-			       char *why, size_t n)
+const char *provider_google_cached(const struct provider_google *g)
 {
-	long long now = (long long)time(NULL);
-	if (g->token && now < g->expires - 60) {
-		*token = g->token;
-		return ERR_OK;
-	}
+	return g->token && (long long)time(NULL) < g->expires - 60 ? g->token : NULL;
+}
+
+enum err provider_google_token_req(struct provider_google *g, long timeout_ms,
+				   struct http_req **out, char *why, size_t n)
+{
+	static const char grant[] = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=";
 	char *jwt = NULL, *body = NULL;
 	struct http_req *req = NULL;
-	struct http_result *res = NULL;
-	cJSON *root = NULL;
-	enum err e = provider_google_jwt(g, now, &jwt);
+	enum err e = provider_google_jwt(g, (long long)time(NULL), &jwt);
+
 	if (e) {
 		snprintf(why, n, "google: cannot sign the token request");
 		goto out;
 	}
-	static const char grant[] = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=";
 	size_t len = strlen(grant) + strlen(jwt);
-	body = malloc(len + 1);
 	e = ERR_NOMEM;
-	if (!body)
+	if (!(body = malloc(len + 1)))
 		goto out;
 	snprintf(body, len + 1, "%s%s", grant, jwt); /* a JWT is URL-safe as it is */
 	if ((e = http_req_new("POST", g->token_uri, &req)) ||
 	    (e = http_req_body(req, body, len, "application/x-www-form-urlencoded")))
 		goto out;
 	http_req_limits(req, timeout_ms, 2, 0);
-	e = http_perform(req, &res);
+	*out = req;
 	req = NULL;
-	if (e)
-		goto out;
-	e = ERR_BACKEND;
+out:
+	http_req_free(req);
+	free(body);
+	free(jwt);
+	return e;
+}
+
+enum err provider_google_token_take(struct provider_google *g, const struct http_result *res,
+				    const char **token, char *why, size_t n)
+{
+	long long now = (long long)time(NULL);
+	cJSON *root = NULL;
+	enum err e = ERR_BACKEND;
+
 	if (res->err) {
 		snprintf(why, n, "google token: %s", res->error);
 		goto out;
@@ -274,12 +283,67 @@ enum err provider_google_token(struct provider_google *g, long timeout_ms, const
 	*token = g->token;
 	e = ERR_OK;
 out:
-	if (res && res->body)
+	/* the answer held the token: wipe it (the result is the caller's, its bytes are not) */
+	if (res->body)
 		memset(res->body, 0, res->body_len);
 	cJSON_Delete(root);
-	http_result_free(res);
-	http_req_free(req);
-	free(body);
-	free(jwt);
 	return e;
+}
+
+enum err provider_google_token(struct provider_google *g, long timeout_ms, const char **token,
+			       char *why, size_t n)
+{
+	struct http_req *req = NULL;
+	struct http_result *res = NULL;
+	enum err e;
+
+	if ((*token = provider_google_cached(g)))
+		return ERR_OK;
+	if ((e = provider_google_token_req(g, timeout_ms, &req, why, n)) ||
+	    (e = http_perform(req, &res)))
+		return e;
+	e = provider_google_token_take(g, res, token, why, n);
+	http_result_free(res);
+	return e;
+}
+
+/* bearer: "Authorization: Bearer TOKEN" on r (the header line wiped after). */
+static enum err bearer(struct http_req *r, const char *token)
+{
+	size_t n = strlen(token) + 8;
+	char *v = malloc(n);
+	enum err e;
+
+	if (!v)
+		return ERR_NOMEM;
+	snprintf(v, n, "Bearer %s", token);
+	e = http_req_header(r, "Authorization", v);
+	memset(v, 0, n);
+	free(v);
+	return e;
+}
+
+/* after_token: the token request before r has ended: keep the token, authorize r. */
+static enum err after_token(void *ud, const struct http_result *res, struct http_req *r,
+			    char *why, size_t n)
+{
+	const char *token;
+	enum err e = provider_google_token_take(ud, res, &token, why, n);
+
+	return e ? e : bearer(r, token);
+}
+
+enum err provider_google_authorize(struct provider_google *g, long timeout_ms,
+				   struct http_req *r, char *why, size_t n)
+{
+	const char *token = provider_google_cached(g);
+	struct http_req *first = NULL;
+	enum err e;
+
+	if (token)
+		return bearer(r, token);
+	if ((e = provider_google_token_req(g, timeout_ms, &first, why, n)))
+		return e;
+	http_req_after(r, first, after_token, g);
+	return ERR_OK;
 }

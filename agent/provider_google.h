@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "err.h"
+#include "http.h"
 
 #define PROVIDER_GOOGLE_SCOPE "https://www.googleapis.com/auth/cloud-platform"
 
@@ -30,6 +31,31 @@ const char *provider_google_project(const struct provider_google *g);
  * transport error), ERR_NOMEM. */
 enum err provider_google_token(struct provider_google *g, long timeout_ms, const char **token,
 			       char *why, size_t n);
+
+/* provider_google_cached: the kept access token while it is good for a minute more
+ * (borrowed, as provider_google_token's), else NULL. */
+const char *provider_google_cached(const struct provider_google *g);
+
+/* provider_google_token_req: the token endpoint's request (a freshly signed JWT bearer
+ * grant), timeout_ms per attempt, 2 retries. Output: *out (caller owns, or hands it to
+ * http_start / http_perform). Errors: ERR_BACKEND (signing failed), ERR_NOMEM. */
+enum err provider_google_token_req(struct provider_google *g, long timeout_ms,
+				   struct http_req **out, char *why, size_t n);
+
+/* provider_google_token_take: read the token endpoint's answer res (borrowed; its body is
+ * wiped) and keep the token. Output: *token (borrowed, as provider_google_token's).
+ * Errors: ERR_BACKEND (transport, HTTP status, no access_token, a bad expires_in: why
+ * says which), ERR_NOMEM. */
+enum err provider_google_token_take(struct provider_google *g, const struct http_result *res,
+				    const char **token, char *why, size_t n);
+
+/* provider_google_authorize: give r (not yet sent) "Authorization: Bearer TOKEN" without
+ * blocking: at once with a kept token, else the token request is made to go before r on
+ * r's own transfer (http_req_after), which adds the header when the token arrives; a
+ * failed token fetch ends r's transfer with its reason. g is borrowed and must outlive
+ * r's transfer. Errors: ERR_BACKEND (signing failed), ERR_NOMEM. */
+enum err provider_google_authorize(struct provider_google *g, long timeout_ms,
+				   struct http_req *r, char *why, size_t n);
 
 /* provider_google_jwt: the signed assertion for time now (seconds since the epoch).
  * Output: *out (caller frees with free()). Errors: ERR_BACKEND (signing failed), ERR_NOMEM. */

@@ -182,7 +182,7 @@ static enum err google_request(const struct stt_call *c, struct http_req **r)
 	snprintf(path, sizeof(path), "/v2/projects/%s/locations/%s/recognizers/_:recognize",
 		 c->project, p->location);
 	if ((e = post(&at, r, "%s%s", path, "")) ||
-	    (e = provider_auth(*r, "Authorization", "Bearer ", c->token)))
+	    (c->token && (e = provider_auth(*r, "Authorization", "Bearer ", c->token))))
 		return e;
 	return google_body(c, *r);
 }

@@ -74,9 +74,9 @@ enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, s
 	struct stt_call c = {.p = p, .lang = provider_language(p, req->language), .wav = wav,
 			     .wav_len = wav_len};
 	if (p->info->oauth) {
-		e = provider_google_token(x->google, p->timeout_ms, &c.token, u->error, sizeof(u->error));
-		if (e)
-			goto out;
+		/* a kept token now; else it is fetched on the request's own transfer, before
+		 * it, so the loop never waits for the token endpoint */
+		c.token = provider_google_cached(x->google);
 		c.project = p->project ? p->project : provider_google_project(x->google);
 	}
 	if (!p->info->stt_request) {
@@ -84,6 +84,9 @@ enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, s
 		goto out;
 	}
 	if ((e = p->info->stt_request(&c, &r)))
+		goto out;
+	if (p->info->oauth && !c.token &&
+	    (e = provider_google_authorize(x->google, p->timeout_ms, r, u->error, sizeof(u->error))))
 		goto out;
 	http_req_limits(r, p->timeout_ms, p->retries, 0);
 	*out = r;

@@ -20,7 +20,8 @@ struct stt_call {
 	const unsigned char *wav;  /* the utterance as a WAV file, wav_len bytes */
 	size_t wav_len;
 	const char *base;          /* the base URL to use instead of p->base_url, or NULL */
-	const char *token;         /* OAuth rows: the access token */
+	const char *token;         /* OAuth rows: the access token; NULL while it is being
+	                              fetched (the header is added when it arrives) */
 	const char *project;       /* OAuth rows: the Google project */
 };
 
@@ -43,8 +44,9 @@ enum err stt_cloud_transcribe(void *ctx, const struct stt_request *req, char **t
 /* stt_cloud_usage: the last call's measurements, NULL before the first call. */
 const struct backend_usage *stt_cloud_usage(const struct stt_cloud *x);
 
-/* stt_cloud_request: the HTTP request for req (caller owns *out). For Google this may
- * fetch an access token first (blocking). Errors: as stt_cloud_transcribe. */
+/* stt_cloud_request: the HTTP request for req (caller owns *out). For Google without a
+ * kept access token, the token request goes first on the same transfer
+ * (provider_google_authorize): nothing blocks. Errors: as stt_cloud_transcribe. */
 enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, struct http_req **out,
 			   struct backend_usage *u);
 

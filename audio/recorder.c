@@ -1,5 +1,7 @@
 /* recorder: a call's caller and agent audio, crash-safe per turn (see recorder.h). */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +19,29 @@ struct side {
 	size_t turn_start;  /* samples, at the last turn end */
 };
 
+/* A piece of work for the writer thread: samples to append to a side (samples NULL:
+ * n samples of silence), or a commit of both sides (n == 0, side -1). */
+struct job {
+	int side;
+	float *samples;
+	size_t n;
+	struct job *next;
+};
+
 struct recorder {
 	int rate;
 	int turns;
 	struct side s[2];
+	/* the writer thread (recorder_background): jobs in order, from head to tail */
+	bool bg;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;      /* a job was queued, or stop */
+	pthread_cond_t idle;    /* the queue ran empty */
+	struct job *head, *tail;
+	bool busy, stop;
+	atomic_bool failed;     /* a write or commit on the thread failed */
+	void (*before_commit)(void);
 };
 
 static void set_msg(char **errmsg, const char *what, const char *path, const char *why)
@@ -126,27 +147,19 @@ enum err recorder_open(const char *dir, int rate, struct recorder **out, char **
 	return ERR_OK;
 }
 
-enum err recorder_write(struct recorder *r, enum recorder_side side, const float *samples, size_t n)
-{
-	struct side *s = &r->s[side];
-
-	if (n && sf_write_float(s->f, samples, (sf_count_t)n) != (sf_count_t)n)
-		return ERR_IO;
-	s->written += n;
-	return ERR_OK;
-}
-
-enum err recorder_align(struct recorder *r)
+/* put: append n samples (NULL: silence) to side's file, where the file is written. */
+static enum err put(struct side *s, const float *samples, size_t n)
 {
 	static const float zeros[1024];
-	struct side *a = &r->s[RECORDER_AGENT];
-	size_t want = r->s[RECORDER_CALLER].written;
 
-	while (a->written < want) {
-		size_t k = want - a->written < 1024 ? want - a->written : 1024;
-		if (recorder_write(r, RECORDER_AGENT, zeros, k))
+	while (!samples && n) {
+		size_t k = n < 1024 ? n : 1024;
+		if (sf_write_float(s->f, zeros, (sf_count_t)k) != (sf_count_t)k)
 			return ERR_IO;
+		n -= k;
 	}
+	if (n && sf_write_float(s->f, samples, (sf_count_t)n) != (sf_count_t)n)
+		return ERR_IO;
 	return ERR_OK;
 }
 
@@ -158,6 +171,143 @@ static enum err commit(struct side *s)
 	return sf_error(s->f) == SF_ERR_NO_ERROR ? ERR_OK : ERR_IO;
 }
 
+static enum err commit_both(struct recorder *r)
+{
+	enum err e = ERR_OK;
+
+	if (r->before_commit)
+		r->before_commit();
+	for (int i = 0; i < 2; i++)
+		if (commit(&r->s[i]))
+			e = ERR_IO;
+	return e;
+}
+
+/* writer: the thread that does the file work of a background recorder, in order. */
+static void *writer(void *ud)
+{
+	struct recorder *r = ud;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		struct job *j = r->head;
+		if (!j) {
+			r->busy = false;
+			pthread_cond_broadcast(&r->idle);
+			if (r->stop)
+				break;
+			pthread_cond_wait(&r->cv, &r->mu);
+			continue;
+		}
+		r->head = j->next;
+		if (!r->head)
+			r->tail = NULL;
+		r->busy = true;
+		pthread_mutex_unlock(&r->mu);
+		if ((j->side < 0 ? commit_both(r) : put(&r->s[j->side], j->samples, j->n)) != ERR_OK)
+			atomic_store(&r->failed, true);
+		free(j->samples);
+		free(j);
+		pthread_mutex_lock(&r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* submit: queue a job (samples copied; NULL silence; side -1 a commit). Errors: ERR_NOMEM. */
+static enum err submit(struct recorder *r, int side, const float *samples, size_t n)
+{
+	struct job *j = calloc(1, sizeof *j);
+
+	if (!j)
+		return ERR_NOMEM;
+	j->side = side;
+	j->n = n;
+	if (samples && n) {
+		if (!(j->samples = malloc(n * sizeof *samples))) {
+			free(j);
+			return ERR_NOMEM;
+		}
+		memcpy(j->samples, samples, n * sizeof *samples);
+	}
+	pthread_mutex_lock(&r->mu);
+	if (r->tail)
+		r->tail->next = j;
+	else
+		r->head = j;
+	r->tail = j;
+	r->busy = true;
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return ERR_OK;
+}
+
+enum err recorder_background(struct recorder *r, void (*before_commit)(void))
+{
+	if (r->bg)
+		return ERR_OK;
+	r->before_commit = before_commit;
+	if (pthread_mutex_init(&r->mu, NULL) != 0)
+		return ERR_NOMEM;
+	if (pthread_cond_init(&r->cv, NULL) != 0 || pthread_cond_init(&r->idle, NULL) != 0 ||
+	    pthread_create(&r->thread, NULL, writer, r) != 0)
+		return ERR_NOMEM; /* (a failed init leaves nothing to undo on Linux) */
+	r->bg = true;
+	return ERR_OK;
+}
+
+enum err recorder_sync(struct recorder *r)
+{
+	if (r->bg) {
+		pthread_mutex_lock(&r->mu);
+		while (r->busy || r->head)
+			pthread_cond_wait(&r->idle, &r->mu);
+		pthread_mutex_unlock(&r->mu);
+	}
+	return atomic_load(&r->failed) ? ERR_IO : ERR_OK;
+}
+
+/* stop: end the writer thread once it has done everything queued. */
+static void stop(struct recorder *r)
+{
+	if (!r->bg)
+		return;
+	pthread_mutex_lock(&r->mu);
+	r->stop = true;
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->thread, NULL);
+	pthread_cond_destroy(&r->cv);
+	pthread_cond_destroy(&r->idle);
+	pthread_mutex_destroy(&r->mu);
+	r->bg = false;
+}
+
+enum err recorder_write(struct recorder *r, enum recorder_side side, const float *samples, size_t n)
+{
+	struct side *s = &r->s[side];
+	enum err e;
+
+	if (atomic_load(&r->failed))
+		return ERR_IO;
+	if (!n)
+		return ERR_OK;
+	e = r->bg ? submit(r, (int)side, samples, n) : put(s, samples, n);
+	if (e == ERR_OK)
+		s->written += n;
+	return e;
+}
+
+enum err recorder_align(struct recorder *r)
+{
+	struct side *a = &r->s[RECORDER_AGENT];
+	size_t want = r->s[RECORDER_CALLER].written;
+
+	if (a->written >= want)
+		return ERR_OK;
+	return recorder_write(r, RECORDER_AGENT, NULL, want - a->written);
+}
+
 static long to_ms(const struct recorder *r, size_t samples)
 {
 	return (long)((double)samples * 1000.0 / r->rate + 0.5);
@@ -165,11 +315,14 @@ static long to_ms(const struct recorder *r, size_t samples)
 
 enum err recorder_turn_end(struct recorder *r, struct recorder_turn *t)
 {
-	enum err e = ERR_OK;
+	enum err e = atomic_load(&r->failed) ? ERR_IO : ERR_OK;
 
-	for (int i = 0; i < 2; i++)
-		if (commit(&r->s[i]))
-			e = ERR_IO;
+	if (r->bg) {
+		if (submit(r, -1, NULL, 0) != ERR_OK)
+			e = ERR_NOMEM;
+	} else if (commit_both(r) != ERR_OK) {
+		e = ERR_IO;
+	}
 	r->turns++;
 	if (t) {
 		t->index = r->turns;
@@ -236,6 +389,11 @@ enum err recorder_close(struct recorder *r, bool flac, char **errmsg)
 
 	if (!r)
 		return ERR_OK;
+	stop(r);
+	if (atomic_load(&r->failed)) {
+		set_msg(errmsg, "cannot write", r->s[0].path, "a write or commit failed");
+		e = ERR_IO;
+	}
 	close_sides(r);
 	for (int i = 0; flac && i < 2 && !e; i++)
 		e = to_flac(&r->s[i], errmsg);

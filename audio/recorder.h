@@ -1,7 +1,7 @@
 /* recorder: keeps the audio of a call: what the caller said (the microphone, or the
  * recorded turns played) and what the agent said, as two mono files in one folder per
- * call next to the database (recorder_dir()), written by the main loop, never by the audio
- * callback.
+ * call next to the database (recorder_dir()), written by the main loop (or by a writer
+ * thread of its own: recorder_background), never by the audio callback.
  *
  * Crash safety: the files are 16-bit WAV written through libsndfile; after every write
  * the WAV header's sizes are brought up to date (SFC_SET_UPDATE_HEADER_AUTO, libsndfile's
@@ -9,6 +9,10 @@
  * A kill of the process therefore leaves valid WAV files holding everything written, up to
  * the one write it interrupted (a power loss: every finished turn). At a clean close the
  * files may be re-encoded as FLAC.
+ *
+ * With recorder_background the same happens on a writer thread: the loop hands samples
+ * over and goes on; a turn is durable once the thread has committed it (a crash within
+ * those milliseconds loses that turn's end, never the file's validity).
  *
  * The two files share one timeline when the caller of the recorder keeps them aligned
  * (recorder_align pads the agent's file with silence up to the caller's), so the offsets
@@ -54,6 +58,19 @@ enum err recorder_align(struct recorder *r);
  * crash (header rewritten, flushed, fsync). Output: *t (may be NULL): where the turn lies
  * in each file (from the previous turn's end to now). Errors: ERR_IO. */
 enum err recorder_turn_end(struct recorder *r, struct recorder_turn *t);
+
+/* recorder_background: from now on r's file work (writes, header rewrites, fsync) is
+ * done by a thread of its own, in order, so the caller's loop never waits for the disk:
+ * recorder_write copies the samples and returns; recorder_turn_end returns the turn's
+ * offsets at once and the turn is durable shortly after (recorder_sync waits for it). A
+ * failure on the thread is returned by the next call (ERR_IO) and by recorder_close.
+ * before_commit (may be NULL) is called on the thread before each turn's commit (a test
+ * makes the disk slow with it). Errors: ERR_NOMEM (no thread: r stays synchronous). */
+enum err recorder_background(struct recorder *r, void (*before_commit)(void));
+
+/* recorder_sync: wait until everything handed to r is written and every finished turn is
+ * durable. Errors: ERR_IO (a write or commit failed). */
+enum err recorder_sync(struct recorder *r);
 
 /* recorder_path: the file of side (DIR/caller.wav or DIR/agent.wav); static to r. After
  * a FLAC close the files are DIR/caller.flac and DIR/agent.flac. */

@@ -15,7 +15,10 @@
  * cost_usd = the priced network requests' cost in USD, 0 when none; latency_ms = the
  * call's wall time in milliseconds per stage, {"stt","extract","reply"} with the
  * opening's REPLY, and of its caller turns, {"turns" (sum), "turn_max"}; requests =
- * network requests made, failed_requests = those that failed), then, when the corpus has expected forms, one line
+ * network requests made, failed_requests = those that failed; per_turn = each caller
+ * turn's {"turn","latency":{"total_ms","parts":[{"name","ms","governed_by"}]}}, the end of
+ * its speech to the agent's first words in parts that add up to it, sessions/latency.h),
+ * then, when the corpus has expected forms, one line
  * {"form_completion_accuracy":X,"fields":N,"correct":M} (sessions/score.h).
  * (db_id = the call's row in the store's calls table; reason = why the call ended, as
  * stored). stderr: the corpus's attribution, stage errors, fields scored wrong, and a

@@ -1115,6 +1115,7 @@ struct icall {
 	int replies[REPLY_KINDS], replies_ok[REPLY_KINDS];
 	double cost, turn_ms, opening_ms, stt_ms;
 	cJSON *turn_times;
+	cJSON *turn_lat;        /* per caller turn {"field" asked, "latency"} (latency.h) */
 	char error[256];        /* a request of the call failed: the call is an error, not scored */
 	const struct expect *expect; /* its expected conversation */
 	cJSON *extracted;       /* the current turn's EXTRACT output (extraction_to_json) */
@@ -1189,6 +1190,8 @@ static void icall_finish(struct icall *c, const struct engine_event *ev)
 	cJSON_AddNumberToObject(row, "opening_ms", c->opening_ms);
 	cJSON_AddItemToObject(row, "turn_ms", c->turn_times);
 	c->turn_times = NULL;
+	cJSON_AddItemToObject(row, "turn_latency", c->turn_lat);
+	c->turn_lat = NULL;
 	cJSON_AddNumberToObject(row, "cost", c->cost);
 	cJSON_AddItemToObject(row, "misses", misses);
 	put(b, "call", b->call_spec, c->call->id, row);
@@ -1204,6 +1207,7 @@ static void icall_free(struct icall *c)
 	free(c->label);
 	free(c->ref);
 	cJSON_Delete(c->turn_times);
+	cJSON_Delete(c->turn_lat);
 	cJSON_Delete(c->extracted);
 	cJSON_Delete(c->captured);
 	free(c->answer);
@@ -1340,6 +1344,25 @@ static void icall_blame(struct icall *c)
 								 : "rules";
 }
 
+/* icall_latency: the turn's end of speech to first words, with the field asked; its words
+ * were typed in, so the STT part is their unit result's own time, as for turn_ms. */
+static void icall_latency(struct icall *c, const struct latency *lat)
+{
+	const struct form *f = c->b->cfg->form;
+	struct latency l = *lat;
+	cJSON *x;
+
+	if (!l.known)
+		return;
+	latency_set(&l, LATENCY_STT, c->stt_ms, c->b->cfg->stt_spec);
+	latency_close(&l, l.total_ms + c->stt_ms);
+	if (!(x = cJSON_CreateObject()) || !cJSON_AddItemToArray(c->turn_lat, x) ||
+	    !cJSON_AddStringToObject(x, "field", c->asked >= 0 && c->asked < f->n_questions
+							 ? f->questions[c->asked].name : "") ||
+	    !cJSON_AddItemToObject(x, "latency", latency_to_json(&l)))
+		fail(c->b, ERR_NOMEM, "call");
+}
+
 static void icall_event(void *ud, const struct engine_event *ev)
 {
 	struct icall *c = ud;
@@ -1384,6 +1407,7 @@ static void icall_event(void *ud, const struct engine_event *ev)
 			     stage_ms(ev->timings, ENGINE_STAGE_REPLY, ev->timings->reply_ms);
 		cJSON_AddItemToArray(c->turn_times, cJSON_CreateNumber(c->turn_ms));
 		c->turn_ms = 0;
+		icall_latency(c, &ev->timings->latency);
 		icall_blame(c);
 		break;
 	case ENGINE_CALL_END:
@@ -1468,14 +1492,16 @@ static void icall_start(struct icall *c, long k)
 	const struct corpus_call *call = c->b->calls[k];
 	enum err e;
 	cJSON_Delete(c->turn_times);
+	cJSON_Delete(c->turn_lat);
 	cJSON_Delete(c->extracted);
 	cJSON_Delete(c->captured);
 	free(c->answer);
 	free(c->label);
 	free(c->ref);
 	*c = (struct icall){.b = c->b, .eng = c->eng, .call = call, .asked = -1,
-			    .turn_times = cJSON_CreateArray(), .expect = &c->b->expect[k]};
-	if (!c->turn_times) {
+			    .turn_times = cJSON_CreateArray(), .turn_lat = cJSON_CreateArray(),
+			    .expect = &c->b->expect[k]};
+	if (!c->turn_times || !c->turn_lat) {
 		fail(c->b, ERR_NOMEM, "call");
 		return;
 	}

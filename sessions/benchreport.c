@@ -15,6 +15,7 @@
 #include "sessions/chart.h"
 #include "sessions/corpus.h"
 #include "sessions/csv.h"
+#include "sessions/latency.h"
 #include "sessions/select.h"
 #include "sessions/stats.h"
 
@@ -50,6 +51,14 @@ struct fcell {
 	long n, k, n_all, k_all;
 };
 
+/* A caller turn's end of speech to first words (sessions/latency.h), over the turns that
+ * asked one field ("" all): each part's times, then the totals'. */
+#define N_LAT (LATENCY_PARTS + 1)
+struct lcell {
+	char *field;
+	struct vec v[N_LAT];
+};
+
 /* Where failed calls went wrong: the stages, in the order of a turn. */
 static const char *const FAULTS[] = {"endpointing", "STT", "EXTRACT", "rules", "REPLY",
 				     "unattributed"};
@@ -70,6 +79,9 @@ struct agg {
 	long fields_all, correct_all;
 	struct fcell *cells;
 	int n_cells, cap_cells;
+	struct lcell *lat;    /* lat[0] every turn, then one per field asked */
+	int n_lat, cap_lat;
+	char lat_by[LATENCY_PARTS][72]; /* what governed each part (the last turn's) */
 	long faults[N_FAULTS];
 	long cond_fields[MAX_CONDS], cond_correct[MAX_CONDS];
 	char *cond_name[MAX_CONDS];
@@ -160,6 +172,54 @@ static void call_fields(struct agg *a, const cJSON *o)
 		a->faults[i] += strcmp(str(fault, "stage"), FAULTS[i]) == 0;
 }
 
+/* lcell_of: the latency cell of field ("" every turn), made when missing; NULL when out
+ * of memory. */
+static struct lcell *lcell_of(struct agg *a, const char *field)
+{
+	for (int i = 0; i < a->n_lat; i++)
+		if (!strcmp(a->lat[i].field, field))
+			return &a->lat[i];
+	if (a->n_lat == a->cap_lat) {
+		int cap = a->cap_lat ? a->cap_lat * 2 : 16;
+		struct lcell *v = realloc(a->lat, (size_t)cap * sizeof *v);
+		if (!v)
+			return NULL;
+		a->lat = v;
+		a->cap_lat = cap;
+	}
+	struct lcell *c = &a->lat[a->n_lat];
+	memset(c, 0, sizeof *c);
+	if (!(c->field = strdup(field)))
+		return NULL;
+	a->n_lat++;
+	return c;
+}
+
+/* call_latency: a call row's per-turn latency into a's cells (all turns, and the field
+ * each asked). */
+static void call_latency(struct agg *a, const cJSON *o)
+{
+	const cJSON *t;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_latency")) {
+		struct latency l;
+		if (latency_from_json(cJSON_GetObjectItemCaseSensitive(t, "latency"), &l) != ERR_OK)
+			continue;
+		struct lcell *c[2] = {lcell_of(a, ""), lcell_of(a, str(t, "field"))};
+		for (int k = 0; k < 2; k++) {
+			if (!c[k]) {
+				a->nomem = true;
+				continue;
+			}
+			for (int p = 0; p < LATENCY_PARTS; p++)
+				a->nomem |= !vec_push(&c[k]->v[p], l.ms[p]);
+			a->nomem |= !vec_push(&c[k]->v[LATENCY_PARTS], l.total_ms);
+		}
+		for (int p = 0; p < LATENCY_PARTS; p++)
+			if (l.by[p][0])
+				snprintf(a->lat_by[p], sizeof a->lat_by[p], "%s", l.by[p]);
+	}
+}
+
 static int on_row(void *ud, const char *spec, const char *key, const char *data)
 {
 	struct agg *a = ud;
@@ -201,6 +261,7 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		a->rep_end_ok += count(o, "replies_end_ok");
 		a->nomem |= !vec_push(&a->open_ms, num(o, "opening_ms"));
 		call_fields(a, o);
+		call_latency(a, o);
 		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
 		const cJSON *t;
 		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
@@ -294,6 +355,12 @@ static void agg_free(struct agg *a)
 		free(a->cells[i].path);
 	}
 	free(a->cells);
+	for (int i = 0; i < a->n_lat; i++) {
+		free(a->lat[i].field);
+		for (int p = 0; p < N_LAT; p++)
+			free(a->lat[i].v[p].v);
+	}
+	free(a->lat);
 	for (int c = 0; c < a->n_cond; c++)
 		free(a->cond_name[c]);
 	cJSON_Delete(a->fails);
@@ -645,6 +712,59 @@ static void pct_of(FILE *f, long k, long n)
 		stats_wilson(k, n, &lo, &hi);
 	fprintf(f, "%ld of %ld, %.2f%% (95%% CI %.2f–%.2f%%)", k, n, n ? 100.0 * k / n : 0, 100 * lo,
 		100 * hi);
+}
+
+/* p50_p95: "p50 / p95" ms of x, "-" when empty. */
+static void p50_p95(FILE *f, const struct vec *x)
+{
+	struct stats_summary s;
+	if (x->n && stats_summarize(x->v, x->n, &s) == ERR_OK)
+		fprintf(f, "%.2f / %.2f ms", s.p50, s.p95);
+	else
+		fputs("-", f);
+}
+
+/* latency_md: where a caller turn's time goes, from the end of her speech to the agent's
+ * first words: p50 and p95 of each part (sessions/latency.h) over every turn, then per
+ * field asked. */
+static void latency_md(FILE *f, const struct agg *a)
+{
+	if (!a->n_lat)
+		return;
+	fputs("\n### Where a turn's time goes (end of speech to the agent's first words)\n\n"
+	      "The parts add up to the total; formdesk's own share is the remainder. The turns are "
+	      "typed in, so STT is each utterance's own STT time and there is no endpointing wait, "
+	      "TTS or playback.\n\n| part | governed by | p50 / p95 |\n|---|---|---|\n",
+	      f);
+	const struct lcell *all = &a->lat[0];
+	for (int p = 0; p < LATENCY_PARTS; p++) {
+		fprintf(f, "| %s | ", latency_part_name(p));
+		md_text(f, a->lat_by[p]);
+		fputs(" | ", f);
+		p50_p95(f, &all->v[p]);
+		fputs(" |\n", f);
+	}
+	fputs("| total | | ", f);
+	p50_p95(f, &all->v[LATENCY_PARTS]);
+	fputs(" |\n\nPer field asked (p50 / p95 ms):\n\n| field | turns | total", f);
+	for (int p = 0; p < LATENCY_PARTS; p++)
+		fprintf(f, " | %s", latency_part_name(p));
+	fputs(" |\n|---|---|---", f);
+	for (int p = 0; p < LATENCY_PARTS; p++)
+		fputs("|---", f);
+	fputs("|\n", f);
+	for (int i = 1; i < a->n_lat; i++) {
+		const struct lcell *c = &a->lat[i];
+		fputs("| ", f);
+		md_text(f, c->field[0] ? c->field : "(none)");
+		fprintf(f, " | %zu | ", c->v[LATENCY_PARTS].n);
+		p50_p95(f, &c->v[LATENCY_PARTS]);
+		for (int p = 0; p < LATENCY_PARTS; p++) {
+			fputs(" | ", f);
+			p50_p95(f, &c->v[p]);
+		}
+		fputs(" |\n", f);
+	}
 }
 
 /* fields_md: field-level completion of the run's calls, both denominators, per field
@@ -1101,6 +1221,7 @@ enum err benchreport_write(struct benchdb *db, const char *scope, const struct b
 			fprintf(f, "- the opening (REPLY before the first caller turn), apart: p50 %.1f ms, "
 				   "p95 %.1f ms\n",
 				os.p50, os.p95);
+		latency_md(f, call);
 		errors_line(f, call);
 		fields_md(f, call);
 		fields_chart(&r, call);

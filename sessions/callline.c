@@ -14,5 +14,7 @@ bool callline_add_usage(cJSON *o, const cJSON *usage)
 		  cJSON_AddNumberToObject(o, "requests", NUM("requests")) &&
 		  cJSON_AddNumberToObject(o, "failed_requests", NUM("failed_requests"));
 #undef NUM
-	return ok;
+	const cJSON *turns = cJSON_GetObjectItemCaseSensitive(usage, "turn_latency");
+	return ok && cJSON_AddItemToObject(o, "per_turn", turns ? cJSON_Duplicate(turns, 1)
+								: cJSON_CreateArray());
 }

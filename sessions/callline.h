@@ -7,7 +7,9 @@
 #include <cjson/cJSON.h>
 
 /* callline_add_usage: add to o the call's "cost_usd", "latency_ms" {"stt", "extract",
- * "reply", "turns", "turn_max"}, "requests" and "failed_requests", read from usage (the
+ * "reply", "turns", "turn_max"}, "requests", "failed_requests" and "per_turn" (each caller
+ * turn that reached the agent's first sound: {"turn", "latency": {"total_ms", "parts":
+ * [{"name", "ms", "governed_by"}]}}, sessions/latency.h), read from usage (the
  * totals as engine_usage_json gives them; borrowed, a missing number reads as NaN, printed
  * null). Returns false when out of memory (o may then hold some of them). */
 bool callline_add_usage(cJSON *o, const cJSON *usage);

@@ -64,6 +64,9 @@ struct turn {
 	char *ack;              /* the acknowledgement said at once (ENGINE_ACK sent), NULL
 	                           while none was */
 	double ack_ms;          /* when: ms after EXTRACT began */
+	double wait_ms;         /* the endpointer's wait before the turn began, ms */
+	double ago_ms;          /* the end of the caller's speech before the turn began, ms */
+	char wait_by[72];       /* what governs it */
 	struct extraction *ex;
 	struct extract_request xreq;
 	cJSON *caller, *ex_json;
@@ -117,6 +120,8 @@ struct engine {
 	long turn_dl, call_dl; /* the deadlines in force, ms; 0 none */
 	double call_over_at;  /* now_ms() when the call's deadline passes, when it is what the
 	                         turn in progress was armed with; else 0 */
+	struct latency *lats; /* each caller turn that reached a first sound, in order */
+	int n_lats, cap_lats;
 };
 
 static const char *const stage_names[ENGINE_STAGES] = {"STT", "EXTRACT", "REPLY"};
@@ -558,11 +563,23 @@ cJSON *engine_usage_json(const struct engine *e)
 	    !cJSON_AddNumberToObject(o, "extract_ms", e->stage_ms[ENGINE_STAGE_EXTRACT]) ||
 	    !cJSON_AddNumberToObject(o, "reply_ms", e->stage_ms[ENGINE_STAGE_REPLY]) ||
 	    !cJSON_AddNumberToObject(o, "turn_ms_total", e->turn_total) ||
-	    !cJSON_AddNumberToObject(o, "turn_ms_max", e->turn_max)) {
-		cJSON_Delete(o);
-		return NULL;
+	    !cJSON_AddNumberToObject(o, "turn_ms_max", e->turn_max))
+		goto fail;
+	cJSON *a = cJSON_AddArrayToObject(o, "turn_latency");
+	for (int i = 0; a && i < e->n_lats; i++) {
+		cJSON *x = cJSON_CreateObject();
+		if (!x || !cJSON_AddItemToArray(a, x) ||
+		    !cJSON_AddNumberToObject(x, "turn", e->lats[i].turn) ||
+		    !cJSON_AddItemToObject(x, "latency", latency_to_json(&e->lats[i]))) {
+			cJSON_Delete(x);
+			goto fail;
+		}
 	}
-	return o;
+	if (a)
+		return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
 }
 
 /* finish: end the open call with status and reason: record it, tell the listener. */
@@ -629,6 +646,7 @@ static void drop_call(struct engine *e)
 	e->said_turn = 0;
 	e->resume = 0;
 	e->holds = 0;
+	e->n_lats = 0;
 }
 
 void engine_free(struct engine *e)
@@ -642,6 +660,7 @@ void engine_free(struct engine *e)
 	drop_call(e);
 	http_client_free(e->http);
 	free(e->spare);
+	free(e->lats);
 	free(e);
 }
 
@@ -696,12 +715,95 @@ static bool begin_request(struct engine *e, struct turn *t, enum engine_stage s,
 	return true;
 }
 
+/* latency_text: l as JSON text (caller frees), NULL when out of memory. */
+static char *latency_text(const struct latency *l)
+{
+	cJSON *j = latency_to_json(l);
+	char *s = j ? cJSON_PrintUnformatted(j) : NULL;
+
+	cJSON_Delete(j);
+	return s;
+}
+
+/* sounded: t's first sound (its acknowledgement, ack true, or its reply) is out now, as
+ * far as the engine goes: its latency in parts (sessions/latency.h), TTS and playback 0
+ * until whoever speaks it says how long they took (engine_latency_played). Not again
+ * once known, nor for the opening. */
+static void sounded(struct engine *e, struct turn *t, bool ack)
+{
+	struct latency *l = &t->tm.latency;
+	double now = now_ms();
+	const char *stt_by = t->typed ? "typed: no STT" : !t->speech ? "silence: no STT"
+			     : e->cfg.stt.name;
+
+	if (t->index == 0 || l->known)
+		return;
+	memset(l, 0, sizeof *l);
+	l->turn = t->index;
+	l->origin = t->t_start - (t->ago_ms > t->wait_ms ? t->ago_ms : t->wait_ms);
+	latency_set(l, LATENCY_ENDPOINT, t->wait_ms, t->wait_by);
+	latency_set(l, LATENCY_STT, t->tm.stt_ms, stt_by);
+	latency_set(l, LATENCY_EXTRACT, ack ? t->ack_ms : t->tm.extract_ms, e->cfg.extract.name);
+	latency_set(l, LATENCY_RULES, ack ? 0 : t->tm.rules_ms, "rule layer");
+	latency_set(l, LATENCY_REPLY, ack ? 0 : t->tm.reply_ms, e->cfg.reply.name);
+	latency_set(l, LATENCY_TTS, 0, "not spoken");
+	latency_set(l, LATENCY_PLAYBACK, 0, "not played");
+	latency_close(l, now - l->origin);
+	if (e->n_lats == e->cap_lats) {
+		int cap = e->cap_lats ? 2 * e->cap_lats : 16;
+		struct latency *v = realloc(e->lats, (size_t)cap * sizeof *v);
+		if (!v)
+			return; /* the figure stays with the turn; the call's list goes without */
+		e->lats = v;
+		e->cap_lats = cap;
+	}
+	e->lats[e->n_lats++] = *l;
+}
+
+bool engine_latency(const struct engine *e, struct latency *out)
+{
+	if (!e->n_lats)
+		return false;
+	*out = e->lats[e->n_lats - 1];
+	return true;
+}
+
+bool engine_latency_played(struct engine *e, int turn, double tts_ms, const char *tts_by,
+			   double playback_ms, const char *playback_by, double at_ms,
+			   struct latency *out)
+{
+	struct latency *l = e->n_lats ? &e->lats[e->n_lats - 1] : NULL;
+	char *text;
+
+	if (!l || l->turn != turn || l->played)
+		return false;
+	l->played = true;
+	latency_set(l, LATENCY_TTS, tts_ms, tts_by);
+	latency_set(l, LATENCY_PLAYBACK, playback_ms, playback_by);
+	latency_close(l, at_ms - l->origin);
+	if (out)
+		*out = *l;
+	if (e->t && e->t->index == turn) { /* not stored yet: stored with the turn */
+		e->t->tm.latency = *l;
+		return true;
+	}
+	if (!e->recording)
+		return true;
+	if (!(text = latency_text(l)))
+		emit(e, ENGINE_ERROR, turn, "the turn's latency: out of memory", NULL, NULL);
+	else if (store_turn_latency(e->cfg.store, e->row, turn, text) != ERR_OK)
+		emit(e, ENGINE_ERROR, turn, store_error(e->cfg.store), NULL, NULL);
+	free(text);
+	return true;
+}
+
 /* say_ack: the turn's acknowledgement is known: keep text (taken over) as said, and tell
  * the listener at once (ENGINE_ACK), before the rest of EXTRACT's answer. */
 static void say_ack(struct engine *e, struct turn *t, char *text)
 {
 	t->ack = text;
 	t->ack_ms = now_ms() - t->stage_t0;
+	sounded(e, t, true);
 	emit(e, ENGINE_ACK, t->index, t->ack, NULL, NULL);
 }
 
@@ -1098,7 +1200,7 @@ out:
  * listener, end the call when the rules or the caller's turns say so. */
 static enum err turn_done(struct engine *e, struct turn *t)
 {
-	char *seg_text = NULL, *ex_text = NULL;
+	char *seg_text = NULL, *ex_text = NULL, *lat_text = NULL;
 	struct store_usage rows[ENGINE_STAGES];
 	int n_rows;
 	enum err err;
@@ -1106,6 +1208,8 @@ static enum err turn_done(struct engine *e, struct turn *t)
 	if (t->said) {
 		if ((err = agent_said(e, t->index, t->said)) != ERR_OK)
 			return err;
+		if (!t->tm.cancelled)
+			sounded(e, t, false);
 		emit(e, ENGINE_AGENT_SAYS, t->index, t->said, NULL, NULL);
 	}
 	t->tm.total_ms = now_ms() - t->t_start;
@@ -1117,7 +1221,8 @@ static enum err turn_done(struct engine *e, struct turn *t)
 	/* the records as text only for the store */
 	if (e->recording &&
 	    (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
-	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json)))))
+	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))) ||
+	     (t->tm.latency.known && !(lat_text = latency_text(&t->tm.latency)))))
 		goto out;
 	if (e->recording) {
 		usage_rows(t, rows, &n_rows);
@@ -1151,6 +1256,7 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			.caller_audio_start_ms = t->rec_start_ms,
 			.caller_audio_end_ms = t->rec_end_ms,
 			.ack = t->ack,
+			.latency = lat_text,
 			.usage = rows,
 			.n_usage = n_rows,
 		};
@@ -1172,6 +1278,7 @@ static enum err turn_done(struct engine *e, struct turn *t)
 out:
 	free(seg_text);
 	free(ex_text);
+	free(lat_text);
 	return err;
 }
 
@@ -1390,6 +1497,10 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 		t->barge_during = in->barge_in_during && strcmp(in->barge_in_during, "thinking") == 0
 					  ? "thinking" : "speaking";
 		t->recorded = in->recorded;
+		t->wait_ms = in->endpoint_wait_ms > 0 ? in->endpoint_wait_ms : 0;
+		t->ago_ms = in->speech_end_ago_ms > 0 ? in->speech_end_ago_ms : 0;
+		snprintf(t->wait_by, sizeof t->wait_by, "%s",
+			 in->endpoint_by ? in->endpoint_by : "typed: the turn ends on Enter");
 		t->rec_start_ms = in->caller_audio_start_ms;
 		t->rec_end_ms = in->caller_audio_end_ms;
 	} else {
@@ -1401,6 +1512,7 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 			goto fail;
 		from_audio = ct->audio != NULL;
 		t->input = "corpus";
+		snprintf(t->wait_by, sizeof t->wait_by, "recorded turn: read whole");
 		t->barge_in = ct->barge_in_ms >= 0;
 		t->barge_in_ms = ct->barge_in_ms;
 		t->barge_during = "speaking";

@@ -24,6 +24,7 @@
 #include "agent/flow.h"
 #include "agent/http.h"
 #include "audio/endpoint.h"
+#include "sessions/latency.h"
 
 struct store;
 struct corpus_call;
@@ -84,6 +85,10 @@ struct engine_timings {
 	bool has_usage[ENGINE_STAGES];            /* the stage made a network request */
 	struct backend_usage usage[ENGINE_STAGES]; /* its measurements (agent/backend.h) */
 	double cost_usd;   /* sum of the priced requests' costs, USD (0 when none priced) */
+	struct latency latency; /* end of the caller's speech to the agent's first sound
+	                           (sessions/latency.h), as far as the engine sees it: TTS and
+	                           playback 0 until engine_latency_played; not known when the
+	                           turn said nothing (cancelled, no words) */
 };
 
 enum engine_event_kind {
@@ -165,6 +170,14 @@ struct engine_input {
 	long agent_ms;            /* a barge-in while speaking: the length of the agent's words
 	                             it cut, ms (0: not known, taken at agent/turnkind.h's
 	                             pace; -1: the words cut were no reply, an acknowledgement) */
+	double endpoint_wait_ms;  /* the endpointer's wait: ms from the end of the caller's
+	                             speech to its deciding the turn was over (0: typed, the
+	                             turn ends on Enter) */
+	double speech_end_ago_ms; /* ms from the end of the caller's speech to this call (the
+	                             wait and what the loop took to notice); below
+	                             endpoint_wait_ms it is taken as that */
+	const char *endpoint_by;  /* what governs the wait ("endpointer: stop 200 ms + turn
+	                             wait 400 ms"); NULL: "typed: the turn ends on Enter" */
 	bool recorded;            /* the turn is in the call's recordings at: */
 	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's file */
 };
@@ -249,9 +262,28 @@ enum err engine_step(struct engine *e, bool *ended);
 /* engine_usage_json: the current call's totals so far: {"cost_usd": USD of priced
  * requests, "requests": network requests, "failed_requests", "stt_ms", "extract_ms",
  * "reply_ms" (sums of the stages' wall time, opening included), "turn_ms_total",
- * "turn_ms_max" (caller turns' wall time)}. Output: new object (caller frees), NULL when
+ * "turn_ms_max" (caller turns' wall time), "turn_latency": [{"turn","latency"}] (each
+ * caller turn that reached a first sound, latency as latency_to_json)}. Output: new object (caller frees), NULL when
  * out of memory. */
 cJSON *engine_usage_json(const struct engine *e);
+
+/* engine_latency: the latency of the last caller turn that reached its first sound (the
+ * turn in flight once its acknowledgement is said), with its origin (monotonic ms of the
+ * end of the caller's speech). Output: *out. Returns false when no turn of the current
+ * call has reached one. */
+bool engine_latency(const struct engine *e, struct latency *out);
+
+/* engine_latency_played: the first sound of caller turn `turn` started playing at at_ms
+ * (monotonic ms, the clock of clock_gettime(CLOCK_MONOTONIC)) after tts_ms of synthesis
+ * (governed by tts_by) and playback_ms of handing it to the output (playback_by): the
+ * turn's total becomes at_ms minus the end of the caller's speech, formdesk's share the
+ * remainder; it is kept with the turn (stored when the turn is, or updated in the store
+ * when it already is). Output: *out (may be NULL) the completed figure. A turn that is
+ * not the last one to sound, or already played, is left alone (false returned).
+ * Errors: none returned; a store failure is an ENGINE_ERROR event. */
+bool engine_latency_played(struct engine *e, int turn, double tts_ms, const char *tts_by,
+			   double playback_ms, const char *playback_by, double at_ms,
+			   struct latency *out);
 
 /* engine_flow: the current call's rule-layer state (read-only), NULL before a call. */
 const struct flow *engine_flow(const struct engine *e);

@@ -37,6 +37,7 @@ struct live {
 	struct live_event q[QUEUE];
 	int q_head, q_n;
 	float *turn;          /* the last LIVE_TURN_END's samples */
+	double tts_ms;        /* the last live_say's synthesis, wall ms */
 };
 
 struct live_options live_defaults(void)
@@ -288,16 +289,27 @@ static enum err say_streamed(struct live *l, const char *text, bool numeric, dou
 
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 {
-	if (l->sink && sink_rate(l->sink) == LIVE_RATE && backend_streams(&l->tts))
-		return say_streamed(l, text, numeric, now_ms);
+	double t0 = mono_ms();
+	if (l->sink && sink_rate(l->sink) == LIVE_RATE && backend_streams(&l->tts)) {
+		/* the voice's request is started: its first audio, later, is not timed yet */
+		enum err se = say_streamed(l, text, numeric, now_ms);
+		l->tts_ms = mono_ms() - t0;
+		return se;
+	}
 	struct tts_audio a = {.rate = LIVE_RATE};
 	enum err e = backend_speak(&l->tts, text, &a);
 
+	l->tts_ms = mono_ms() - t0;
 	if (e)
 		return e;
 	e = live_say_samples(l, a.samples, a.n, a.rate, numeric, now_ms);
 	free(a.samples);
 	return e;
+}
+
+double live_tts_ms(const struct live *l)
+{
+	return l->tts_ms;
 }
 
 void live_thinking(struct live *l, bool thinking, double now_ms)
@@ -328,7 +340,7 @@ static void barge_in(struct live *l, long at_ms)
 }
 
 /* The turn from start_ms to end_ms (phase time) as samples, with margins. */
-static void turn_end(struct live *l, long start_ms, long end_ms)
+static void turn_end(struct live *l, long start_ms, long end_ms, long decided_ms)
 {
 	struct live_event ev = {.kind = LIVE_TURN_END};
 	long from = start_ms - MARGIN_MS, to = end_ms + MARGIN_MS;
@@ -351,6 +363,7 @@ static void turn_end(struct live *l, long start_ms, long end_ms)
 	ev.n_samples = b - a;
 	ev.start_ms = ms_of(l->phase_start) + start_ms;
 	ev.end_ms = ms_of(l->phase_start) + end_ms;
+	ev.decided_ms = ms_of(l->phase_start) + decided_ms;
 	ev.at_ms = ms_of(l->fed);
 	push(l, &ev);
 	l->state = LIVE_THINKING;
@@ -399,7 +412,7 @@ enum err live_feed(struct live *l, const float *samples, size_t n, double now_ms
 			l->heard = 1;
 			push(l, &s);
 		} else if (ev.kind == ENDPOINT_TURN_END) {
-			turn_end(l, ev.start_ms, ev.end_ms);
+			turn_end(l, ev.start_ms, ev.end_ms, ev.decided_ms);
 		}
 	}
 	return ERR_OK;

@@ -63,6 +63,7 @@ struct live_event {
 	enum live_event_kind kind;
 	long at_ms;
 	long start_ms, end_ms;      /* LIVE_TURN_END */
+	long decided_ms;            /* LIVE_TURN_END: where the endpointer decided it ended */
 	enum live_state during;     /* LIVE_BARGE_IN */
 	long played_ms;             /* LIVE_BARGE_IN */
 	double stop_ms;             /* LIVE_BARGE_IN */
@@ -94,6 +95,9 @@ enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 /* live_say_samples: as live_say with audio already made: n samples at rate Hz (copied). */
 enum err live_say_samples(struct live *l, const float *samples, size_t n, int rate, bool numeric,
 			  double now_ms);
+
+/* live_tts_ms: how long the last live_say's synthesis took (wall ms), 0 before any. */
+double live_tts_ms(const struct live *l);
 
 /* live_thinking: the engine has taken the caller's turn (LIVE_THINKING; speech now is a
  * barge-in) or has finished it without the agent speaking (false: back to listening). */

@@ -47,6 +47,8 @@ struct livecall {
 	char *say;             /* the agent's words to speak next, NULL when none */
 	char *ack;             /* EXTRACT's acknowledgement to speak at once, NULL when none */
 	bool acking;           /* the acknowledgement is playing: the reply waits for it */
+	int ack_turn;          /* the caller turn the acknowledgement answers */
+	struct latency lat;    /* the last turn's end of speech to first sound, for the status */
 	int say_turn;          /* the caller turn they answer (0: the opening) */
 	int agent_turn;        /* the turn whose reply is playing or last played, -1 none */
 	long agent_start;      /* where it began on the call's timeline, ms */
@@ -98,6 +100,7 @@ static void on_engine(void *ud, const struct engine_event *ev)
 	if (ev->kind == ENGINE_ACK && ev->text) {
 		free(lc->ack);
 		lc->ack = strdup(ev->text);
+		lc->ack_turn = ev->turn;
 	} else if (ev->kind == ENGINE_AGENT_SAYS && ev->text) {
 		free(lc->say);
 		lc->say = strdup(ev->text);
@@ -295,11 +298,34 @@ static enum err open_recording(struct livecall *lc)
 			free(msg);
 			lc->rec = NULL;
 			lc->audio_dir[0] = '\0';
-		} else if (lc->cfg.store && store_call_audio_dir(lc->cfg.store, row, lc->audio_dir) != ERR_OK) {
-			error_event(lc, "naming the call's recordings", ERR_DB);
+		} else {
+			/* the disk's work off the loop: a turn's fsync must not delay the answer */
+			if (recorder_background(lc->rec, NULL) != ERR_OK)
+				error_event(lc, "recording off the loop", ERR_NOMEM);
+			if (lc->cfg.store &&
+			    store_call_audio_dir(lc->cfg.store, row, lc->audio_dir) != ERR_OK)
+				error_event(lc, "naming the call's recordings", ERR_DB);
 		}
 	}
 	return live_new(lc->sink, &lc->tts, lc->rec, &lc->o.live, &lc->live);
+}
+
+/* say_timed: live_say, timed: the first sound of caller turn `turn` (its acknowledgement
+ * or its reply, whichever plays first) completes the turn's latency with the synthesis
+ * and the start of playback (engine_latency_played). */
+static enum err say_timed(struct livecall *lc, int turn, const char *text, double now)
+{
+	double t0 = mono_ms(), t1;
+	enum err e = live_say(lc->live, text, numeric(lc), now);
+	const char *out = lc->sink ? sink_device_name(lc->sink) : "no output";
+
+	t1 = mono_ms();
+	if (e == ERR_OK && turn > 0) {
+		double tts = live_tts_ms(lc->live);
+		engine_latency_played(lc->eng, turn, tts, lc->tts.name ? lc->tts.name : "tts",
+				      t1 - t0 - tts, out ? out : "output", t1, &lc->lat);
+	}
+	return e;
 }
 
 /* speak_ack: say the pending acknowledgement at once, while the engine still works on
@@ -320,7 +346,7 @@ static void speak_ack(struct livecall *lc)
 	}
 	if (lc->agent_turn >= 0) /* words still playing are cut by the new ones */
 		agent_audio(lc, live_call_ms(lc->live));
-	e = live_say(lc->live, text, numeric(lc), now);
+	e = say_timed(lc, lc->ack_turn, text, now);
 	free(text);
 	if (e != ERR_OK)
 		error_event(lc, "speaking the acknowledgement", e);
@@ -351,7 +377,7 @@ static void speak(struct livecall *lc)
 	}
 	if (lc->agent_turn >= 0) /* words still playing are cut by the new ones */
 		agent_audio(lc, live_call_ms(lc->live));
-	e = live_say(lc->live, lc->say, numeric(lc), now);
+	e = say_timed(lc, lc->say_turn, lc->say, now);
 	if (e != ERR_OK)
 		error_event(lc, "speaking the agent's words", e);
 	free(lc->say);
@@ -418,11 +444,18 @@ static void events(struct livecall *lc)
 			lc->acking = false;
 			break;
 		case LIVE_TURN_END: {
+			char by[72];
 			struct engine_input in = {
 				.samples = ev.samples, .n_samples = ev.n_samples, .input = "mic",
 				.recorded = lc->rec != NULL, .caller_audio_start_ms = ev.start_ms,
 				.caller_audio_end_ms = ev.end_ms,
+				/* audio ms: the caller's timeline is real time as captured */
+				.endpoint_wait_ms = (double)(ev.decided_ms - ev.end_ms),
+				.speech_end_ago_ms = (double)(live_call_ms(lc->live) - ev.end_ms),
+				.endpoint_by = by,
 			};
+			snprintf(by, sizeof by, "endpointer: stop %d ms + turn wait %d ms",
+				 lc->o.live.endpoint.stop_ms, live_turn_wait_ms(lc->live));
 			lc->turn_over = true;
 			if (lc->next_ref < lc->n_refs)
 				in.transcript = lc->refs[lc->next_ref++];
@@ -444,7 +477,12 @@ static void events(struct livecall *lc)
 			break;
 		case LIVE_SILENCE:
 			if (lc->o.mic && engine_call_open(lc->eng)) {
-				struct engine_input in = {.input = "mic", .silence = true};
+				char by[72];
+				struct engine_input in = {.input = "mic", .silence = true,
+							  .endpoint_by = by};
+				/* no speech ended: the figure runs from the silence timer */
+				snprintf(by, sizeof by, "silence: nothing said for %d ms",
+					 lc->o.live.silence_ms);
 				lc->n_silence++;
 				start_turn(lc, &in);
 			}
@@ -473,6 +511,7 @@ enum err livecall_start(struct livecall *lc)
 	lc->ended = lc->barged = lc->turn_over = false;
 	lc->n_barge = lc->n_silence = 0;
 	lc->next_ref = 0;
+	memset(&lc->lat, 0, sizeof lc->lat);
 	lc->audio_dir[0] = '\0';
 	if ((e = engine_start_call(lc->eng, NULL)) != ERR_OK)
 		return e;
@@ -607,8 +646,10 @@ void livecall_status(const struct livecall *lc, char *buf, size_t n)
 			    : !engine_call_open(lc->eng) && live_state(lc->live) != LIVE_SPEAKING
 				    ? "call over"
 				    : state_name(live_state(lc->live));
+	char lat[200];
+	latency_line(&lc->lat, lat, sizeof lat);
 	if (!lc->o.mic) {
-		snprintf(buf, n, "typed  ·  %s", agent);
+		snprintf(buf, n, "typed  ·  %s%s%s", agent, lat[0] ? "  ·  " : "", lat);
 		return;
 	}
 	double db = lc->live ? live_level_db(lc->live) : -120;
@@ -621,12 +662,18 @@ void livecall_status(const struct livecall *lc, char *buf, size_t n)
 	for (int i = 0; i < 10; i++)
 		meter[i] = i < cells ? '#' : '-';
 	meter[10] = '\0';
-	snprintf(buf, n, "mic [%s] %4.0f dB  ·  %s  ·  %s  ·  wait %d ms  ·  overruns %llu  ·  %s", meter,
-		 db < -99 ? -99.0 : db,
+	snprintf(buf, n, "mic [%s] %4.0f dB  ·  %s  ·  %s  ·  wait %d ms  ·  overruns %llu  ·  %s%s%s",
+		 meter, db < -99 ? -99.0 : db,
 		 lc->live && live_caller_speaking(lc->live) ? "VAD speech" : "VAD silence",
 		 lc->turn_over ? "turn over" : "turn open",
 		 lc->live ? live_turn_wait_ms(lc->live) : lc->o.live.endpoint.turn_wait_ms,
-		 (unsigned long long)capture_overruns(lc->cap), agent);
+		 (unsigned long long)capture_overruns(lc->cap), agent, lat[0] ? "  ·  " : "", lat);
+}
+
+bool livecall_latency(const struct livecall *lc, struct latency *out)
+{
+	*out = lc->lat;
+	return lc->lat.known;
 }
 
 const char *livecall_note(const struct livecall *lc)

@@ -108,8 +108,14 @@ bool livecall_listening(const struct livecall *lc);
 
 /* livecall_status: the status bar's live part into buf (size n): for a microphone call
  * the input level meter and dBFS, whether the VAD hears speech, when the turn is
- * considered over, the turn wait in force, ring overruns; the agent's state. */
+ * considered over, the turn wait in force, ring overruns; the agent's state; then the
+ * last turn's end of speech to the agent's first sound in parts (latency_line). */
 void livecall_status(const struct livecall *lc, char *buf, size_t n);
+
+/* livecall_latency: the last caller turn's end of speech to the agent's first sound
+ * (sessions/latency.h), completed with its synthesis and playback once it played.
+ * Output: *out. Returns false while no turn of the current call has one. */
+bool livecall_latency(const struct livecall *lc, struct latency *out);
 
 /* livecall_note: a standing remark for the status bar ("no audio output device: ..."),
  * "" when none; static to lc. */

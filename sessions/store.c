@@ -133,6 +133,7 @@ static const struct column turn_cols[] = {
 	C(TR, "agent_audio_start_ms", "INTEGER", K_LONG, agent_audio_start_ms, COL_RD),
 	C(TR, "agent_audio_end_ms", "INTEGER", K_LONG, agent_audio_end_ms, COL_RD),
 	C(TR, "ack", "TEXT", K_TEXT, t.ack, IR), /* v4 */
+	C(TR, "latency", "TEXT", K_TEXT, t.latency, IR), /* v6 */
 };
 
 #define KR struct store_capture
@@ -308,9 +309,15 @@ static const char schema_v5[] =
 	" AND r.extract IS calls.extract AND r.reply IS calls.reply AND r.corpus IS calls.corpus);"
 	"DROP TABLE temp.call_source;";
 
+/* Version 6: where a turn's time went: the end of the caller's speech to the agent's first
+ * sound in parts (sessions/latency.h), as {"total_ms","parts":[{"name","ms",
+ * "governed_by"}]}; NULL for turns that said nothing and turns of earlier versions. */
+static const char schema_v6[] = "ALTER TABLE turns ADD COLUMN latency TEXT;";
+
 /* migrations[i] brings version i to i + 1; version 0 is a new file (NULL: the tables
  * above, created at the current version). */
-static const char *const migrations[] = {NULL, schema_v2, schema_v3, schema_v4, schema_v5};
+static const char *const migrations[] = {NULL, schema_v2, schema_v3, schema_v4, schema_v5,
+					 schema_v6};
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
 	       "a migration per schema version");
 
@@ -1062,6 +1069,20 @@ enum err store_turn_agent_audio(struct store *st, long long call, int index, lon
 	bind_ms(q, 2, end_ms);
 	sqlite3_bind_int64(q, 3, call);
 	sqlite3_bind_int(q, 4, index);
+	return changed(st, q, what);
+}
+
+enum err store_turn_latency(struct store *st, long long call, int index, const char *latency)
+{
+	static const char what[] = "keeping a turn's latency";
+	sqlite3_stmt *q = NULL;
+
+	if (prepare(st, "UPDATE turns SET latency = ? WHERE call_id = ? AND idx = ?", what, &q) !=
+	    ERR_OK)
+		return ERR_DB;
+	sqlite3_bind_text(q, 1, latency, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, call);
+	sqlite3_bind_int(q, 3, index);
 	return changed(st, q, what);
 }
 

@@ -45,6 +45,10 @@
  *             folder), formdesk's version, the run it replays, start and end.
  *             calls.run_id names each call's run; calls.replay_of the call (in the
  *             database replayed from) a replayed call plays again.
+ *   Latency (schema 6): turns.latency, the end of the caller's speech to the agent's
+ *             first sound in parts that add up to it (sessions/latency.h), JSON
+ *             {"total_ms","parts":[{"name","ms","governed_by"}]}; NULL when the turn
+ *             said nothing, and in rows written before.
  * Version 2 added stage_usage and turns.cancelled; version 3 the live-call columns (turns
  * of a corpus call recorded before it get input "corpus"); version 4 stage_usage.ack_ms
  * and turns.ack (NULL in rows written before); version 5 runs and calls.run_id, with the
@@ -59,7 +63,7 @@
 #include <cjson/cJSON.h>
 #include "agent/err.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 struct sqlite3; /* sqlite3.h: the connection, for modules keeping tables of their own */
@@ -184,6 +188,7 @@ struct store_turn {
 	bool recorded;             /* the caller_audio offsets are known */
 	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's recording */
 	const char *ack;           /* the acknowledgement said at once (ENGINE_ACK), NULL none */
+	const char *latency;       /* latency_to_json text (sessions/latency.h), NULL none */
 	const struct store_usage *usage; /* the turn's network requests, n_usage of them */
 	int n_usage;
 };
@@ -221,6 +226,11 @@ enum err store_turn_reply_played(struct store *st, long long call, int index, co
  * turn). */
 enum err store_turn_agent_audio(struct store *st, long long call, int index, long start_ms,
 				long end_ms);
+
+/* store_turn_latency: turn index of call reached its first sound with latency (JSON text
+ * of latency_to_json, borrowed), known only once it played, after the turn's row may have
+ * been written. Errors: ERR_DB, ERR_NOTFOUND (no such turn). */
+enum err store_turn_latency(struct store *st, long long call, int index, const char *latency);
 
 /* Readers. Each returns an array of rows (caller frees with the matching *_free, which
  * takes NULL) in *out and its length in *n, written only on success; every string of a

@@ -37,6 +37,8 @@ check "results.csv has a row per stage" "[ \$(grep -c -E '^(stt|extract|reply|ca
 check "integration: form completion 1 on reference transcripts" \
 	"grep -q '^call,call:reference+rules+script,1.000000,' $T/out/results.csv"
 check "report counts the unit tests" "grep -q 'REPLY, end-call' $T/out/report.md"
+check "report: p50/p95 of each latency part, each with what governs it, and per field asked" \
+	"grep -q '^### Where a turn.s time goes' $T/out/report.md && grep -q '^| extract_ack | rules | ' $T/out/report.md && grep -q '^| formdesk | formdesk | ' $T/out/report.md && grep -qE '^\| name \| 8 \| [0-9.]+ / [0-9.]+ ms \|' $T/out/report.md"
 check "every SVG parses as XML (and there are 9: the 8 stage charts and field-accuracy.svg)" \
 	"python3 -c 'import sys, glob, xml.etree.ElementTree as E; g = glob.glob(sys.argv[1] + \"/*.svg\"); [E.parse(p) for p in g]; sys.exit(len(g) != 9)' $T/out"
 "$BIN" select --results "$T/out/results-extract.csv" >/dev/null 2>&1

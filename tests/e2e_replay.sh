@@ -237,7 +237,7 @@ cp "$db" "$tmp/new.db"
 sqlite3 "$tmp/new.db" "PRAGMA user_version = 99"
 "$BIN" runs --db "$tmp/new.db" >/dev/null 2>"$tmp/e6"; rc=$?
 check "a database of a newer schema: exit 2, both versions named" \
-	'[ $rc = 2 ] && grep -q "new.db: schema version 99 is newer than this formdesk knows (5)" "$tmp/e6"'
+	'[ $rc = 2 ] && grep -q "new.db: schema version 99 is newer than this formdesk knows (6)" "$tmp/e6"'
 sqlite3 "$tmp/v4.db" <tests/data/store_v4.sql
 "$BIN" runs --db "$tmp/v4.db" --json >"$tmp/v4.json"
 check "a database of an older schema: its calls in runs, marked migrated" \

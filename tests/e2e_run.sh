@@ -2,7 +2,8 @@
 # End-to-end: `formdesk run --headless` on the two bundled corpora, with the reference
 # transcripts, into a fresh database. TAP-style lines. Needs the corpora built (`make`).
 #  demo:   form-completion accuracy exactly 1; every call complete; all 48 branch paths
-#          for every caller; the expected status of every call met.
+#          for every caller; the expected status of every call met; per turn, the
+#          end of speech to the first words in named parts adding up to the total.
 #  respin: every call failed after 5 caller turns, nothing answered, name skipped.
 #  store:  every turn of both runs is in the database, with its transcript and decision.
 #  errors: a missing corpus, a bad --today and an unknown backend exit 2 naming the fault.
@@ -68,8 +69,10 @@ if [ -f corpus/demo/corpus.json ]; then
 	fi
 	check 'all(c["status"] == "complete" for c in calls)' "$tmp/demo.out"
 	ok $? "demo: every call complete"
-	check 'all(set(c) == {"call_id","db_id","status","reason","form_data","form_status","turns","cost_usd","latency_ms","requests","failed_requests"} and c["turns"] > 0 and c["cost_usd"] == 0 and c["requests"] == 0 and set(c["latency_ms"]) == {"stt","extract","reply","turns","turn_max"} for c in calls)' "$tmp/demo.out"
+	check 'all(set(c) == {"call_id","db_id","status","reason","form_data","form_status","turns","cost_usd","latency_ms","requests","failed_requests","per_turn"} and c["turns"] > 0 and c["cost_usd"] == 0 and c["requests"] == 0 and set(c["latency_ms"]) == {"stt","extract","reply","turns","turn_max"} for c in calls)' "$tmp/demo.out"
 	ok $? "demo: each line has call_id, status, form_data, form_status, turns, cost and latency (offline: no requests, no cost)"
+	check 'all(len(c["per_turn"]) == c["turns"] and [t["turn"] for t in c["per_turn"]] == list(range(1, c["turns"] + 1)) and all([p["name"] for p in t["latency"]["parts"]] == ["endpointing","stt","extract_ack","rules","reply_first_sentence","tts_first_audio","playback_start","formdesk"] and all(isinstance(p["governed_by"], str) and p["governed_by"] for p in t["latency"]["parts"]) and abs(sum(p["ms"] for p in t["latency"]["parts"]) - t["latency"]["total_ms"]) < 1e-6 for t in c["per_turn"]) for c in calls)' "$tmp/demo.out"
+	ok $? "demo: per turn, the end of speech to the agent's first words in named parts that add up to the total"
 	check 'all(c["turns"] == sum(1 for s in c["form_status"].values() if s != "empty") for c in calls)' "$tmp/demo.out"
 	ok $? "demo: one caller turn per question asked"
 	got=$(sql "SELECT group_concat(caller || '=' || n, ' ') FROM (SELECT caller, count(DISTINCT path) AS n FROM calls WHERE corpus = 'demo' GROUP BY caller ORDER BY caller)")

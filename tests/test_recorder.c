@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sndfile.h>
@@ -290,6 +291,60 @@ static void test_kill_before_first_turn(void **state)
 	}
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A disk that takes 300 ms to make a turn durable. */
+static void slow_disk(void)
+{
+	struct timespec ts = {0, 300 * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* In the background the loop never waits for the disk: with a commit that takes 300 ms,
+ * ending a turn returns at once (synchronously it took the 300 ms), the turn is durable
+ * once recorder_sync returns (the file read back holds it, with the offsets reported),
+ * and the files are the same as a synchronous recorder's. */
+static void test_background(void **state)
+{
+	char dir[128], path[192];
+	struct recorder *r = NULL;
+	struct recorder_turn t;
+	double t0, took;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/background", tmpdir);
+	assert_int_equal(recorder_open(dir, RATE, &r, NULL), ERR_OK);
+	assert_int_equal(recorder_background(r, slow_disk), ERR_OK);
+	t0 = mono_ms();
+	write_n(r, RECORDER_CALLER, 0, RATE);
+	write_n(r, RECORDER_AGENT, 0, RATE / 2);
+	assert_int_equal(recorder_turn_end(r, &t), ERR_OK);
+	took = mono_ms() - t0;
+	if (took > 100)
+		fail_msg("a turn's end waited %.0f ms for the disk", took);
+	assert_int_equal(t.caller_end_ms, 1000);
+	assert_int_equal(t.agent_end_ms, 500);
+	assert_int_equal(recorder_align(r), ERR_OK);
+	write_n(r, RECORDER_AGENT, RATE / 2, RATE / 4);
+	write_n(r, RECORDER_CALLER, RATE, RATE / 2);
+	assert_int_equal(recorder_turn_end(r, &t), ERR_OK);
+	assert_int_equal(t.agent_start_ms, 500);
+	assert_int_equal(t.agent_end_ms, 1250);
+	t0 = mono_ms();
+	assert_int_equal(recorder_sync(r), ERR_OK);
+	assert_true(mono_ms() - t0 >= 250); /* the slow commits happened, on the thread */
+	snprintf(path, sizeof(path), "%s/caller.wav", dir);
+	check_side(path, 0, RATE * 3 / 2, 0, 0);
+	assert_int_equal(recorder_close(r, false, NULL), ERR_OK);
+	snprintf(path, sizeof(path), "%s/agent.wav", dir);
+	check_side(path, 1, RATE * 5 / 4, RATE / 2, RATE);
+}
+
 static void test_flac(void **state)
 {
 	char dir[128], path[192];
@@ -342,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_kill_while_writing),
 		cmocka_unit_test(test_crash_kill),
 		cmocka_unit_test(test_kill_before_first_turn),
+		cmocka_unit_test(test_background),
 		cmocka_unit_test(test_flac),
 		cmocka_unit_test(test_dir_and_errors),
 	};

@@ -249,6 +249,17 @@ static void write_v4(struct store *st)
 	assert_int_equal(store_run_end(st, 99), ERR_NOTFOUND);
 }
 
+/* version 5: a new turn keeps its latency, and one stored before gains it later (the
+ * agent's first sound played after the turn's row was written) */
+static void write_v5(struct store *st)
+{
+	struct store_turn t = turn(3, "haan", decision1);
+	t.latency = "{\"total_ms\":12.5,\"parts\":[]}";
+	assert_int_equal(store_turn_add(st, 1, &t), ERR_OK);
+	assert_int_equal(store_turn_latency(st, 1, 2, "{\"total_ms\":8.25,\"parts\":[]}"), ERR_OK);
+	assert_int_equal(store_turn_latency(st, 1, 9, "{}"), ERR_NOTFOUND);
+}
+
 struct check {
 	const char *sql, *want;
 };
@@ -267,7 +278,8 @@ struct check {
  * - from 4: the calls fall into one run per source, form and backends (the two corpus
  *   calls on the same backends share one; another EXTRACT, a typed and a microphone call
  *   each get their own), in the order of their first call, with "today" where the calls
- *   agree, started and ended with their calls, marked migrated. */
+ *   agree, started and ended with their calls, marked migrated;
+ * - from 5: turns stay, with no latency known (turns.latency NULL). */
 static void test_migrations(void **state)
 {
 	static const struct {
@@ -327,6 +339,14 @@ static void test_migrations(void **state)
 		   "(ended_at IS NOT NULL) FROM runs WHERE id = 5",
 		   "replay|44136fa3|1|0|1"},
 		  {"SELECT run_id||'|'||replay_of FROM calls WHERE id = 6", "5|1"}}},
+		{5,
+		 {{"SELECT group_concat(idx||'/'||coalesce(latency,'NULL'), ';')"
+		   " FROM (SELECT * FROM turns ORDER BY idx)",
+		   "1/NULL;2/NULL"}},
+		 write_v5,
+		 {{"SELECT group_concat(idx||'/'||coalesce(json_extract(latency,'$.total_ms'),'NULL'),"
+		   " ';') FROM (SELECT * FROM turns ORDER BY idx)",
+		   "1/NULL;2/8.25;3/12.5"}}},
 	};
 	struct fixture *f = *state;
 	struct store *st = NULL;

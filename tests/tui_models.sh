@@ -20,12 +20,7 @@ need_bin
 tmp=$(mktemp -d)
 T=(tmux -L "formdesk-models-$$" -f /dev/null)
 server_pid=
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap cleanup_server EXIT
 
 # The model server: documented chat.completion objects; EXTRACT requests carry
 # response_format and get an empty extraction, REPLY requests a Hindi question.
@@ -67,14 +62,7 @@ print(server.server_address[1], flush=True)
 server.serve_forever()
 PY
 echo 2 >"$tmp/delay"
-python3 "$tmp/server.py" "$tmp/delay" >"$tmp/port" 2>"$tmp/server.err" &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
-if [ -z "$port" ]; then
-	echo "not ok 1 - the model server did not start: $(cat "$tmp/server.err")"
-	exit 1
-fi
+serve_local "$tmp/server.py" "$tmp/delay"
 
 if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
 echo "# corpus $corpus, binary $BIN, model server on port $port"
@@ -92,13 +80,8 @@ db=$tmp/sim.db
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --extract openai:gpt-test --reply openai:gpt-test; echo \"exit=\$?\"" Enter
 
 check "the status bar says the opening waits for REPLY" wait_for 'waiting for REPLY \(openai\) [0-9]+\.[0-9] s' 30
-first=$(timer)
-moved=1
-for _ in $(seq 50); do
-	sleep 0.1
-	now=$(timer)
-	if [ -n "$now" ] && [ "$now" != "$first" ]; then moved=0; break; fi
-done
+timer_moves 50
+moved=$?
 check "the timer moves while the model thinks ($first -> ${now:-nothing})" test $moved = 0
 check "the opening arrives" wait_for 'agent: कृपया दोबारा बताइए' 30
 check "a caller turn appears" wait_for 'caller 1: ' 60

@@ -47,6 +47,8 @@ check "Enter opens the call at its first turn" wait_for 'call 2 · run 1 · runs
 wait_for '^ms: audio' 10
 check "the turn shows how the words came in, STT, EXTRACT, REPLY and the timings" \
 	bash -c "grep -q 'input corpus · condition ideal' '$tmp/screen' && grep -q 'transcript: mera naam Rekha hai' '$tmp/screen' && grep -q '^EXTRACT' '$tmp/screen' && grep -q '^REPLY' '$tmp/screen' && grep -q '^ms: audio' '$tmp/screen'"
+check "... and the end of speech to the agent's words, each part with what governs it" \
+	bash -c "grep -q '^latency: speech end to sound' '$tmp/screen' && grep -qE '^  extract_ack +[0-9.]+ ms  rules' '$tmp/screen'"
 keys n
 check "n: turn 2, the district the form does not offer, its verdict failed" wait_for 'FAIL district type: Value must be one of: Gaya, Patna'
 wait_for '^ms: audio' 10

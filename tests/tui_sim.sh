@@ -80,6 +80,8 @@ check "a decision appears" wait_for 'next question|end of call' 60
 check "the verdicts pane shows what was captured" wait_for 'turn [0-9]+ · asked ' 30
 check "the status bar shows the stage timings and the keys" \
 	wait_for 'audio [0-9.]+ +VAD [0-9.]+ +STT [0-9.]+ +EXTRACT [0-9.]+ +rules [0-9.]+ +REPLY [0-9.]+ +total [0-9.]+.*q quit' 60
+check "... and the end of the caller's speech to the agent's words, with formdesk's share" \
+	wait_for 'total [0-9.]+ +to words [0-9.]+ \(formdesk [0-9.-]+\)' 30
 
 # A Devanagari question of the form, shown intact (every vowel sign, virama, nukta and
 # chandrabindu in place) on one row of some screen that went by.

@@ -67,6 +67,8 @@ check "the caller's words go into the conversation" wait_for 'caller 2: मे�
 check "  ... marked as typed" wait_for '\[typed\]' 10
 check "the name fills in the form pane" wait_for 'name +सुनीता देवी +answered' 30
 check "the decision asks the district next" wait_for 'ask district' 30
+check "the status bar shows the turn's end of speech to the agent's first sound in parts" \
+	wait_for 'speech end to sound [0-9]+ ms:.* formdesk [0-9-]+' 10
 check "the line editor is empty again" wait_for '^caller says › *$' 10
 
 say "Gaya"

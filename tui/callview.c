@@ -35,9 +35,9 @@ struct callview {
 	struct callview_snap *snap;
 	cJSON *extraction;  /* the last turn's EXTRACT output */
 	char title[640];
-	char timings[256];   /* the last turn's */
+	char timings[480];   /* the last turn's */
 	char waiting[128];   /* what is being waited for, "" when nothing */
-	char status[400];    /* waiting, then timings: what the status bar shows */
+	char status[1200];    /* waiting, then timings: what the status bar shows */
 	enum callview_mode mode;
 	unsigned dirty;
 	int ended[4];       /* calls ended, by enum call_status */
@@ -609,6 +609,11 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 			if (net && n >= 0 && (size_t)n < sizeof(v->timings))
 				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
 					      "  cost $%.6f", t->cost_usd);
+			/* the end of speech to the first words, short: the parts are in review */
+			if (t->latency.known && n >= 0 && (size_t)n < sizeof(v->timings))
+				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n,
+					      "  to words %.1f (formdesk %.1f)", t->latency.total_ms,
+					      t->latency.ms[LATENCY_FORMDESK]);
 			if (t->cancelled && n >= 0 && (size_t)n < sizeof(v->timings))
 				snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  (cancelled)");
 			v->dirty |= CALLVIEW_STATUS;

@@ -14,6 +14,7 @@
 #include "annotations/task.h"
 #include "audio/audiofile.h"
 #include "audio/sink.h"
+#include "sessions/latency.h"
 #include "sessions/rundiff.h"
 #include "sessions/runs.h"
 #include "sessions/store.h"
@@ -397,6 +398,20 @@ static void form_lines(const struct store_turn_row *turns, int nt, int turn, str
 	cJSON_Delete(form);
 }
 
+/* latency_lines: the turn's end of speech to first sound, each part with what governs it. */
+static void latency_lines(struct lines *l, const char *json)
+{
+	struct latency lat;
+	char line[200];
+
+	if (latency_from_text(json, &lat) != ERR_OK)
+		return;
+	latency_line(&lat, line, sizeof line);
+	add(l, "latency: %s", line);
+	for (int p = 0; p < LATENCY_PARTS; p++)
+		add(l, "  %-20s %9.3f ms  %s", latency_part_name(p), lat.ms[p], lat.by[p]);
+}
+
 /* tag_lines: the tags and their keys, while one is being chosen. */
 static void tag_lines(struct lines *l)
 {
@@ -529,6 +544,7 @@ static void call_lines(struct review *r, const struct store_call_row *c,
 		add(l, "error: %s", t->error);
 	add(l, "ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  rules %.1f  REPLY %.1f  total %.1f",
 	    t->audio_ms, t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
+	latency_lines(l, t->latency);
 }
 
 static void lines_free(struct lines *l)

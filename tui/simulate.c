@@ -410,7 +410,7 @@ static int wait_all(void *ud, struct pollfd *fds, int n, int timeout_ms)
  * a standing note, what the engine waits for. */
 static void live_status(struct sim *s)
 {
-	char st[256], what[128] = "", all[520];
+	char st[480], what[128] = "", all[720];
 	const char *note = livecall_note(s->lc);
 	enum engine_stage stage;
 	const char *name = NULL;

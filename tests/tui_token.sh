@@ -1,0 +1,95 @@
+#!/bin/bash
+# tui_token: the simulator on Google's speech-to-text with a slow token endpoint, driven in
+# tmux. A local server (127.0.0.1, python3's standard library) answers the OAuth token
+# request (the service-account JWT grant) after 4 s and the recognize request at once.
+# While the token is fetched the screen keeps drawing: the status bar names STT as waited
+# for and its timer moves (the token used to be fetched blocking: the screen froze 4 s);
+# then the turn arrives with the transcript, the token in its Authorization header.
+# TAP-style output; deadlines are generous and only bound waits for what is checked.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+FORM=forms/armman_enrollment.json
+
+. tests/lib/tmux.sh
+need_tools tmux python3 openssl
+need_bin
+
+tmp=$(mktemp -d)
+T=(tmux -L "formdesk-token-$$" -f /dev/null)
+server_pid=
+trap cleanup_server EXIT
+
+cat >"$tmp/server.py" <<'PY'
+import json, sys, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+log = sys.argv[1]
+class Google(BaseHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(log, "a") as f:
+            f.write("%s %s\n" % (self.path, self.headers.get("Authorization", "-")))
+        if self.path == "/token":
+            time.sleep(4)
+            out = {"access_token": "ya29.slow-token", "expires_in": 3599, "token_type": "Bearer"}
+        else:
+            out = {"results": [{"alternatives": [{"transcript": "मेरा नाम सुनीता देवी है"}]}]}
+        body = json.dumps(out, ensure_ascii=False).encode()
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except OSError:
+            pass
+server = ThreadingHTTPServer(("127.0.0.1", 0), Google)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+serve_local "$tmp/server.py" "$tmp/requests"
+
+# A service-account key file naming the local token endpoint.
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$tmp/key.pem" 2>/dev/null
+python3 - "$tmp/key.pem" "$port" "$tmp/cred.json" <<'PY'
+import json, sys
+key = open(sys.argv[1]).read()
+json.dump({"type": "service_account", "project_id": "demo-project", "private_key": key,
+           "client_email": "desk@demo-project.iam.gserviceaccount.com",
+           "token_uri": "http://127.0.0.1:%s/token" % sys.argv[2]}, open(sys.argv[3], "w"))
+PY
+
+if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+echo "# corpus $corpus, binary $BIN, server on port $port"
+
+PANE=sim
+POLL=0.1
+# timer: the waiting time the status bar shows now ("" when none)
+timer() { capture | grep -oE 'waiting for STT \(google\) [0-9]+\.[0-9] s' | tail -1; }
+
+db=$tmp/sim.db
+"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "GOOGLE_APPLICATION_CREDENTIALS=$tmp/cred.json" \
+	"bash --norc --noprofile"
+"${T[@]}" send-keys -t sim "export PS1='fdtest\$ ' GOOGLE_SPEECH_BASE_URL=http://127.0.0.1:$port FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+"${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --stt google; echo \"exit=\$?\"" Enter
+
+check "the status bar says STT is waited for while the token is fetched" \
+	wait_for 'waiting for STT \(google\) [0-9]+\.[0-9] s' 30
+timer_moves 30
+moved=$?
+check "the screen does not stall: the timer moves during the token fetch ($first -> ${now:-nothing})" \
+	test $moved = 0
+check "  ... and goes on drawing a second and more into it" \
+	wait_for 'waiting for STT \(google\) [1-3]\.[0-9] s' 10
+check "the turn arrives with the transcript" wait_for 'caller 1: मेरा नाम सुनीता देवी है' 30
+check "the token was asked for first, then the transcript with it" \
+	bash -c "head -1 '$tmp/requests' | grep -q '^/token ' && sed -n 2p '$tmp/requests' | grep -q 'recognize Bearer ya29.slow-token$'"
+"${T[@]}" send-keys -t sim 'q'
+check "q exits with status 0" wait_for '^exit=0' 20
+
+echo "1..$n"
+
