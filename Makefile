@@ -21,7 +21,7 @@ SAN := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer 
 	-fno-sanitize-recover=undefined,float-cast-overflow
 LDLIBS := $(LIBS_PKG) -lm -lpthread
 
-LIB_C := $(sort $(wildcard base/*.c agent/*.c audio/*.c sessions/*.c annotations/*.c tui/*.c cli/*.c))
+LIB_C := $(sort $(wildcard base/*.c agent/*/*.c audio/*.c sessions/*/*.c annotations/*.c tui/*.c cli/*.c))
 LIB_CXX := $(sort $(wildcard audio/*.cc))
 TEST_C := $(sort $(wildcard tests/test_*.c))
 TEST_SUPPORT := $(sort $(wildcard tests/support/*.c))
@@ -37,14 +37,14 @@ BENCH_BIN := $(BENCH_C:tests/%.c=build/rel/tests/%)
 .PHONY: all check run bench clean deps corpora layers fuzz killtest FORCE
 all: formdesk corpora
 
-# formdesk's version, recorded with every run (sessions/runs.c): git describe, rewritten
+# formdesk's version, recorded with every run (sessions/calls/runs.c): git describe, rewritten
 # only when it changes, so only what includes it is rebuilt.
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 build/version.h: FORCE
 	@mkdir -p build
 	@echo '#define FORMDESK_VERSION "$(VERSION)"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-build/rel/sessions/runs.o build/san/sessions/runs.o build/fuzz/sessions/runs.o: build/version.h
+build/rel/sessions/calls/runs.o build/san/sessions/calls/runs.o build/fuzz/sessions/calls/runs.o: build/version.h
 
 deps:
 	@scripts/deps.sh
@@ -89,8 +89,8 @@ build/san/tests/test_fuzz: $(FUZZ_C:%.c=build/san/%.o)
 # The failing-allocation run: the loaders, the rule layer and the store compiled with an
 # allocator that fails the Nth allocation (tests/support/failalloc.h), linked instead of
 # their usual objects.
-FAILALLOC_SRC := agent/form.c agent/flow.c agent/decision.c agent/validate.c agent/normalize.c \
-	agent/extraction.c agent/provider.c sessions/store.c
+FAILALLOC_SRC := agent/rules/form.c agent/rules/flow.c agent/rules/decision.c agent/rules/validate.c agent/rules/normalize.c \
+	agent/rules/extraction.c agent/stages/provider.c sessions/store/store.c
 FAILALLOC_OBJ := $(FAILALLOC_SRC:%.c=build/san/failalloc/%.o)
 build/san/failalloc/%.o: %.c
 	@mkdir -p $(dir $@)

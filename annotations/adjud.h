@@ -21,8 +21,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
-#include "annotations/labels.h"
+#include "base/err.h"
+#include "labels.h"
 
 /* The migration that creates the table (the annotation tables' version 3, labels.c). */
 #define ADJUD_SCHEMA \

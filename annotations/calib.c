@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotations/adjud.h"
-#include "annotations/judges.h"
-#include "annotations/task.h"
+#include "adjud.h"
+#include "judges.h"
+#include "task.h"
 
 /* The classes judges and annotators are compared over, in CALIB_ order. */
 static const char *const binary_names[] = {LABELS_SAME, LABELS_DIFFERENT, LABELS_UNSURE};

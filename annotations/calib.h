@@ -39,9 +39,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
-#include "annotations/kappa.h"
-#include "annotations/labels.h"
+#include "base/err.h"
+#include "kappa.h"
+#include "labels.h"
 
 /* The default seed of the split. */
 #define CALIB_SEED 2608u

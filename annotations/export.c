@@ -5,8 +5,8 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "annotations/adjud.h"
-#include "sessions/csv.h"
+#include "adjud.h"
+#include "sessions/corpus/csv.h"
 
 static void add_str(cJSON *o, const char *k, const char *v)
 {

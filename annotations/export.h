@@ -19,8 +19,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "agent/err.h"
-#include "annotations/labels.h"
+#include "base/err.h"
+#include "labels.h"
 
 enum export_format { EXPORT_JSONL, EXPORT_CSV };
 

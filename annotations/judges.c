@@ -6,9 +6,9 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "agent/backend.h"
-#include "agent/judge_llm.h"
-#include "agent/namematch.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/judge_llm.h"
+#include "agent/hindi/namematch.h"
 
 static bool decision_ok(const char *d)
 {
@@ -119,7 +119,7 @@ out:
 }
 
 /* ask: one call of the judge backend b about one item, with the name judge's prompt
- * (agent/judge_llm.h, JUDGES_LLM_PROMPT_VERSION). Output: *decision (static string), *raw
+ * (agent/stages/judge_llm.h, JUDGES_LLM_PROMPT_VERSION). Output: *decision (static string), *raw
  * (caller frees); why (size n) what failed. */
 static enum err ask(const struct backend *b, const struct labels_item *it, const char **decision,
 		    char **raw, char *why, size_t n)

@@ -15,7 +15,7 @@
 #define FORMDESK_KAPPA_H
 
 #include <stdbool.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 /* Most classes a table may have. */
 #define KAPPA_MAX_CLASSES 16

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotations/adjud.h"
-#include "annotations/task.h"
+#include "adjud.h"
+#include "task.h"
 
 struct labels {
 	struct store *st;
@@ -58,7 +58,7 @@ static const char *const migrations[] = {schema_v1, schema_v2, ADJUD_SCHEMA};
 _Static_assert(sizeof migrations / sizeof migrations[0] == LABELS_SCHEMA_VERSION,
 	       "a migration per annotation schema version");
 
-/* The annotation tables, opened with the store (sessions/store.h). durable: a label is
+/* The annotation tables, opened with the store (sessions/store/store.h). durable: a label is
  * committed to the disk, not only to the OS, before the screen moves on; labels are few
  * and small, so the cost is not felt. */
 static const struct store_part part = {

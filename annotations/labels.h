@@ -24,8 +24,8 @@
 
 #include <stdbool.h>
 #include <sqlite3.h>
-#include "agent/err.h"
-#include "sessions/store.h"
+#include "base/err.h"
+#include "sessions/store/store.h"
 
 #define LABELS_SCHEMA_VERSION 3
 

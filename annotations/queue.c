@@ -8,12 +8,12 @@
 #include <strings.h>
 #include <cjson/cJSON.h>
 
-#include "agent/form.h"
-#include "agent/normalize.h"
-#include "annotations/judges.h"
-#include "annotations/task.h"
-#include "sessions/corpus.h"
-#include "sessions/score.h"
+#include "agent/rules/form.h"
+#include "agent/rules/normalize.h"
+#include "judges.h"
+#include "task.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/corpus/score.h"
 
 /* Corpora and forms loaded so far, by name or path, so each is read once. */
 struct cache {

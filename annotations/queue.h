@@ -25,8 +25,8 @@
 #ifndef FORMDESK_QUEUE_H
 #define FORMDESK_QUEUE_H
 
-#include "agent/err.h"
-#include "annotations/labels.h"
+#include "base/err.h"
+#include "labels.h"
 
 /* queue_build: draw task t's items from the calls in l's database and store the new ones
  * (one transaction). corpus_dir: the folder of the calls' corpus, or NULL to find each

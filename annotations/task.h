@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
-#include "annotations/labels.h"
+#include "base/err.h"
+#include "labels.h"
 
 struct queue_build;
 

@@ -2,9 +2,9 @@
  * "लक्ष्मी")? One item per open-text field of a call of a corpus with expected forms
  * (queue_field_items); answered same / different / unsure; decided by the deterministic
  * name judge and, on request, a language model, and calibrated against them. */
-#include "annotations/judges.h"
-#include "annotations/queue.h"
-#include "annotations/task.h"
+#include "judges.h"
+#include "queue.h"
+#include "task.h"
 
 static const char *const help[] = {"same", "different", "unsure"};
 

@@ -1,8 +1,8 @@
 /* task_stt: does what STT heard say what the caller said, in meaning? One item per caller
  * turn whose transcript differs from the corpus's reference (queue_stt_items); answered
  * same / different / unsure. */
-#include "annotations/queue.h"
-#include "annotations/task.h"
+#include "queue.h"
+#include "task.h"
 
 static const char *const help[] = {"same: the transcript is right in meaning",
 				   "different: the transcript is wrong in meaning", "unsure"};

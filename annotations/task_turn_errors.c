@@ -4,8 +4,8 @@
  * LABELS_TAGS (one tag or several), with an optional note. No judge decides these. */
 #include <string.h>
 
-#include "annotations/queue.h"
-#include "annotations/task.h"
+#include "queue.h"
+#include "task.h"
 
 static const char *const labels[] = {
 #define X(label, shown) label,

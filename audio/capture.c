@@ -7,9 +7,9 @@
 #include <portaudio.h>
 #include <samplerate.h>
 
-#include "audio/capture.h"
-#include "audio/padev.h"
-#include "audio/ring.h"
+#include "capture.h"
+#include "padev.h"
+#include "ring.h"
 
 #define CHUNK 1024 /* frames moved from the ring per step of capture_read */
 

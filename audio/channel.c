@@ -13,7 +13,7 @@
 #include <sndfile.h>
 #include <sox.h>
 
-#include "audio/channel.h"
+#include "channel.h"
 
 /* One effect of a chain: its name and up to 7 arguments, as on sox's command line. */
 struct fx {

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
-#include "audio/vad.h"
+#include "vad.h"
 
 struct endpoint_options {
 	int start_ms;      /* speech needed before an utterance starts (100) */

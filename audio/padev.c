@@ -8,7 +8,7 @@
 
 #include <portaudio.h>
 
-#include "audio/padev.h"
+#include "padev.h"
 
 const char padev_no_device_hint[] =
 	"no audio device found (PortAudio lists none: no sound card, or no ALSA/JACK device "

@@ -10,7 +10,7 @@
 
 #include <sndfile.h>
 
-#include "audio/recorder.h"
+#include "recorder.h"
 
 struct side {
 	SNDFILE *f;

@@ -4,7 +4,7 @@
 
 #include <samplerate.h>
 
-#include "audio/resample.h"
+#include "resample.h"
 
 struct resample_stream {
 	SRC_STATE *src;   /* NULL when the rates are equal: a copy */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audio/ring.h"
+#include "ring.h"
 
 #define RING_MAX ((size_t)1 << 26)
 

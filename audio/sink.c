@@ -9,9 +9,9 @@
 #include <samplerate.h>
 #include <sndfile.h>
 
-#include "audio/padev.h"
-#include "audio/resample.h"
-#include "audio/sink.h"
+#include "padev.h"
+#include "resample.h"
+#include "sink.h"
 
 enum kind { KIND_DEVICE, KIND_FILE };
 

@@ -1,4 +1,4 @@
-#include "base/err.h"
+#include "err.h"
 
 const char *err_str(enum err e)
 {

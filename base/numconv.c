@@ -1,4 +1,4 @@
-#include "base/numconv.h"
+#include "numconv.h"
 
 #include <limits.h>
 

@@ -1,4 +1,4 @@
-#include "base/utf8.h"
+#include "utf8.h"
 
 #include <utf8proc.h>
 

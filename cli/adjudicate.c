@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "commands.h"
+#include "opts.h"
 #include "annotations/adjud.h"
 #include "annotations/labels.h"
 #include "annotations/task.h"

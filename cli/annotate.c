@@ -16,14 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "commands.h"
+#include "opts.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
 #include "annotations/task.h"
-#include "sessions/ttscache.h"
+#include "sessions/calls/ttscache.h"
 #include "tui/annotate.h"
-#include "sessions/store.h"
+#include "sessions/store/store.h"
 #include "tui/term.h"
 
 struct annotate_opts {

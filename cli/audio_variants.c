@@ -18,8 +18,8 @@
 
 #include "audio/audiofile.h"
 #include "audio/channel.h"
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "commands.h"
+#include "opts.h"
 
 struct job {
 	const char *in, *out, *noise;

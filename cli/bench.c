@@ -2,18 +2,18 @@
  *   [--reply P[:M]] [--judge P[:M]] [--db FILE] [--concurrency N] [--today YYYY-MM-DD]
  *   [--baseline RUN]
  *
- * --judge (else the config file's "judge", agent/provider.h) names the language model
- * asked where the offline judges cannot decide (sessions/benchjudge.h): LLM-WER
+ * --judge (else the config file's "judge", agent/stages/provider.h) names the language model
+ * asked where the offline judges cannot decide (sessions/eval/benchjudge.h): LLM-WER
  * segments, open fields the name judge is unsure of, replies whose words do not settle
  * "asks the decided question". Without one, only the offline judges decide.
  *
- * Runs the benchmark (sessions/bench.h: STT, EXTRACT and REPLY unit tests and
+ * Runs the benchmark (sessions/eval/bench.h: STT, EXTRACT and REPLY unit tests and
  * integration calls) on a corpus with expected forms, keeping every result in the bench
  * database so a rerun does only what is missing, then writes the report into --out
- * (sessions/benchreport.h). Defaults: backends reference, rules, script (offline); --db
+ * (sessions/eval/benchreport.h). Defaults: backends reference, rules, script (offline); --db
  * ./formdesk.db; --concurrency 8. The integration's calls are recorded as a run (source
  * bench) in OUT/calls.db; --baseline RUN (a run there) diffs it with this one (stdout,
- * sessions/rundiff.h) and gates on it. stderr: a progress bar when it is a terminal, and
+ * sessions/eval/rundiff.h) and gates on it. stderr: a progress bar when it is a terminal, and
  * a summary line. Exit status: 0 done (with --baseline: the gate passed); 1 this run is
  * worse than the baseline; 2 bad usage, a file that cannot be loaded, a backend that
  * cannot be set up, an unknown baseline run, or a database failure; 3 the report is
@@ -26,18 +26,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/provider.h"
-#include "sessions/bench.h"
-#include "sessions/benchdb.h"
-#include "sessions/benchreport.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/rundiff.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/stages/provider.h"
+#include "sessions/eval/bench.h"
+#include "sessions/store/benchdb.h"
+#include "sessions/eval/benchreport.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/eval/rundiff.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
 
 struct bench_opts {
 	const char *out, *judge;

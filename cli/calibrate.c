@@ -18,16 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "agent/backend.h"
+#include "commands.h"
+#include "opts.h"
+#include "agent/stages/backend.h"
 #include "annotations/adjud.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
 #include "annotations/task.h"
-#include "sessions/csv.h"
+#include "sessions/corpus/csv.h"
 #include "tui/width.h"
 
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };

@@ -1,4 +1,4 @@
-/* callers: pilot a form with simulated callers (sessions/callers.h, docs/callers.md).
+/* callers: pilot a form with simulated callers (sessions/calls/callers.h, docs/callers.md).
  *
  * formdesk callers --form FILE --profiles FILE [--behaviours LIST|all] [--calls N]
  *                  [--seed S] [--repeat K] [--expect-form FILE] [--turn-limit N]
@@ -19,17 +19,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/form.h"
-#include "sessions/callers.h"
-#include "sessions/callersrun.h"
-#include "sessions/callervoice.h"
-#include "sessions/corpus.h"
-#include "sessions/persona.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/rules/form.h"
+#include "sessions/calls/callers.h"
+#include "sessions/eval/callersrun.h"
+#include "sessions/calls/callervoice.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/persona.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
 
 struct callers_opts {
 	const char *profiles, *behaviours, *expect_form, *caller_model, *persona, *condition, *voice;

@@ -1,5 +1,5 @@
 /* check-form: print FormBharo's validation issues for a form config, then formdesk's
- * warnings about what would misbehave (agent/formlint.h).
+ * warnings about what would misbehave (agent/rules/formlint.h).
  * Exit status: 0 valid (no refusal; warnings, if any, on stderr), 1 refused (the issues
  * as {"validation_issues":[...]} on stdout) or, with --strict, warned, 2 unreadable file
  * or bad usage (stderr). */
@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "agent/form.h"
-#include "agent/formlint.h"
+#include "commands.h"
+#include "opts.h"
+#include "agent/rules/form.h"
+#include "agent/rules/formlint.h"
 
 struct check_form_opts {
 	bool strict;

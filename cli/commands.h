@@ -7,7 +7,7 @@
 #ifndef FORMDESK_COMMANDS_H
 #define FORMDESK_COMMANDS_H
 
-#include "cli/opts.h"
+#include "opts.h"
 
 #define COMMANDS(X) \
 	X("check-form", cmd_check_form, "print FormBharo's validation issues for a form config") \

@@ -1,5 +1,5 @@
 /* compose: the composition root of the commands that run the agent (see compose.h). */
-#include "cli/compose.h"
+#include "compose.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -9,16 +9,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent/form.h"
-#include "agent/formlint.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
+#include "agent/rules/form.h"
+#include "agent/rules/formlint.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/provider.h"
 #include "audio/endpoint.h"
-#include "sessions/corpus.h"
-#include "sessions/corpusfit.h"
-#include "sessions/engine.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/corpus/corpusfit.h"
+#include "sessions/calls/engine.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
 
 /* say: one message by the convention: "formdesk COMMAND: " then the text. */
 static void say(const struct compose *c, const char *fmt, ...)
@@ -68,7 +68,7 @@ static char *default_form(void)
 	return strdup(COMPOSE_DEFAULT_FORM);
 }
 
-/* What loads but would misbehave (agent/formlint.h), said before anything runs: in a typed
+/* What loads but would misbehave (agent/rules/formlint.h), said before anything runs: in a typed
  * call a question without a script is otherwise only heard, in English. */
 static void warn_form(struct compose *c)
 {
@@ -80,7 +80,7 @@ static void warn_form(struct compose *c)
 }
 
 /* A corpus made for another form, or whose callers never answer some of its fields
- * (sessions/corpusfit.h): said, not refused, since trying a changed form on an old corpus
+ * (sessions/corpus/corpusfit.h): said, not refused, since trying a changed form on an old corpus
  * is what a developer does. */
 static void warn_corpus(struct compose *c)
 {

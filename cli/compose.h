@@ -1,7 +1,7 @@
 /* compose: the composition root of the commands that run the agent (run, simulate,
  * extract, bench): from the common options (--form, --corpus, --db, --today, --stt,
  * --extract, --reply, --config) it builds the form, the provider config, the corpus, the
- * date the rules take as today, the three backends (through agent/backend.h's lookup by
+ * date the rules take as today, the three backends (through agent/stages/backend.h's lookup by
  * "PROVIDER[:MODEL]", the one place a command touches it), the word lists and the store,
  * in that order, and hands them to the engine as one engine_config.
  *
@@ -15,9 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "agent/backend.h"
-#include "agent/ymd.h"
-#include "cli/opts.h"
+#include "agent/stages/backend.h"
+#include "base/ymd.h"
+#include "opts.h"
 
 struct engine_config;
 struct form_issues;
@@ -43,8 +43,8 @@ struct compose_opts {
 #define COMPOSE_OPT_REPLY(fl) COMPOSE_ROW("reply", reply, "P[:M]", "the REPLY backend, PROVIDER[:MODEL]", fl)
 #define COMPOSE_OPT_CONFIG(fl) COMPOSE_ROW("config", config, "FILE", "the providers' base URLs, models, timeouts, retries, prices", fl)
 
-/* The deadlines for an unresponsive provider (sessions/engine.h), whole ms; not given:
- * the config file's "deadlines" (agent/provider.h). */
+/* The deadlines for an unresponsive provider (sessions/calls/engine.h), whole ms; not given:
+ * the config file's "deadlines" (agent/stages/provider.h). */
 #define COMPOSE_DEADLINE_ROW(name, field, help) \
 	{name, OPTS_INT, offsetof(struct compose_opts, field), "MS", help, OPTS_SHARED, 1, 86400000, NULL}
 #define COMPOSE_OPT_DEADLINES \
@@ -102,19 +102,19 @@ enum err compose_new(const char *cmd, const struct compose_opts *o, unsigned par
  * such as the simulator's need of a terminal). Errors: ERR_DB, ERR_NOMEM, said on stderr. */
 enum err compose_store(struct compose *c, const char *db);
 
-/* compose_engine: an engine config (sessions/engine.h) borrowing c's parts: form, form
+/* compose_engine: an engine config (sessions/calls/engine.h) borrowing c's parts: form, form
  * path, corpus name, word lists, backends, store, today, the deadlines given; the
  * endpointing defaults; no telephone channel. c must outlive the engine. */
 void compose_engine(const struct compose *c, struct engine_config *cfg);
 
-/* compose_run: record the run cfg's calls are made in (sessions/runs.h, runs_begin: the
+/* compose_run: record the run cfg's calls are made in (sessions/calls/runs.h, runs_begin: the
  * form kept whole, the backends as o gave them, the options, c's corpus) in c's store,
  * with source ("run", "simulate", "typed", "mic", "bench"); cfg->run_id becomes its id.
  * The caller ends it with runs_end. Errors: as runs_begin, said on stderr. */
 enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
 		     struct engine_config *cfg);
 
-/* compose_say_issues: a form's refusals (agent/form.h), one indented "FIELD: MESSAGE" line
+/* compose_say_issues: a form's refusals (agent/rules/form.h), one indented "FIELD: MESSAGE" line
  * each on stderr, under a line the caller has already written naming the file. */
 void compose_say_issues(const struct form_issues *is);
 

@@ -2,7 +2,7 @@
  *   [--unknown F,...] [--conditions ideal,noise,distance,pace] [--synthesize]
  *
  * Writes a benchmark corpus (corpus/README.md) from caller profiles along every branch
- * path of the form, one acoustic condition per call (sessions/corpusgen.h; the profile
+ * path of the form, one acoustic condition per call (sessions/corpus/corpusgen.h; the profile
  * format is in docs/evaluation.md). stderr: what was written, and any condition left out
  * because its audio cannot be made. Exit status: 0 written, 2 bad usage or bad input. */
 #include <errno.h>
@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/form.h"
-#include "sessions/corpusgen.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/rules/form.h"
+#include "sessions/corpus/corpusgen.h"
 
 static const struct opts_spec build_spec[] = {
 	COMPOSE_OPT_FORM(OPTS_REQUIRED),

@@ -19,14 +19,14 @@
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/ymd.h"
-#include "sessions/csv.h"
-#include "sessions/paths.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "base/ymd.h"
+#include "sessions/corpus/csv.h"
+#include "sessions/corpus/paths.h"
 
 #define DEFAULT_FORM "forms/armman_enrollment.json"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "audio/padev.h"
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "commands.h"
+#include "opts.h"
 
 const struct opts_cmd cmd_devices_opts = {
 	.name = "devices", .about = "(or formdesk --list-devices)\n",

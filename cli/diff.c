@@ -1,5 +1,5 @@
 /* diff: two runs compared call by call and field by field, and the regression gate
- * (sessions/rundiff.h).
+ * (sessions/eval/rundiff.h).
  *
  * formdesk diff --db FILE RUN_A RUN_B [--db-b FILE] [--format table|markdown|csv|json]
  *               [--gate]
@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "sessions/rundiff.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "opts.h"
+#include "sessions/eval/rundiff.h"
+#include "sessions/store/store.h"
 
 struct diff_opts {
 	const char *db, *db_b, *format;

@@ -1,5 +1,5 @@
 /* endpoint_eval: `formdesk endpoint-eval`: false cut-offs against latency per kind of
- * answer and endpointer setting (sessions/endpointeval.h).
+ * answer and endpointer setting (sessions/eval/endpointeval.h).
  *
  * formdesk endpoint-eval --corpus DIR|demo|respin [--form FILE] [--telephone]
  *     [--conditions C,...] [--gaps MS,...] [--sweep stop=MS,...,wait=MS,...] [--svg FILE]
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "sessions/corpus.h"
-#include "sessions/endpointeval.h"
+#include "commands.h"
+#include "opts.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/eval/endpointeval.h"
 
 #define MAX_LIST 32
 

@@ -12,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/backend.h"
-#include "agent/extract_rules.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/http.h"
-#include "agent/provider.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/extract_rules.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/stages/http.h"
+#include "agent/stages/provider.h"
 
 struct extract_opts {
 	const char *field, *history;
@@ -161,7 +161,7 @@ int cmd_extract(int argc, char **argv)
 	};
 	struct backend_usage u;
 	bool net = false;
-	/* the engine's per-turn deadline (sessions/engine.c arm_deadline), for this one turn */
+	/* the engine's per-turn deadline (sessions/calls/engine.c arm_deadline), for this one turn */
 	long turn_ms, call_ms;
 	char why[160];
 	provider_config_deadlines(&turn_ms, &call_ms);

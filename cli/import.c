@@ -1,5 +1,5 @@
 /* import: calls made outside formdesk (FormBharo's API, or plain JSONL transcripts:
- * sessions/callimport.h) played through the agent into a run of source "import", so they
+ * sessions/calls/callimport.h) played through the agent into a run of source "import", so they
  * can be reviewed, replayed through a change and diffed.
  *
  * formdesk import --db FILE --form FILE (--formbharo FILE | --jsonl FILE)
@@ -16,19 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
-#include "agent/ymd.h"
-#include "sessions/callimport.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/provider.h"
+#include "base/ymd.h"
+#include "sessions/calls/callimport.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
 
 struct import_opts {
 	const char *db, *formbharo, *jsonl;

@@ -1,9 +1,9 @@
-/* name-match: the deterministic name judge on two names (agent/namematch.h). */
+/* name-match: the deterministic name judge on two names (agent/hindi/namematch.h). */
 #include <stdio.h>
 
-#include "agent/namematch.h"
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "agent/hindi/namematch.h"
+#include "commands.h"
+#include "opts.h"
 
 const struct opts_cmd cmd_name_match_opts = {
 	.name = "name-match", .args = "A B", .min_args = 2, .max_args = 2,

@@ -1,7 +1,7 @@
 /* opts: the one option parser of every formdesk command (see opts.h). getopt_long does the
  * scanning; this file turns the command's table into getopt_long's, checks and stores the
  * values, and writes the messages and the usage. */
-#include "cli/opts.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <getopt.h>

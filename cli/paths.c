@@ -1,14 +1,14 @@
-/* paths: print every path through a form, one JSON line each (rule in sessions/paths.h).
+/* paths: print every path through a form, one JSON line each (rule in sessions/corpus/paths.h).
  * Exit status: 0 printed, 2 bad usage, unreadable or refused form, bad --unknown. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/form.h"
-#include "sessions/paths.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/rules/form.h"
+#include "sessions/corpus/paths.h"
 
 struct paths_opts {
 	const char *unknown;

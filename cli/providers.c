@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/http.h"
-#include "agent/provider.h"
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "agent/stages/http.h"
+#include "agent/stages/provider.h"
+#include "commands.h"
+#include "opts.h"
 
 struct providers_opts {
 	const char *config;

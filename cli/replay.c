@@ -1,5 +1,5 @@
 /* replay: recorded calls played again through a changed form, backends or options, into a
- * new run (sessions/replay.h).
+ * new run (sessions/calls/replay.h).
  *
  * formdesk replay --db FILE (--run R | --call N[,N...] ...) [--form FILE]
  *                 [--stt P[:M]] [--extract P[:M]] [--reply P[:M]] [--config FILE]
@@ -23,18 +23,18 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
-#include "agent/ymd.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/provider.h"
+#include "base/ymd.h"
 #include "audio/vad.h"
-#include "sessions/engine.h"
-#include "sessions/replay.h"
-#include "sessions/store.h"
+#include "sessions/calls/engine.h"
+#include "sessions/calls/replay.h"
+#include "sessions/store/store.h"
 
 #define MAX_CALLS 4096
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "opts.h"
+#include "sessions/store/store.h"
 #include "tui/review.h"
 #include "tui/term.h"
 

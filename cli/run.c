@@ -7,7 +7,7 @@
  * --telephone passes each caller turn's audio through the 8 kHz mu-law telephone channel
  * (audio/channel.h) before VAD and STT, as the pilot's calls were heard. A turn that
  * calls.csv marks with barge_in_ms starts while the agent is still speaking: it is
- * recorded as a barge-in (sessions/engine.h).
+ * recorded as a barge-in (sessions/calls/engine.h).
  *
  * stdout: one JSON line per call {"call_id","db_id","status","reason","form_data",
  * "form_status","turns",
@@ -17,9 +17,9 @@
  * opening's REPLY, and of its caller turns, {"turns" (sum), "turn_max"}; requests =
  * network requests made, failed_requests = those that failed; per_turn = each caller
  * turn's {"turn","latency":{"total_ms","parts":[{"name","ms","governed_by"}]}}, the end of
- * its speech to the agent's first words in parts that add up to it, sessions/latency.h),
+ * its speech to the agent's first words in parts that add up to it, sessions/store/latency.h),
  * then, when the corpus has expected forms, one line
- * {"form_completion_accuracy":X,"fields":N,"correct":M} (sessions/score.h).
+ * {"form_completion_accuracy":X,"fields":N,"correct":M} (sessions/corpus/score.h).
  * (db_id = the call's row in the store's calls table; reason = why the call ended, as
  * stored). stderr: the corpus's attribution, stage errors, fields scored wrong, and a
  * progress bar when it is a terminal.
@@ -29,16 +29,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "agent/form.h"
-#include "sessions/callline.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/runs.h"
-#include "sessions/score.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "agent/rules/form.h"
+#include "sessions/calls/callline.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/calls/runs.h"
+#include "sessions/corpus/score.h"
+#include "sessions/store/store.h"
 
 struct run_opts {
 	bool headless, telephone;

@@ -1,19 +1,19 @@
-/* runs: the runs recorded in a database (sessions/runs.h).
+/* runs: the runs recorded in a database (sessions/calls/runs.h).
  *
  * formdesk runs --db FILE [--json]
  *
  * stdout: a table, one run a line (id, started, source, form and the start of its
  * SHA-256, backends, calls, completion, form-completion accuracy where the run's corpus
- * has expected forms); with --json one JSON object a line (sessions/runs.h runs_list).
+ * has expected forms); with --json one JSON object a line (sessions/calls/runs.h runs_list).
  * Exit status: 0 done; 2 bad usage, no such database, or a failure. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
+#include "commands.h"
+#include "opts.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
 
 struct runs_opts {
 	const char *db;

@@ -1,6 +1,6 @@
 /* select: choose a model for one stage from benchmark results, by the FormBharo paper's
  * method (hard limits, Pareto frontier, min-max normalization, weighted sum, weight sweep;
- * see sessions/select.h and docs/evaluation.md).
+ * see sessions/eval/select.h and docs/evaluation.md).
  * Exit status: 0 a leader was found, 1 no candidate meets the limits, 2 bad usage or an
  * unreadable or malformed results file. */
 #include <float.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "sessions/chart.h"
-#include "sessions/select.h"
+#include "commands.h"
+#include "opts.h"
+#include "sessions/eval/chart.h"
+#include "sessions/eval/select.h"
 #include "tui/width.h"
 
 struct opts {
@@ -383,7 +383,7 @@ int cmd_select(int argc, char **argv)
 	rc = 2;
 	char *staged = NULL;
 	if (o.stage) {
-		/* a bench folder's one-stage file (sessions/benchreport.h) */
+		/* a bench folder's one-stage file (sessions/eval/benchreport.h) */
 		static const char *const stages[] = {"stt", "extract", "reply", "call"};
 		bool known = false;
 		for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++)

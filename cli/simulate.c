@@ -9,14 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent/tts.h"
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
-#include "cli/opts.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
+#include "agent/stages/tts.h"
+#include "commands.h"
+#include "compose.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
+#include "opts.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
 #include "tui/keys.h"
 #include "tui/playback.h"
 #include "tui/simulate.h"

@@ -1,4 +1,4 @@
-/* formdesk tts warm: pre-build the TTS cache (sessions/ttscache.h) for a form: every fixed
+/* formdesk tts warm: pre-build the TTS cache (sessions/calls/ttscache.h) for a form: every fixed
  * script (intro, outros, each question's words, skip and retry messages) synthesized once
  * by the chosen hosted voice and kept beside the database (DB.tts/), so calls on that
  * form speak them at once and pay for them once. Prints what was made and what was
@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent/backend.h"
-#include "agent/provider.h"
-#include "agent/tts.h"
-#include "cli/commands.h"
-#include "cli/compose.h"
-#include "cli/opts.h"
-#include "sessions/ttscache.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/provider.h"
+#include "agent/stages/tts.h"
+#include "commands.h"
+#include "compose.h"
+#include "opts.h"
+#include "sessions/calls/ttscache.h"
 
 struct tts_opts {
 	const char *tts;

@@ -8,8 +8,8 @@
 
 #include "audio/audiofile.h"
 #include "audio/endpoint.h"
-#include "cli/commands.h"
-#include "cli/opts.h"
+#include "commands.h"
+#include "opts.h"
 
 #define VAD_RATE 16000
 

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/fake_backend.h"
-#include "agent/tts.h"
+#include "fake_backend.h"
+#include "agent/stages/tts.h"
 #include "audio/resample.h"
 #include "audio/sink.h"
-#include "sessions/live.h"
+#include "sessions/calls/live.h"
 
 #define TRIALS 200
 

@@ -16,13 +16,13 @@
 #include <unistd.h>
 #include <cjson/cJSON.h>
 
-#include "agent/backend.h"
-#include "agent/lexicon.h"
-#include "sessions/bench.h"
-#include "sessions/benchdb.h"
-#include "sessions/benchreport.h"
-#include "sessions/corpus.h"
-#include "sessions/corpusgen.h"
+#include "agent/stages/backend.h"
+#include "agent/hindi/lexicon.h"
+#include "sessions/eval/bench.h"
+#include "sessions/store/benchdb.h"
+#include "sessions/eval/benchreport.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/corpus/corpusgen.h"
 #include "tests/support/mockserver.h"
 
 #define FORM "forms/armman_enrollment.json"

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sessions/corpus.h"
-#include "sessions/endpointeval.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/eval/endpointeval.h"
 
 static void one(const char *dir)
 {

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/extract_rules.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
+#include "agent/stages/extract_rules.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
 
 #define ROUNDS 200
 

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/backend.h"
-#include "agent/extract_llm.h"
-#include "agent/form.h"
-#include "agent/http.h"
-#include "agent/provider.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/extract_llm.h"
+#include "agent/rules/form.h"
+#include "agent/stages/http.h"
+#include "agent/stages/provider.h"
 #include "tests/support/mockserver.h"
 
 #define OVERHEAD_RUNS 2000

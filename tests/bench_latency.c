@@ -3,7 +3,7 @@
  * Local fake servers of known delays stand in for STT (ElevenLabs' API, STT_MS), EXTRACT
  * and REPLY (OpenAI's chat completions, EXTRACT_MS and REPLY_MS); the agent speaks with
  * espeak-ng (no hosted TTS provider here) into a WAV file. Two live calls run through
- * livecall (sessions/livecall.h), as at the desk:
+ * livecall (sessions/calls/livecall.h), as at the desk:
  * - typed: each line typed is a caller turn (no endpointing, no STT);
  * - microphone: the caller's speech (espeak-ng Hindi, synthetic) comes through PortAudio
  *   from ALSA's file plugin (ALSA_CONFIG_PATH set for this process only), endpointed with
@@ -11,7 +11,7 @@
  * Per caller turn, formdesk's own share is the measured end of speech to first audio
  * minus what it does not govern: the endpointing wait (the setting), the fake servers'
  * delays on the way, and espeak-ng's synthesis. Printed: its p50 and p95 (target: p95 under
- * 5 ms), each part's p50/p95 (sessions/latency.h), and how far the parts' sum is from the
+ * 5 ms), each part's p50/p95 (sessions/store/latency.h), and how far the parts' sum is from the
  * total (they must agree within 1 ms; tests/test_latency.c checks it). */
 #include <math.h>
 #include <pthread.h>
@@ -24,15 +24,15 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/http.h"
-#include "agent/lexicon.h"
-#include "agent/tts.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/stages/http.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/tts.h"
 #include "audio/audiofile.h"
-#include "sessions/latency.h"
-#include "sessions/livecall.h"
-#include "sessions/store.h"
+#include "sessions/store/latency.h"
+#include "sessions/calls/livecall.h"
+#include "sessions/store/store.h"
 #include "tests/support/mockserver.h"
 
 #define FORM "forms/armman_enrollment.json"

@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "sessions/store.h"
+#include "sessions/store/store.h"
 
 #define CALLS 100000
 #define TARGET_MS 200.0

@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/tts_cloud.h"
-#include "sessions/ttscache.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/stages/tts_cloud.h"
+#include "sessions/calls/ttscache.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
 

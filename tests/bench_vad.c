@@ -26,7 +26,7 @@
 
 #include "audio/endpoint.h"
 #include "audio/vad.h"
-#include "tests/endpoint_clips.h"
+#include "endpoint_clips.h"
 
 #define GAP_MS 1200
 #define TOL_MS 30

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/extract_rules.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
+#include "agent/stages/extract_rules.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
 #include "tests/support/table.h"
 
 /* text of a stored value: strings as they are, numbers as %.15g, booleans true/false */

@@ -1,4 +1,4 @@
-/* fake_backend: helpers for tests of backends (agent/backend.h).
+/* fake_backend: helpers for tests of backends (agent/stages/backend.h).
  * FAKE_OPS(name, stage, fn) defines a static struct backend_ops `name` of stage whose
  * blocking call is fn, a function typed for the stage (e.g. enum err fn(void *ctx, const
  * struct stt_request *req, char **text)). speak_parts() is backend_speak with the
@@ -6,7 +6,7 @@
 #ifndef FORMDESK_TEST_FAKE_BACKEND_H
 #define FORMDESK_TEST_FAKE_BACKEND_H
 
-#include "agent/backend.h"
+#include "agent/stages/backend.h"
 
 #define FAKE_OPS(name, st, fn)                                                  \
 	static enum err name##_call(void *ctx, const void *req, void *out)      \

@@ -7,7 +7,7 @@
 #define FORMDESK_TESTS_KIND_ROWS_H
 
 #include "case_rows.h"
-#include "agent/namematch.h"
+#include "agent/hindi/namematch.h"
 
 #define KIND_FORM "tests/data/parse_form.json"
 #define KIND_EXTRACT "tests/data/kinds_extract.tsv"

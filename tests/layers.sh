@@ -28,13 +28,17 @@ fails() {
 		'[ $rc = 1 ] && grep -q "^$file:$line: .*$inc" "$tmp/out"'
 }
 
-fails "sessions/ including tui/" sessions/store.c tui/screen.h
-fails "audio/ including agent/" audio/ring.h agent/form.h
-fails "agent/ including audio/" agent/flow.c audio/ring.h
+fails "sessions/ including tui/" sessions/store/store.c tui/screen.h
+fails "audio/ including agent/" audio/ring.h agent/rules/form.h
+fails "agent/ including audio/" agent/rules/flow.c audio/ring.h
 fails "annotations/ including cli/" annotations/queue.c cli/opts.h
 fails "tui/ including cli/" tui/simulate.c cli/commands.h
-fails "base/ including agent/" base/err.c agent/form.h
+fails "base/ including agent/" base/err.c agent/rules/form.h
+fails "agent/hindi/ including agent/rules/" agent/hindi/parse.c agent/rules/form.h
+fails "agent/rules/ including agent/stages/" agent/rules/flow.c agent/stages/backend.h
+fails "sessions/store/ including sessions/calls/" sessions/store/store.c sessions/calls/engine.h
+fails "sessions/calls/ including sessions/eval/" sessions/calls/engine.c sessions/eval/stats.h
 
-plant tui/callview.c sessions/store.h
+plant tui/callview.c sessions/store/store.h
 rc=$?
 check "tui/ including sessions/ (downward) passes" '[ $rc = 0 ]'

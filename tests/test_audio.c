@@ -18,7 +18,7 @@
 #include <sndfile.h>
 
 #include "audio/audiofile.h"
-#include "tests/endpoint_clips.h"
+#include "endpoint_clips.h"
 #include "tests/support/tmpdir.h"
 
 static char tmpdir[64];

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/backend.h"
-#include "agent/extraction.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/tts.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/extraction.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/tts.h"
 
 static void test_known(void **state)
 {

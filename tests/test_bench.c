@@ -1,4 +1,4 @@
-/* The benchmark (sessions/bench.c, benchdb.c, benchreport.c, replycheck.c) on a small
+/* The benchmark (sessions/eval/bench.c, benchdb.c, benchreport.c, replycheck.c) on a small
  * fixture: tests/data/bench_form.json and tests/data/bench_corpus, with fake STT and
  * EXTRACT backends from tests/data/bench_fake.tsv (one deliberately wrong extraction),
  * the script replier, and the figures worked by hand in tests/data/bench_expected.tsv;
@@ -15,15 +15,15 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/fake_backend.h"
-#include "agent/lexicon.h"
-#include "agent/reply_script.h"
-#include "sessions/bench.h"
-#include "sessions/benchdb.h"
-#include "sessions/benchreport.h"
-#include "sessions/corpus.h"
-#include "sessions/replycheck.h"
-#include "sessions/score.h"
+#include "fake_backend.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/reply_script.h"
+#include "sessions/eval/bench.h"
+#include "sessions/store/benchdb.h"
+#include "sessions/eval/benchreport.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/eval/replycheck.h"
+#include "sessions/corpus/score.h"
 
 #define MAX_ROWS 64
 

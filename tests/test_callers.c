@@ -1,4 +1,4 @@
-/* test_callers: the simulated callers (sessions/callers.h) on the enrollment form, one
+/* test_callers: the simulated callers (sessions/calls/callers.h) on the enrollment form, one
  * hand-checked row per behaviour: the words she says the first and second time the field
  * is asked, the timing (pieces, pauses, barge-in, backchannel) and the form the call
  * should end with; then the behaviour list, seeded draws, and bad input named by file,
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/decision.h"
-#include "agent/form.h"
-#include "sessions/callers.h"
-#include "sessions/corpus.h"
-#include "sessions/persona.h"
+#include "agent/rules/decision.h"
+#include "agent/rules/form.h"
+#include "sessions/calls/callers.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/persona.h"
 
 #define PROFILES "tests/data/callers/profiles.json"
 

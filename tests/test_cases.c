@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "case_rows.h"
-#include "agent/namematch.h"
+#include "agent/hindi/namematch.h"
 
 static struct form *form;
 static struct lexicon *lex;

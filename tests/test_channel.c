@@ -18,7 +18,7 @@
 
 #include "audio/audiofile.h"
 #include "audio/channel.h"
-#include "tests/endpoint_clips.h"
+#include "endpoint_clips.h"
 
 #define RATE 16000
 

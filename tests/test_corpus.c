@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sessions/corpus.h"
-#include "sessions/csv.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/corpus/csv.h"
 
 static const char *err_name(enum err e)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sessions/corpusfit.h"
+#include "sessions/corpus/corpusfit.h"
 #include "tests/support/table.h"
 
 static void row(void **state)

@@ -15,13 +15,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/http.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
-#include "sessions/engine.h"
-#include "sessions/store.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/stages/http.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/provider.h"
+#include "sessions/calls/engine.h"
+#include "sessions/store/store.h"
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"

@@ -13,7 +13,7 @@
 
 #include "audio/endpoint.h"
 #include "audio/vad.h"
-#include "tests/endpoint_clips.h"
+#include "endpoint_clips.h"
 #include "tests/support/table.h"
 
 #define MAX_FIELDS 11

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "sessions/endpointeval.h"
+#include "sessions/eval/endpointeval.h"
 
 static void test_kinds(void **state)
 {

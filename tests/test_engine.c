@@ -14,12 +14,12 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
-#include "tests/fake_backend.h"
-#include "agent/form.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/score.h"
-#include "sessions/store.h"
+#include "fake_backend.h"
+#include "agent/rules/form.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/corpus/score.h"
+#include "sessions/store/store.h"
 
 /* Fake STT: the reference, or a failure for the words "stt-fails". */
 static enum err fake_stt(void *ctx, const struct stt_request *req, char **text)

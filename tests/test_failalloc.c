@@ -15,12 +15,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "agent/decision.h"
-#include "agent/extraction.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/provider.h"
-#include "sessions/store.h"
+#include "agent/rules/decision.h"
+#include "agent/rules/extraction.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/stages/provider.h"
+#include "sessions/store/store.h"
 #include "tests/support/failalloc.h"
 #include "tests/support/tmpdir.h"
 

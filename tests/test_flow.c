@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/reply_script.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/stages/reply_script.h"
 
 static const struct ymd today = {2026, 11, 29};
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/form.h"
+#include "agent/rules/form.h"
 
 static char *slurp(const char *path)
 {

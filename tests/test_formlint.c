@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/form.h"
-#include "agent/formlint.h"
+#include "agent/rules/form.h"
+#include "agent/rules/formlint.h"
 #include "tests/support/table.h"
 
 static struct table_row *rows;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/http.h"
+#include "agent/stages/http.h"
 #include "tests/support/mockserver.h"
 
 static struct mockserver *ms;

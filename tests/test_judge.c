@@ -1,4 +1,4 @@
-/* The benchmark's LLM judge (sessions/benchjudge.c, agent/judge_llm.c) against a local
+/* The benchmark's LLM judge (sessions/eval/benchjudge.c, agent/stages/judge_llm.c) against a local
  * chat-completions server, on the bench fixture (tests/data/bench_form.json and
  * bench_corpus) with fake backends whose outputs the offline judges cannot all decide:
  *   STT   "mera naam Sunita hai" -> "mera kaam Sunita hai"  (naam/kaam: judge says similar)
@@ -25,15 +25,15 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/fake_backend.h"
-#include "agent/judge_llm.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
-#include "agent/reply_script.h"
-#include "sessions/bench.h"
-#include "sessions/benchdb.h"
-#include "sessions/benchreport.h"
-#include "sessions/corpus.h"
+#include "fake_backend.h"
+#include "agent/stages/judge_llm.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/provider.h"
+#include "agent/stages/reply_script.h"
+#include "sessions/eval/bench.h"
+#include "sessions/store/benchdb.h"
+#include "sessions/eval/benchreport.h"
+#include "sessions/corpus/corpus.h"
 #include "tests/support/mockserver.h"
 
 static const char *const STT[][2] = {
@@ -289,7 +289,7 @@ static bool file_has(const char *path, const char *s)
 	return strstr(buf, s) != NULL;
 }
 
-/* The judge is a row of the backend table (agent/backend.h, stage JUDGE): found by name
+/* The judge is a row of the backend table (agent/stages/backend.h, stage JUDGE): found by name
  * among the language-model providers, no offline one; asked through the table's blocking
  * call, with its usage and model. */
 static void judge_backend_row(void **state)

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "agent/backend.h"
+#include "agent/stages/backend.h"
 #include "annotations/calib.h"
 #include "annotations/judges.h"
 #include "annotations/labels.h"

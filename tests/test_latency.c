@@ -1,4 +1,4 @@
-/* test_latency: a turn's end-of-speech-to-first-sound figure (sessions/latency.h) through
+/* test_latency: a turn's end-of-speech-to-first-sound figure (sessions/store/latency.h) through
  * the call engine, with fake backends of known delays: the parts come in order, each named
  * by what governs it, add up to the total exactly (formdesk's own time the remainder),
  * are stored with the turn and in the call's totals (the headless JSON line), and are
@@ -18,12 +18,12 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
-#include "tests/fake_backend.h"
-#include "agent/form.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/latency.h"
-#include "sessions/store.h"
+#include "fake_backend.h"
+#include "agent/rules/form.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/store/latency.h"
+#include "sessions/store/store.h"
 
 #define STT_MS 15
 #define EXTRACT_MS 25

@@ -17,12 +17,12 @@
 
 #include <sndfile.h>
 
-#include "tests/fake_backend.h"
-#include "agent/tts.h"
+#include "fake_backend.h"
+#include "agent/stages/tts.h"
 #include "audio/recorder.h"
 #include "audio/resample.h"
 #include "audio/sink.h"
-#include "sessions/live.h"
+#include "sessions/calls/live.h"
 
 static char tmpdir[64];
 static double now_ms;

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/backend.h"
+#include "agent/stages/backend.h"
 #include "audio/audiofile.h"
 #include "audio/resample.h"
 #include "audio/sink.h"
-#include "sessions/live.h"
-#include "sessions/ttscache.h"
+#include "sessions/calls/live.h"
+#include "sessions/calls/ttscache.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
 

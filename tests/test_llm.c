@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "agent/backend.h"
-#include "agent/extract_llm.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/provider.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/extract_llm.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/stages/provider.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 

@@ -29,15 +29,15 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/provider.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/stages/provider.h"
 #include "audio/audiofile.h"
 #include "cli/commands.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/store.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/store/store.h"
 #include "tests/support/mockserver.h"
 #include "tui/callview.h"
 

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "case_rows.h"
-#include "agent/parse.h"
-#include "agent/text.h"
+#include "agent/hindi/parse.h"
+#include "agent/hindi/text.h"
 
 static struct form *form;
 static struct lexicon *lex;

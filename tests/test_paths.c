@@ -1,4 +1,4 @@
-/* Path enumeration (sessions/paths.c), one case per row of tests/data/paths_cases.tsv. */
+/* Path enumeration (sessions/corpus/paths.c), one case per row of tests/data/paths_cases.tsv. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/form.h"
-#include "sessions/paths.h"
+#include "agent/rules/form.h"
+#include "sessions/corpus/paths.h"
 #include "tests/support/table.h"
 
 #define DATA "tests/data/paths_cases.tsv"

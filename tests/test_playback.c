@@ -12,12 +12,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/backend.h"
-#include "agent/decision.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/decision.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
 #include "audio/endpoint.h"
-#include "sessions/corpus.h"
+#include "sessions/corpus/corpus.h"
 #include "tui/callview.h"
 #include "tui/playback.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/llm.h"
-#include "agent/provider.h"
+#include "agent/stages/llm.h"
+#include "agent/stages/provider.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/table.h"
 

@@ -1,4 +1,4 @@
-/* McNemar's exact test as the diff's gate uses it (sessions/rundiff.h), on hand-worked
+/* McNemar's exact test as the diff's gate uses it (sessions/eval/rundiff.h), on hand-worked
  * tables: p = min(1, 2 * P(X <= min(b, c))), X ~ Binomial(b + c, 1/2). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <cmocka.h>
 
-#include "sessions/rundiff.h"
+#include "sessions/eval/rundiff.h"
 
 static void test_mcnemar(void **state)
 {

@@ -1,4 +1,4 @@
-/* Keys never leak: the scrub itself (agent/secret.h), then every provider against a local
+/* Keys never leak: the scrub itself (agent/stages/secret.h), then every provider against a local
  * server that quotes the caller's key at every offset from 0 to 400 bytes into its error
  * message, and into its successful answers (an acknowledgement, a transcript), as it is
  * and escaped as JSON or a URL would (ESCAPES): neither
@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "agent/backend.h"
-#include "agent/extraction.h"
-#include "agent/form.h"
-#include "agent/provider.h"
-#include "agent/secret.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/extraction.h"
+#include "agent/rules/form.h"
+#include "agent/stages/provider.h"
+#include "agent/stages/secret.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
 

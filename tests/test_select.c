@@ -1,4 +1,4 @@
-/* Model selection (sessions/select.c): hard limits, Pareto frontier, min-max normalization,
+/* Model selection (sessions/eval/select.c): hard limits, Pareto frontier, min-max normalization,
  * weighted sum and weight sweeps, one case per row of tests/data/select_cases.tsv. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sessions/benchreport.h"
-#include "sessions/select.h"
+#include "sessions/eval/benchreport.h"
+#include "sessions/eval/select.h"
 #include "tests/support/table.h"
 
 #define DATA "tests/data/select_cases.tsv"

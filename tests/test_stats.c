@@ -1,4 +1,4 @@
-/* Percentiles, means and confidence intervals (sessions/stats.c), one case per row of
+/* Percentiles, means and confidence intervals (sessions/eval/stats.c), one case per row of
  * tests/data/stats_cases.tsv. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sessions/stats.h"
+#include "sessions/eval/stats.h"
 #include "tests/support/table.h"
 
 #define DATA "tests/data/stats_cases.tsv"

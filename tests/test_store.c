@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <sqlite3.h>
 
-#include "sessions/store.h"
+#include "sessions/store/store.h"
 
 struct fixture {
 	char dir[64];

@@ -15,12 +15,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "agent/backend.h"
-#include "agent/extract_llm.h"
-#include "agent/form.h"
-#include "agent/http.h"
-#include "agent/llm_stream.h"
-#include "agent/provider.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/extract_llm.h"
+#include "agent/rules/form.h"
+#include "agent/stages/http.h"
+#include "agent/stages/llm_stream.h"
+#include "agent/stages/provider.h"
 #include "tests/support/mockserver.h"
 
 static struct mockserver *ms;

@@ -18,11 +18,11 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-#include "agent/backend.h"
-#include "agent/http.h"
-#include "agent/secret.h"
-#include "agent/provider.h"
-#include "agent/stt_wav.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/http.h"
+#include "agent/stages/secret.h"
+#include "agent/stages/provider.h"
+#include "agent/stages/stt_wav.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"

@@ -1,4 +1,4 @@
-/* SVG writing (sessions/svg.c) and the report charts (sessions/chart.c): escaping cases
+/* SVG writing (sessions/eval/svg.c) and the report charts (sessions/eval/chart.c): escaping cases
  * from tests/data/svg_escape.tsv, and the three charts written with hostile labels and
  * parsed back by a real XML parser (Python's xml.etree.ElementTree). */
 #include <setjmp.h>
@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "sessions/chart.h"
-#include "sessions/svg.h"
+#include "sessions/eval/chart.h"
+#include "sessions/eval/svg.h"
 #include "tests/support/table.h"
 
 #define DATA "tests/data/svg_escape.tsv"

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/fake_backend.h"
-#include "agent/tts.h"
+#include "fake_backend.h"
+#include "agent/stages/tts.h"
 #include "audio/endpoint.h"
 #include "audio/resample.h"
 

@@ -17,9 +17,9 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "agent/backend.h"
-#include "agent/provider.h"
-#include "agent/tts_cloud.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/provider.h"
+#include "agent/stages/tts_cloud.h"
 #include "audio/resample.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
@@ -353,7 +353,7 @@ static void test_price_voice_errors(void **state)
 
 /* A provider that quotes the key back in an error, whole or cut, leaves no trace of it in
  * what formdesk keeps or shows: each voice's key is registered with the scrub
- * (agent/secret.h) when it is read from its environment variable. */
+ * (agent/stages/secret.h) when it is read from its environment variable. */
 static void test_keys_scrubbed(void **state)
 {
 	(void)state;

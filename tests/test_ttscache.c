@@ -16,10 +16,10 @@
 #include <cmocka.h>
 #include <openssl/evp.h>
 
-#include "agent/backend.h"
-#include "agent/form.h"
-#include "agent/provider.h"
-#include "sessions/ttscache.h"
+#include "agent/stages/backend.h"
+#include "agent/rules/form.h"
+#include "agent/stages/provider.h"
+#include "sessions/calls/ttscache.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
 

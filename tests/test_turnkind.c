@@ -1,4 +1,4 @@
-/* test_turnkind: the turn-taking rules of agent/turnkind.h on the shipped word lists:
+/* test_turnkind: the turn-taking rules of agent/hindi/turnkind.h on the shipped word lists:
  * which transcripts are backchannels (the issue's "हाँ", "हम्म", "हाँ हाँ", "जी", "अच्छा",
  * "ok"; not an answer with words in it), which turns are unfinished (the issue's
  * "उम्म्म्म", "अ", "hmm", "वो..."; "mera naam"; not a whole answer), and what a caller
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/lexicon.h"
-#include "agent/turnkind.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/hindi/turnkind.h"
 
 static struct lexicon *lex;
 

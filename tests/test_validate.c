@@ -1,6 +1,6 @@
 /* Every validator and type normalization, one row of tests/data/validate.tsv per case:
  * the question, the backend's raw value, today, and the stored value or the error. Rows
- * marked "words" need the word lists and agent/parse.h; they run once those understand
+ * marked "words" need the word lists and agent/hindi/parse.h; they run once those understand
  * number words. The same rows also go through flow_check, which must agree. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,11 +10,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
-#include "agent/parse.h"
-#include "agent/validate.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
+#include "agent/hindi/parse.h"
+#include "agent/rules/validate.h"
 #include "tests/support/table.h"
 
 static struct lexicon *words_lexicon(void)

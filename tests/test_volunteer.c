@@ -1,6 +1,6 @@
 /* Volunteered answers, typed calls: each row of tests/data/volunteer_calls.tsv is a call on
  * the enrollment form, its caller turns typed, read by the offline extractor and decided
- * by the rule layer (agent/flow.h says the rules: held values, free re-asks, a field listed
+ * by the rule layer (agent/rules/flow.h says the rules: held values, free re-asks, a field listed
  * twice). The expectations are checked on each turn's decision as JSON (what the store
  * keeps and REPLY receives) and on the flow's views. Today is 29-11-2026.
  *
@@ -29,13 +29,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "agent/extract_rules.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
-#include "sessions/store.h"
-#include "support/table.h"
-#include "support/tmpdir.h"
+#include "agent/stages/extract_rules.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
+#include "sessions/store/store.h"
+#include "tests/support/table.h"
+#include "tests/support/tmpdir.h"
 #include "tui/callview.h"
 
 static const struct ymd today = {2026, 11, 29};

@@ -1,4 +1,4 @@
-/* WER, CER and LLM-WER (sessions/wer.c), one case per row of tests/data/wer_norm.tsv,
+/* WER, CER and LLM-WER (sessions/eval/wer.c), one case per row of tests/data/wer_norm.tsv,
  * wer_align.tsv and wer_llm.tsv. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sessions/wer.h"
+#include "sessions/eval/wer.h"
 #include "tests/support/table.h"
 
 /* "2/5" or "0.4". */

@@ -13,8 +13,8 @@
 #include <cjson/cJSON.h>
 
 #include "annotations/task.h"
-#include "tui/term.h"
-#include "tui/width.h"
+#include "term.h"
+#include "width.h"
 
 enum action {
 #define X(a, key, key2, shown, hint) ACT_##a,

@@ -9,7 +9,7 @@
 #ifndef FORMDESK_TUI_ADJUDICATE_H
 #define FORMDESK_TUI_ADJUDICATE_H
 
-#include "agent/err.h"
+#include "base/err.h"
 #include "annotations/adjud.h"
 
 /* The reviewer's actions, listed once for the key map and the key line:

@@ -16,14 +16,14 @@
 #include <curses.h>
 #include <cjson/cJSON.h>
 
-#include "agent/decision.h"
-#include "agent/namematch.h"
+#include "agent/rules/decision.h"
+#include "agent/hindi/namematch.h"
 #include "annotations/queue.h"
 #include "audio/audiofile.h"
 #include "audio/sink.h"
 #include "annotations/task.h"
-#include "tui/term.h"
-#include "tui/width.h"
+#include "term.h"
+#include "width.h"
 
 enum action {
 #define X(name, key, shown, hint, help, tasks) ACT_##name,
@@ -372,7 +372,7 @@ static void draw_help(struct ui *u)
 }
 
 /* other_script: name in the other script (Devanagari for Latin letters, Latin for the
- * rest), from the name judge's transliteration (agent/namematch.h). */
+ * rest), from the name judge's transliteration (agent/hindi/namematch.h). */
 static void other_script(const char *name, char *buf, size_t size)
 {
 	bool latin = true;

@@ -21,8 +21,8 @@
 #ifndef FORMDESK_ANNOTATE_H
 #define FORMDESK_ANNOTATE_H
 
-#include "agent/backend.h"
-#include "agent/err.h"
+#include "agent/stages/backend.h"
+#include "base/err.h"
 #include "annotations/labels.h"
 
 /* The annotator's actions, listed once for the key map, the help overlay, the key hints

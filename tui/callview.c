@@ -1,13 +1,13 @@
 /* callview: the simulator's panes as data, fed by the engine's events (see callview.h). */
-#include "tui/callview.h"
+#include "callview.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/form.h"
-#include "sessions/corpus.h"
+#include "agent/rules/form.h"
+#include "sessions/corpus/corpus.h"
 
 /* The conversation keeps this many lines; older ones scroll away for good. */
 #define CONV_KEEP 500

@@ -2,15 +2,15 @@
  * conversation, a snapshot of the form, the last turn's verdicts, the last decision, the
  * title, the last turn's stage timings and the end-of-run summary; and the history of
  * the call on screen, turn by turn, to step back through while it is paused. It is fed the call
- * engine's events (sessions/engine.h) and form snapshots; tui/screen.c draws it. Each
+ * engine's events (sessions/calls/engine.h) and form snapshots; tui/screen.c draws it. Each
  * change marks the panes it touches dirty, so the screen redraws only those. */
 #ifndef FORMDESK_CALLVIEW_H
 #define FORMDESK_CALLVIEW_H
 
 #include <stdbool.h>
-#include "agent/err.h"
-#include "agent/flow.h"
-#include "sessions/engine.h"
+#include "base/err.h"
+#include "agent/rules/flow.h"
+#include "sessions/calls/engine.h"
 
 struct form;
 struct corpus_call;
@@ -45,7 +45,7 @@ struct callview_field {
 	char *name;
 	char *value;        /* as stored, "" when none */
 	const char *status; /* "answered", "skipped", "empty", or "held" for a value kept
-			     * until its branch is decided (agent/flow.h); static */
+			     * until its branch is decided (agent/rules/flow.h); static */
 	int used;           /* retries used */
 	int limit;          /* retry limit, -1 for until_answered */
 	bool current;       /* the field being asked */

@@ -1,11 +1,11 @@
 /* lineedit: the typed caller's line (see lineedit.h). */
-#include "tui/lineedit.h"
+#include "lineedit.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "tui/width.h"
+#include "width.h"
 
 struct lineedit {
 	char text[LINEEDIT_MAX + 1];

@@ -6,7 +6,7 @@
 #define FORMDESK_LINEEDIT_H
 
 #include <stddef.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 /* The longest line, in bytes of UTF-8: a caller's answer, not a document. */
 #define LINEEDIT_MAX 2048

@@ -1,13 +1,13 @@
 /* playback: paced play of a corpus through the call engine (see playback.h). */
-#include "tui/playback.h"
+#include "playback.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/backend.h"
-#include "sessions/corpus.h"
-#include "tui/callview.h"
+#include "agent/stages/backend.h"
+#include "sessions/corpus/corpus.h"
+#include "callview.h"
 
 /* Pacing, as fractions of one caller turn's time on screen: the extraction and decision
  * follow the caller's words after BEAT, the agent's reply follows them after another

@@ -13,9 +13,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "agent/err.h"
-#include "agent/http.h"
-#include "sessions/engine.h"
+#include "base/err.h"
+#include "agent/stages/http.h"
+#include "sessions/calls/engine.h"
 
 struct corpus;
 struct callview;
@@ -63,7 +63,7 @@ int playback_call(const struct playback *p);
  * when there is nothing to step: not paused, the call has ended, or the engine is busy. */
 bool playback_step(struct playback *p);
 
-/* playback_poll: the loop's one wait: engine_poll (sessions/engine.h) for at most
+/* playback_poll: the loop's one wait: engine_poll (sessions/calls/engine.h) for at most
  * timeout_ms on the engine's requests and the extra descriptors (their revents set).
  * An engine failure is also shown in the view. Errors: as engine_poll. */
 enum err playback_poll(struct playback *p, int timeout_ms, struct curl_waitfd *extra,

@@ -9,17 +9,17 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
-#include "agent/decision.h"
+#include "agent/rules/decision.h"
 #include "annotations/labels.h"
 #include "annotations/task.h"
 #include "audio/audiofile.h"
 #include "audio/sink.h"
-#include "sessions/latency.h"
-#include "sessions/rundiff.h"
-#include "sessions/runs.h"
-#include "sessions/store.h"
-#include "tui/screen.h"
-#include "tui/width.h"
+#include "sessions/store/latency.h"
+#include "sessions/eval/rundiff.h"
+#include "sessions/calls/runs.h"
+#include "sessions/store/store.h"
+#include "screen.h"
+#include "width.h"
 
 static const char *const statuses[] = {NULL, "complete", "failed", "screened_out", "in_progress"};
 #define N_STATUSES (int)(sizeof statuses / sizeof statuses[0])
@@ -322,7 +322,7 @@ static char *value_text(const cJSON *v)
 }
 
 /* decision_lines: what the rule layer saw and decided, from its decision record read back
- * as the rule layer's struct (agent/decision.h). */
+ * as the rule layer's struct (agent/rules/decision.h). */
 static void decision_lines(struct lines *l, const char *text)
 {
 	struct decision *d = runs_decision(text);

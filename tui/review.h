@@ -45,7 +45,7 @@ struct review_filter {
 	const char *output_device; /* where a turn's audio plays (padev_find: NULL default) */
 	const char *annotator;     /* whose labels l makes; NULL or "" "review" */
 	long long against;         /* a call opens beside the call of this run the diff pairs
-	                              with it (sessions/rundiff.h); 0 alone */
+	                              with it (sessions/eval/rundiff.h); 0 alone */
 };
 
 /* review_run: the browser on st until the user quits (the terminal is taken and given

@@ -1,6 +1,6 @@
 /* screen: the simulator's terminal (see screen.h). The only file of the simulator that
  * calls curses. */
-#include "tui/screen.h"
+#include "screen.h"
 
 #include <curses.h>
 #include <poll.h>
@@ -12,10 +12,10 @@
 #include <utf8proc.h>
 #include <wchar.h>
 
-#include "tui/callview.h"
-#include "tui/keys.h"
-#include "tui/term.h"
-#include "tui/width.h"
+#include "callview.h"
+#include "keys.h"
+#include "term.h"
+#include "width.h"
 
 enum { P_AGENT = 1, P_CALLER, P_OK, P_FAIL, P_NOTE, P_HEAD, P_BAR, P_CURRENT, P_BORDER };
 

@@ -13,7 +13,7 @@
 
 #include <poll.h>
 #include <stdbool.h>
-#include "agent/err.h"
+#include "base/err.h"
 
 struct callview;
 struct screen;

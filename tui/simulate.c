@@ -1,5 +1,5 @@
 /* simulate: the simulator's screen (see simulate.h); the command is cli/simulate.c. */
-#include "tui/simulate.h"
+#include "simulate.h"
 
 #include <poll.h>
 #include <signal.h>
@@ -10,21 +10,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent/form.h"
+#include "agent/rules/form.h"
 #include "audio/padev.h"
-#include "sessions/callline.h"
-#include "sessions/corpus.h"
-#include "sessions/engine.h"
-#include "sessions/livecall.h"
-#include "sessions/store.h"
-#include "sessions/runs.h"
-#include "tui/callview.h"
-#include "tui/keys.h"
-#include "tui/lineedit.h"
-#include "tui/playback.h"
-#include "tui/review.h"
-#include "tui/voice.h"
-#include "tui/screen.h"
+#include "sessions/calls/callline.h"
+#include "sessions/corpus/corpus.h"
+#include "sessions/calls/engine.h"
+#include "sessions/calls/livecall.h"
+#include "sessions/store/store.h"
+#include "sessions/calls/runs.h"
+#include "callview.h"
+#include "keys.h"
+#include "lineedit.h"
+#include "playback.h"
+#include "review.h"
+#include "voice.h"
+#include "screen.h"
 
 struct sim {
 	struct screen *scr;

@@ -1,6 +1,6 @@
 /* simulate: the simulator's screen: plays a corpus's recorded calls through the agent on
  * screen, turn by turn, recording them in the store; or, with typed or mic (or the keys t
- * and m), holds live calls (sessions/livecall.h): the operator types the caller's words, or
+ * and m), holds live calls (sessions/calls/livecall.h): the operator types the caller's words, or
  * speaks them into the microphone. One loop waits in one place (screen_wait_in: the
  * engine's requests, the keyboard, signals; while capturing, at most LIVECALL_POLL_MS),
  * advances the playback on its timer or the live call, and dispatches keys. headless runs
@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "sessions/livecall.h"
+#include "sessions/calls/livecall.h"
 
 struct corpus;
 struct engine_config;

@@ -1,5 +1,5 @@
 /* term: the one owner of the terminal (see term.h). */
-#include "tui/term.h"
+#include "term.h"
 
 #include <curses.h>
 #include <errno.h>

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "agent/err.h"
+#include "base/err.h"
 
 /* term_locale: the locale from the environment, with a UTF-8 character type (C.UTF-8 when
  * the environment's is not UTF-8): Devanagari needs it. Safe to call more than once. */

@@ -1,5 +1,5 @@
 /* voice: the agent's words of a played call, spoken (see voice.h). */
-#include "tui/voice.h"
+#include "voice.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +7,8 @@
 
 #include "audio/resample.h"
 #include "audio/sink.h"
-#include "sessions/live.h"
-#include "sessions/ttscache.h"
+#include "sessions/calls/live.h"
+#include "sessions/calls/ttscache.h"
 
 struct voice {
 	struct backend tts;

@@ -5,8 +5,8 @@
 #ifndef FORMDESK_VOICE_H
 #define FORMDESK_VOICE_H
 
-#include "agent/err.h"
-#include "sessions/livecall.h"
+#include "base/err.h"
+#include "sessions/calls/livecall.h"
 
 struct voice;
 

@@ -1,5 +1,5 @@
 /* width: text width in terminal columns, by grapheme cluster (rules in width.h). */
-#include "tui/width.h"
+#include "width.h"
 
 #include <string.h>
 #include <utf8proc.h>

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 
 #include "base/utf8.h"
-#include "sessions/callimport.h"
-#include "sessions/corpus.h"
+#include "sessions/calls/callimport.h"
+#include "sessions/corpus/corpus.h"
 
 /* The smallest WAV file, so an input naming "a.wav" as a turn's recording finds it. */
 static const unsigned char wav[44] = {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sessions/corpus.h"
+#include "sessions/corpus/corpus.h"
 
 static const char *const names[] = {"corpus.json", "calls.csv", "transcripts.csv", "expected.jsonl"};
 

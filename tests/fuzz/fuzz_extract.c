@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "agent/backend.h"
-#include "agent/extract_rules.h"
-#include "agent/extraction.h"
-#include "agent/flow.h"
-#include "agent/form.h"
-#include "agent/lexicon.h"
+#include "agent/stages/backend.h"
+#include "agent/stages/extract_rules.h"
+#include "agent/rules/extraction.h"
+#include "agent/rules/flow.h"
+#include "agent/rules/form.h"
+#include "agent/hindi/lexicon.h"
 
 static struct form *form;
 static struct lexicon *lex;

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "agent/form.h"
+#include "agent/rules/form.h"
 
 int fuzz_form(const uint8_t *data, size_t len)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/llm.h"
-#include "agent/llm_stream.h"
-#include "agent/provider.h"
+#include "agent/stages/llm.h"
+#include "agent/stages/llm_stream.h"
+#include "agent/stages/provider.h"
 
 static int one(const char *provider, const uint8_t *data, size_t len)
 {

@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 
-#include "agent/provider.h"
-#include "agent/stt_cloud.h"
+#include "agent/stages/provider.h"
+#include "agent/stages/stt_cloud.h"
 
 int fuzz_stt(const uint8_t *data, size_t len)
 {

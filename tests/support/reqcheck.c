@@ -1,4 +1,4 @@
-#include "tests/support/reqcheck.h"
+#include "reqcheck.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 
-#include "tests/support/mockserver.h"
+#include "mockserver.h"
 
 /* reqcheck_verb: a test's own verb on request q (its body parsed as JSON, NULL if it is not
  * JSON) with arg and rest (NULL when the line had no third word). Returns 1 when the

@@ -1,5 +1,5 @@
 /* table: the tests' case tables (see table.h). */
-#include "tests/support/table.h"
+#include "table.h"
 
 #include <ctype.h>
 #include <stdio.h>

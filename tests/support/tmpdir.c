@@ -1,4 +1,4 @@
-#include "tests/support/tmpdir.h"
+#include "tmpdir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
