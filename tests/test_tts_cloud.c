@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <openssl/evp.h>
 
 #include "agent/stages/backend.h"
+#include "agent/stages/http.h"
 #include "agent/stages/provider.h"
 #include "agent/stages/tts_cloud.h"
 #include "audio/resample.h"
@@ -103,11 +105,14 @@ static size_t wav_file(const unsigned char *pcm, size_t n, int rate, unsigned ch
 }
 
 static const char *google_answer;
+static int token_delay_ms; /* how long the token endpoint takes to answer */
 
 static void google_handler(void *ud, const struct mock_request *req, struct mock_reply *out)
 {
 	(void)ud;
 	if (strcmp(req->path, "/token") == 0) {
+		if (token_delay_ms > 0)
+			usleep((useconds_t)token_delay_ms * 1000);
 		*out = (struct mock_reply){200, NULL,
 			"{\"access_token\":\"ya29.test-token\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", NULL, 0};
 		return;
@@ -268,6 +273,79 @@ static struct backend openai_backend(const char *config)
 	return be;
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void keep_result(void *ud, struct http_result *res)
+{
+	*(struct http_result **)ud = res;
+}
+
+/* Google's TTS row fetches its access token without blocking the loop, as the STT row
+ * does: with a token endpoint that answers after 1.5 s, starting the request returns at
+ * once (fetched blocking, the start took the whole 1.5 s), the loop polling every 10 ms
+ * never waits long, and the synthesis goes out after the token, carrying it. */
+static void test_token_nonblocking(void **state)
+{
+	(void)state;
+	static unsigned char pcm[2 * 48000], file[44 + 2 * 48000];
+	static char b64[4 * (sizeof(file) + 2) / 3 + 1], json[sizeof(b64) + 100];
+	clear_env();
+	provider_config_free();
+	backend_cleanup(); /* no token kept from an earlier test */
+	const char *spec = reqcheck_run("tests/data/tts_google/expect", ms, NULL, true, tts_verb);
+	size_t n = tone(24000, pcm);
+	EVP_EncodeBlock((unsigned char *)b64, file, (int)wav_file(pcm, n, 24000, file));
+	snprintf(json, sizeof(json), "{\"audioContent\":\"%s\"}", b64);
+	setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
+	mockserver_clear(ms);
+	google_answer = json;
+	token_delay_ms = 1500;
+	mockserver_set_handler(ms, google_handler, NULL);
+	struct backend be;
+	const char *why = NULL;
+	if (backend_tts(spec, &be, &why) != ERR_OK)
+		fail_msg("%s: %s", spec, why);
+
+	struct http_client *c;
+	assert_int_equal(http_client_new(&c), ERR_OK);
+	struct backend_usage u;
+	struct http_req *hr = NULL;
+	struct http_result *res = NULL;
+	double t0 = mono_ms();
+	assert_int_equal(backend_start(&be, "नमस्ते जी", &hr, &u), ERR_OK);
+	assert_int_equal(http_start(c, hr, keep_result, &res, NULL), ERR_OK);
+	double last = mono_ms(), worst = last - t0;
+	while (!res) {
+		assert_int_equal(http_poll(c, 10, NULL, 0), ERR_OK);
+		double now = mono_ms();
+		if (now - last > worst)
+			worst = now - last;
+		last = now;
+		assert_true(now - t0 < 10000);
+	}
+	token_delay_ms = 0;
+	if (worst > 250)
+		fail_msg("the loop waited %.0f ms at once (the token took 1500 ms)", worst);
+	struct tts_audio a = {0};
+	assert_int_equal(backend_finish(&be, "नमस्ते जी", res, &a, &u), ERR_OK);
+	assert_int_equal(a.rate, 24000);
+	assert_int_equal(a.n, n);
+	free(a.samples);
+	http_result_free(res);
+	http_client_free(c);
+	assert_int_equal(mockserver_count(ms), 2);
+	assert_string_equal(mockserver_request(ms, 0)->path, "/token");
+	mockserver_set_handler(ms, NULL, NULL);
+	clear_env();
+	provider_config_free();
+	backend_cleanup();
+}
+
 static void test_stream(void **state)
 {
 	(void)state;
@@ -422,6 +500,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_providers),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_token_nonblocking),
 		cmocka_unit_test(test_price_voice_errors),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_keys_scrubbed),

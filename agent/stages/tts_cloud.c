@@ -198,19 +198,26 @@ static void usage_begin(const struct tts_cloud *x, const char *text, struct back
 	}
 }
 
-/* request: the HTTP request saying text on x (caller owns *out). For an OAuth row this may
- * fetch an access token first (blocking). Errors: ERR_BACKEND (token), ERR_NOMEM. */
+/* request: the HTTP request saying text on x (caller owns *out). For an OAuth row a kept
+ * access token is used at once; else the token is fetched on the request's own transfer,
+ * before it (provider_google_authorize), so the loop never waits for the token endpoint.
+ * Errors: ERR_BACKEND (signing the token request), ERR_NOMEM. */
 static enum err request(struct tts_cloud *x, const char *text, struct http_req **out,
 			struct backend_usage *u)
 {
 	const struct provider *p = x->p;
 	struct tts_call c = {.p = p, .text = text, .lang = provider_language(p, "hi")};
 	enum err e;
-	if (p->info->oauth &&
-	    (e = provider_google_token(x->google, p->timeout_ms, &c.token, u->error, sizeof(u->error))))
-		return e;
+	if (p->info->oauth)
+		c.token = provider_google_cached(x->google);
 	if ((e = p->info->tts_request(&c, out)) != ERR_OK) {
 		snprintf(u->error, sizeof(u->error), "%s: cannot build the request", p->info->name);
+		return e;
+	}
+	if (p->info->oauth && !c.token &&
+	    (e = provider_google_authorize(x->google, p->timeout_ms, *out, u->error, sizeof(u->error)))) {
+		http_req_free(*out);
+		*out = NULL;
 		return e;
 	}
 	http_req_limits(*out, p->timeout_ms, p->retries, 0);
