@@ -144,21 +144,27 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+/* tell: ev, with what every event carries (the call's id, its status), to the listener. */
+static void tell(struct engine *e, struct engine_event *ev)
+{
+	ev->call_id = e->call ? e->call->id : e->begun ? "live" : NULL;
+	ev->status = e->status;
+	if (e->listener)
+		e->listener(e->ud, ev);
+}
+
 static void emit(struct engine *e, enum engine_event_kind kind, int turn, const char *text,
 		 const cJSON *json, const struct engine_timings *t)
 {
 	struct engine_event ev = {
 		.kind = kind,
-		.call_id = e->call ? e->call->id : e->begun ? "live" : NULL,
 		.turn = turn,
 		.text = text,
 		.json = json,
 		.timings = t,
 		.stage = kind == ENGINE_ERROR ? e->failing : -1,
-		.status = e->status,
 	};
-	if (e->listener)
-		e->listener(e->ud, &ev);
+	tell(e, &ev);
 }
 
 /* note: append "what" to the turn's error text (*errs, caller frees) and tell the
@@ -1200,7 +1206,7 @@ out:
  * listener, end the call when the rules or the caller's turns say so. */
 static enum err turn_done(struct engine *e, struct turn *t)
 {
-	char *seg_text = NULL, *ex_text = NULL, *lat_text = NULL;
+	char *seg_text = NULL, *ex_text = NULL;
 	struct store_usage rows[ENGINE_STAGES];
 	int n_rows;
 	enum err err;
@@ -1218,13 +1224,14 @@ static enum err turn_done(struct engine *e, struct turn *t)
 		e->turn_max = t->tm.total_ms;
 
 	err = ERR_NOMEM;
-	/* the records as text only for the store */
-	if (e->recording &&
+	/* the records as text only for the store and the turn's columns on screen */
+	if ((e->recording || e->listener) &&
 	    (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
-	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))) ||
-	     (t->tm.latency.known && !(lat_text = latency_text(&t->tm.latency)))))
+	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json)))))
 		goto out;
-	if (e->recording) {
+	/* the turn as the store gets it, recorded or not: its registered columns
+	 * (sessions/store/turncol.h) are computed from it, in the store and on screen */
+	{
 		usage_rows(t, rows, &n_rows);
 		struct store_turn st = {
 			.index = t->index,
@@ -1256,16 +1263,19 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			.caller_audio_start_ms = t->rec_start_ms,
 			.caller_audio_end_ms = t->rec_end_ms,
 			.ack = t->ack,
-			.latency = lat_text,
 			.usage = rows,
 			.n_usage = n_rows,
+			.latency_parts = t->tm.latency.known ? &t->tm.latency : NULL,
+			.dec = t->dec,
+			.extraction_json = t->ex_json,
 		};
-		if ((err = store_turn_add(e->cfg.store, e->row, &st)) != ERR_OK) {
+		if (e->recording && (err = store_turn_add(e->cfg.store, e->row, &st)) != ERR_OK) {
 			emit(e, ENGINE_ERROR, t->index, store_error(e->cfg.store), NULL, NULL);
 			goto out;
 		}
+		tell(e, &(struct engine_event){.kind = ENGINE_TURN_DONE, .turn = t->index,
+					       .timings = &t->tm, .stored = &st, .stage = -1});
 	}
-	emit(e, ENGINE_TURN_DONE, t->index, NULL, NULL, &t->tm);
 
 	err = ERR_OK;
 	const char *late = over_deadline(e, t);
@@ -1278,7 +1288,6 @@ static enum err turn_done(struct engine *e, struct turn *t)
 out:
 	free(seg_text);
 	free(ex_text);
-	free(lat_text);
 	return err;
 }
 
