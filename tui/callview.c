@@ -8,8 +8,6 @@
 
 #include "agent/rules/form.h"
 #include "sessions/corpus/corpus.h"
-#include "sessions/store/store.h"
-#include "sessions/store/turncol.h"
 
 /* The conversation keeps this many lines; older ones scroll away for good. */
 #define CONV_KEEP 500
@@ -536,30 +534,6 @@ static void summary_update(struct callview *v)
 	lines_add(&v->summary, CV_NOTE, NULL, "Press q to quit.");
 }
 
-/* shown_columns: "  LABEL VALUE" for each registered turn column with a label
- * (sessions/store/turncol.h), computed from turn t as the store gets it, into buf (size n);
- * a column that cannot be computed (out of memory) is left out. */
-static void shown_columns(const struct store_turn *t, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < turncol_count() && len < n; i++) {
-		const struct turncol *c = turncol_at(i);
-		struct turncol_value val;
-		char text[128];
-		int k;
-		if (!c->label || turncol_compute(c, t, &val) != ERR_OK)
-			continue;
-		k = snprintf(buf + len, n - len, "  %s %s", c->label,
-			     turncol_format(c, &val, text, sizeof text));
-		turncol_value_clear(&val);
-		if (k < 0)
-			break;
-		len += (size_t)k;
-	}
-}
-
 enum err callview_event(struct callview *v, const struct engine_event *ev)
 {
 	enum err e = ERR_OK;
@@ -642,8 +616,9 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 					      t->latency.ms[LATENCY_FORMDESK]);
 			if (t->cancelled && n >= 0 && (size_t)n < sizeof(v->timings))
 				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  (cancelled)");
-			if (ev->stored && n >= 0 && (size_t)n < sizeof(v->timings))
-				shown_columns(ev->stored, v->timings + n, sizeof(v->timings) - (size_t)n);
+			/* the turn's registered columns that are shown, as the engine gives them */
+			if (*text && n >= 0 && (size_t)n < sizeof(v->timings))
+				snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  %s", text);
 			v->dirty |= CALLVIEW_STATUS;
 		}
 		break;

@@ -19,6 +19,7 @@
 #include "audio/channel.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/store/store.h"
+#include "sessions/store/turncol.h"
 
 /* The rate every stage below the audio reader works at: the endpointer takes 8 or 16 kHz
  * and the STT services take 16 kHz. */
@@ -144,27 +145,21 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/* tell: ev, with what every event carries (the call's id, its status), to the listener. */
-static void tell(struct engine *e, struct engine_event *ev)
-{
-	ev->call_id = e->call ? e->call->id : e->begun ? "live" : NULL;
-	ev->status = e->status;
-	if (e->listener)
-		e->listener(e->ud, ev);
-}
-
 static void emit(struct engine *e, enum engine_event_kind kind, int turn, const char *text,
 		 const cJSON *json, const struct engine_timings *t)
 {
 	struct engine_event ev = {
 		.kind = kind,
+		.call_id = e->call ? e->call->id : e->begun ? "live" : NULL,
 		.turn = turn,
 		.text = text,
 		.json = json,
 		.timings = t,
 		.stage = kind == ENGINE_ERROR ? e->failing : -1,
+		.status = e->status,
 	};
-	tell(e, &ev);
+	if (e->listener)
+		e->listener(e->ud, &ev);
 }
 
 /* note: append "what" to the turn's error text (*errs, caller frees) and tell the
@@ -1230,8 +1225,9 @@ static enum err turn_done(struct engine *e, struct turn *t)
 	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json)))))
 		goto out;
 	/* the turn as the store gets it, recorded or not: its registered columns
-	 * (sessions/store/turncol.h) are computed from it, in the store and on screen */
+	 * (sessions/store/turncol.h) are computed from it, in the store and for the screen */
 	{
+		char shown[512] = "";
 		usage_rows(t, rows, &n_rows);
 		struct store_turn st = {
 			.index = t->index,
@@ -1273,8 +1269,9 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			emit(e, ENGINE_ERROR, t->index, store_error(e->cfg.store), NULL, NULL);
 			goto out;
 		}
-		tell(e, &(struct engine_event){.kind = ENGINE_TURN_DONE, .turn = t->index,
-					       .timings = &t->tm, .stored = &st, .stage = -1});
+		if (e->listener)
+			turncol_shown(&st, shown, sizeof shown);
+		emit(e, ENGINE_TURN_DONE, t->index, shown, NULL, &t->tm);
 	}
 
 	err = ERR_OK;

@@ -27,7 +27,6 @@
 #include "sessions/store/latency.h"
 
 struct store;
-struct store_turn;
 struct corpus_call;
 struct lexicon;
 
@@ -102,7 +101,9 @@ enum engine_event_kind {
 	ENGINE_DECISION,    /* decision: the rule layer's decision (agent/rules/decision.h); json:
 	                       the same as JSON (decision_to_json), as REPLY and the store
 	                       receive it */
-	ENGINE_TURN_DONE,   /* timings and stored set (cancelled turns too) */
+	ENGINE_TURN_DONE,   /* timings set (cancelled turns too); text: the turn's registered
+	                       columns that are shown (sessions/store/turncol.h,
+	                       turncol_shown), "" when none */
 	ENGINE_CALL_END,    /* status set; json: {"form_data","form_status","reason","usage"},
 	                       usage as engine_usage_json() */
 	ENGINE_ERROR,       /* text: what failed, with file names */
@@ -125,11 +126,6 @@ struct engine_event {
 	const cJSON *json;                 /* may be NULL; valid during the callback only */
 	const struct decision *decision;   /* ENGINE_DECISION only; valid during the callback */
 	const struct engine_timings *timings; /* ENGINE_TURN_DONE only */
-	const struct store_turn *stored;   /* ENGINE_TURN_DONE only: the turn as the store
-	                                      gets it (sessions/store/store.h), recorded or
-	                                      not, for its registered columns
-	                                      (sessions/store/turncol.h); valid during the
-	                                      callback only */
 	int stage;                         /* ENGINE_ERROR: the stage (enum engine_stage) whose
 	                                      backend failed; -1 for any other error or event */
 	enum call_status status;

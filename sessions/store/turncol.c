@@ -111,6 +111,27 @@ void turncol_value_clear(struct turncol_value *v)
 	memset(v, 0, sizeof *v);
 }
 
+void turncol_shown(const struct store_turn *t, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < turncol_count() && len < n; i++) {
+		const struct turncol *c = turncol_at(i);
+		struct turncol_value v;
+		char text[128];
+		int k;
+		if (!c->label || turncol_compute(c, t, &v) != ERR_OK)
+			continue;
+		k = snprintf(buf + len, n - len, "%s%s %s", len ? "  " : "", c->label,
+			     turncol_format(c, &v, text, sizeof text));
+		turncol_value_clear(&v);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+}
+
 const char *turncol_format(const struct turncol *c, const struct turncol_value *v, char *buf,
 			   size_t n)
 {

@@ -76,6 +76,12 @@ const char *turncol_sql_type(enum turncol_type type);
 enum err turncol_compute(const struct turncol *c, const struct store_turn *t,
 			 struct turncol_value *v);
 
+/* turncol_shown: "LABEL VALUE" for every registered column with a label, computed from
+ * turn t, joined by two spaces, into buf (size n > 0, truncated to fit; "" when there is
+ * none); a column whose function fails (out of memory) is left out. For a screen that
+ * shows the turn before or without reading it back from the store. */
+void turncol_shown(const struct store_turn *t, char *buf, size_t n);
+
 /* turncol_value_clear: free what v owns and zero it (NULL does nothing). */
 void turncol_value_clear(struct turncol_value *v);
 
