@@ -19,7 +19,9 @@ struct store {
  * binds and what the readers fill, so a new column is one row here (plus its migration
  * step below, for older files). Rows are in the order the columns were added, so a
  * file created now and one migrated from version 1 have the same tables
- * (tests/test_store.c compares them). */
+ * (tests/test_store.c compares them). A turns column whose value follows from the turn
+ * handed to store_turn_add is a row of the registry instead (turncol.h): it comes after
+ * these, and needs no migration step. */
 enum col_kind {
 	K_NONE,     /* declared only (a default, or set by an UPDATE) */
 	K_KEY,      /* long long: the row id (INTEGER PRIMARY KEY), read only */
