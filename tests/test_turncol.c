@@ -253,6 +253,23 @@ static void test_engine_and_view(void **state)
 	free(msg);
 }
 
+/* A registered column named as one of the store's own turn columns is refused when a store
+ * opens, naming it (last: the registry keeps it). */
+static void test_name_clash(void **state)
+{
+	(void)state;
+	static const struct turncol clash = {"transcript", TURNCOL_TEXT, NULL, asked};
+	char path[128], *msg = NULL;
+	struct store *st = NULL;
+
+	snprintf(path, sizeof path, "%s/clash.db", dir);
+	assert_int_equal(turncol_register(&clash), ERR_OK);
+	assert_int_equal(store_open(path, &st, &msg), ERR_INVALID);
+	assert_null(st);
+	assert_non_null(strstr(msg, "the registered turn column transcript is one of the store's own"));
+	free(msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_stored_and_read),
 		cmocka_unit_test(test_migrated),
 		cmocka_unit_test(test_engine_and_view),
+		cmocka_unit_test(test_name_clash),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

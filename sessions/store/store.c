@@ -575,6 +575,21 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 	}
 }
 
+/* registry_clash: a registered column named as one of turn_cols (it would be declared
+ * and written twice): ERR_INVALID, naming it in st; else ERR_OK. */
+static enum err registry_clash(struct store *st)
+{
+	for (int i = 0; i < turncol_count(); i++)
+		for (int k = 0; k < tables[T_TURNS].n; k++)
+			if (strcmp(turncol_at(i)->name, tables[T_TURNS].cols[k].name) == 0) {
+				snprintf(st->err, sizeof st->err,
+					 "%s: the registered turn column %s is one of the store's own",
+					 st->path, turncol_at(i)->name);
+				return ERR_INVALID;
+			}
+	return ERR_OK;
+}
+
 /* has_column: whether the file's turns table has a column called name (*has 1, else 0).
  * Errors: ERR_DB. */
 static enum err has_column(struct store *st, const char *name, int *has)
@@ -663,8 +678,8 @@ enum err store_open_with(const char *path, enum store_mode mode, const struct st
 		 "setting synchronous") != SQLITE_OK ||
 	    exec(st, "PRAGMA foreign_keys=ON", "enabling foreign keys") != SQLITE_OK)
 		goto out;
-	if ((e = upgrade(st, mode, NULL, part)) == ERR_OK && (e = add_registered(st)) == ERR_OK &&
-	    part)
+	if ((e = registry_clash(st)) == ERR_OK && (e = upgrade(st, mode, NULL, part)) == ERR_OK &&
+	    (e = add_registered(st)) == ERR_OK && part)
 		e = upgrade(st, mode, part, NULL);
 out:
 	if (e == ERR_OK) {

@@ -111,7 +111,8 @@ enum store_mode {
  * store_close), written only on success; on failure *errmsg (caller frees; may be NULL)
  * names the file and what is wrong. Errors: ERR_NOTFOUND (STORE_EXISTING: no such file,
  * or no store tables in it), ERR_DB (SQLite failed; a newer or unknown schema version;
- * tables of another program), ERR_NOMEM. */
+ * tables of another program), ERR_INVALID (a registered turn column, turncol.h, has the
+ * name of one of the store's own), ERR_NOMEM. */
 enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
 			 struct store **out, char **errmsg);
 /* store_open: store_open_with(path, STORE_CREATE, NULL, out, errmsg). */
