@@ -766,30 +766,26 @@ static void bind_col(sqlite3_stmt *q, int i, const struct column *c, const void 
 	}
 }
 
-/* column_list: the names of table tb's columns having flag, with alias "x." before each
- * when alias is not NULL, joined by ", ", into buf (size n). Output: the count. */
+/* column_list: the names of table tb's columns having flag (and, for turns, the
+ * registered columns, which are written and read), with alias "x." before each when alias
+ * is not NULL, joined by ", ", into buf (size n). Output: the count. */
 static int column_list(const struct table *tb, int flag, const char *alias, char *buf, size_t n)
 {
+	int extra = tb == &tables[T_TURNS] ? turncol_count() : 0;
 	size_t len = 0;
 	int cnt = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < tb->n; i++) {
-		if (!(tb->cols[i].flags & flag))
+	for (int i = 0; i < tb->n + extra; i++) {
+		if (i < tb->n && !(tb->cols[i].flags & flag))
 			continue;
 		/* buf is sized for every table (a test would fail first) */
 		if (!append(buf, n, &len, cnt ? ", " : "") ||
 		    (alias && (!append(buf, n, &len, alias) || !append(buf, n, &len, "."))) ||
-		    !append(buf, n, &len, tb->cols[i].name))
+		    !append(buf, n, &len, i < tb->n ? tb->cols[i].name : turncol_at(i - tb->n)->name))
 			return -1;
 		cnt++;
 	}
-	/* the registered columns are written and read */
-	for (int i = 0; tb == &tables[T_TURNS] && i < turncol_count(); i++, cnt++)
-		if (!append(buf, n, &len, cnt ? ", " : "") ||
-		    (alias && (!append(buf, n, &len, alias) || !append(buf, n, &len, "."))) ||
-		    !append(buf, n, &len, turncol_at(i)->name))
-			return -1;
 	return cnt;
 }
 
