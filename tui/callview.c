@@ -615,7 +615,10 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 					      "  to words %.1f (formdesk %.1f)", t->latency.total_ms,
 					      t->latency.ms[LATENCY_FORMDESK]);
 			if (t->cancelled && n >= 0 && (size_t)n < sizeof(v->timings))
-				snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  (cancelled)");
+				n += snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  (cancelled)");
+			/* the turn's registered columns that are shown, as the engine gives them */
+			if (*text && n >= 0 && (size_t)n < sizeof(v->timings))
+				snprintf(v->timings + n, sizeof(v->timings) - (size_t)n, "  %s", text);
 			v->dirty |= CALLVIEW_STATUS;
 		}
 		break;

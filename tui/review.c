@@ -544,7 +544,15 @@ static void call_lines(struct review *r, const struct store_call_row *c,
 		add(l, "error: %s", t->error);
 	add(l, "ms: audio %.1f  VAD %.1f  STT %.1f  EXTRACT %.1f  rules %.1f  REPLY %.1f  total %.1f",
 	    t->audio_ms, t->vad_ms, t->stt_ms, t->extract_ms, t->rules_ms, t->reply_ms, t->total_ms);
-	latency_lines(l, t->latency);
+	const struct turncol_value *lat = store_turn_col(&turns[r->turn - 1], "latency");
+	latency_lines(l, lat && lat->set ? lat->s : NULL);
+	/* every registered turn column with a label (sessions/store/turncol.h), as stored */
+	for (int i = 0; i < turncol_count(); i++) {
+		char text[256];
+		if (turncol_at(i)->label)
+			add(l, "%s: %s", turncol_at(i)->label,
+			    turncol_format(turncol_at(i), &turns[r->turn - 1].cols[i], text, sizeof text));
+	}
 }
 
 static void lines_free(struct lines *l)

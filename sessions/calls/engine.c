@@ -19,6 +19,7 @@
 #include "audio/channel.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/store/store.h"
+#include "sessions/store/turncol.h"
 
 /* The rate every stage below the audio reader works at: the endpointer takes 8 or 16 kHz
  * and the STT services take 16 kHz. */
@@ -1200,7 +1201,7 @@ out:
  * listener, end the call when the rules or the caller's turns say so. */
 static enum err turn_done(struct engine *e, struct turn *t)
 {
-	char *seg_text = NULL, *ex_text = NULL, *lat_text = NULL;
+	char *seg_text = NULL, *ex_text = NULL;
 	struct store_usage rows[ENGINE_STAGES];
 	int n_rows;
 	enum err err;
@@ -1218,13 +1219,15 @@ static enum err turn_done(struct engine *e, struct turn *t)
 		e->turn_max = t->tm.total_ms;
 
 	err = ERR_NOMEM;
-	/* the records as text only for the store */
-	if (e->recording &&
+	/* the records as text only for the store and the turn's columns on screen */
+	if ((e->recording || e->listener) &&
 	    (!(seg_text = cJSON_PrintUnformatted(cJSON_GetObjectItem(t->caller, "segments"))) ||
-	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json))) ||
-	     (t->tm.latency.known && !(lat_text = latency_text(&t->tm.latency)))))
+	     (t->ex_json && !(ex_text = cJSON_PrintUnformatted(t->ex_json)))))
 		goto out;
-	if (e->recording) {
+	/* the turn as the store gets it, recorded or not: its registered columns
+	 * (sessions/store/turncol.h) are computed from it, in the store and for the screen */
+	{
+		char shown[512] = "";
 		usage_rows(t, rows, &n_rows);
 		struct store_turn st = {
 			.index = t->index,
@@ -1256,16 +1259,20 @@ static enum err turn_done(struct engine *e, struct turn *t)
 			.caller_audio_start_ms = t->rec_start_ms,
 			.caller_audio_end_ms = t->rec_end_ms,
 			.ack = t->ack,
-			.latency = lat_text,
 			.usage = rows,
 			.n_usage = n_rows,
+			.latency_parts = t->tm.latency.known ? &t->tm.latency : NULL,
+			.dec = t->dec,
+			.extraction_json = t->ex_json,
 		};
-		if ((err = store_turn_add(e->cfg.store, e->row, &st)) != ERR_OK) {
+		if (e->recording && (err = store_turn_add(e->cfg.store, e->row, &st)) != ERR_OK) {
 			emit(e, ENGINE_ERROR, t->index, store_error(e->cfg.store), NULL, NULL);
 			goto out;
 		}
+		if (e->listener)
+			turncol_shown(&st, shown, sizeof shown);
+		emit(e, ENGINE_TURN_DONE, t->index, shown, NULL, &t->tm);
 	}
-	emit(e, ENGINE_TURN_DONE, t->index, NULL, NULL, &t->tm);
 
 	err = ERR_OK;
 	const char *late = over_deadline(e, t);
@@ -1278,7 +1285,6 @@ static enum err turn_done(struct engine *e, struct turn *t)
 out:
 	free(seg_text);
 	free(ex_text);
-	free(lat_text);
 	return err;
 }
 

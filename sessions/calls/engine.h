@@ -101,7 +101,9 @@ enum engine_event_kind {
 	ENGINE_DECISION,    /* decision: the rule layer's decision (agent/rules/decision.h); json:
 	                       the same as JSON (decision_to_json), as REPLY and the store
 	                       receive it */
-	ENGINE_TURN_DONE,   /* timings set (cancelled turns too) */
+	ENGINE_TURN_DONE,   /* timings set (cancelled turns too); text: the turn's registered
+	                       columns that are shown (sessions/store/turncol.h,
+	                       turncol_shown), "" when none */
 	ENGINE_CALL_END,    /* status set; json: {"form_data","form_status","reason","usage"},
 	                       usage as engine_usage_json() */
 	ENGINE_ERROR,       /* text: what failed, with file names */

@@ -19,7 +19,9 @@ struct store {
  * binds and what the readers fill, so a new column is one row here (plus its migration
  * step below, for older files). Rows are in the order the columns were added, so a
  * file created now and one migrated from version 1 have the same tables
- * (tests/test_store.c compares them). */
+ * (tests/test_store.c compares them). A turns column whose value follows from the turn
+ * handed to store_turn_add is a row of the registry instead (turncol.h): it comes after
+ * these, and needs no migration step. */
 enum col_kind {
 	K_NONE,     /* declared only (a default, or set by an UPDATE) */
 	K_KEY,      /* long long: the row id (INTEGER PRIMARY KEY), read only */
@@ -133,7 +135,7 @@ static const struct column turn_cols[] = {
 	C(TR, "agent_audio_start_ms", "INTEGER", K_LONG, agent_audio_start_ms, COL_RD),
 	C(TR, "agent_audio_end_ms", "INTEGER", K_LONG, agent_audio_end_ms, COL_RD),
 	C(TR, "ack", "TEXT", K_TEXT, t.ack, IR), /* v4 */
-	C(TR, "latency", "TEXT", K_TEXT, t.latency, IR), /* v6 */
+	/* then the registered columns (turncol.h), latency (v6) first */
 };
 
 #define KR struct store_capture
@@ -459,6 +461,8 @@ static char *create_sql(void)
 		for (int i = 0; i < tables[t].n; i++)
 			n += strlen(tables[t].cols[i].name) + strlen(tables[t].cols[i].decl) + 4;
 	}
+	for (int i = 0; i < turncol_count(); i++)
+		n += strlen(turncol_at(i)->name) + 12;
 	if (!(buf = malloc(n)))
 		return NULL;
 	buf[0] = '\0';
@@ -470,6 +474,10 @@ static char *create_sql(void)
 			ok = ok && append(buf, n, &len, i ? ", " : "") &&
 			     append(buf, n, &len, tb->cols[i].name) && append(buf, n, &len, " ") &&
 			     append(buf, n, &len, tb->cols[i].decl);
+		for (int i = 0; t == T_TURNS && i < turncol_count(); i++)
+			ok = ok && append(buf, n, &len, ", ") &&
+			     append(buf, n, &len, turncol_at(i)->name) && append(buf, n, &len, " ") &&
+			     append(buf, n, &len, turncol_sql_type(turncol_at(i)->type));
 		if (tb->constraint)
 			ok = ok && append(buf, n, &len, ", ") && append(buf, n, &len, tb->constraint);
 		ok = ok && append(buf, n, &len, ");");
@@ -567,6 +575,77 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 	}
 }
 
+/* registry_clash: a registered column named as one of turn_cols (it would be declared
+ * and written twice): ERR_INVALID, naming it in st; else ERR_OK. */
+static enum err registry_clash(struct store *st)
+{
+	for (int i = 0; i < turncol_count(); i++)
+		for (int k = 0; k < tables[T_TURNS].n; k++)
+			if (strcmp(turncol_at(i)->name, tables[T_TURNS].cols[k].name) == 0) {
+				snprintf(st->err, sizeof st->err,
+					 "%s: the registered turn column %s is one of the store's own",
+					 st->path, turncol_at(i)->name);
+				return ERR_INVALID;
+			}
+	return ERR_OK;
+}
+
+/* has_column: whether the file's turns table has a column called name (*has 1, else 0).
+ * Errors: ERR_DB. */
+static enum err has_column(struct store *st, const char *name, int *has)
+{
+	return scalar(st, "SELECT count(*) FROM pragma_table_info('turns') WHERE name = ?", name, 0,
+		      has);
+}
+
+/* missing_columns: how many registered columns (turncol.h) the file's turns table lacks.
+ * Errors: ERR_DB. */
+static enum err missing_columns(struct store *st, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < turncol_count(); i++) {
+		int has;
+		enum err e = has_column(st, turncol_at(i)->name, &has);
+		if (e != ERR_OK)
+			return e;
+		*n += !has;
+	}
+	return ERR_OK;
+}
+
+/* add_registered: add the registered columns the file's turns table lacks (a file written
+ * before they were registered), as data: after the versioned steps, in one IMMEDIATE
+ * transaction of their own, counted again inside it (another process may have added them
+ * meanwhile); the rows written before keep NULL. The schema version stays: a registered
+ * column is nullable, so a formdesk that does not know it leaves it NULL. Errors: ERR_DB
+ * (message in st). */
+static enum err add_registered(struct store *st)
+{
+	char sql[160];
+	enum err e;
+	int n;
+
+	if ((e = missing_columns(st, &n)) != ERR_OK || n == 0)
+		return e;
+	if (exec(st, "BEGIN IMMEDIATE", "adding the registered turn columns") != SQLITE_OK)
+		return ERR_DB;
+	for (int i = 0; i < turncol_count() && e == ERR_OK; i++) {
+		const struct turncol *c = turncol_at(i);
+		int has;
+		if ((e = has_column(st, c->name, &has)) != ERR_OK || has)
+			continue;
+		snprintf(sql, sizeof sql, "ALTER TABLE turns ADD COLUMN %s %s", c->name,
+			 turncol_sql_type(c->type));
+		if (exec(st, sql, "adding a registered turn column") != SQLITE_OK)
+			e = ERR_DB;
+	}
+	if (e == ERR_OK && exec(st, "COMMIT", "committing the registered turn columns") != SQLITE_OK)
+		e = ERR_DB;
+	if (e != ERR_OK)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
+}
+
 enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
 			 struct store **out, char **errmsg)
 {
@@ -599,7 +678,8 @@ enum err store_open_with(const char *path, enum store_mode mode, const struct st
 		 "setting synchronous") != SQLITE_OK ||
 	    exec(st, "PRAGMA foreign_keys=ON", "enabling foreign keys") != SQLITE_OK)
 		goto out;
-	if ((e = upgrade(st, mode, NULL, part)) == ERR_OK && part)
+	if ((e = registry_clash(st)) == ERR_OK && (e = upgrade(st, mode, NULL, part)) == ERR_OK &&
+	    (e = add_registered(st)) == ERR_OK && part)
 		e = upgrade(st, mode, part, NULL);
 out:
 	if (e == ERR_OK) {
@@ -686,21 +766,23 @@ static void bind_col(sqlite3_stmt *q, int i, const struct column *c, const void 
 	}
 }
 
-/* column_list: the names of table tb's columns having flag, with alias "x." before each
- * when alias is not NULL, joined by ", ", into buf (size n). Output: the count. */
+/* column_list: the names of table tb's columns having flag (and, for turns, the
+ * registered columns, which are written and read), with alias "x." before each when alias
+ * is not NULL, joined by ", ", into buf (size n). Output: the count. */
 static int column_list(const struct table *tb, int flag, const char *alias, char *buf, size_t n)
 {
+	int extra = tb == &tables[T_TURNS] ? turncol_count() : 0;
 	size_t len = 0;
 	int cnt = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < tb->n; i++) {
-		if (!(tb->cols[i].flags & flag))
+	for (int i = 0; i < tb->n + extra; i++) {
+		if (i < tb->n && !(tb->cols[i].flags & flag))
 			continue;
 		/* buf is sized for every table (a test would fail first) */
 		if (!append(buf, n, &len, cnt ? ", " : "") ||
 		    (alias && (!append(buf, n, &len, alias) || !append(buf, n, &len, "."))) ||
-		    !append(buf, n, &len, tb->cols[i].name))
+		    !append(buf, n, &len, i < tb->n ? tb->cols[i].name : turncol_at(i - tb->n)->name))
 			return -1;
 		cnt++;
 	}
@@ -733,17 +815,45 @@ static enum err insert(struct store *st, int t, const char *what, sqlite3_stmt *
 	return ERR_OK;
 }
 
+/* bind_registered: the registered columns' values for turn t, computed, bound as
+ * parameters p on. Errors: those of a column's function (ERR_NOMEM). */
+static enum err bind_registered(sqlite3_stmt *q, int p, const struct store_turn *t)
+{
+	for (int i = 0; i < turncol_count(); i++, p++) {
+		const struct turncol *c = turncol_at(i);
+		struct turncol_value v;
+		enum err e = turncol_compute(c, t, &v);
+		if (e != ERR_OK)
+			return e;
+		if (!v.set)
+			sqlite3_bind_null(q, p);
+		else if (c->type == TURNCOL_INTEGER)
+			sqlite3_bind_int64(q, p, v.i);
+		else if (c->type == TURNCOL_REAL)
+			sqlite3_bind_double(q, p, v.r);
+		else
+			bind_text(q, p, v.s);
+		turncol_value_clear(&v);
+	}
+	return ERR_OK;
+}
+
 /* insert_row: bind row (a struct of table t) to q and step it; the row's id is
- * sqlite3_last_insert_rowid. Errors: ERR_DB. */
+ * sqlite3_last_insert_rowid. Errors: ERR_DB, and for turns those of a registered
+ * column's function (ERR_NOMEM). */
 static enum err insert_row(struct store *st, int t, sqlite3_stmt *q, const void *row,
 			   const char *what)
 {
 	int p = 1;
+	enum err e;
 
 	sqlite3_reset(q);
 	for (int i = 0; i < tables[t].n; i++)
 		if (tables[t].cols[i].flags & COL_INS)
 			bind_col(q, p++, &tables[t].cols[i], row);
+	if (t == T_TURNS &&
+	    (e = bind_registered(q, p, &((const struct store_turn_row *)row)->t)) != ERR_OK)
+		return e;
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		set_err(st, what);
 		return ERR_DB;
@@ -1126,12 +1236,43 @@ static enum err read_col(sqlite3_stmt *q, int i, const struct column *c, void *r
 	return ERR_OK;
 }
 
+/* read_registered: the registered columns, from column col of q on, into row's cols.
+ * Errors: ERR_NOMEM. */
+static enum err read_registered(sqlite3_stmt *q, int col, struct store_turn_row *row)
+{
+	for (int i = 0; i < turncol_count(); i++, col++) {
+		struct turncol_value *v = &row->cols[i];
+		if (sqlite3_column_type(q, col) == SQLITE_NULL)
+			continue;
+		v->set = true;
+		switch (turncol_at(i)->type) {
+		case TURNCOL_INTEGER:
+			v->i = sqlite3_column_int64(q, col);
+			break;
+		case TURNCOL_REAL:
+			v->r = sqlite3_column_double(q, col);
+			break;
+		case TURNCOL_TEXT:
+			if (!(v->s = strdup((const char *)sqlite3_column_text(q, col))))
+				return ERR_NOMEM;
+			break;
+		}
+	}
+	return ERR_OK;
+}
+
+const struct turncol_value *store_turn_col(const struct store_turn_row *r, const char *name)
+{
+	int i = turncol_find(name);
+	return i < 0 ? NULL : &r->cols[i];
+}
+
 /* rows_free: free the strings of the n rows of table t in v (each size bytes) and v. */
 static void rows_free(int t, void *v, int n, size_t size)
 {
 	if (!v)
 		return;
-	for (int r = 0; r < n; r++)
+	for (int r = 0; r < n; r++) {
 		for (int i = 0; i < tables[t].n; i++) {
 			const struct column *c = &tables[t].cols[i];
 			if ((c->flags & COL_RD) && (c->kind == K_TEXT || c->kind == K_NONEMPTY))
@@ -1139,6 +1280,9 @@ static void rows_free(int t, void *v, int n, size_t size)
 				 * because the writers borrow theirs) */
 				free((void *)AT((char *)v + (size_t)r * size, c, const char *));
 		}
+		for (int i = 0; t == T_TURNS && i < TURNCOL_MAX; i++)
+			turncol_value_clear(&((struct store_turn_row *)v)[r].cols[i]);
+	}
 	free(v);
 }
 
@@ -1203,6 +1347,10 @@ static enum err select_rows_n(struct store *st, int t, const char *alias, const 
 				e = ERR_NOMEM;
 				goto out;
 			}
+		if (t == T_TURNS && read_registered(q, col, (struct store_turn_row *)row) != ERR_OK) {
+			e = ERR_NOMEM;
+			goto out;
+		}
 	}
 	if (rc != SQLITE_DONE) {
 		set_err(st, what);

@@ -49,6 +49,13 @@
  *             first sound in parts that add up to it (sessions/store/latency.h), JSON
  *             {"total_ms","parts":[{"name","ms","governed_by"}]}; NULL when the turn
  *             said nothing, and in rows written before.
+ *   Registered columns (sessions/store/turncol.h): turns has one more column per
+ *             registered derived column (latency is the first), its value computed from
+ *             the turn handed to store_turn_add. A file lacking one (written before it was
+ *             registered) gets it when opened, after the versioned steps, in an IMMEDIATE
+ *             transaction of its own, NULL in the rows written before; the schema version
+ *             does not change for it: the column is nullable, so an older formdesk writing
+ *             such a file leaves it NULL.
  * Version 2 added stage_usage and turns.cancelled; version 3 the live-call columns (turns
  * of a corpus call recorded before it get input "corpus"); version 4 stage_usage.ack_ms
  * and turns.ack (NULL in rows written before); version 5 runs and calls.run_id, with the
@@ -62,10 +69,13 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "base/err.h"
+#include "sessions/store/turncol.h"
 
 #define STORE_SCHEMA_VERSION 6
 
 struct store;
+struct decision; /* agent/rules/decision.h */
+struct latency;  /* sessions/store/latency.h */
 struct sqlite3; /* sqlite3.h: the connection, for modules keeping tables of their own */
 
 /* Every SQLite file formdesk writes is opened by store_open_with, one way: WAL journal,
@@ -101,7 +111,8 @@ enum store_mode {
  * store_close), written only on success; on failure *errmsg (caller frees; may be NULL)
  * names the file and what is wrong. Errors: ERR_NOTFOUND (STORE_EXISTING: no such file,
  * or no store tables in it), ERR_DB (SQLite failed; a newer or unknown schema version;
- * tables of another program), ERR_NOMEM. */
+ * tables of another program), ERR_INVALID (a registered turn column, turncol.h, has the
+ * name of one of the store's own), ERR_NOMEM. */
 enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
 			 struct store **out, char **errmsg);
 /* store_open: store_open_with(path, STORE_CREATE, NULL, out, errmsg). */
@@ -188,9 +199,16 @@ struct store_turn {
 	bool recorded;             /* the caller_audio offsets are known */
 	long caller_audio_start_ms, caller_audio_end_ms; /* ms into the caller's recording */
 	const char *ack;           /* the acknowledgement said at once (ENGINE_ACK), NULL none */
-	const char *latency;       /* latency_to_json text (sessions/store/latency.h), NULL none */
+	const char *latency;       /* latency_to_json text (sessions/store/latency.h), NULL none;
+	                              readers: NULL (the column is registered: store_turn_col) */
 	const struct store_usage *usage; /* the turn's network requests, n_usage of them */
 	int n_usage;
+	/* What else the engine knows of the turn, for the registered columns' functions
+	 * (sessions/store/turncol.h); borrowed, each may be NULL; readers: NULL. */
+	const struct latency *latency_parts; /* the turn's latency: the latency column prints
+	                              it (in place of latency) when known */
+	const struct decision *dec;  /* the rule layer's decision (decision_json as a struct) */
+	const cJSON *extraction_json; /* the extraction (extraction as JSON) */
 };
 
 /* store_turn_add: record one turn of call id, with its captures and verdicts (read from
@@ -284,13 +302,19 @@ enum err store_calls_count(struct store *st, const struct store_call_query *q, i
 enum err store_calls_page(struct store *st, const struct store_call_query *q, int offset,
 			  int limit, struct store_call_row **out, int *n);
 
-/* One row of turns: what store_turn_add was given (usage NULL). */
+/* One row of turns: what store_turn_add was given (usage NULL), and the registered
+ * columns' values. */
 struct store_turn_row {
 	long long id, call_id;
 	struct store_turn t;
 	long agent_audio_start_ms, agent_audio_end_ms; /* the reply after the turn in the
 	                           agent's recording (store_turn_agent_audio), -1 unknown */
+	struct turncol_value cols[TURNCOL_MAX]; /* cols[i]: registered column i's value
+	                           (turncol_at(i)), owned by the row */
 };
+/* store_turn_col: row r's value of the registered column called name (borrowed from r),
+ * NULL when no column of that name is registered. */
+const struct turncol_value *store_turn_col(const struct store_turn_row *r, const char *name);
 /* store_turns: the turns of call, by index. */
 enum err store_turns(struct store *st, long long call, struct store_turn_row **out, int *n);
 void store_turns_free(struct store_turn_row *v, int n);
