@@ -50,62 +50,14 @@ static double mono_ms(void)
 
 /* ---- the server's streamed answers ---- */
 
-struct body {
-	char *p;
-	size_t n;
-	size_t cuts[32];
-	int n_cuts;
-};
-
-static void add(struct body *b, const char *s)
-{
-	size_t k = strlen(s);
-	b->p = realloc(b->p, b->n + k + 1);
-	memcpy(b->p + b->n, s, k + 1);
-	b->n += k;
-}
-
-/* data: one event (its JSON, or NULL for [DONE]) as its own piece. */
-static void data(struct body *b, cJSON *j)
-{
-	char *d = j ? cJSON_PrintUnformatted(j) : strdup("[DONE]");
-	if (b->n && b->n_cuts < 32)
-		b->cuts[b->n_cuts++] = b->n;
-	add(b, "data: ");
-	add(b, d);
-	add(b, "\n\n");
-	free(d);
-	cJSON_Delete(j);
-}
-
-/* A streamed answer: its content deltas (NULL-ended), then finish_reason finish (NULL:
- * none) and [DONE] unless cut (the stream just stops). */
-static void push_stream(const char *const *deltas, const char *finish, bool done, bool cut_off,
-			int piece_ms)
-{
-	struct body b = {0};
-	data(&b, cJSON_Parse("{\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\","
-			     "\"created\":1767225600,\"model\":\"gpt-test\",\"choices\":[{\"index\":0,"
-			     "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}"));
-	for (int i = 0; deltas[i]; i++)
-		data(&b, sse_openai_chunk(deltas[i], NULL));
-	if (finish)
-		data(&b, sse_openai_chunk(NULL, finish));
-	if (done)
-		data(&b, NULL);
-	mockserver_push_paced(ms, (struct mock_reply){.status = 200, .content_type = "text/event-stream",
-						      .body = b.p}, b.cuts, b.n_cuts, piece_ms, cut_off);
-	free(b.p);
-}
-
 /* ---- the splitter ---- */
 
 static void feed(struct llm_stream *s, const char *content)
 {
-	struct body b = {0};
-	data(&b, sse_openai_chunk(content, NULL));
+	struct sse_body b = {0};
+	sse_add(&b, sse_openai_chunk(content, NULL));
 	assert_int_equal(llm_stream_feed(s, b.p, b.n, 0), ERR_OK);
-	free(b.p);
+	sse_body_free(&b);
 }
 
 static void expect(struct llm_stream *s, const char *want)
@@ -243,7 +195,7 @@ static void rig_open(struct rig *r, const char *name)
 	assert_int_equal(backend_reply("openai:gpt-test", &cfg.reply, &why), ERR_OK);
 	assert_int_equal(engine_new(&cfg, on_event, &r->seen, &r->e), ERR_OK);
 	mockserver_clear(ms);
-	push_stream(opening, "stop", true, false, 0);
+	sse_push_openai(ms, opening, "stop", true, false, 0, 1);
 	assert_int_equal(engine_begin(r->e, NULL), ERR_OK);
 	assert_int_equal(r->seen.n_sentences, 0); /* the opening is said whole */
 }
@@ -295,7 +247,7 @@ static void test_streamed_reply(void **state)
 	static const char *const deltas[] = {"धन्यवाद जी। आप किस", " ज़िले में", " रहती हैं? अपने",
 					     " ज़िले का नाम बताइए।", NULL};
 	rig_open(&r, "streamed");
-	push_stream(deltas, "stop", true, false, PIECE_MS);
+	sse_push_openai(ms, deltas, "stop", true, false, PIECE_MS, 1);
 	turn_of(&r, true); /* silence: the reply is the first sound */
 	/* asked for a stream */
 	cJSON *sent = cJSON_Parse(mockserver_request(ms, 1)->body);
@@ -338,7 +290,7 @@ static void failed_after_a_sentence(const char *name, const char *finish, bool d
 	struct rig r;
 	static const char *const deltas[] = {"धन्यवाद जी। आप किस", " ज़िले में", NULL};
 	rig_open(&r, name);
-	push_stream(deltas, finish, done, cut_off, PIECE_MS);
+	sse_push_openai(ms, deltas, finish, done, cut_off, PIECE_MS, 1);
 	turn(&r);
 	char *script = script_line(&r), *all = NULL;
 	assert_int_equal(r.seen.n_sentences, 2);
@@ -381,19 +333,18 @@ static void test_end_call_refused(void **state)
 {
 	(void)state;
 	struct rig r;
-	struct body b = {0};
+	struct sse_body b = {0};
 	rig_open(&r, "endcall");
-	data(&b, cJSON_Parse("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+	sse_add(&b, cJSON_Parse("{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
 			     "\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":\"function\",\"function\":"
 			     "{\"name\":\"end_call\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}"));
-	data(&b, cJSON_Parse("{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+	sse_add(&b, cJSON_Parse("{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
 			     "\"function\":{\"arguments\":\"{\\\"message\\\":\\\"अलविदा। फिर मिलेंगे।\\\"}\"}}]},"
 			     "\"finish_reason\":null}]}"));
-	data(&b, sse_openai_chunk(NULL, "tool_calls"));
-	data(&b, NULL);
-	mockserver_push_paced(ms, (struct mock_reply){.status = 200, .content_type = "text/event-stream",
-						      .body = b.p}, b.cuts, b.n_cuts, PIECE_MS, false);
-	free(b.p);
+	sse_add(&b, sse_openai_chunk(NULL, "tool_calls"));
+	sse_add(&b, NULL);
+	sse_push(ms, &b, PIECE_MS, false, 1);
+	sse_body_free(&b);
 	turn(&r);
 	char *script = script_line(&r);
 	assert_int_equal(r.seen.n_sentences, 0);
@@ -416,7 +367,7 @@ static void test_barge_in(void **state)
 	static const char *const deltas[] = {"धन्यवाद जी। आप", " किस ज़िले में रहती हैं? ",
 					     "अपने ज़िले का नाम बताइए। ", NULL};
 	rig_open(&r, "bargein");
-	push_stream(deltas, "stop", true, false, PIECE_MS);
+	sse_push_openai(ms, deltas, "stop", true, false, PIECE_MS, 1);
 	struct engine_input in = {.transcript = "mera naam Jhanvi Ghatak hai", .input = "typed"};
 	double t0 = mono_ms();
 	assert_int_equal(engine_start_turn(r.e, &in), ERR_OK);
@@ -446,12 +397,8 @@ static int setup(void **state)
 {
 	(void)state;
 	unsetenv("FORMDESK_CONFIG");
-	if (tmpdir_make(dir, sizeof dir, "test_replystream") != 0 || !(ms = mockserver_start()))
+	if (tmpdir_make(dir, sizeof dir, "test_replystream") != 0 || !(ms = sse_openai_server()))
 		return -1;
-	char base[128];
-	snprintf(base, sizeof base, "%s/v1", mockserver_url(ms));
-	setenv("OPENAI_BASE_URL", base, 1);
-	setenv("OPENAI_API_KEY", "sk-test-Qw7Zr4Xp9Lm2Vb6N", 1);
 	return 0;
 }
 
