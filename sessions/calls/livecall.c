@@ -482,6 +482,11 @@ static void speak(struct livecall *lc)
 static void after_engine(struct livecall *lc)
 {
 	speak(lc);
+	/* a streamed reply whose last sentence played before the engine said it was the last:
+	 * its place in the recordings ends with that sentence */
+	if (lc->live && lc->agent_turn >= 0 && lc->agent_turn == lc->sent_turn && !lc->sent_more &&
+	    !lc->n_sents && live_state(lc->live) != LIVE_SPEAKING)
+		agent_audio(lc, live_agent_start_ms(lc->live) + live_agent_ms(lc->live));
 	if (lc->live && !engine_busy(lc->eng) && live_state(lc->live) == LIVE_THINKING)
 		live_thinking(lc->live, false, now_of(lc));
 }
