@@ -240,6 +240,9 @@ static char *script_line(struct rig *r)
 	return text;
 }
 
+/* The streamed reply's deltas, whole. */
+static const char WHOLE[] = "धन्यवाद जी। आप किस ज़िले में रहती हैं? अपने ज़िले का नाम बताइए।";
+
 static void test_streamed_reply(void **state)
 {
 	(void)state;
@@ -263,7 +266,7 @@ static void test_streamed_reply(void **state)
 			 r.seen.says_at - r.seen.at[0]);
 	assert_true(r.seen.says_at - r.seen.at[1] >= PIECE_MS);
 	/* the whole line is what is said, shown and stored */
-	const char *whole = "धन्यवाद जी। आप किस ज़िले में रहती हैं? अपने ज़िले का नाम बताइए।";
+	const char *whole = WHOLE;
 	assert_string_equal(r.seen.says, whole);
 	assert_int_equal(r.seen.says_sentences, 3);
 	dbq_expect(r.db, "SELECT reply FROM turns WHERE idx = 1", whole);
@@ -280,6 +283,43 @@ static void test_streamed_reply(void **state)
 	assert_true(atof(lat) > 0 && atof(lat) < r.seen.tm.reply_ms - 2 * PIECE_MS);
 	free(lat);
 	rig_close(&r);
+}
+
+/* Not streamed ("stream": false), the same answer is the same words, shown and stored as
+ * the streamed one: streaming changes when they are heard, not what they are. */
+static void test_same_words_unstreamed(void **state)
+{
+	(void)state;
+	struct rig r;
+	char path[200];
+	snprintf(path, sizeof path, "%s/nostream.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"providers\":{\"openai\":{\"stream\":false}}}", f);
+	fclose(f);
+	setenv("FORMDESK_CONFIG", path, 1);
+	provider_config_free();
+	rig_open(&r, "unstreamed");
+	cJSON *body = cJSON_Parse("{\"id\":\"chatcmpl-8\",\"object\":\"chat.completion\",\"choices\":"
+				  "[{\"index\":0,\"message\":{\"role\":\"assistant\"},\"finish_reason\":"
+				  "\"stop\"}]}");
+	cJSON_AddStringToObject(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(body, "choices"),
+								       0), "message"), "content", WHOLE);
+	char *text = cJSON_PrintUnformatted(body);
+	cJSON_Delete(body);
+	mockserver_push(ms, (struct mock_reply){200, NULL, text, NULL, 0});
+	free(text);
+	turn_of(&r, true);
+	cJSON *sent = cJSON_Parse(mockserver_request(ms, 1)->body);
+	assert_null(cJSON_GetObjectItem(sent, "stream"));
+	cJSON_Delete(sent);
+	assert_int_equal(r.seen.n_sentences, 0);
+	assert_string_equal(r.seen.says, WHOLE);
+	assert_int_equal(r.seen.says_sentences, -1);
+	dbq_expect(r.db, "SELECT reply FROM turns WHERE idx = 1", WHOLE);
+	rig_close(&r);
+	unsetenv("FORMDESK_CONFIG");
+	provider_config_free();
 }
 
 /* A stream that fails after its first sentence was said: refused, never the answer; the
@@ -416,6 +456,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sentences),
 		cmocka_unit_test(test_streamed_reply),
+		cmocka_unit_test(test_same_words_unstreamed),
 		cmocka_unit_test(test_token_limit_after_a_sentence),
 		cmocka_unit_test(test_cut_short_after_a_sentence),
 		cmocka_unit_test(test_dropped_after_a_sentence),
