@@ -174,7 +174,7 @@ struct rig {
 
 /* rig_open: a live call on an engine whose REPLY is the local server's model, its opening
  * said (a short streamed answer: the opening is said whole). */
-static void rig_open(struct rig *r, const char *name)
+static void rig_open_on(struct rig *r, const char *name, bool anthropic)
 {
 	char *msg = NULL;
 	const char *why = NULL;
@@ -192,12 +192,25 @@ static void rig_open(struct rig *r, const char *name)
 				    .call_deadline_ms = -1};
 	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
 	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("openai:gpt-test", &cfg.reply, &why), ERR_OK);
+	assert_int_equal(backend_reply(anthropic ? "anthropic" : "openai:gpt-test", &cfg.reply, &why),
+			 ERR_OK);
 	assert_int_equal(engine_new(&cfg, on_event, &r->seen, &r->e), ERR_OK);
 	mockserver_clear(ms);
-	sse_push_openai(ms, opening, "stop", true, false, 0, 1);
+	if (anthropic) {
+		struct sse_body b = {0};
+		sse_anthropic_answer(&b, opening, "end_turn");
+		sse_push(ms, &b, 0, false, 1);
+		sse_body_free(&b);
+	} else {
+		sse_push_openai(ms, opening, "stop", true, false, 0, 1);
+	}
 	assert_int_equal(engine_begin(r->e, NULL), ERR_OK);
 	assert_int_equal(r->seen.n_sentences, 0); /* the opening is said whole */
+}
+
+static void rig_open(struct rig *r, const char *name)
+{
+	rig_open_on(r, name, false);
 }
 
 static void rig_close(struct rig *r)
@@ -282,6 +295,31 @@ static void test_streamed_reply(void **state)
 			     "WHERE idx = 1");
 	assert_true(atof(lat) > 0 && atof(lat) < r.seen.tm.reply_ms - 2 * PIECE_MS);
 	free(lat);
+	rig_close(&r);
+}
+
+/* Anthropic's Messages stream (text_delta events): asked for with "stream": true, its
+ * sentences handed out as they complete, the whole line said and stored. */
+static void test_anthropic(void **state)
+{
+	(void)state;
+	struct rig r;
+	struct sse_body b = {0};
+	static const char *const deltas[] = {"धन्यवाद जी। आप किस", " ज़िले में", " रहती हैं? अपने",
+					     " ज़िले का नाम बताइए।", NULL};
+	rig_open_on(&r, "anthropic", true);
+	sse_anthropic_answer(&b, deltas, "end_turn");
+	sse_push(ms, &b, PIECE_MS, false, 1);
+	sse_body_free(&b);
+	turn_of(&r, true);
+	cJSON *sent = cJSON_Parse(mockserver_request(ms, 1)->body);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sent, "stream")));
+	cJSON_Delete(sent);
+	assert_int_equal(r.seen.n_sentences, 3);
+	assert_string_equal(r.seen.sentences[0], "धन्यवाद जी।");
+	assert_true(r.seen.says_at - r.seen.at[0] >= 2 * PIECE_MS);
+	assert_string_equal(r.seen.says, WHOLE);
+	dbq_expect(r.db, "SELECT reply FROM turns WHERE idx = 1", WHOLE);
 	rig_close(&r);
 }
 
@@ -439,6 +477,8 @@ static int setup(void **state)
 	unsetenv("FORMDESK_CONFIG");
 	if (tmpdir_make(dir, sizeof dir, "test_replystream") != 0 || !(ms = sse_openai_server()))
 		return -1;
+	setenv("ANTHROPIC_BASE_URL", mockserver_url(ms), 1);
+	setenv("ANTHROPIC_API_KEY", "sk-ant-test-Qw7Zr4Xp9Lm2", 1);
 	return 0;
 }
 
@@ -457,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_sentences),
 		cmocka_unit_test(test_streamed_reply),
 		cmocka_unit_test(test_same_words_unstreamed),
+		cmocka_unit_test(test_anthropic),
 		cmocka_unit_test(test_token_limit_after_a_sentence),
 		cmocka_unit_test(test_cut_short_after_a_sentence),
 		cmocka_unit_test(test_dropped_after_a_sentence),

@@ -19,16 +19,45 @@ cJSON *sse_openai_chunk(const char *content, const char *finish)
 	return c;
 }
 
-void sse_add(struct sse_body *b, cJSON *event)
+void sse_add_named(struct sse_body *b, const char *type, cJSON *event)
 {
 	char *d = event ? cJSON_PrintUnformatted(event) : strdup("[DONE]");
-	size_t k = strlen(d) + 8;
+	size_t k = strlen(d) + (type ? strlen(type) : 0) + 16;
 	if (b->n && b->n_cuts < (int)(sizeof b->cuts / sizeof b->cuts[0]))
 		b->cuts[b->n_cuts++] = b->n;
 	b->p = realloc(b->p, b->n + k + 1);
-	b->n += (size_t)snprintf(b->p + b->n, k + 1, "data: %s\n\n", d);
+	b->n += (size_t)snprintf(b->p + b->n, k + 1, "%s%s%sdata: %s\n\n", type ? "event: " : "",
+				 type ? type : "", type ? "\n" : "", d);
 	free(d);
 	cJSON_Delete(event);
+}
+
+void sse_add(struct sse_body *b, cJSON *event)
+{
+	sse_add_named(b, NULL, event);
+}
+
+void sse_anthropic_answer(struct sse_body *b, const char *const *deltas, const char *stop)
+{
+	sse_add_named(b, "message_start", cJSON_Parse(
+		"{\"type\":\"message_start\",\"message\":{\"id\":\"msg_9\",\"type\":\"message\","
+		"\"role\":\"assistant\",\"content\":[],\"model\":\"claude-haiku-4-5\",\"stop_reason\":null,"
+		"\"stop_sequence\":null,\"usage\":{\"input_tokens\":600,\"output_tokens\":1}}}"));
+	sse_add_named(b, "content_block_start", cJSON_Parse(
+		"{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\","
+		"\"text\":\"\"}}"));
+	for (int i = 0; deltas[i]; i++) {
+		cJSON *d = cJSON_Parse("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+				       "{\"type\":\"text_delta\"}}");
+		cJSON_AddStringToObject(cJSON_GetObjectItem(d, "delta"), "text", deltas[i]);
+		sse_add_named(b, "content_block_delta", d);
+	}
+	sse_add_named(b, "content_block_stop", cJSON_Parse("{\"type\":\"content_block_stop\",\"index\":0}"));
+	cJSON *md = cJSON_Parse("{\"type\":\"message_delta\",\"delta\":{\"stop_sequence\":null},"
+				"\"usage\":{\"output_tokens\":20}}");
+	cJSON_AddStringToObject(cJSON_GetObjectItem(md, "delta"), "stop_reason", stop);
+	sse_add_named(b, "message_delta", md);
+	sse_add_named(b, "message_stop", cJSON_Parse("{\"type\":\"message_stop\"}"));
 }
 
 void sse_openai_answer(struct sse_body *b, const char *const *deltas, const char *finish,

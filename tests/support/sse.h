@@ -27,6 +27,15 @@ cJSON *sse_openai_chunk(const char *content, const char *finish);
  * the body's next piece. */
 void sse_add(struct sse_body *b, cJSON *event);
 
+/* sse_add_named: as sse_add, the data line after "event: TYPE" (Anthropic's Messages
+ * stream names each event so: docs.anthropic.com/en/docs/build-with-claude/streaming). */
+void sse_add_named(struct sse_body *b, const char *type, cJSON *event);
+
+/* sse_anthropic_answer: a whole streamed Messages answer into b: message_start, a text
+ * content block whose text_delta events carry the deltas (NULL-ended), content_block_stop,
+ * message_delta with stop_reason stop, message_stop. */
+void sse_anthropic_answer(struct sse_body *b, const char *const *deltas, const char *stop);
+
 /* sse_openai_answer: a whole streamed chat completion into b: the first chunk with the
  * role, one chunk per delta (NULL-ended) as content, then finish_reason finish (NULL: no
  * such chunk) and [DONE] (unless done is false: a stream that just stops). */
