@@ -22,6 +22,7 @@
 #include "agent/stages/llm_stream.h"
 #include "agent/stages/provider.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/sse.h"
 
 static struct mockserver *ms;
 static struct form *form;
@@ -105,19 +106,6 @@ static void event(char **buf, size_t *len, bool crlf, const char *type, cJSON *d
 	cJSON_Delete(data);
 }
 
-static cJSON *openai_chunk(const char *content, const char *finish)
-{
-	cJSON *c = cJSON_Parse("{\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\","
-			       "\"created\":1767225600,\"model\":\"gpt-5.4-mini\",\"choices\":[{\"index\":0,"
-			       "\"delta\":{},\"finish_reason\":null}]}");
-	cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "choices"), 0);
-	if (content)
-		cJSON_AddStringToObject(cJSON_GetObjectItem(choice, "delta"), "content", content);
-	if (finish)
-		cJSON_ReplaceItemInObject(choice, "finish_reason", cJSON_CreateString(finish));
-	return c;
-}
-
 static cJSON *anthropic_delta(const char *partial)
 {
 	cJSON *c = cJSON_Parse("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
@@ -164,7 +152,7 @@ static char *sse_body(const struct scase *c, size_t *hold)
 		snprintf(piece, sizeof piece, "%.*s", (int)(ends[i] - from), ANSWER + from);
 		from = ends[i];
 		if (c->proto == OPENAI)
-			event(&buf, &len, c->crlf, NULL, openai_chunk(piece, NULL));
+			event(&buf, &len, c->crlf, NULL, sse_openai_chunk(piece, NULL));
 		else
 			event(&buf, &len, c->crlf, "content_block_delta", anthropic_delta(piece));
 		if (!*hold && ends[i] >= ack_end)
@@ -173,7 +161,7 @@ static char *sse_body(const struct scase *c, size_t *hold)
 	if (c->no_end)
 		return buf;
 	if (c->proto == OPENAI) {
-		event(&buf, &len, c->crlf, NULL, openai_chunk(NULL, "stop"));
+		event(&buf, &len, c->crlf, NULL, sse_openai_chunk(NULL, "stop"));
 		event(&buf, &len, c->crlf, NULL, cJSON_Parse("{\"id\":\"chatcmpl-9\",\"object\":"
 			"\"chat.completion.chunk\",\"created\":1767225600,\"model\":\"gpt-5.4-mini\","
 			"\"choices\":[],\"usage\":{\"prompt_tokens\":812,\"completion_tokens\":31,"

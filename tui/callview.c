@@ -554,6 +554,8 @@ enum err callview_event(struct callview *v, const struct engine_event *ev)
 		e = lines_add(&v->conv, CV_AGENT, "agent (ack): ", "%s", text);
 		conv_add_done(v);
 		break;
+	case ENGINE_REPLY_SENTENCE: /* shown whole with ENGINE_AGENT_SAYS */
+		break;
 	case ENGINE_CALLER_SAYS: {
 		char prefix[32];
 		snprintf(prefix, sizeof(prefix), "caller %d: ", ev->turn);

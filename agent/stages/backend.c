@@ -329,6 +329,11 @@ bool backend_ack(const struct backend *b, const struct http_xfer *x, char **text
 	return x && b->ops && b->ops->ack && b->ops->ack(x, text);
 }
 
+bool backend_sentence(const struct backend *b, const struct http_xfer *x, char **text)
+{
+	return x && b->ops && b->ops->sentence && b->ops->sentence(x, text);
+}
+
 bool backend_last_usage(const struct backend *b, struct backend_usage *out)
 {
 	const struct backend_usage *u = b->ops && b->ops->usage ? b->ops->usage(b->ctx) : NULL;

@@ -128,6 +128,8 @@ struct backend_ops {
 			   struct backend_usage *u);
 	/* ack: EXTRACT only, may be NULL: see backend_ack. */
 	bool (*ack)(const struct http_xfer *x, char **text);
+	/* sentence: REPLY only, may be NULL: see backend_sentence. */
+	bool (*sentence)(const struct http_xfer *x, char **text);
 	/* usage: the last blocking call's measurements, NULL before the first or offline;
 	 * may be NULL. */
 	const struct backend_usage *(*usage)(const void *ctx);
@@ -238,6 +240,14 @@ enum err backend_finish(const struct backend *b, const void *req, const struct h
  * not stream. Poll it after each http_poll while the request is in flight; if the
  * request ends before it was taken, the same text is the extraction's ack. */
 bool backend_ack(const struct backend *b, const struct http_xfer *x, char **text);
+
+/* backend_sentence: the hook for speaking REPLY's line sentence by sentence while it
+ * streams. x is the handle http_start gave for the request backend_start built on b.
+ * Returns true with *text (caller frees) the next complete sentence not handed out
+ * before; false while none is, for a backend without the hook or a provider that does not
+ * stream. Poll it after each http_poll while the request is in flight; what was not
+ * handed out when the request ends is the rest of the whole line backend_finish gives. */
+bool backend_sentence(const struct backend *b, const struct http_xfer *x, char **text);
 
 /* backend_last_usage: the measurements of the last blocking call made through b.
  * Output: *out. Returns false for an offline backend or one that has made no call (then

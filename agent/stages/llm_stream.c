@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <cjson/cJSON.h>
 
 struct sbuf {
@@ -39,6 +40,7 @@ struct llm_stream {
 	double ack_ms;
 	bool ack_taken;
 	int attempt;          /* the HTTP attempt being read, 0 before the first byte */
+	size_t said;          /* bytes of text handed out as sentences */
 };
 
 static bool sb_add(struct sbuf *b, const char *s, size_t n)
@@ -115,6 +117,7 @@ void llm_stream_reset(struct llm_stream *s)
 	s->error[0] = '\0';
 	s->scan_text = s->scan_tool = (struct scan){0};
 	s->ack_ms = -1;
+	s->said = 0;
 }
 
 /* scan: move sc over the new bytes of b; decode the ack when its string closes. */
@@ -404,6 +407,123 @@ bool llm_stream_take_ack(struct llm_stream *s, char **text)
 	s->ack_taken = true;
 	*text = t;
 	return true;
+}
+
+/* ---- sentences ---- */
+
+/* The words after which a "." ends no sentence (compared without case for Latin). */
+static const char *const ABBREV[] = {
+	"dr", "mr", "mrs", "ms", "smt", "shri", "sh", "st", "rs", "no", "nos", "vs", "etc",
+	"e.g", "i.e", "govt", "hon", "pvt", "ltd", "डॉ", "श्री", "कु", "सु", "रु", "नं",
+};
+
+static bool space_at(const char *p, size_t i, size_t n)
+{
+	return i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n');
+}
+
+/* terminator: the length of the sentence end at p[i] ("।", "॥", "?", "!", "."), else 0. */
+static size_t terminator(const char *p, size_t i, size_t n)
+{
+	if (p[i] == '?' || p[i] == '!' || p[i] == '.')
+		return 1;
+	if (i + 3 <= n && (unsigned char)p[i] == 0xE0 && (unsigned char)p[i + 1] == 0xA5 &&
+	    ((unsigned char)p[i + 2] == 0xA4 || (unsigned char)p[i + 2] == 0xA5))
+		return 3;
+	return 0;
+}
+
+/* closer: the length of a closing quote or bracket at p[i] (" ' ) ] ” ’ »), else 0. */
+static size_t closer(const char *p, size_t i, size_t n)
+{
+	if (p[i] == '"' || p[i] == '\'' || p[i] == ')' || p[i] == ']')
+		return 1;
+	if (i + 3 <= n && memcmp(p + i, "\xE2\x80", 2) == 0 &&
+	    ((unsigned char)p[i + 2] == 0x9D || (unsigned char)p[i + 2] == 0x99))
+		return 3;
+	if (i + 2 <= n && (unsigned char)p[i] == 0xC2 && (unsigned char)p[i + 1] == 0xBB)
+		return 2;
+	return 0;
+}
+
+/* abbreviation: the word that ends at p[i] (the "." at i) is one of ABBREV. */
+static bool abbreviation(const char *p, size_t from, size_t i)
+{
+	size_t a = i;
+	while (a > from && !space_at(p, a - 1, i) && p[a - 1] != '(' && p[a - 1] != '"')
+		a--;
+	size_t len = i - a;
+	if (len == 1 && ((p[a] | 0x20) >= 'a' && (p[a] | 0x20) <= 'z'))
+		return true; /* an initial: "A. K. Sharma" */
+	for (size_t k = 0; k < sizeof ABBREV / sizeof ABBREV[0]; k++)
+		if (strlen(ABBREV[k]) == len && strncasecmp(p + a, ABBREV[k], len) == 0)
+			return true;
+	return false;
+}
+
+/* sentence_end: where the first complete sentence of p[from..n) ends (exclusive, its
+ * closing marks included), 0 when none is complete yet. */
+static size_t sentence_end(const char *p, size_t from, size_t n)
+{
+	for (size_t i = from; i < n; i++) {
+		if (p[i] == '\n')
+			return i + 1;
+		size_t k = terminator(p, i, n);
+		if (!k || (p[i] == '.' && abbreviation(p, from, i)))
+			continue;
+		size_t j = i + k, m;
+		while (j < n && ((m = terminator(p, j, n)) || (m = closer(p, j, n))))
+			j += m;
+		if (j >= n)
+			return 0; /* what follows decides: wait for it */
+		if (space_at(p, j, n))
+			return j;
+		i = j - 1; /* "3.5", "?x": no end here */
+	}
+	return 0;
+}
+
+/* one_line: s (n bytes) with whitespace runs as one space, ends trimmed (caller frees),
+ * NULL when out of memory. */
+static char *one_line(const char *s, size_t n)
+{
+	char *o = malloc(n + 1);
+	size_t k = 0;
+	bool space = false;
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (space_at(s, i, n)) {
+			space = k > 0;
+			continue;
+		}
+		if (space)
+			o[k++] = ' ';
+		space = false;
+		o[k++] = s[i];
+	}
+	o[k] = '\0';
+	return o;
+}
+
+bool llm_stream_take_sentence(struct llm_stream *s, char **text)
+{
+	if (s->tool_name || s->refusal.n || s->tool.n)
+		return false; /* not a line to say (a tool call, a refusal) */
+	for (;;) {
+		size_t end = s->text.n > s->said ? sentence_end(s->text.p, s->said, s->text.n) : 0;
+		if (!end)
+			return false;
+		char *t = one_line(s->text.p + s->said, end - s->said);
+		if (!t)
+			return false;
+		s->said = end;
+		if (t[0]) {
+			*text = t;
+			return true;
+		}
+		free(t);
+	}
 }
 
 static char *take(struct sbuf *b)

@@ -24,7 +24,11 @@
  * has a complete string value (its closing quote seen, however the bytes were split:
  * inside the string, inside an escape sequence, inside a UTF-8 character) and decodes it
  * at once. The extraction itself is parsed from the whole text at the end, as without
- * streaming. */
+ * streaming.
+ *
+ * A spoken answer (REPLY's line, plain content text) is handed out sentence by sentence
+ * as it grows (llm_stream_take_sentence), so the first sentence can be spoken while the
+ * rest is still being made. */
 #ifndef FORMDESK_LLM_STREAM_H
 #define FORMDESK_LLM_STREAM_H
 
@@ -64,6 +68,20 @@ const char *llm_stream_ack(const struct llm_stream *s, double *at_ms);
  * not empty, with *text a new string (caller frees); false before, after, or when it is
  * empty. Errors: none (false on allocation failure). */
 bool llm_stream_take_ack(struct llm_stream *s, char **text);
+
+/* llm_stream_take_sentence: the next complete sentence of the answer's text, once: true
+ * with *text a new string (caller frees), its whitespace runs one space, ends trimmed;
+ * false while none is complete, once the answer calls a tool or refuses (nothing more is
+ * handed out), or on allocation failure. A sentence ends after a Hindi danda "।" or "॥",
+ * "?", "!" or "." (with any run of them and closing quotes or brackets after) followed by
+ * white space, or at a newline; a "." does not end one after an abbreviation: a single
+ * Latin letter (an initial), Dr, Mr, Mrs, Ms, Smt, Shri, Sh, St, Rs, No, Nos, vs, etc,
+ * e.g, i.e, Govt, Hon, Pvt, Ltd, डॉ, श्री, कु, सु, रु, नं (so "Dr. Sharma", "Rs. 500",
+ * "डॉ. शर्मा" stay whole); inside a number ("3.5") nothing follows the "." but a digit,
+ * so it never ends one. A terminator at the end of what has arrived waits for the next
+ * byte. The text after the last complete sentence is not handed out: whoever reads the
+ * whole answer says it. */
+bool llm_stream_take_sentence(struct llm_stream *s, char **text);
 
 /* llm_stream_result: what was read so far as one result, as llm_parse gives for a whole
  * answer (text, refusal, first tool call, finish reason, tokens); r->cut_short when the

@@ -28,8 +28,9 @@
  *   "judge": "openai:gpt-5.4-mini",
  *   "deadlines": {"turn_ms": 90000, "call_ms": 900000}
  * }
- * "stream" (default true for the chat-completions and Messages protocols) has EXTRACT ask
- * for a streamed answer, so its acknowledgement is known before the rest arrives.
+ * "stream" (default true for the chat-completions and Messages protocols) has EXTRACT and
+ * REPLY ask for a streamed answer, so EXTRACT's acknowledgement is known, and REPLY's first
+ * sentence spoken, before the rest arrives.
  * "judge" names the benchmark's LLM judge ("PROVIDER[:MODEL]"; also {"spec": "..."}),
  * used when `formdesk bench` is given no --judge.
  * "deadlines" bound the time an unresponsive provider can take (provider_config_deadlines).
@@ -111,7 +112,7 @@ struct provider {
 	double usd_in_mtok, usd_out_mtok, usd_audio_min; /* 0 when not configured */
 	int reasoning;           /* 1 reasoning model, 0 not, -1 guess from the model name */
 	bool use_tool;           /* structured output by a forced tool call, not json_schema */
-	bool stream;             /* EXTRACT asks for a streamed answer (server-sent events) */
+	bool stream;             /* EXTRACT and REPLY ask for streamed answers (server-sent events) */
 	char *project, *location; /* Google: project id and location */
 	char *extract_effort, *reply_effort; /* reasoning effort per stage */
 	int extract_history, reply_history;  /* history turns sent (the paper: 200) */

@@ -6,7 +6,10 @@
 
 #include "agent/rules/decision.h"
 #include "agent/rules/form.h"
+#include "base/utf8.h"
 #include "llm.h"
+#include "llm_stream.h"
+#include "secret.h"
 
 LLM_STAGE_DEFINE(reply_llm)
 
@@ -124,10 +127,18 @@ enum err reply_llm_request(const struct reply_llm *x, const struct reply_request
 		.tools = tools,
 		.n_tools = 2,
 		.effort = p->reply_effort,
+		.stream = p->stream,
 	};
-	e = llm_build(p, &c, out);
-	if (e == ERR_OK)
-		http_req_limits(*out, p->timeout_ms, p->retries, 0);
+	struct llm_stream *st = NULL;
+	if (c.stream && (e = llm_stream_new(p->info->protocol, &st)) != ERR_OK)
+		goto out;
+	if ((e = llm_build(p, &c, out)) != ERR_OK) {
+		llm_stream_free(st);
+		goto out;
+	}
+	http_req_limits(*out, p->timeout_ms, p->retries, 0);
+	if (st) /* the line is read as it streams, sentence by sentence */
+		http_req_observe(*out, llm_stream_observe, st, llm_stream_free);
 out:
 	decision_free(d);
 	free(system);
@@ -208,6 +219,10 @@ enum err reply_llm_response(const struct reply_llm *x, const struct reply_reques
 		snprintf(u->error, sizeof(u->error), "the answer was cut off at the token limit");
 		goto out;
 	}
+	if (r->cut_short) { /* a stream that never came to its end is no answer */
+		snprintf(u->error, sizeof(u->error), "the answer stream was cut short before its end");
+		goto out;
+	}
 	if (r->tool_name && strcmp(r->tool_name, "end_call") == 0) {
 		if (!ending) {
 			snprintf(u->error, sizeof(u->error),
@@ -256,11 +271,26 @@ out:
 	return e;
 }
 
+bool reply_llm_sentence_ready(const struct http_xfer *x, char **text)
+{
+	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
+	if (!s || !llm_stream_take_sentence(s, text))
+		return false;
+	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
+	if (utf8_bad(*text, strlen(*text), false)) { /* the whole answer will be refused too */
+		free(*text);
+		*text = NULL;
+		return false;
+	}
+	return true;
+}
+
 const struct backend_ops reply_llm_ops = {
 	.stage = BACKEND_REPLY,
 	.call = llm_ops_call,
 	.start = llm_ops_start,
 	.finish = llm_ops_finish,
+	.sentence = reply_llm_sentence_ready,
 	.usage = llm_ops_usage,
 	.free = llm_ops_free,
 };

@@ -9,7 +9,14 @@
  * The model answers with one line of Hindi, or calls end_call {"message"} when the
  * decision ends the call; an answer stopped at the token limit is refused.
  * The model cannot change the decision: an end_call when the rules asked a question is
- * refused (an error), and the engine follows the rules either way. */
+ * refused (an error), and the engine follows the rules either way.
+ *
+ * Where the provider streams ("stream", provider.h: the chat-completions and Messages
+ * protocols) the answer is asked for as server-sent events and its text is handed out
+ * sentence by sentence while it arrives (reply_llm_sentence_ready, backend_sentence), so
+ * the first sentence is spoken before the rest is made; the whole line is still checked
+ * at the end as above (refusal, token limit, an end_call the rules did not decide, and
+ * a stream cut short before its end are refused), and it is what is stored. */
 #ifndef FORMDESK_REPLY_LLM_H
 #define FORMDESK_REPLY_LLM_H
 
@@ -39,5 +46,11 @@ enum err reply_llm_request(const struct reply_llm *x, const struct reply_request
 			   struct http_req **out);
 enum err reply_llm_response(const struct reply_llm *x, const struct reply_request *req,
 			    const struct http_result *res, char **text, struct backend_usage *u);
+
+/* reply_llm_sentence_ready: the sentence hook (backend.h backend_sentence) for a request
+ * reply_llm_request built, x its handle: true with *text the next complete sentence of the
+ * streamed line (caller frees; keys scrubbed), false while none is complete, when the
+ * answer is not streamed, calls a tool, refuses, or is not valid UTF-8. */
+bool reply_llm_sentence_ready(const struct http_xfer *x, char **text);
 
 #endif

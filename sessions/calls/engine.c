@@ -74,6 +74,10 @@ struct turn {
 	struct decision *dec;   /* the rule layer's decision, NULL until the rules ran */
 	cJSON *decision;        /* dec as JSON, made once: REPLY's tool call and the store's */
 	struct reply_request rreq;
+	char *spoken;           /* REPLY's sentences handed out while its answer streamed
+	                           (ENGINE_REPLY_SENTENCE), joined by spaces; NULL none */
+	int n_spoken;
+	double first_ms;        /* when the first was complete: ms after REPLY began */
 };
 
 struct engine {
@@ -533,6 +537,7 @@ static void turn_free(struct engine *e, struct turn *t)
 	free(t->said);
 	free(t->errs);
 	free(t->ack);
+	free(t->spoken);
 	extraction_free(t->ex);
 	cJSON_Delete(t->caller);
 	cJSON_Delete(t->ex_json);
@@ -746,7 +751,9 @@ static void sounded(struct engine *e, struct turn *t, bool ack)
 	latency_set(l, LATENCY_STT, t->tm.stt_ms, stt_by);
 	latency_set(l, LATENCY_EXTRACT, ack ? t->ack_ms : t->tm.extract_ms, e->cfg.extract.name);
 	latency_set(l, LATENCY_RULES, ack ? 0 : t->tm.rules_ms, "rule layer");
-	latency_set(l, LATENCY_REPLY, ack ? 0 : t->tm.reply_ms, e->cfg.reply.name);
+	/* a streamed REPLY is on the way only to its first sentence */
+	latency_set(l, LATENCY_REPLY, ack ? 0 : t->n_spoken ? t->first_ms : t->tm.reply_ms,
+		    e->cfg.reply.name);
 	latency_set(l, LATENCY_TTS, 0, "not spoken");
 	latency_set(l, LATENCY_PLAYBACK, 0, "not played");
 	latency_close(l, now - l->origin);
@@ -823,6 +830,42 @@ static void poll_ack(struct engine *e)
 		else
 			free(text);
 	}
+}
+
+/* say_sentence: text (taken over) is the next sentence of t's reply, complete while the
+ * rest still streams: keep it as said, its first sound timed, and tell the listener at
+ * once (ENGINE_REPLY_SENTENCE). Errors: ERR_NOMEM (text not said). */
+static enum err say_sentence(struct engine *e, struct turn *t, char *text)
+{
+	char *all = t->spoken ? join(t->spoken, text) : strdup(text);
+
+	if (!all) {
+		free(text);
+		return ERR_NOMEM;
+	}
+	free(t->spoken);
+	t->spoken = all;
+	if (t->n_spoken++ == 0) {
+		t->first_ms = now_ms() - t->stage_t0;
+		sounded(e, t, false);
+	}
+	emit(e, ENGINE_REPLY_SENTENCE, t->index, text, NULL, NULL);
+	free(text);
+	return ERR_OK;
+}
+
+/* poll_sentences: while REPLY's request of a caller turn is in flight, hand out each
+ * sentence of its streamed line as soon as it is complete (agent/stages/backend.h:
+ * backend_sentence). The opening is said whole: its line begins with the form's intro. */
+static void poll_sentences(struct engine *e)
+{
+	struct turn *t = e->t;
+	char *text = NULL;
+
+	while (t && t->index > 0 && t->state == T_REPLY && t->xfer &&
+	       t->stage == ENGINE_STAGE_REPLY && backend_sentence(&e->cfg.reply, t->xfer, &text))
+		if (say_sentence(e, t, text) != ERR_OK && !e->fatal)
+			e->fatal = ERR_NOMEM;
 }
 
 /* ---- the turn's states ---- */
@@ -1087,6 +1130,33 @@ static enum err rules_run(struct engine *e, struct turn *t)
 	return ERR_OK;
 }
 
+/* reply_rest: REPLY of t ended after sentences of it were said while it streamed: say
+ * the rest. A whole line that goes on from the sentences said gives the rest of it; one
+ * that does not (a failed or refused answer, whose place the script's words took; an
+ * end_call's message), is said whole after them. Either way t->said becomes all the
+ * caller hears (the sentences, then the rest), as stored and put in the history.
+ * Errors: ERR_NOMEM. */
+static enum err reply_rest(struct engine *e, struct turn *t)
+{
+	size_t n = strlen(t->spoken);
+	const char *rest = t->said ? t->said : "";
+	char *all;
+
+	if (strncmp(rest, t->spoken, n) == 0 && (rest[n] == ' ' || rest[n] == '\0')) {
+		rest += n;
+		rest += strspn(rest, " ");
+	}
+	if (!(all = join(t->spoken, rest)))
+		return ERR_NOMEM;
+	if (*rest) {
+		t->n_spoken++;
+		emit(e, ENGINE_REPLY_SENTENCE, t->index, rest, NULL, NULL);
+	}
+	free(t->said);
+	t->said = all;
+	return ERR_OK;
+}
+
 static void reply_run(struct engine *e, struct turn *t)
 {
 	enum err err;
@@ -1106,8 +1176,11 @@ static void reply_run(struct engine *e, struct turn *t)
 		if (reply_script_reply(NULL, &t->rreq, &t->said) != ERR_OK)
 			t->said = NULL;
 		stage_failed(e, t, ENGINE_STAGE_REPLY, err,
-			     t->said ? "; the script's words were said instead" : "");
+			     !t->said ? "" : t->n_spoken ? "; the script's words were said after the "
+			     "sentences already said" : "; the script's words were said instead");
 	}
+	if (t->n_spoken && reply_rest(e, t) != ERR_OK && !e->fatal)
+		e->fatal = ERR_NOMEM;
 	size_t cut = bound_text(&t->said);
 	if (cut)
 		note(e, t->index, &t->errs, "reply: %zu bytes cut (at most %d are said and kept)", cut,
@@ -1209,9 +1282,17 @@ static enum err turn_done(struct engine *e, struct turn *t)
 	if (t->said) {
 		if ((err = agent_said(e, t->index, t->said)) != ERR_OK)
 			return err;
+		cJSON *streamed = NULL;
 		if (!t->tm.cancelled)
 			sounded(e, t, false);
-		emit(e, ENGINE_AGENT_SAYS, t->index, t->said, NULL, NULL);
+		/* said sentence by sentence already: the listener shows it, but says no more */
+		if (t->n_spoken && (!(streamed = cJSON_CreateObject()) ||
+				    !cJSON_AddNumberToObject(streamed, "sentences", t->n_spoken))) {
+			cJSON_Delete(streamed);
+			return ERR_NOMEM;
+		}
+		emit(e, ENGINE_AGENT_SAYS, t->index, t->said, streamed, NULL);
+		cJSON_Delete(streamed);
 	}
 	t->tm.total_ms = now_ms() - t->t_start;
 	e->turn_total += t->tm.total_ms;
@@ -1558,6 +1639,7 @@ enum err engine_poll(struct engine *e, int timeout_ms, struct curl_waitfd *extra
 {
 	enum err err = http_poll(e->http, timeout_ms, extra, n_extra);
 	poll_ack(e);
+	poll_sentences(e);
 	drive(e);
 	if (err != ERR_OK)
 		return err;
@@ -1642,8 +1724,11 @@ enum err engine_cancel(struct engine *e, const char *reason)
 		if (err == ERR_OK && !t->caller)
 			err = caller_says(e, t);
 		if (err == ERR_OK) {
+			/* the sentences of a streamed reply said before the cut were heard (as
+			 * far as they played: the next turn's barge-in cuts them to that) */
 			free(t->said);
-			t->said = NULL;
+			t->said = t->spoken;
+			t->spoken = NULL;
 			err = turn_done(e, t);
 		}
 	}

@@ -93,7 +93,10 @@ struct engine_timings {
 
 enum engine_event_kind {
 	ENGINE_CALL_START,  /* text: call id */
-	ENGINE_AGENT_SAYS,  /* text: the agent's words */
+	ENGINE_AGENT_SAYS,  /* text: the agent's words (the whole reply, as stored); json: NULL,
+	                       or {"sentences": N} when the reply was already handed out
+	                       sentence by sentence (N ENGINE_REPLY_SENTENCE events, the last
+	                       one the rest): shown, but not to be spoken again */
 	ENGINE_CALLER_SAYS, /* text: the transcript; json: {"audio","segments":[{start_ms,end_ms}],
 	                       "condition","utterance_id","input","silence"[,"barge_in":{"at_ms",
 	                       "during"}]} */
@@ -116,6 +119,20 @@ enum engine_event_kind {
 	                       go) right before ENGINE_EXTRACTED, from the extraction's ack.
 	                       Not sent when there is none. Once sent it stands: a failed or
 	                       cancelled EXTRACT does not take it back. */
+	ENGINE_REPLY_SENTENCE, /* text: one sentence of a caller turn's reply, for the agent to
+	                       say at once while REPLY's streamed answer still arrives
+	                       (agent/stages/backend.h backend_sentence), in order. Once one was
+	                       sent, the turn's reply is spoken only through these: when REPLY
+	                       ends, the rest of the line follows as one last sentence event,
+	                       before ENGINE_AGENT_SAYS (then {"sentences": N}); when REPLY
+	                       fails or is refused after sentences were said, the last event
+	                       is the form's script line for the decision, said whole (the
+	                       question is then heard in full; the stored reply is the
+	                       sentences, then the script line). A cancelled turn (barge-in)
+	                       sends no more: its stored reply is the sentences handed out, cut
+	                       by the next turn to what played. Never for the opening, nor
+	                       for a reply that is not streamed (offline backends, "stream":
+	                       false): then ENGINE_AGENT_SAYS alone carries the words. */
 };
 
 struct engine_event {
@@ -208,7 +225,8 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in);
  * activity, a due retry, or one of the extra descriptors (may be NULL; their revents are
  * set, as curl_multi_poll does), then move the turn in flight on, emitting its events and
  * recording it when it is done. While EXTRACT's answer streams in, ENGINE_ACK is emitted
- * from here as soon as its acknowledgement is complete, before the answer has ended.
+ * from here as soon as its acknowledgement is complete, before the answer has ended; while
+ * REPLY's streams in, ENGINE_REPLY_SENTENCE for each sentence as soon as it is complete.
  * This is meant to be the one place a loop waits.
  * Errors: ERR_DB, ERR_NOMEM (the turn is dropped, an ENGINE_ERROR says why),
  * ERR_BACKEND (libcurl failed). */

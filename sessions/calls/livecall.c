@@ -47,6 +47,13 @@ struct livecall {
 	char *say;             /* the agent's words to speak next, NULL when none */
 	char *ack;             /* EXTRACT's acknowledgement to speak at once, NULL when none */
 	bool acking;           /* the acknowledgement is playing: the reply waits for it */
+	char **sents;          /* a streamed reply's sentences still to say, in order
+	                          (ENGINE_REPLY_SENTENCE): each is said when the one before
+	                          has played */
+	int n_sents, cap_sents;
+	int sent_turn;         /* the caller turn they answer */
+	bool sent_more;        /* more of that reply may come (the engine is not done) */
+	long sent_prior_ms;    /* ms of its sentences that played before the one playing */
 	int ack_turn;          /* the caller turn the acknowledgement answers */
 	struct latency lat;    /* the last turn's end of speech to first sound, for the status */
 	int say_turn;          /* the caller turn they answer (0: the opening) */
@@ -90,9 +97,40 @@ static void set_note(struct livecall *lc, const char *what, const char *why)
 			*p = ' ';
 }
 
+/* sents_clear: no sentence of a streamed reply is left to say. */
+static void sents_clear(struct livecall *lc)
+{
+	for (int i = 0; i < lc->n_sents; i++)
+		free(lc->sents[i]);
+	lc->n_sents = 0;
+	lc->sent_more = false;
+}
+
+/* sents_push: a copy of text (UTF-8) is the next sentence of turn's reply to say. A
+ * sentence that cannot be kept (out of memory) is left out. */
+static void sents_push(struct livecall *lc, int turn, const char *text)
+{
+	if (turn != lc->sent_turn || !lc->sent_more) { /* a new reply */
+		sents_clear(lc);
+		lc->sent_turn = turn;
+		lc->sent_prior_ms = 0;
+	}
+	lc->sent_more = true;
+	if (lc->n_sents == lc->cap_sents) {
+		int cap = lc->cap_sents ? 2 * lc->cap_sents : 8;
+		char **v = realloc(lc->sents, (size_t)cap * sizeof *v);
+		if (!v)
+			return;
+		lc->sents = v;
+		lc->cap_sents = cap;
+	}
+	if ((lc->sents[lc->n_sents] = strdup(text)))
+		lc->n_sents++;
+}
+
 /* on_engine: the engine's events: the agent's words (and the acknowledgement, said
- * before them) are kept to be spoken once the engine call returns; everything goes on to
- * the listener. */
+ * before them; a streamed reply's sentences as they come) are kept to be spoken once the
+ * engine call returns; everything goes on to the listener. */
 static void on_engine(void *ud, const struct engine_event *ev)
 {
 	struct livecall *lc = ud;
@@ -101,6 +139,13 @@ static void on_engine(void *ud, const struct engine_event *ev)
 		free(lc->ack);
 		lc->ack = strdup(ev->text);
 		lc->ack_turn = ev->turn;
+	} else if (ev->kind == ENGINE_REPLY_SENTENCE && ev->text) {
+		sents_push(lc, ev->turn, ev->text);
+	} else if (ev->kind == ENGINE_AGENT_SAYS && ev->text &&
+		   cJSON_GetObjectItemCaseSensitive(ev->json, "sentences")) {
+		/* said sentence by sentence: nothing more of it comes */
+		if (ev->turn == lc->sent_turn)
+			lc->sent_more = false;
 	} else if (ev->kind == ENGINE_AGENT_SAYS && ev->text) {
 		free(lc->say);
 		lc->say = strdup(ev->text);
@@ -238,6 +283,8 @@ void livecall_free(struct livecall *lc)
 	free(lc->refs);
 	free(lc->say);
 	free(lc->ack);
+	sents_clear(lc);
+	free(lc->sents);
 	free(lc);
 }
 
@@ -355,8 +402,36 @@ static void speak_ack(struct livecall *lc)
 		live_thinking(lc->live, true, now);
 }
 
+/* speak_sentence: say the next sentence of a streamed reply, the agent not speaking. The
+ * first of a turn begins the reply's place in the recordings (and is its first sound);
+ * the rest follow it there, so the reply lies from its first sentence to its last. */
+static void speak_sentence(struct livecall *lc)
+{
+	double now = now_of(lc);
+	char *text = lc->sents[0];
+	enum err e;
+
+	memmove(lc->sents, lc->sents + 1, (size_t)--lc->n_sents * sizeof *lc->sents);
+	if (lc->agent_turn == lc->sent_turn) {
+		lc->sent_prior_ms += live_agent_ms(lc->live);
+	} else {
+		if (lc->agent_turn >= 0) /* words still playing are cut by the new ones */
+			agent_audio(lc, live_call_ms(lc->live));
+		lc->sent_prior_ms = 0;
+	}
+	e = say_timed(lc, lc->sent_turn, text, now);
+	free(text);
+	if (e != ERR_OK)
+		error_event(lc, "speaking the agent's words", e);
+	if (lc->agent_turn != lc->sent_turn) {
+		lc->agent_turn = lc->sent_turn;
+		lc->agent_start = live_agent_start_ms(lc->live);
+	}
+}
+
 /* speak: say the agent's pending words: the acknowledgement at once, the reply once the
- * acknowledgement has played. */
+ * acknowledgement has played; a streamed reply's sentences one after the other, each
+ * once the one before has played. */
 static void speak(struct livecall *lc)
 {
 	double now = now_of(lc);
@@ -364,6 +439,20 @@ static void speak(struct livecall *lc)
 
 	if (lc->ack)
 		speak_ack(lc);
+	if (lc->n_sents) {
+		if (lc->live && live_state(lc->live) == LIVE_SPEAKING)
+			return;
+		lc->acking = false;
+		if (!lc->live && (e = open_recording(lc)) != ERR_OK) {
+			error_event(lc, "turn-taking", e);
+			sents_clear(lc);
+			return;
+		}
+		speak_sentence(lc);
+		if (live_state(lc->live) != LIVE_SPEAKING && !lc->n_sents && !lc->sent_more)
+			agent_audio(lc, live_agent_start_ms(lc->live) + live_agent_ms(lc->live));
+		return;
+	}
 	if (!lc->say)
 		return;
 	if (lc->acking && lc->live && live_state(lc->live) == LIVE_SPEAKING)
@@ -393,6 +482,11 @@ static void speak(struct livecall *lc)
 static void after_engine(struct livecall *lc)
 {
 	speak(lc);
+	/* a streamed reply whose last sentence played before the engine said it was the last:
+	 * its place in the recordings ends with that sentence */
+	if (lc->live && lc->agent_turn >= 0 && lc->agent_turn == lc->sent_turn && !lc->sent_more &&
+	    !lc->n_sents && live_state(lc->live) != LIVE_SPEAKING)
+		agent_audio(lc, live_agent_start_ms(lc->live) + live_agent_ms(lc->live));
 	if (lc->live && !engine_busy(lc->eng) && live_state(lc->live) == LIVE_THINKING)
 		live_thinking(lc->live, false, now_of(lc));
 }
@@ -431,14 +525,24 @@ static void events(struct livecall *lc)
 			lc->barged = true;
 			lc->barge_during = ev.during;
 			lc->barge_ms = ev.during == LIVE_SPEAKING ? ev.played_ms : 0;
-			/* the engine keeps only the words she heard of the reply cut */
+			/* the engine keeps only the words she heard of the reply cut; of a
+			 * streamed reply, its sentences played before count too, and its length
+			 * is known only when nothing of it was left to say (else 0: the engine
+			 * takes the words at turnkind's pace) */
 			lc->barge_agent_ms = lc->acking ? -1 : live_agent_ms(lc->live);
+			if (!lc->acking && lc->agent_turn >= 0 && lc->agent_turn == lc->sent_turn) {
+				if (ev.during == LIVE_SPEAKING)
+					lc->barge_ms += lc->sent_prior_ms;
+				lc->barge_agent_ms = lc->n_sents || lc->sent_more
+							     ? 0 : lc->sent_prior_ms + lc->barge_agent_ms;
+			}
 			if (ev.during == LIVE_SPEAKING && lc->agent_turn >= 0)
-				agent_audio(lc, lc->agent_start + ev.played_ms);
+				agent_audio(lc, live_agent_start_ms(lc->live) + ev.played_ms);
 			if (engine_busy(lc->eng) && engine_cancel(lc->eng, "barge-in") != ERR_OK)
 				error_event(lc, "cancelling the agent's turn", ERR_DB);
 			free(lc->say); /* words of a cancelled turn are not said */
 			lc->say = NULL;
+			sents_clear(lc); /* nor the rest of a streamed reply */
 			free(lc->ack);
 			lc->ack = NULL;
 			lc->acking = false;
@@ -471,8 +575,14 @@ static void events(struct livecall *lc)
 				lc->acking = false;
 				if (engine_busy(lc->eng))
 					live_thinking(lc->live, true, now_of(lc));
+			} else if (lc->agent_turn >= 0 && lc->agent_turn == lc->sent_turn &&
+				   (lc->n_sents || lc->sent_more)) {
+				/* a sentence of a streamed reply has played: the next follows
+				 * (speak), or the agent thinks until it comes */
+				if (!lc->n_sents)
+					live_thinking(lc->live, true, now_of(lc));
 			} else if (lc->agent_turn >= 0) {
-				agent_audio(lc, lc->agent_start + live_agent_ms(lc->live));
+				agent_audio(lc, live_agent_start_ms(lc->live) + live_agent_ms(lc->live));
 			}
 			break;
 		case LIVE_SILENCE:
@@ -500,6 +610,7 @@ enum err livecall_start(struct livecall *lc)
 	free(lc->ack);
 	lc->ack = NULL;
 	lc->acking = false;
+	sents_clear(lc);
 	if (engine_call_open(lc->eng))
 		engine_hang_up(lc->eng, "abandoned: the next call was started");
 	if (lc->o.mic) {
@@ -608,6 +719,7 @@ enum err livecall_hang_up(struct livecall *lc, const char *reason)
 	free(lc->ack);
 	lc->ack = NULL;
 	lc->acking = false;
+	sents_clear(lc);
 	return engine_hang_up(lc->eng, reason);
 }
 
@@ -618,13 +730,13 @@ bool livecall_call_open(const struct livecall *lc)
 
 bool livecall_done(const struct livecall *lc)
 {
-	return !engine_call_open(lc->eng) && !lc->say &&
+	return !engine_call_open(lc->eng) && !lc->say && !lc->n_sents &&
 	       (!lc->live || live_state(lc->live) != LIVE_SPEAKING);
 }
 
 bool livecall_listening(const struct livecall *lc)
 {
-	return !engine_busy(lc->eng) && !lc->say && !lc->ack &&
+	return !engine_busy(lc->eng) && !lc->say && !lc->ack && !lc->n_sents &&
 	       (!lc->live || (live_state(lc->live) != LIVE_SPEAKING &&
 			      live_state(lc->live) != LIVE_THINKING));
 }

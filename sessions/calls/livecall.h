@@ -20,7 +20,13 @@
  * - the acknowledgement (ENGINE_ACK) is spoken at once, while the engine still works on
  *   the turn; the reply follows when it has played. It is agent speech: a barge-in stops
  *   it and cancels the turn. It has no place of its own in the store (only the turn's
- *   reply is placed in the recordings).
+ *   reply is placed in the recordings);
+ * - a reply streamed from a model (ENGINE_REPLY_SENTENCE) is spoken sentence by sentence
+ *   as the sentences complete, each once the one before has played (the acknowledgement
+ *   first), while the rest still arrives; between two the agent is thinking, so speech
+ *   is still a barge-in, which stops the sentence playing, drops those not yet said and
+ *   cancels the request. The reply's place in the recordings runs from its first
+ *   sentence to its last; a barge-in's played time counts the sentences played before.
  *
  * One thread: the loop calls livecall_poll, the one place it waits (engine_poll with the
  * loop's own descriptors); PortAudio has no descriptor, so while capturing the wait is cut

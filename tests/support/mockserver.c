@@ -11,7 +11,7 @@
 #include <microhttpd.h>
 
 struct stored_reply {
-	int status, delay_ms;
+	int status, delay_ms, piece_ms;
 	char *content_type, *body, *headers;
 	size_t body_len;
 	size_t *cuts;
@@ -59,6 +59,7 @@ static void store_n(struct stored_reply *d, struct mock_reply r, size_t len)
 {
 	d->status = r.status ? r.status : 200;
 	d->delay_ms = r.delay_ms;
+	d->piece_ms = 0;
 	d->content_type = dup0(r.content_type ? r.content_type : "application/json");
 	d->body_len = r.body ? len : 0;
 	d->body = dupn(r.body ? r.body : "", d->body_len);
@@ -225,7 +226,7 @@ struct pieces {
 	char *body;
 	size_t len, off;
 	size_t *ends;
-	int n, i;
+	int n, i, piece_ms;
 	bool hold_last, cut_off;
 };
 
@@ -240,6 +241,8 @@ static ssize_t read_piece(void *cls, uint64_t pos, char *buf, size_t max)
 			struct timespec ts = {0, 2000000};
 			nanosleep(&ts, NULL);
 		}
+	if (pc->i > 0 && pc->piece_ms > 0 && pc->off == pc->ends[pc->i - 1])
+		wait_ms(pc->ms, pc->piece_ms);
 	size_t k = pc->ends[pc->i] - pc->off;
 	if (k > max)
 		k = max;
@@ -300,6 +303,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		const struct stored_reply *src = ms->head < ms->n_queue ? &ms->queue[ms->head++] : &ms->def;
 		rep.status = src->status;
 		rep.delay_ms = src->delay_ms;
+		rep.piece_ms = src->piece_ms;
 		rep.content_type = dup0(src->content_type);
 		rep.body = dupn(src->body, src->body_len);
 		rep.body_len = src->body_len;
@@ -340,6 +344,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pc->ends[pc->n++] = pc->len;
 		pc->hold_last = rep.hold_last;
 		pc->cut_off = rep.cut_off;
+		pc->piece_ms = rep.piece_ms;
 		resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read_piece, pc,
 							 free_pieces);
 	} else {
@@ -424,6 +429,15 @@ void mockserver_push_pieces_bytes(struct mockserver *ms, struct mock_reply r, si
 	}
 	d->hold_last = hold_last;
 	d->cut_off = cut_off;
+	pthread_mutex_unlock(&ms->lock);
+}
+
+void mockserver_push_paced(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
+			   int piece_ms, bool cut_off)
+{
+	mockserver_push_pieces(ms, r, cuts, n, false, cut_off);
+	pthread_mutex_lock(&ms->lock);
+	ms->queue[ms->n_queue - 1].piece_ms = piece_ms;
 	pthread_mutex_unlock(&ms->lock);
 }
 

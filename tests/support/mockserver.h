@@ -67,6 +67,11 @@ const struct mock_request *mockserver_request(struct mockserver *ms, int i);
 void mockserver_push_pieces(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
 			    bool hold_last, bool cut_off);
 
+/* mockserver_push_paced: as mockserver_push_pieces (nothing held), waiting piece_ms
+ * before each piece after the first, as a model streaming its answer does. */
+void mockserver_push_paced(struct mockserver *ms, struct mock_reply r, const size_t *cuts, int n,
+			   int piece_ms, bool cut_off);
+
 /* mockserver_push_bytes / mockserver_push_pieces_bytes: as mockserver_push and
  * mockserver_push_pieces with a body of len bytes, which may hold NULs (audio). */
 void mockserver_push_bytes(struct mockserver *ms, struct mock_reply r, size_t len);
