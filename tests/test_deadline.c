@@ -22,6 +22,7 @@
 #include "agent/stages/provider.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
@@ -32,36 +33,24 @@
 static struct mockserver *ms;
 static char dir[128];
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void got_result(void *ud, struct http_result *res)
-{
-	*(struct http_result **)ud = res;
-}
-
 /* run: req on c until it ends, the deadline set in_ms after the start (at once: 0).
  * Output: the result (caller frees), *took its wall time, ms. */
 static struct http_result *run(struct http_client *c, struct http_req *req, long deadline_ms,
 			       long set_after_ms, double *took)
 {
 	struct http_result *res = NULL;
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	http_client_deadline(c, set_after_ms ? 0 : deadline_ms, "the test's deadline passed");
-	assert_int_equal(http_start(c, req, got_result, &res, NULL), ERR_OK);
+	assert_int_equal(http_start(c, req, loopwait_keep, &res, NULL), ERR_OK);
 	while (!res) {
-		if (set_after_ms && mono_ms() - t0 >= (double)set_after_ms) {
+		if (set_after_ms && loopwait_ms() - t0 >= (double)set_after_ms) {
 			http_client_deadline(c, deadline_ms, "the test's deadline passed");
 			set_after_ms = 0;
 		}
 		assert_int_equal(http_poll(c, 50, NULL, 0), ERR_OK);
-		assert_true(mono_ms() - t0 < 15000); /* the request's own timeout is 20 s */
+		assert_true(loopwait_ms() - t0 < 15000); /* the request's own timeout is 20 s */
 	}
-	*took = mono_ms() - t0;
+	*took = loopwait_ms() - t0;
 	return res;
 }
 
@@ -146,17 +135,17 @@ static void test_engine_deadlines(void **state)
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	int turns = 0;
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	while (engine_call_open(e)) {
 		struct engine_input in = {.transcript = "mera naam Jhanvi hai", .input = "typed"};
-		double ts = mono_ms();
+		double ts = loopwait_ms();
 		assert_int_equal(engine_start_turn(e, &in), ERR_OK);
 		while (engine_busy(e))
 			assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
-		assert_true(mono_ms() - ts < 2500);
+		assert_true(loopwait_ms() - ts < 2500);
 		assert_true(++turns <= 5);
 	}
-	assert_true(mono_ms() - t0 < 6000);
+	assert_true(loopwait_ms() - t0 < 6000);
 	assert_int_equal(turns, 3);
 	/* every turn is kept, its request failed for the deadline, nothing answered */
 	dbq_expect(db, "SELECT count(*) FROM turns", "3");

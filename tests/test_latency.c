@@ -24,6 +24,7 @@
 #include "sessions/calls/engine.h"
 #include "sessions/store/latency.h"
 #include "sessions/store/store.h"
+#include "tests/support/loopwait.h"
 
 #define STT_MS 15
 #define EXTRACT_MS 25
@@ -33,13 +34,6 @@ static void sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
-}
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
 static enum err slow_stt(void *ctx, const struct stt_request *req, char **text)
@@ -228,7 +222,7 @@ static void test_ack_first_played(void **state)
 
 	assert_int_equal(engine_start_call(f->engine, NULL), ERR_OK);
 	assert_false(engine_latency(f->engine, &l));
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	assert_int_equal(engine_start_turn(f->engine, &in), ERR_OK);
 	assert_true(engine_latency(f->engine, &l));
 	assert_adds_up(&l);
