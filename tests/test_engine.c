@@ -20,6 +20,7 @@
 #include "sessions/calls/engine.h"
 #include "sessions/corpus/score.h"
 #include "sessions/store/store.h"
+#include "tests/support/dbq.h"
 
 /* Fake STT: the reference, or a failure for the words "stt-fails". */
 static enum err fake_stt(void *ctx, const struct stt_request *req, char **text)
@@ -157,30 +158,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static char *query(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *q;
-	char *s;
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		s = strdup((const char *)sqlite3_column_text(q, 0));
-	else
-		s = strdup("(none)");
-	sqlite3_finalize(q);
-	sqlite3_close(h);
-	return s;
-}
-
-static void assert_query(const char *db, const char *sql, const char *want)
-{
-	char *got = query(db, sql);
-	if (strcmp(got, want) != 0)
-		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
-	free(got);
-}
-
 /* A call of typed turns (no audio). */
 static struct corpus_call *make_call(const char *id, int n, const char *const *words)
 {
@@ -242,21 +219,21 @@ static void test_failures_and_hang_up(void **state)
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "name")->valuestring, "Sunita Devi");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "district")->valuestring, "Gaya");
 
-	assert_query(f->db, "SELECT status||'|'||turns||'|'||corpus||'|'||stt||'|'||today FROM calls",
-		     "failed|4|fake|fakestt|2025-03-15");
-	assert_query(f->db, "SELECT reason FROM calls",
-		     "the caller hung up: the call's recorded turns ran out");
-	assert_query(f->db, "SELECT opening FROM calls", "ask_question name");
-	assert_query(f->db, "SELECT error FROM turns WHERE idx = 2", "extract (fakeextract): backend error");
-	assert_query(f->db, "SELECT error FROM turns WHERE idx = 3", "stt (fakestt): backend error");
-	assert_query(f->db, "SELECT coalesce(transcript, 'NULL') FROM turns WHERE idx = 3", "NULL");
-	assert_query(f->db, "SELECT count(*) FROM turns WHERE error IS NULL", "2");
-	assert_query(f->db, "SELECT reply FROM turns WHERE idx = 4", "ask_question clinic_name");
-	assert_query(f->db, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 4",
-		     "district");
-	assert_query(f->db, "SELECT count(*) FROM captures WHERE field = 'district' AND status = 'answered'",
-		     "1");
-	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Gaya");
+	dbq_expect(f->db, "SELECT status||'|'||turns||'|'||corpus||'|'||stt||'|'||today FROM calls",
+		   "failed|4|fake|fakestt|2025-03-15");
+	dbq_expect(f->db, "SELECT reason FROM calls",
+		   "the caller hung up: the call's recorded turns ran out");
+	dbq_expect(f->db, "SELECT opening FROM calls", "ask_question name");
+	dbq_expect(f->db, "SELECT error FROM turns WHERE idx = 2", "extract (fakeextract): backend error");
+	dbq_expect(f->db, "SELECT error FROM turns WHERE idx = 3", "stt (fakestt): backend error");
+	dbq_expect(f->db, "SELECT coalesce(transcript, 'NULL') FROM turns WHERE idx = 3", "NULL");
+	dbq_expect(f->db, "SELECT count(*) FROM turns WHERE error IS NULL", "2");
+	dbq_expect(f->db, "SELECT reply FROM turns WHERE idx = 4", "ask_question clinic_name");
+	dbq_expect(f->db, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 4",
+		   "district");
+	dbq_expect(f->db, "SELECT count(*) FROM captures WHERE field = 'district' AND status = 'answered'",
+		   "1");
+	dbq_expect(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Gaya");
 	free_call(c);
 }
 
@@ -270,10 +247,10 @@ static void test_required_runs_out(void **state)
 
 	assert_int_equal(run(f, c), 4);
 	assert_int_equal(f->log.end_status, CALL_FAILED);
-	assert_query(f->db, "SELECT status||'|'||turns FROM calls", "failed|4");
-	assert_query(f->db, "SELECT reason LIKE 'district%' FROM calls", "1");
-	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
-	assert_query(f->db, "SELECT reply FROM turns WHERE idx = 4", "end_call -");
+	dbq_expect(f->db, "SELECT status||'|'||turns FROM calls", "failed|4");
+	dbq_expect(f->db, "SELECT reason LIKE 'district%' FROM calls", "1");
+	dbq_expect(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
+	dbq_expect(f->db, "SELECT reply FROM turns WHERE idx = 4", "end_call -");
 	free_call(c);
 }
 
@@ -287,8 +264,8 @@ static void test_unreadable_audio(void **state)
 
 	assert_int_equal(run(f, c), 1);
 	assert_non_null(strstr(f->log.last_error, "/nonexistent/a.wav"));
-	assert_query(f->db, "SELECT error LIKE 'audio: %/nonexistent/a.wav%' FROM turns", "1");
-	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "empty");
+	dbq_expect(f->db, "SELECT error LIKE 'audio: %/nonexistent/a.wav%' FROM turns", "1");
+	dbq_expect(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "empty");
 	free_call(c);
 }
 
@@ -304,10 +281,10 @@ static void test_abandoned(void **state)
 	assert_int_equal(engine_step(f->engine, &ended), ERR_OK);
 	assert_false(ended);
 	assert_int_equal(run(f, b), 2);
-	assert_query(f->db, "SELECT status||'|'||turns||'|'||reason FROM calls WHERE corpus_call_id = 'a'",
-		     "failed|1|abandoned: the next call was started");
-	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls WHERE corpus_call_id = 'b'",
-		     "Leh");
+	dbq_expect(f->db, "SELECT status||'|'||turns||'|'||reason FROM calls WHERE corpus_call_id = 'a'",
+		   "failed|1|abandoned: the next call was started");
+	dbq_expect(f->db, "SELECT json_extract(form_data, '$.district') FROM calls WHERE corpus_call_id = 'b'",
+		   "Leh");
 	free_call(a);
 	free_call(b);
 }

@@ -38,6 +38,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/dbq.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 #include "tui/callview.h"
@@ -130,31 +131,6 @@ static int teardown(void **state)
 		fprintf(stderr, "could not remove %s\n", f->dir);
 	free(f);
 	return 0;
-}
-
-static char *query(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *q;
-	char *s;
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(h));
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		s = strdup((const char *)sqlite3_column_text(q, 0));
-	else
-		s = strdup("(none)");
-	sqlite3_finalize(q);
-	sqlite3_close(h);
-	return s;
-}
-
-static void assert_query(const char *db, const char *sql, const char *want)
-{
-	char *got = query(db, sql);
-	if (strcmp(got, want) != 0)
-		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
-	free(got);
 }
 
 /* file_has: whether the file's bytes contain s. */
@@ -257,25 +233,25 @@ static void test_run_on_models(void **state)
 	assert_int_equal(run(f, "openai:gpt-test", "openai:gpt-test"), 0);
 
 	/* The fields the model found went through the rules into the store. */
-	assert_query(f->db, "SELECT json_extract(form_data, '$.name') FROM calls", "Jhanvi Ghatak");
-	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Mayurbhanj");
-	assert_query(f->db, "SELECT extract||'|'||reply FROM calls", "openai|openai");
+	dbq_expect(f->db, "SELECT json_extract(form_data, '$.name') FROM calls", "Jhanvi Ghatak");
+	dbq_expect(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Mayurbhanj");
+	dbq_expect(f->db, "SELECT extract||'|'||reply FROM calls", "openai|openai");
 	/* One row per request: the opening's REPLY, then EXTRACT and REPLY per turn. */
-	char *turns = query(f->db, "SELECT count(*) FROM turns WHERE transcript <> ''");
+	char *turns = dbq_text(f->db, "SELECT count(*) FROM turns WHERE transcript <> ''");
 	char want[64];
 	snprintf(want, sizeof want, "%d", 1 + 2 * atoi(turns));
-	assert_query(f->db, "SELECT count(*) FROM stage_usage", want);
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage", want);
 	snprintf(want, sizeof want, "%d", mockserver_count(f->ms));
-	assert_query(f->db, "SELECT count(*) FROM stage_usage", want);
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage", want);
 	free(turns);
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE turn_id IS NULL AND stage = 'reply'", "1");
-	assert_query(f->db,
-		     "SELECT DISTINCT provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
-		     "printf('%.8f', cost_usd)||'|'||attempts||'|'||(error IS NULL)||'|'||"
-		     "(ttfb_ms > 0 AND total_ms >= ttfb_ms) FROM stage_usage",
-		     "openai|gpt-test|120|15|0.00015000|1|1|1");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id "
-			    "WHERE s.stage = 'extract' AND NOT t.extract_ms >= s.total_ms", "0");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE turn_id IS NULL AND stage = 'reply'", "1");
+	dbq_expect(f->db,
+		   "SELECT DISTINCT provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
+		   "printf('%.8f', cost_usd)||'|'||attempts||'|'||(error IS NULL)||'|'||"
+		   "(ttfb_ms > 0 AND total_ms >= ttfb_ms) FROM stage_usage",
+		   "openai|gpt-test|120|15|0.00015000|1|1|1");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id "
+			  "WHERE s.stage = 'extract' AND NOT t.extract_ms >= s.total_ms", "0");
 	/* The call's line has the cost and latency totals. */
 	cJSON *line = call_line(f);
 	double cost = cJSON_GetNumberValue(cJSON_GetObjectItem(line, "cost_usd"));
@@ -305,17 +281,17 @@ static void test_run_on_failing_models(void **state)
 
 	/* Nothing captured; every turn says why; the agent still spoke the script's words;
 	 * the rules ended the call (district is required and ran out of retries). */
-	assert_query(f->db, "SELECT count(*) FROM captures", "0");
-	assert_query(f->db, "SELECT count(*) FROM turns WHERE error IS NULL OR reply IS NULL", "0");
-	assert_query(f->db, "SELECT count(*) > 0 FROM turns WHERE error LIKE 'extract (openai): %500%'"
-			    " AND error LIKE '%reply (openai): %the script''s words were said instead%'",
-		     "1");
-	assert_query(f->db, "SELECT status||'|'||(reason LIKE 'district%') FROM calls", "failed|1");
-	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
-	char *all = query(f->db, "SELECT count(*) FROM stage_usage");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE error LIKE '%500%'", all);
+	dbq_expect(f->db, "SELECT count(*) FROM captures", "0");
+	dbq_expect(f->db, "SELECT count(*) FROM turns WHERE error IS NULL OR reply IS NULL", "0");
+	dbq_expect(f->db, "SELECT count(*) > 0 FROM turns WHERE error LIKE 'extract (openai): %500%'"
+			  " AND error LIKE '%reply (openai): %the script''s words were said instead%'",
+		   "1");
+	dbq_expect(f->db, "SELECT status||'|'||(reason LIKE 'district%') FROM calls", "failed|1");
+	dbq_expect(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
+	char *all = dbq_text(f->db, "SELECT count(*) FROM stage_usage");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE error LIKE '%500%'", all);
 	free(all);
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE cost_usd IS NOT NULL OR tokens_in IS NOT NULL", "0");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE cost_usd IS NOT NULL OR tokens_in IS NOT NULL", "0");
 	cJSON *line = call_line(f);
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(line, "status")), "failed");
 	assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(line, "failed_requests")),
@@ -393,24 +369,24 @@ static void test_cancel_in_flight(void **state)
 	assert_true(took < 10000);
 	assert_true(engine_call_open(e));
 
-	assert_query(f->db, "SELECT cancelled||'|'||transcript||'|'||(decision IS NULL)||'|'||"
-			    "(error LIKE '%cancelled while waiting for EXTRACT: barge-in%') FROM turns",
-		     "1|mera naam Jhanvi hai|1|1");
-	assert_query(f->db, "SELECT stage||'|'||(error LIKE 'cancelled after % ms: barge-in')"
-			    " FROM stage_usage WHERE turn_id IS NOT NULL",
-		     "extract|1");
+	dbq_expect(f->db, "SELECT cancelled||'|'||transcript||'|'||(decision IS NULL)||'|'||"
+			  "(error LIKE '%cancelled while waiting for EXTRACT: barge-in%') FROM turns",
+		   "1|mera naam Jhanvi hai|1|1");
+	dbq_expect(f->db, "SELECT stage||'|'||(error LIKE 'cancelled after % ms: barge-in')"
+			  " FROM stage_usage WHERE turn_id IS NOT NULL",
+		   "extract|1");
 	/* The rules saw nothing: no retry was used, the name is still asked. */
 	assert_int_equal(flow_retries_used(engine_flow(e), form_find(form, "name")), 0);
 	assert_string_equal(call_status_name(flow_status(engine_flow(e))), "in_progress");
 	/* Nothing in flight: cancelling again does nothing. */
 	assert_int_equal(engine_cancel(e, "again"), ERR_OK);
-	assert_query(f->db, "SELECT count(*) FROM turns", "1");
+	dbq_expect(f->db, "SELECT count(*) FROM turns", "1");
 
 	/* The operator hangs up: the call is recorded as failed with the reason. */
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
 	assert_false(engine_call_open(e));
-	assert_query(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
-		     "failed|abandoned: test over|live");
+	dbq_expect(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
+		   "failed|abandoned: test over|live");
 	engine_free(e);
 	store_close(store);
 	lexicon_free(lex);
@@ -455,8 +431,8 @@ static void test_cancel_keeps_words(void **state)
 		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
 	assert_int_equal(mockserver_count(f->ms), 2);
 	assert_true(mock_body_has(mockserver_request(f->ms, 1), "mera naam Jhanvi Ghatak hai"));
-	assert_query(f->db, "SELECT group_concat(idx||'|'||cancelled||'|'||transcript, ';') FROM turns",
-		     "1|1|mera naam Jhanvi;2|0|mera naam Jhanvi Ghatak hai");
+	dbq_expect(f->db, "SELECT group_concat(idx||'|'||cancelled||'|'||transcript, ';') FROM turns",
+		   "1|1|mera naam Jhanvi;2|0|mera naam Jhanvi Ghatak hai");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
 			    "Jhanvi Ghatak");
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
@@ -670,13 +646,13 @@ static void test_streamed_ack(void **state)
 								    "name")),
 			    "Jhanvi Ghatak");
 
-	assert_query(f->db, "SELECT ack FROM turns WHERE idx = 1", STREAM_ACK);
-	assert_query(f->db, "SELECT json_extract(extraction, '$.ack') FROM turns WHERE idx = 1", STREAM_ACK);
-	assert_query(f->db, "SELECT stage||'|'||(ack_ms > 0)||'|'||(ack_ms <= total_ms)||'|'||(error IS NULL)"
-			    " FROM stage_usage WHERE turn_id IS NOT NULL",
-		     "extract|1|1|1");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE stage <> 'extract' AND ack_ms IS NOT NULL",
-		     "0");
+	dbq_expect(f->db, "SELECT ack FROM turns WHERE idx = 1", STREAM_ACK);
+	dbq_expect(f->db, "SELECT json_extract(extraction, '$.ack') FROM turns WHERE idx = 1", STREAM_ACK);
+	dbq_expect(f->db, "SELECT stage||'|'||(ack_ms > 0)||'|'||(ack_ms <= total_ms)||'|'||(error IS NULL)"
+			  " FROM stage_usage WHERE turn_id IS NOT NULL",
+		   "extract|1|1|1");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE stage <> 'extract' AND ack_ms IS NOT NULL",
+		   "0");
 	cJSON *sent = cJSON_Parse(mockserver_request(f->ms, 0)->body);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sent, "stream")));
 	cJSON_Delete(sent);
@@ -719,9 +695,9 @@ static void test_offline_ack(void **state)
 	assert_int_equal(engine_start_turn(e, &nothing), ERR_OK);
 	assert_int_equal(log.acks, 1); /* nothing extracted: no acknowledgement */
 	assert_string_equal(log.kinds, "SDA" "CKXDAT" "CXDAT");
-	assert_query(f->db, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
-			    " FROM (SELECT * FROM turns ORDER BY idx)", "1/जी;2/NULL");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage", "0");
+	dbq_expect(f->db, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
+			  " FROM (SELECT * FROM turns ORDER BY idx)", "1/जी;2/NULL");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage", "0");
 	assert_int_equal(mockserver_count(f->ms), 0);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
