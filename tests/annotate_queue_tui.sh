@@ -10,22 +10,13 @@
 # sqlite3 shell. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 CORPUS=tests/data/corpus_good
-FORM=forms/armman_enrollment.json
 
 . tests/lib/tmux.sh
 need_tools tmux sqlite3
 need_bin
 
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-annq-$$" -f /dev/null)
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "${KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
+tmux_start annq
 
 # a busy timeout: the screens under test may hold the write lock for a moment
 q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; }

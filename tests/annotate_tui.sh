@@ -7,22 +7,14 @@
 # labels are read back with the sqlite3 shell. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 CORPUS=tests/data/corpus_good
 
 . tests/lib/tmux.sh
 need_tools tmux sqlite3
 need_bin
 
-tmp=$(mktemp -d)
+tmux_start ann
 db=$tmp/ann.db
-T=(tmux -L "formdesk-ann-$$" -f /dev/null)
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "${KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
 sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null
 
 # A player that notes what it was asked to play, so `p` can be checked without a sound card.

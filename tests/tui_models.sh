@@ -8,19 +8,13 @@
 # deadlines are generous and only bound waits for what is checked.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=forms/armman_enrollment.json
 KEY=sk-tui-KEY-never-shown-0123456789
 
 . tests/lib/tmux.sh
 need_tools tmux python3 sqlite3
 need_bin
 
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-models-$$" -f /dev/null)
-server_pid=
-trap cleanup_server EXIT
+tmux_start models
 
 # The model server: documented chat.completion objects; EXTRACT requests carry
 # response_format and get an empty extraction, REPLY requests a Hindi question.

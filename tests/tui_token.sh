@@ -8,18 +8,12 @@
 # TAP-style output; deadlines are generous and only bound waits for what is checked.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=forms/armman_enrollment.json
 
 . tests/lib/tmux.sh
 need_tools tmux python3 openssl
 need_bin
 
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-token-$$" -f /dev/null)
-server_pid=
-trap cleanup_server EXIT
+tmux_start token
 
 cat >"$tmp/server.py" <<'PY'
 import json, sys, time

@@ -1,7 +1,14 @@
-# tests/lib/tmux.sh: what the tmux screen tests share. Sourced (after `set -u`) by a test
-# that then sets tmp (its private folder), T (the tmux command on its private server, an
-# array) and PANE (the session whose screen it reads); the helpers read them when called.
-# POLL, the seconds between two looks at the screen, defaults to 0.2.
+# tests/lib/tmux.sh: what the tmux screen tests share. Sourced (after `set -u`, from the top
+# of the tree) by a test that then calls tmux_start, which sets tmp (its private folder) and
+# T (the tmux command on its private server, an array), and sets PANE (the session whose
+# screen it reads); the helpers read them when called. POLL, the seconds between two looks
+# at the screen, defaults to 0.2.
+
+# BIN: the binary under test ($FORMDESK_BIN, default the sanitizer build), made absolute
+# because the tests run it from shells in other folders; FORM: the enrollment form.
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+FORM=forms/armman_enrollment.json
 
 # TAP output: n counts the tests, failed the failures.
 n=0
@@ -127,9 +134,18 @@ timer_moves() {
 	return 1
 }
 # cleanup_server: for `trap cleanup_server EXIT`: the test's tmux server, its local server
-# (server_pid, when set) and $tmp, gone.
+# (server_pid, when set) and $tmp, gone; with KEEP_TMP set, $tmp is kept and named instead.
 cleanup_server() {
 	"${T[@]}" kill-server 2>/dev/null
 	[ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
+	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $tmp"; else rm -rf "$tmp"; fi
+}
+# tmux_start NAME: tmp, a new private folder; T, tmux on its own server formdesk-NAME-PID
+# (no user configuration), so tests running at once never share one; server_pid empty; and
+# cleanup_server on exit.
+tmux_start() {
+	tmp=$(mktemp -d)
+	T=(tmux -L "formdesk-$1-$$" -f /dev/null)
+	server_pid=
+	trap cleanup_server EXIT
 }
