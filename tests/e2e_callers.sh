@@ -11,8 +11,6 @@ set -u
 cd "$(dirname "$0")/.."
 source tests/lib/e2e.sh
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 P=corpus/demo/profiles.json
 F=forms/armman_enrollment.json
 # jq-free reads of the summary line: python3 prints one value

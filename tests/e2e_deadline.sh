@@ -9,8 +9,6 @@ cd "$(dirname "$0")/.."
 source tests/lib/e2e.sh
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
 FORM=forms/armman_enrollment.json
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 cat >"$tmp/server.py" <<'PY'

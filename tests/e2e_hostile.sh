@@ -9,14 +9,10 @@
 # that would expand to 2^25 copies is refused at once, not compiled for minutes.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+. tests/lib/e2e.sh
 FORM=forms/armman_enrollment.json
-n=0
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-tmp=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 utf8() { python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$1"; }
 
 cat >"$tmp/server.py" <<'PY'

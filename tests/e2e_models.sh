@@ -5,14 +5,10 @@
 # (127.0.0.1, python3's standard library) and prints the request's usage, not the key.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+. tests/lib/e2e.sh
 FORM=forms/armman_enrollment.json
-n=0
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-tmp=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 unset OPENAI_API_KEY OPENROUTER_API_KEY ANTHROPIC_API_KEY
 "$BIN" run --headless --corpus tests/data/corpus_good --db "$tmp/a.db" --extract openrouter:google/gemini-3.5-flash >/dev/null 2>"$tmp/err"

@@ -5,13 +5,9 @@
 # output, the messages, the run's database or its exports.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
-n=0
+. tests/lib/e2e.sh
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-tmp=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 KEY=sk-proj-Zq8Xv3Lm7Pw2Rt9Yb4Nc6Hd1Jf5Kg0Aa
 export KEY
 

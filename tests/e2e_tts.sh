@@ -9,8 +9,6 @@ cd "$(dirname "$0")/.."
 . tests/lib/e2e.sh
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
 FORM=forms/armman_enrollment.json
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 pass() { if [ "$1" = 0 ]; then ok "$2"; else notok "$2"; fi; }
 asked() { [ -f "$tmp/said" ] && wc -l <"$tmp/said" || echo 0; }
 
