@@ -29,29 +29,19 @@ rc=$?
 ok $? "run: a missing --config file is named, exit 2"
 
 cat >"$tmp/server.py" <<'PY'
-import json
-from http.server import BaseHTTPRequestHandler, HTTPServer
-class Model(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        auth = self.headers.get("Authorization", "")
-        content = json.dumps({"ack": "ji", "fields": [{"field": "pregnant", "value": True,
-                              "skip": False, "reason": "none"}]})
-        out = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
-                          "model": "gpt-test", "choices": [{"index": 0, "finish_reason": "stop",
-                          "message": {"role": "assistant", "content": content}}],
-                          "usage": {"prompt_tokens": 200, "completion_tokens": 20,
-                                    "total_tokens": 220}}).encode()
-        self.send_response(200 if auth == "Bearer sk-e2e-KEY-0123456789" else 401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-server = HTTPServer(("127.0.0.1", 0), Model)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+import json, sys
+sys.path.insert(0, "tests/support")
+from jsonserver import serve
+def answer(req):
+    auth = req.headers.get("Authorization", "")
+    content = json.dumps({"ack": "ji", "fields": [{"field": "pregnant", "value": True,
+                          "skip": False, "reason": "none"}]})
+    return (200 if auth == "Bearer sk-e2e-KEY-0123456789" else 401), \
+        {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
+         "choices": [{"index": 0, "finish_reason": "stop",
+                      "message": {"role": "assistant", "content": content}}],
+         "usage": {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220}}
+serve(answer)
 PY
 python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
 server_pid=$!

@@ -20,40 +20,26 @@ tmux_start models
 # response_format and get an empty extraction, REPLY requests a Hindi question.
 cat >"$tmp/server.py" <<'PY'
 import json, sys, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+sys.path.insert(0, "tests/support")
+from jsonserver import serve
 delay_file = sys.argv[1]
-class Model(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        with open(delay_file) as f:
-            delay = float(f.read().strip())
-        end = time.monotonic() + delay
-        while time.monotonic() < end:
-            time.sleep(0.05)
-        if "response_format" in body:
-            content = json.dumps({"ack": "ji", "fields": []})
-        else:
-            content = "कृपया दोबारा बताइए?"
-        out = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
-                          "model": body.get("model", "m"),
-                          "choices": [{"index": 0, "finish_reason": "stop",
-                                       "message": {"role": "assistant", "content": content}}],
-                          "usage": {"prompt_tokens": 50, "completion_tokens": 5,
-                                    "total_tokens": 55}}).encode()
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(out)))
-            self.end_headers()
-            self.wfile.write(out)
-        except OSError:
-            pass
-server = ThreadingHTTPServer(("127.0.0.1", 0), Model)
-server.daemon_threads = True
-print(server.server_address[1], flush=True)
-server.serve_forever()
+def answer(req):
+    body = json.loads(req.body or b"{}")
+    with open(delay_file) as f:
+        delay = float(f.read().strip())
+    end = time.monotonic() + delay
+    while time.monotonic() < end:
+        time.sleep(0.05)
+    if "response_format" in body:
+        content = json.dumps({"ack": "ji", "fields": []})
+    else:
+        content = "कृपया दोबारा बताइए?"
+    return 200, {"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
+                 "model": body.get("model", "m"),
+                 "choices": [{"index": 0, "finish_reason": "stop",
+                              "message": {"role": "assistant", "content": content}}],
+                 "usage": {"prompt_tokens": 50, "completion_tokens": 5, "total_tokens": 55}}
+serve(answer, threads=True)
 PY
 echo 2 >"$tmp/delay"
 serve_local "$tmp/server.py" "$tmp/delay"

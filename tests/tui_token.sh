@@ -16,34 +16,18 @@ need_bin
 tmux_start token
 
 cat >"$tmp/server.py" <<'PY'
-import json, sys, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import sys, time
+sys.path.insert(0, "tests/support")
+from jsonserver import serve
 log = sys.argv[1]
-class Google(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with open(log, "a") as f:
-            f.write("%s %s\n" % (self.path, self.headers.get("Authorization", "-")))
-        if self.path == "/token":
-            time.sleep(4)
-            out = {"access_token": "ya29.slow-token", "expires_in": 3599, "token_type": "Bearer"}
-        else:
-            out = {"results": [{"alternatives": [{"transcript": "मेरा नाम सुनीता देवी है"}]}]}
-        body = json.dumps(out, ensure_ascii=False).encode()
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except OSError:
-            pass
-server = ThreadingHTTPServer(("127.0.0.1", 0), Google)
-server.daemon_threads = True
-print(server.server_address[1], flush=True)
-server.serve_forever()
+def answer(req):
+    with open(log, "a") as f:
+        f.write("%s %s\n" % (req.path, req.headers.get("Authorization", "-")))
+    if req.path == "/token":
+        time.sleep(4)
+        return 200, {"access_token": "ya29.slow-token", "expires_in": 3599, "token_type": "Bearer"}
+    return 200, {"results": [{"alternatives": [{"transcript": "मेरा नाम सुनीता देवी है"}]}]}
+serve(answer, threads=True)
 PY
 serve_local "$tmp/server.py" "$tmp/requests"
 
