@@ -17,6 +17,7 @@
 #include "annotations/calib.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
+#include "tests/support/dbq.h"
 #include "tests/support/table.h"
 
 #define CORPUS "tests/data/corpus_good"
@@ -52,16 +53,6 @@ static void rule_case(void **state)
 
 static char dbpath[64];
 
-static void drop_db(void)
-{
-	char p[80];
-	unlink(dbpath);
-	snprintf(p, sizeof p, "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", dbpath);
-	unlink(p);
-}
-
 /* open_fixture: a fresh database of the fixture's calls with its name-match items drawn. */
 static struct labels *open_fixture(void)
 {
@@ -77,7 +68,7 @@ static struct labels *open_fixture(void)
 	sql[n] = '\0';
 	fclose(f);
 	snprintf(dbpath, sizeof dbpath, "/tmp/formdesk-adjud-%d.db", (int)getpid());
-	drop_db();
+	dbq_remove(dbpath);
 	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
 		fail_msg("fixture: %s", msg);
@@ -203,7 +194,7 @@ static void three_annotators(void **state)
 	adjud_list_free(v, n);
 
 	labels_close(l);
-	drop_db();
+	dbq_remove(dbpath);
 }
 
 int main(void)

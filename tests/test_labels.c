@@ -21,6 +21,7 @@
 #include "annotations/labels.h"
 #include "annotations/queue.h"
 #include "annotations/task.h"
+#include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 
 #define CORPUS "tests/data/corpus_good"
@@ -48,16 +49,6 @@ static void make_db(void)
 	sqlite3_close(db);
 }
 
-static void drop_db(void)
-{
-	char p[80];
-	unlink(dbpath);
-	snprintf(p, sizeof p, "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", dbpath);
-	unlink(p);
-}
-
 static int setup(void **state)
 {
 	struct labels *l = NULL;
@@ -72,7 +63,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	labels_close(*state);
-	drop_db();
+	dbq_remove(dbpath);
 	return 0;
 }
 

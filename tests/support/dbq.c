@@ -5,10 +5,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 char *dbq_text(const char *path, const char *sql)
 {
@@ -32,4 +34,14 @@ void dbq_expect(const char *path, const char *sql, const char *want)
 	if (strcmp(got, want) != 0)
 		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
 	free(got);
+}
+
+void dbq_remove(const char *path)
+{
+	char p[512];
+	unlink(path);
+	snprintf(p, sizeof p, "%s-wal", path);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", path);
+	unlink(p);
 }

@@ -10,4 +10,9 @@ char *dbq_text(const char *path, const char *sql);
 /* dbq_expect: fail the test, showing both, unless dbq_text(path, sql) is want. */
 void dbq_expect(const char *path, const char *sql, const char *want);
 
+/* dbq_remove: remove the database file at path with its write-ahead log and shared-memory
+ * files (path-wal, path-shm), so the next open starts empty; files already gone are no
+ * error. */
+void dbq_remove(const char *path);
+
 #endif
