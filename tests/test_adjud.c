@@ -199,17 +199,6 @@ static void three_annotators(void **state)
 
 int main(void)
 {
-	struct table_row *r;
-	int nr;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-
-	table_load("tests/data/adjud_rule.tsv", 5, 5, 0, &r, &nr);
-	table_tests(&tests, &n, r, nr, rule_case);
-	table_add(&tests, &n,
-		  (struct CMUnitTest){"three annotators", three_annotators, NULL, NULL, NULL});
-	int rc = _cmocka_run_group_tests("adjud", tests, n, NULL, NULL);
-	free(tests);
-	table_free(r, nr);
-	return rc;
+	const struct CMUnitTest more[] = {{"three annotators", three_annotators, NULL, NULL, NULL}};
+	return table_run("adjud", "tests/data/adjud_rule.tsv", 5, 5, 0, rule_case, more, 1);
 }
