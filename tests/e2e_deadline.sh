@@ -25,10 +25,8 @@ s.daemon_threads = True
 print(s.server_address[1], flush=True)
 s.serve_forever()
 PY
-python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-export OPENAI_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") OPENAI_API_KEY=sk-silent-server-0123456789
+serve_local "$tmp/server.py"
+export OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=sk-silent-server-0123456789
 printf '{"providers":{"openai":{"retries":0,"timeout_ms":8000,"stream":false}}}' >"$tmp/cfg.json"
 printf '{"providers":{"openai":{"retries":0,"timeout_ms":8000,"stream":false}},"deadlines":{"turn_ms":1200}}' >"$tmp/cfg-dl.json"
 

@@ -17,7 +17,6 @@ utf8() { python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")'
 
 cat >"$tmp/server.py" <<'PY'
 import json, sys
-sys.path.insert(0, "tests/support")
 from chatserver import serve
 MODE = sys.argv[1]
 def answer(body):
@@ -35,10 +34,8 @@ def answer(body):
 serve(answer)
 PY
 echo ok >"$tmp/mode"
-python3 "$tmp/server.py" "$tmp/mode" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-export OPENAI_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") OPENAI_API_KEY=sk-hostile-0123456789
+serve_local "$tmp/server.py" "$tmp/mode"
+export OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=sk-hostile-0123456789
 printf '{"providers":{"openai":{"retries":0,"stream":false}}}' >"$tmp/cfg.json"
 
 extract() { "$BIN" extract --form "$FORM" --field name --config "$tmp/cfg.json" --extract openai:m "mera naam Sunita hai" >"$tmp/out" 2>"$tmp/err"; }

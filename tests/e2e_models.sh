@@ -29,8 +29,7 @@ rc=$?
 ok $? "run: a missing --config file is named, exit 2"
 
 cat >"$tmp/server.py" <<'PY'
-import json, sys
-sys.path.insert(0, "tests/support")
+import json
 from jsonserver import serve
 def answer(req):
     auth = req.headers.get("Authorization", "")
@@ -43,10 +42,7 @@ def answer(req):
          "usage": {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220}}
 serve(answer)
 PY
-python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+serve_local "$tmp/server.py"
 printf '{"providers":{"openai":{"usd_per_million_input_tokens":1,"usd_per_million_output_tokens":2}}}' >"$tmp/cfg.json"
 OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=sk-e2e-KEY-0123456789 \
 	"$BIN" extract --form "$FORM" --field pregnant --config "$tmp/cfg.json" --extract openai:gpt-test "haan ji" >"$tmp/out" 2>"$tmp/err"

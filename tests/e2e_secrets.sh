@@ -13,7 +13,6 @@ export KEY
 
 cat >"$tmp/server.py" <<'PY'
 import json, os, sys
-sys.path.insert(0, "tests/support")
 from chatserver import serve
 KEY = os.environ["KEY"]
 OFFSETS = [0, 1, 150, 185, 189, 190, 191, 195, 198, 199, 200, 210, 250, 300, 399, 400]
@@ -29,10 +28,7 @@ def answer(body):
                            "skip": False, "reason": "none"}]})
 serve(answer)
 PY
-python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+serve_local "$tmp/server.py"
 printf '{"providers":{"openai":{"retries":0,"stream":false}}}' >"$tmp/cfg.json"
 
 # every 8 bytes of the key in a row, one per line, for grep -F

@@ -20,7 +20,6 @@ tmux_start models
 # response_format and get an empty extraction, REPLY requests a Hindi question.
 cat >"$tmp/server.py" <<'PY'
 import json, sys, time
-sys.path.insert(0, "tests/support")
 from jsonserver import serve
 delay_file = sys.argv[1]
 def answer(req):

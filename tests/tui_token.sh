@@ -17,7 +17,6 @@ tmux_start token
 
 cat >"$tmp/server.py" <<'PY'
 import sys, time
-sys.path.insert(0, "tests/support")
 from jsonserver import serve
 log = sys.argv[1]
 def answer(req):

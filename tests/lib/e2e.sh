@@ -4,9 +4,11 @@
 # named when KEEP_TMP is set, to look at after a failure) together with the local server
 # whose pid the script keeps in server_pid, and the TAP helpers count in n: ok WHAT, notok
 # WHAT, check WHAT CONDITION (CONDITION is eval'd; ok when it succeeds); need TOOL... stops
-# the script with one failure when a tool is missing.
+# the script with one failure when a tool is missing; serve_local (tests/lib/serve.sh)
+# starts a local server.
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+. tests/lib/serve.sh
 tmp=$(mktemp -d)
 server_pid=
 e2e_cleanup() {

@@ -9,6 +9,7 @@
 BIN=${FORMDESK_BIN:-./build/san/formdesk}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 FORM=forms/armman_enrollment.json
+. tests/lib/serve.sh
 
 # TAP output: n counts the tests, failed the failures.
 n=0
@@ -107,19 +108,6 @@ wait_file() {
 	return 1
 }
 
-# serve_local SCRIPT ARG...: start a local HTTP server (python3 SCRIPT ARG..., which prints
-# its port first) in the background; sets server_pid and port. Stops (a failed test, exit
-# 1) when it does not come up within 10 s. Kill it in the test's cleanup.
-serve_local() {
-	python3 "$@" >"$tmp/port" 2>"$tmp/server.err" &
-	server_pid=$!
-	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-	port=$(cat "$tmp/port")
-	if [ -z "$port" ]; then
-		echo "not ok 1 - the local server did not start: $(cat "$tmp/server.err")"
-		exit 1
-	fi
-}
 # timer_moves [TRIES]: whether what the test's timer function reads off the screen (the
 # status bar's waiting time) changes within TRIES tenths of a second (default 50); sets
 # first and now to what it read.
