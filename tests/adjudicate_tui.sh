@@ -8,10 +8,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmux_start adj
+tmux_start adj sqlite3
 PANE=adj
 db=$tmp/adj.db
 q() { sqlite3 -cmd ".timeout 5000" "$db" "$1"; } # busy timeout: the screen may be writing

@@ -13,10 +13,7 @@ cd "$(dirname "$0")/.."
 CORPUS=tests/data/corpus_good
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmux_start annq
+tmux_start annq sqlite3
 
 # a busy timeout: the screens under test may hold the write lock for a moment
 q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; }

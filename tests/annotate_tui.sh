@@ -10,10 +10,7 @@ cd "$(dirname "$0")/.."
 CORPUS=tests/data/corpus_good
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmux_start ann
+tmux_start ann sqlite3
 db=$tmp/ann.db
 sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null
 

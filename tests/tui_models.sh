@@ -11,10 +11,7 @@ cd "$(dirname "$0")/.."
 KEY=sk-tui-KEY-never-shown-0123456789
 
 . tests/lib/tmux.sh
-need_tools tmux python3 sqlite3
-need_bin
-
-tmux_start models
+tmux_start models python3 sqlite3
 
 # The model server: documented chat.completion objects; EXTRACT requests carry
 # response_format and get an empty extraction, REPLY requests a Hindi question.

@@ -16,10 +16,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmux_start review
+tmux_start review sqlite3
 db=$tmp/review.db
 PANE=review
 "$BIN" run --headless --form tests/data/runs_form.json --corpus tests/data/runs_corpus --db "$db" >/dev/null 2>&1

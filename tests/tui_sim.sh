@@ -7,9 +7,6 @@ set -u
 cd "$(dirname "$0")/.."
 
 . tests/lib/tmux.sh
-need_tools tmux
-need_bin
-
 tmux_start tui
 db=$tmp/sim.db
 

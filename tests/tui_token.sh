@@ -10,10 +10,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 . tests/lib/tmux.sh
-need_tools tmux python3 openssl
-need_bin
-
-tmux_start token
+tmux_start token python3 openssl
 
 cat >"$tmp/server.py" <<'PY'
 import sys, time

@@ -13,9 +13,7 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
 . tests/lib/tmux.sh
 FORM=$PWD/$FORM
-need_tools tmux sqlite3
-
-tmux_start typed
+tmux_start typed sqlite3
 db=$tmp/typed.db
 
 PANE=typed

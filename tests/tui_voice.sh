@@ -6,10 +6,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 . tests/lib/tmux.sh
-need_tools tmux python3
-need_bin
-
-tmux_start voice
+tmux_start voice python3
 PANE=voice
 if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
 

@@ -128,10 +128,13 @@ cleanup_server() {
 	[ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null
 	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $tmp"; else rm -rf "$tmp"; fi
 }
-# tmux_start NAME: tmp, a new private folder; T, tmux on its own server formdesk-NAME-PID
+# tmux_start NAME [TOOL...]: stop (need_tools, need_bin) unless tmux, every TOOL and $BIN
+# are there; then tmp, a new private folder; T, tmux on its own server formdesk-NAME-PID
 # (no user configuration), so tests running at once never share one; server_pid empty; and
 # cleanup_server on exit.
 tmux_start() {
+	need_tools tmux "${@:2}"
+	need_bin
 	tmp=$(mktemp -d)
 	T=(tmux -L "formdesk-$1-$$" -f /dev/null)
 	server_pid=
