@@ -151,6 +151,15 @@ static void tasks_and_labels(void **state)
 	assert_false(labels_valid(LABELS_NAME_MATCH, NULL));
 }
 
+/* build: the queue of task t from CORPUS (its notes dropped); fails the test if it cannot
+ * be built. */
+static void build(struct labels *l, enum labels_task t)
+{
+	char *notes = NULL;
+	assert_int_equal(queue_build(l, t, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+}
+
 /* The name-match queue: six items from calls 1-6 (call 7's expected name is null, call
  * 8's corpus cannot be found, call 9 is in progress). */
 /* Every task's table is whole: answers with one distinct key each, accepted by
@@ -225,11 +234,9 @@ static void queue_turn_errors(void **state)
 {
 	struct labels *l = *state;
 	struct labels_item *v;
-	char *notes = NULL;
 	int n;
 
-	assert_int_equal(queue_build(l, LABELS_TURN_ERRORS, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_TURN_ERRORS);
 	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);
 	assert_int_equal(n, 8);
 	for (int i = 0; i < n; i++) {
@@ -249,11 +256,9 @@ static void queue_stt(void **state)
 {
 	struct labels *l = *state;
 	struct labels_item *v;
-	char *notes = NULL;
 	int n;
 
-	assert_int_equal(queue_build(l, LABELS_STT, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_STT);
 	assert_int_equal(labels_items(l, LABELS_STT, &v, &n), ERR_OK);
 	assert_int_equal(n, 7);
 	assert_string_equal(v[0].expected, "mera naam Sunita Devi hai");
@@ -265,11 +270,10 @@ static void queue_stt(void **state)
 static void put_get_undo(void **state)
 {
 	struct labels *l = *state;
-	char *notes = NULL, *lb = NULL, *nt = NULL;
+	char *lb = NULL, *nt = NULL;
 	long long id;
 
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	id = item_id(l, LABELS_NAME_MATCH, "call 3 field name");
 	assert_int_equal(labels_get(l, id, "asha", &lb, &nt), ERR_NOTFOUND);
 	assert_int_equal(labels_put(l, id, "asha", "different", NULL), ERR_OK);
@@ -312,12 +316,11 @@ static void put_get_undo(void **state)
 static void judge_cache(void **state)
 {
 	struct labels *l = *state;
-	char *notes = NULL, *d = NULL;
+	char *d = NULL;
 	long long id;
 	int n;
 
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	assert_int_equal(judges_run_namematch(l, &n), ERR_OK);
 	assert_int_equal(n, 6);
 	id = item_id(l, LABELS_NAME_MATCH, "call 4 field name");
@@ -352,7 +355,7 @@ static void llm_judge(void **state)
 {
 	struct labels *l = *state;
 	struct mockserver *ms = mockserver_start();
-	char *notes = NULL, *d = NULL, why[512] = "";
+	char *d = NULL, why[512] = "";
 	int asked = -1;
 
 	assert_non_null(ms);
@@ -360,8 +363,7 @@ static void llm_judge(void **state)
 	mockserver_set_default(ms, (struct mock_reply){200, NULL,
 		"{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
 		"\"{\\\"verdict\\\":\\\"different\\\"}\"},\"finish_reason\":\"stop\"}]}", NULL, 0});
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	if (judges_run_llm(l, "local:judge-model", &asked, why, sizeof why) != ERR_OK)
 		fail_msg("judges_run_llm: %s", why);
 	assert_int_equal(asked, 6);
@@ -441,10 +443,8 @@ static void calibration(void **state)
 	static const char *const ravi[] = {"same", "same", "same", "different", "same", "different"};
 	static const char *const meena[] = {"same", "same", "different", "different", "unsure", "same"};
 	struct calib *c = NULL;
-	char *notes = NULL;
 
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	assert_int_equal(judges_run_namematch(l, NULL), ERR_OK);
 	put3(l, "asha", asha);
 	put3(l, "ravi", ravi);
@@ -725,12 +725,11 @@ static void several_tags(void **state)
 static void group_label_and_flag(void **state)
 {
 	struct labels *l = *state;
-	char *notes = NULL, *lb = NULL;
+	char *lb = NULL;
 	long long ids[3];
 	bool on = true;
 
-	assert_int_equal(queue_build(l, LABELS_TURN_ERRORS, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_TURN_ERRORS);
 	ids[0] = item_id(l, LABELS_TURN_ERRORS, "turn 1");
 	ids[1] = item_id(l, LABELS_TURN_ERRORS, "turn 2");
 	ids[2] = 99999;
