@@ -165,34 +165,26 @@ static void test_engine_deadlines(void **state)
 	backend_cleanup();
 }
 
-static void write_config(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void test_config(void **state)
 {
 	(void)state;
 	char path[200], why[300];
 	long turn, call;
 	snprintf(path, sizeof path, "%s/formdesk.json", dir);
-	write_config(path, "{\"deadlines\": {\"turn_ms\": 1500, \"call_ms\": 0}}");
+	tmpdir_write(path, "{\"deadlines\": {\"turn_ms\": 1500, \"call_ms\": 0}}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_OK);
 	provider_config_deadlines(&turn, &call);
 	assert_int_equal(turn, 1500);
 	assert_int_equal(call, 0);
-	write_config(path, "{\"deadlines\": {\"call_ms\": 60000}}");
+	tmpdir_write(path, "{\"deadlines\": {\"call_ms\": 60000}}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_OK);
 	provider_config_deadlines(&turn, &call);
 	assert_int_equal(turn, PROVIDER_TURN_DEADLINE_MS);
 	assert_int_equal(call, 60000);
-	write_config(path, "{\"deadlines\": {\"turn_ms\": -1}}");
+	tmpdir_write(path, "{\"deadlines\": {\"turn_ms\": -1}}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_INVALID);
 	assert_non_null(strstr(why, "deadlines.turn_ms must be a whole number from 0 to 86400000"));
-	write_config(path, "{\"deadlines\": 5}");
+	tmpdir_write(path, "{\"deadlines\": 5}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_INVALID);
 	assert_non_null(strstr(why, "deadlines must be an object"));
 	provider_config_free();

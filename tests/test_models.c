@@ -38,6 +38,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/tmpdir.h"
 #include "tests/support/dbq.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
@@ -91,14 +92,6 @@ struct fixture {
 	struct mockserver *ms;
 };
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
@@ -109,9 +102,9 @@ static int setup(void **state)
 	snprintf(f->config, sizeof f->config, "%s/formdesk.json", f->dir);
 	snprintf(f->out, sizeof f->out, "%s/out.jsonl", f->dir);
 	/* Prices: $1 per million tokens in, $2 out; no retries, so a 500 fails at once. */
-	write_file(f->config, "{\"providers\":{\"openai\":{\"usd_per_million_input_tokens\":1.0,"
-			      "\"usd_per_million_output_tokens\":2.0,\"retries\":0,"
-			      "\"timeout_ms\":20000}}}");
+	tmpdir_write(f->config, "{\"providers\":{\"openai\":{\"usd_per_million_input_tokens\":1.0,"
+			        "\"usd_per_million_output_tokens\":2.0,\"retries\":0,"
+			        "\"timeout_ms\":20000}}}");
 	f->ms = mockserver_start();
 	assert_non_null(f->ms);
 	setenv("OPENAI_BASE_URL", mockserver_url(f->ms), 1);
@@ -168,8 +161,8 @@ static void make_corpus(struct fixture *f)
 	assert_int_equal(mkdir(f->corpus, 0755), 0);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof path, "%s/corpus.json", f->corpus);
-	write_file(path, "{\"name\":\"models\",\"form\":\"" FORM "\",\"synthetic\":true,"
-			 "\"today\":\"2025-03-15\"}");
+	tmpdir_write(path, "{\"name\":\"models\",\"form\":\"" FORM "\",\"synthetic\":true,"
+			   "\"today\":\"2025-03-15\"}");
 	snprintf(path, sizeof path, "%s/calls.csv", f->corpus);
 	assert_non_null(calls = fopen(path, "w"));
 	snprintf(path, sizeof path, "%s/transcripts.csv", f->corpus);
