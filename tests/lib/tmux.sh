@@ -98,6 +98,15 @@ see() {
 	capture "$s" 2>/dev/null | sed 's/^/#   /'
 	return 1
 }
+# press SESSION PATTERN WHAT KEY...: type the KEYs (tmux send-keys names) into SESSION, then
+# check WHAT: PATTERN shows on SESSION's screen (see, its deadline).
+press() {
+	local s=$1 pat=$2 what=$3
+	shift 3
+	"${T[@]}" send-keys -t "$s" "$@"
+	see "$s" "$pat"
+	check "$what" test $? = 0
+}
 # wait_file FILE [SECONDS]: poll until FILE exists and is not empty (deadline 30 s).
 wait_file() {
 	local end=$((SECONDS + ${2:-30}))
