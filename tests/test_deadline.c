@@ -22,6 +22,7 @@
 #include "agent/stages/provider.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/enginefix.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
@@ -116,21 +117,15 @@ static void test_engine_deadlines(void **state)
 	struct store *store = NULL;
 	struct engine *e = NULL;
 	char *msg = NULL, db[200];
-	const char *why = NULL;
 
 	snprintf(db, sizeof db, "%s/deadline.db", dir);
 	mockserver_set_default(ms, (struct mock_reply){.status = 200, .body = "{}", .delay_ms = NEVER});
 	setenv("OPENAI_BASE_URL", mockserver_url(ms), 1);
 	setenv("OPENAI_API_KEY", "sk-test-Qw7Zr4Xp9Lm2Vb6N", 1);
-	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
-	assert_int_equal(store_open(db, &store, NULL), ERR_OK);
-	struct engine_config cfg = {.form = form, .form_path = FORM, .lex = lex, .store = store,
-				    .today = {2025, 3, 15}, .endpoint = endpoint_defaults(),
-				    .turn_deadline_ms = 400, .call_deadline_ms = 1000};
-	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("openai:gpt-test", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
+	struct engine_config cfg;
+	enginefix_rig(db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
+	cfg.turn_deadline_ms = 400;
+	cfg.call_deadline_ms = 1000;
 	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
@@ -157,10 +152,7 @@ static void test_engine_deadlines(void **state)
 	dbq_expect(db, "SELECT coalesce(json_extract(form_data, '$.name'), 'null') FROM calls", "null");
 	dbq_expect(db, "SELECT status || '|' || (reason LIKE 'deadline: the agent''s turns took % ms, the "
 		   "call''s deadline is 1000 ms') FROM calls", "failed|1");
-	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	enginefix_unrig(e, store, lex, form);
 	free(msg);
 	backend_cleanup();
 }

@@ -38,6 +38,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/enginefix.h"
 #include "tests/support/tmpdir.h"
 #include "tests/support/dbq.h"
 #include "tests/support/loopwait.h"
@@ -294,26 +295,6 @@ static void test_run_on_failing_models(void **state)
 	assert_false(file_has(f->out, KEY));
 }
 
-/* engine_rig: what the tests that drive the engine directly share: the enrollment form,
- * the word lists, the fixture's store, the STT and EXTRACT backends named (REPLY is the
- * script) in *cfg. The caller frees form, lex and store. */
-static void engine_rig(struct fixture *f, const char *stt, const char *extract, struct form **form,
-		       struct lexicon **lex, struct store **store, struct engine_config *cfg)
-{
-	char *msg = NULL;
-	const char *why = NULL;
-
-	assert_int_equal(form_load(FORM, form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), lex, &msg), ERR_OK);
-	free(msg);
-	assert_int_equal(store_open(f->db, store, NULL), ERR_OK);
-	*cfg = (struct engine_config){.form_path = FORM, .today = {2025, 3, 15}, .form = *form,
-				      .lex = *lex, .store = *store, .endpoint = endpoint_defaults()};
-	assert_int_equal(backend_stt(stt, &cfg->stt, &why), ERR_OK);
-	assert_int_equal(backend_extract(extract, &cfg->extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg->reply, &why), ERR_OK);
-}
-
 /* A typed caller turn while EXTRACT waits on a model that takes 20 s: the engine says what
  * it waits for; engine_cancel ends the wait at once and records the turn as cancelled. */
 static void test_cancel_in_flight(void **state)
@@ -330,7 +311,7 @@ static void test_cancel_in_flight(void **state)
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
 	mockserver_set_default(f->ms, (struct mock_reply){.status = 200, .body = ans_name,
 							  .delay_ms = 20000});
-	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
+	enginefix_rig(f->db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
 	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
 
 	/* A live call: turns come from outside. The opening is offline, so done at once. */
@@ -380,10 +361,7 @@ static void test_cancel_in_flight(void **state)
 	assert_false(engine_call_open(e));
 	dbq_expect(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
 		   "failed|abandoned: test over|live");
-	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	enginefix_unrig(e, store, lex, form);
 	free(msg);
 }
 
@@ -406,7 +384,7 @@ static void test_cancel_keeps_words(void **state)
 	size_t n_clip = 0;
 
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
-	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
+	enginefix_rig(f->db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
 	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
 
 	/* EXTRACT in flight */
@@ -471,11 +449,8 @@ static void test_cancel_keeps_words(void **state)
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
 			    "Jhanvi Ghatak");
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	engine_free(e);
+	enginefix_unrig(e, store, lex, form);
 	free(clip);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
 	free(msg);
 }
 
@@ -595,7 +570,7 @@ static void test_streamed_ack(void **state)
 	size_t cuts[] = {hold / 3, hold};
 	mockserver_push_pieces(f->ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0},
 			       cuts, 2, true, false);
-	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
+	enginefix_rig(f->db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
 	assert_non_null(log.view = callview_new(form, "live", 1));
 	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
 
@@ -651,11 +626,8 @@ static void test_streamed_ack(void **state)
 	cJSON_Delete(sent);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	engine_free(e);
+	enginefix_unrig(e, store, lex, form);
 	callview_free(log.view);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
 	free(body);
 	free(msg);
 }
@@ -674,7 +646,7 @@ static void test_offline_ack(void **state)
 	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {.released = true};
 
-	engine_rig(f, "reference", "rules", &form, &lex, &store, &cfg);
+	enginefix_rig(f->db, "reference", "rules", &form, &lex, &store, &cfg);
 	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
@@ -694,10 +666,7 @@ static void test_offline_ack(void **state)
 	assert_int_equal(mockserver_count(f->ms), 0);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	enginefix_unrig(e, store, lex, form);
 	free(msg);
 }
 

@@ -1,6 +1,7 @@
 /* enginefix: the call engine as the engine tests set it up: the enrollment form, a new
  * store in a private folder under /tmp, and an engine on both with the backends a test
- * gives, so each test file states only its backends and what it listens for. */
+ * gives, so each test file states only its backends and what it listens for; or, for the
+ * tests that make their own engine, the parts (enginefix_rig). */
 #ifndef FORMDESK_TESTS_ENGINEFIX_H
 #define FORMDESK_TESTS_ENGINEFIX_H
 
@@ -25,5 +26,17 @@ void enginefix_open(struct enginefix *fx, const char *name, const char *corpus, 
 /* enginefix_close: free what enginefix_open made and remove its folder; a fixture never
  * opened (all zero) does nothing. */
 void enginefix_close(struct enginefix *fx);
+
+/* enginefix_rig: the parts of an engine driven through named backends: *form the
+ * enrollment form, *lex the word lists, *store a store at db (opened or created), and *cfg
+ * on them with today 2025-03-15, the default endpointing and the STT and EXTRACT backends
+ * named stt and extract (backend_stt / backend_extract specs) and the script as REPLY; the
+ * caller may change cfg before engine_new. The caller frees the parts (enginefix_unrig).
+ * Anything that fails fails the running test. */
+void enginefix_rig(const char *db, const char *stt, const char *extract, struct form **form,
+		   struct lexicon **lex, struct store **store, struct engine_config *cfg);
+
+/* enginefix_unrig: free e (may be NULL) and then the parts enginefix_rig made. */
+void enginefix_unrig(struct engine *e, struct store *store, struct lexicon *lex, struct form *form);
 
 #endif
