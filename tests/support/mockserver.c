@@ -458,6 +458,12 @@ void mockserver_clear(struct mockserver *ms)
 	pthread_mutex_unlock(&ms->lock);
 }
 
+void mockserver_answer(struct mockserver *ms, const char *body)
+{
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+}
+
 void mockserver_stop(struct mockserver *ms)
 {
 	if (!ms)
