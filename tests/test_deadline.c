@@ -112,9 +112,7 @@ static void test_http_deadline(void **state)
 static void test_engine_deadlines(void **state)
 {
 	(void)state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL, db[200];
 
@@ -122,11 +120,10 @@ static void test_engine_deadlines(void **state)
 	mockserver_set_default(ms, (struct mock_reply){.status = 200, .body = "{}", .delay_ms = NEVER});
 	setenv("OPENAI_BASE_URL", mockserver_url(ms), 1);
 	setenv("OPENAI_API_KEY", "sk-test-Qw7Zr4Xp9Lm2Vb6N", 1);
-	struct engine_config cfg;
-	enginefix_rig(db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	cfg.turn_deadline_ms = 400;
-	cfg.call_deadline_ms = 1000;
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	enginefix_rig_open(&r, db, "reference", "openai:gpt-test");
+	r.cfg.turn_deadline_ms = 400;
+	r.cfg.call_deadline_ms = 1000;
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	int turns = 0;
@@ -152,7 +149,7 @@ static void test_engine_deadlines(void **state)
 	dbq_expect(db, "SELECT coalesce(json_extract(form_data, '$.name'), 'null') FROM calls", "null");
 	dbq_expect(db, "SELECT status || '|' || (reason LIKE 'deadline: the agent''s turns took % ms, the "
 		   "call''s deadline is 1000 ms') FROM calls", "failed|1");
-	enginefix_unrig(e, store, lex, form);
+	enginefix_rig_close(&r, e);
 	free(msg);
 	backend_cleanup();
 }

@@ -300,19 +300,16 @@ static void test_run_on_failing_models(void **state)
 static void test_cancel_in_flight(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 
 	char cwhy[200];
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
 	mockserver_set_default(f->ms, (struct mock_reply){.status = 200, .body = ans_name,
 							  .delay_ms = 20000});
-	enginefix_rig(f->db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "openai:gpt-test");
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 
 	/* A live call: turns come from outside. The opening is offline, so done at once. */
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
@@ -350,7 +347,7 @@ static void test_cancel_in_flight(void **state)
 			  " FROM stage_usage WHERE turn_id IS NOT NULL",
 		   "extract|1");
 	/* The rules saw nothing: no retry was used, the name is still asked. */
-	assert_int_equal(flow_retries_used(engine_flow(e), form_find(form, "name")), 0);
+	assert_int_equal(flow_retries_used(engine_flow(e), form_find(r.form, "name")), 0);
 	assert_string_equal(call_status_name(flow_status(engine_flow(e))), "in_progress");
 	/* Nothing in flight: cancelling again does nothing. */
 	assert_int_equal(engine_cancel(e, "again"), ERR_OK);
@@ -361,7 +358,7 @@ static void test_cancel_in_flight(void **state)
 	assert_false(engine_call_open(e));
 	dbq_expect(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
 		   "failed|abandoned: test over|live");
-	enginefix_unrig(e, store, lex, form);
+	enginefix_rig_close(&r, e);
 	free(msg);
 }
 
@@ -373,19 +370,16 @@ static void test_cancel_in_flight(void **state)
 static void test_cancel_keeps_words(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL, cwhy[200];
 	const char *why = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	float *clip = NULL;
 	size_t n_clip = 0;
 
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
-	enginefix_rig(f->db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "openai:gpt-test");
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 
 	/* EXTRACT in flight */
 	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = ans_nothing, .delay_ms = 20000});
@@ -420,9 +414,9 @@ static void test_cancel_keeps_words(void **state)
 			 ERR_OK);
 	corpus_free(demo);
 	setenv("WHISPERCPP_BASE_URL", mockserver_url(f->ms), 1);
-	assert_int_equal(backend_stt("whispercpp", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	assert_int_equal(backend_stt("whispercpp", &r.cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("rules", &r.cfg.extract, &why), ERR_OK);
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 	mockserver_clear(f->ms);
 	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = "{\"text\":\"\"}",
 						   .delay_ms = 20000});
@@ -449,7 +443,7 @@ static void test_cancel_keeps_words(void **state)
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
 			    "Jhanvi Ghatak");
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	enginefix_unrig(e, store, lex, form);
+	enginefix_rig_close(&r, e);
 	free(clip);
 	free(msg);
 }
@@ -555,12 +549,9 @@ static char *stream_body(size_t *hold)
 static void test_streamed_ack(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {0};
 	char cwhy[200];
 	size_t hold = 0;
@@ -570,9 +561,9 @@ static void test_streamed_ack(void **state)
 	size_t cuts[] = {hold / 3, hold};
 	mockserver_push_pieces(f->ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0},
 			       cuts, 2, true, false);
-	enginefix_rig(f->db, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	assert_non_null(log.view = callview_new(form, "live", 1));
-	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "openai:gpt-test");
+	assert_non_null(log.view = callview_new(r.form, "live", 1));
+	assert_int_equal(engine_new(&r.cfg, evlog_listener, &log, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	struct engine_input in = {.transcript = "mera naam Jhanvi Ghatak hai"};
@@ -626,7 +617,7 @@ static void test_streamed_ack(void **state)
 	cJSON_Delete(sent);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	enginefix_unrig(e, store, lex, form);
+	enginefix_rig_close(&r, e);
 	callview_free(log.view);
 	free(body);
 	free(msg);
@@ -638,16 +629,13 @@ static void test_streamed_ack(void **state)
 static void test_offline_ack(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {.released = true};
 
-	enginefix_rig(f->db, "reference", "rules", &form, &lex, &store, &cfg);
-	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "rules");
+	assert_int_equal(engine_new(&r.cfg, evlog_listener, &log, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	struct engine_input name = {.transcript = "mera naam Sunita Devi hai"};
@@ -666,7 +654,7 @@ static void test_offline_ack(void **state)
 	assert_int_equal(mockserver_count(f->ms), 0);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	enginefix_unrig(e, store, lex, form);
+	enginefix_rig_close(&r, e);
 	free(msg);
 }
 

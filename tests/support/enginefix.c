@@ -44,27 +44,26 @@ void enginefix_close(struct enginefix *fx)
 		fprintf(stderr, "could not remove %s\n", fx->dir);
 }
 
-void enginefix_rig(const char *db, const char *stt, const char *extract, struct form **form,
-		   struct lexicon **lex, struct store **store, struct engine_config *cfg)
+void enginefix_rig_open(struct enginefix_rig *r, const char *db, const char *stt, const char *extract)
 {
 	char *msg = NULL;
 	const char *why = NULL;
 
-	assert_int_equal(form_load(FORM, form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), lex, &msg), ERR_OK);
+	assert_int_equal(form_load(FORM, &r->form, NULL), ERR_OK);
+	assert_int_equal(lexicon_load(lexicon_default_dir(), &r->lex, &msg), ERR_OK);
 	free(msg);
-	assert_int_equal(store_open(db, store, NULL), ERR_OK);
-	*cfg = (struct engine_config){.form_path = FORM, .today = {2025, 3, 15}, .form = *form,
-				      .lex = *lex, .store = *store, .endpoint = endpoint_defaults()};
-	assert_int_equal(backend_stt(stt, &cfg->stt, &why), ERR_OK);
-	assert_int_equal(backend_extract(extract, &cfg->extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg->reply, &why), ERR_OK);
+	assert_int_equal(store_open(db, &r->store, NULL), ERR_OK);
+	r->cfg = (struct engine_config){.form_path = FORM, .today = {2025, 3, 15}, .form = r->form,
+					.lex = r->lex, .store = r->store, .endpoint = endpoint_defaults()};
+	assert_int_equal(backend_stt(stt, &r->cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract(extract, &r->cfg.extract, &why), ERR_OK);
+	assert_int_equal(backend_reply("script", &r->cfg.reply, &why), ERR_OK);
 }
 
-void enginefix_unrig(struct engine *e, struct store *store, struct lexicon *lex, struct form *form)
+void enginefix_rig_close(struct enginefix_rig *r, struct engine *e)
 {
 	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	store_close(r->store);
+	lexicon_free(r->lex);
+	form_free(r->form);
 }

@@ -27,16 +27,22 @@ void enginefix_open(struct enginefix *fx, const char *name, const char *corpus, 
  * opened (all zero) does nothing. */
 void enginefix_close(struct enginefix *fx);
 
-/* enginefix_rig: the parts of an engine driven through named backends: *form the
- * enrollment form, *lex the word lists, *store a store at db (opened or created), and *cfg
- * on them with today 2025-03-15, the default endpointing and the STT and EXTRACT backends
- * named stt and extract (backend_stt / backend_extract specs) and the script as REPLY; the
- * caller may change cfg before engine_new. The caller frees the parts (enginefix_unrig).
- * Anything that fails fails the running test. */
-void enginefix_rig(const char *db, const char *stt, const char *extract, struct form **form,
-		   struct lexicon **lex, struct store **store, struct engine_config *cfg);
+/* The parts of an engine driven through named backends (enginefix_rig_open). */
+struct enginefix_rig {
+	struct form *form;
+	struct lexicon *lex;
+	struct store *store;
+	struct engine_config cfg; /* on the parts above; the caller may change it */
+};
 
-/* enginefix_unrig: free e (may be NULL) and then the parts enginefix_rig made. */
-void enginefix_unrig(struct engine *e, struct store *store, struct lexicon *lex, struct form *form);
+/* enginefix_rig_open: fill r: the enrollment form, the word lists, a store at db (opened or
+ * created), and cfg on them with today 2025-03-15, the default endpointing, the STT and
+ * EXTRACT backends named stt and extract (backend_stt / backend_extract specs) and the
+ * script as REPLY, for the caller's engine_new. Free with enginefix_rig_close. Anything
+ * that fails fails the running test. */
+void enginefix_rig_open(struct enginefix_rig *r, const char *db, const char *stt, const char *extract);
+
+/* enginefix_rig_close: free e (the caller's engine on r, may be NULL), then r's parts. */
+void enginefix_rig_close(struct enginefix_rig *r, struct engine *e);
 
 #endif
