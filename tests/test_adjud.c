@@ -56,23 +56,12 @@ static char dbpath[64];
 /* open_fixture: a fresh database of the fixture's calls with its name-match items drawn. */
 static struct labels *open_fixture(void)
 {
-	FILE *f = fopen("tests/data/annotate_calls.sql", "r");
-	static char sql[65536];
 	struct labels *l = NULL;
 	char *msg = NULL, *notes = NULL;
-	sqlite3 *db;
-	size_t n;
 
-	assert_non_null(f);
-	n = fread(sql, 1, sizeof sql - 1, f);
-	sql[n] = '\0';
-	fclose(f);
 	snprintf(dbpath, sizeof dbpath, "/tmp/formdesk-adjud-%d.db", (int)getpid());
 	dbq_remove(dbpath);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("fixture: %s", msg);
-	sqlite3_close(db);
+	dbq_exec_file(dbpath, "tests/data/annotate_calls.sql");
 	if (labels_open(dbpath, &l, &msg) != ERR_OK)
 		fail_msg("labels_open: %s", msg);
 	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);

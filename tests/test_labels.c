@@ -31,22 +31,9 @@ static char dbpath[64];
 /* make_db: a fresh database holding the recorded calls of the fixture. */
 static void make_db(void)
 {
-	FILE *f = fopen("tests/data/annotate_calls.sql", "r");
-	static char sql[65536];
-	size_t n;
-	sqlite3 *db;
-	char *msg = NULL;
-
-	assert_non_null(f);
-	n = fread(sql, 1, sizeof sql - 1, f);
-	sql[n] = '\0';
-	fclose(f);
 	snprintf(dbpath, sizeof dbpath, "/tmp/formdesk-labels-%d.db", (int)getpid());
-	unlink(dbpath);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("fixture: %s", msg);
-	sqlite3_close(db);
+	dbq_remove(dbpath);
+	dbq_exec_file(dbpath, "tests/data/annotate_calls.sql");
 }
 
 static int setup(void **state)
@@ -542,25 +529,6 @@ static void two_processes(void **state)
 	labels_items_free(v, MANY);
 }
 
-/* run_sql: the statements of file on the test database (beside the open connection). */
-static void run_sql(const char *file)
-{
-	FILE *f = fopen(file, "r");
-	static char sql[65536];
-	size_t n;
-	sqlite3 *db;
-	char *msg = NULL;
-
-	assert_non_null(f);
-	n = fread(sql, 1, sizeof sql - 1, f);
-	sql[n] = '\0';
-	fclose(f);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", file, msg);
-	sqlite3_close(db);
-}
-
 /* place: the 1-based place of the entry holding item id among g, 0 when not shown; its
  * size in *count. */
 static int place(const struct labels_item *v, const struct queue_group *g, int ng, long long id,
@@ -785,7 +753,7 @@ static void queue_live_calls(void **state)
 	char *notes = NULL;
 	int n;
 
-	run_sql("tests/data/annotate_live.sql");
+	dbq_exec_file(dbpath, "tests/data/annotate_live.sql");
 	for (int t = 0; t < LABELS_NTASKS; t++) {
 		assert_int_equal(queue_build(l, (enum labels_task)t, CORPUS, &notes, NULL), ERR_OK);
 		free(notes);

@@ -48,23 +48,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* run_sql_file: execute the SQL file at name on db; a file that is missing or does not run
- * fails the test. */
-static void run_sql_file(sqlite3 *db, const char *name)
-{
-	char sql[8192];
-	FILE *in;
-	size_t n;
-
-	if (!(in = fopen(name, "r")))
-		fail_msg("cannot open %s (run from the source tree)", name);
-	n = fread(sql, 1, sizeof sql - 1, in);
-	fclose(in);
-	sql[n] = '\0';
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", name, sqlite3_errmsg(db));
-}
-
 /* load_version: write the file of schema version v at path. Where tests/data holds
  * store_vV_schema.sql, version v's tables are store_v1_schema.sql to store_vV_schema.sql
  * applied in order (each the delta its version added, as formdesk's migrations wrote
@@ -73,19 +56,16 @@ static void run_sql_file(sqlite3 *db, const char *name)
 static void load_version(const char *path, int v)
 {
 	char name[64], want[16];
-	sqlite3 *db;
 
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	snprintf(name, sizeof name, "tests/data/store_v%d_schema.sql", v);
 	if (access(name, F_OK) == 0) {
 		for (int k = 1; k <= v; k++) {
 			snprintf(name, sizeof name, "tests/data/store_v%d_schema.sql", k);
-			run_sql_file(db, name);
+			dbq_exec_file(path, name);
 		}
 	}
 	snprintf(name, sizeof name, "tests/data/store_v%d.sql", v);
-	run_sql_file(db, name);
-	sqlite3_close(db);
+	dbq_exec_file(path, name);
 	snprintf(want, sizeof want, "%d", v);
 	dbq_expect(path, "PRAGMA user_version", want);
 }
