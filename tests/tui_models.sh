@@ -40,7 +40,7 @@ PY
 echo 2 >"$tmp/delay"
 serve_local "$tmp/server.py" "$tmp/delay"
 
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 echo "# corpus $corpus, binary $BIN, model server on port $port"
 
 PANE=sim

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 tmux_start tui
 db=$tmp/sim.db
 
-# The bundled demo corpus when it has been built (make corpora), else the test fixture.
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 echo "# corpus $corpus, binary $BIN"
 
 # ---- before the screen: errors and a missing terminal -------------------------------

@@ -37,7 +37,7 @@ json.dump({"type": "service_account", "project_id": "demo-project", "private_key
            "token_uri": "http://127.0.0.1:%s/token" % sys.argv[2]}, open(sys.argv[3], "w"))
 PY
 
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 echo "# corpus $corpus, binary $BIN, server on port $port"
 
 PANE=sim

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 . tests/lib/tmux.sh
 tmux_start voice python3
 PANE=voice
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 
 "$BIN" --form "$FORM" --corpus "$corpus" --db "$tmp/x.db" --tts festival </dev/null >/dev/null 2>"$tmp/err"
 rc=$?

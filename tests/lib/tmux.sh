@@ -66,6 +66,12 @@ wait_gone() {
 	return 1
 }
 
+# demo_corpus: corpus, the corpus the simulator plays: the bundled demo corpus when it has
+# been built (make corpora), else the test fixture tests/data/corpus_good.
+demo_corpus() {
+	if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+}
+
 # open_shell: a bash with the prompt "fdtest$ " in a new 160x45 session $PANE, tmux's own
 # status line off; waits (at most 30 s) for the prompt.
 open_shell() {
