@@ -176,6 +176,20 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* judged_run: the bench run with the OpenAI judge on the fixture's server, into a new
+ * database (caller closes with benchdb_close). Output: the counts in *c; *msg as bench_run
+ * leaves it (caller frees). */
+static struct benchdb *judged_run(struct fixture *fx, struct bench_counts *c, char **msg)
+{
+	struct benchdb *db = NULL;
+	fx->judge = judge_on(fx, "openai");
+	fx->b.cfg.judge = &fx->judge;
+	assert_int_equal(benchdb_open(fx->b.db, &db, msg), ERR_OK);
+	if (bench_run(&fx->b.cfg, db, c, msg) != ERR_OK)
+		fail_msg("bench_run: %s", *msg);
+	return db;
+}
+
 /* Sums over the stored rows. */
 struct sums {
 	long words, word_errors, word_genuine, word_offline, pass, pass_rules, asks;
@@ -317,11 +331,7 @@ static void judged_and_cached(void **state)
 	char *msg = NULL, *scope = bench_scope(&fx->b.cfg), path[128];
 
 	mockserver_set_handler(fx->ms, judge_handler, NULL);
-	fx->judge = judge_on(fx, "openai");
-	fx->b.cfg.judge = &fx->judge;
-	assert_int_equal(benchdb_open(fx->b.db, &db, &msg), ERR_OK);
-	if (bench_run(&fx->b.cfg, db, &c, &msg) != ERR_OK)
-		fail_msg("bench_run: %s", msg);
+	db = judged_run(fx, &c, &msg);
 	/* 3 segments (naam/kaam, ji, nahi/sahi; 5 mahine is forgiven offline), 1 name, 1 reply */
 	assert_int_equal(c.judge.items, 5);
 	assert_int_equal(c.judge.by_kind[JUDGE_LLM_WER], 3);
@@ -382,11 +392,7 @@ static void failing_judge(void **state)
 
 	mockserver_set_default(fx->ms, (struct mock_reply){500, NULL,
 		"{\"error\":{\"message\":\"the judge is down\"}}", NULL, 0});
-	fx->judge = judge_on(fx, "openai");
-	fx->b.cfg.judge = &fx->judge;
-	assert_int_equal(benchdb_open(fx->b.db, &db, &msg), ERR_OK);
-	if (bench_run(&fx->b.cfg, db, &c, &msg) != ERR_OK)
-		fail_msg("bench_run: %s", msg);
+	db = judged_run(fx, &c, &msg);
 	assert_int_equal(c.judge.items, 5);
 	assert_int_equal(c.judge.asked, 5);
 	assert_int_equal(c.judge.failed, 5);
