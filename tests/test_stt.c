@@ -244,6 +244,17 @@ static void test_providers(void **state)
 	clear_env();
 }
 
+/* elevenlabs: ElevenLabs' STT row on the mock server (cleared) with the API key key. */
+static struct backend elevenlabs(const char *key)
+{
+	struct backend be;
+	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
+	setenv("ELEVENLABS_API_KEY", key, 1);
+	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	mockserver_clear(ms);
+	return be;
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -255,14 +266,9 @@ static void test_errors(void **state)
 	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
 	close(fd);
 	setenv("FORMDESK_CONFIG", cfg, 1);
-	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
-	setenv("ELEVENLABS_API_KEY", "el-secret-9", 1);
-	struct backend be;
-	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	struct backend be = elevenlabs("el-secret-9");
 	char *out = NULL;
 	struct backend_usage u;
-
-	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){401, NULL, "{\"detail\":{\"status\":\"invalid_api_key\",\"message\":\"Invalid API key: el-secret-9\"}}", NULL, 0});
 	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_BACKEND);
 	assert_true(backend_last_usage(&be, &u));
@@ -379,13 +385,9 @@ static void test_ttfb_delayed(void **state)
 	(void)state;
 	clear_env();
 	provider_config_free();
-	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
-	setenv("ELEVENLABS_API_KEY", "el-key", 1);
-	struct backend be;
-	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	struct backend be = elevenlabs("el-key");
 	char *out = NULL;
 	struct backend_usage u;
-	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"text\":\"हाँ\"}", NULL, 1000});
 	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_OK);
 	free(out);
