@@ -337,11 +337,8 @@ static void test_token_nonblocking(void **state)
 	struct http_client *c;
 	assert_int_equal(http_client_new(&c), ERR_OK);
 	struct backend_usage u;
-	struct http_req *hr = NULL;
-	double t0 = loopwait_ms();
-	assert_int_equal(backend_start(&be, &REQ, &hr, &u), ERR_OK);
 	struct loopwait w;
-	struct http_result *res = loopwait_http(c, hr, t0, 10, 10000, &w);
+	struct http_result *res = loopwait_backend(c, &be, &REQ, &u, &w);
 	if (w.worst_ms > 250)
 		fail_msg("the loop waited %.0f ms at once (the token took %d ms)", w.worst_ms, token_delay_ms);
 	assert_true(w.total_ms >= token_delay_ms);
@@ -364,8 +361,7 @@ static void test_token_nonblocking(void **state)
 	mockserver_clear(ms);
 	token_delay_ms = 0;
 	mockserver_set_default(ms, (struct mock_reply){403, NULL, "{}", NULL, 0});
-	assert_int_equal(backend_start(&be, &REQ, &hr, &u), ERR_OK);
-	res = loopwait_http(c, hr, loopwait_ms(), 10, 10000, NULL);
+	res = loopwait_backend(c, &be, &REQ, &u, NULL);
 	assert_int_equal(backend_finish(&be, &REQ, res, &text, &u), ERR_BACKEND);
 	assert_non_null(strstr(u.error, "google token: HTTP 403"));
 	assert_int_equal(mockserver_count(ms), 1);

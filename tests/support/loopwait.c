@@ -7,6 +7,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "agent/stages/backend.h"
 #include "agent/stages/http.h"
 
 double loopwait_ms(void)
@@ -41,4 +42,13 @@ struct http_result *loopwait_http(struct http_client *c, struct http_req *req, d
 	if (m)
 		*m = (struct loopwait){last - t0, worst, ticks};
 	return res;
+}
+
+struct http_result *loopwait_backend(struct http_client *c, const struct backend *be, const void *req,
+				     struct backend_usage *u, struct loopwait *m)
+{
+	struct http_req *hr = NULL;
+	double t0 = loopwait_ms();
+	assert_int_equal(backend_start(be, req, &hr, u), ERR_OK);
+	return loopwait_http(c, hr, t0, 10, 10000, m);
 }

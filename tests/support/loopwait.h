@@ -6,6 +6,8 @@
 
 /* declared in agent/stages/http.h, which loopwait.c includes; a test that only reads the
  * clock needs nothing of HTTP */
+struct backend;
+struct backend_usage;
 struct http_client;
 struct http_req;
 struct http_result;
@@ -33,5 +35,12 @@ struct loopwait {
  * poll that fails, or a transfer not over limit_ms after since, fails the running test. */
 struct http_result *loopwait_http(struct http_client *c, struct http_req *req, double since,
 				  int tick_ms, double limit_ms, struct loopwait *m);
+
+/* loopwait_backend: backend_start of be on req (its stage's request; usage into *u), then
+ * loopwait_http on c every 10 ms for at most 10 s, counted from before the start, so a
+ * start that blocks shows as the loop's longest wait. Output: the result (caller frees;
+ * hand it to backend_finish); *m the timings. Anything that fails fails the running test. */
+struct http_result *loopwait_backend(struct http_client *c, const struct backend *be, const void *req,
+				     struct backend_usage *u, struct loopwait *m);
 
 #endif
