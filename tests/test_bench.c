@@ -142,12 +142,6 @@ struct sums {
 	bool name_failed_on_value;
 };
 
-static long num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
-}
-
 static int sum_row(void *ud, const char *spec, const char *key, const char *data)
 {
 	struct sums *s = ud;
@@ -155,13 +149,13 @@ static int sum_row(void *ud, const char *spec, const char *key, const char *data
 	assert_non_null(o);
 	s->rows++;
 	s->pass += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "pass"));
-	s->words += num(o, "words");
-	s->word_errors += num(o, "word_errors");
-	s->word_genuine += num(o, "word_genuine");
-	s->chars += num(o, "chars");
-	s->char_errors += num(o, "char_errors");
-	s->fields += num(o, "fields");
-	s->correct += num(o, "correct");
+	s->words += benchfix_num(o, "words");
+	s->word_errors += benchfix_num(o, "word_errors");
+	s->word_genuine += benchfix_num(o, "word_genuine");
+	s->chars += benchfix_num(o, "chars");
+	s->char_errors += benchfix_num(o, "char_errors");
+	s->fields += benchfix_num(o, "fields");
+	s->correct += benchfix_num(o, "correct");
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "status_want");
 	const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "status_got");
 	s->status_ok += cJSON_IsString(w) && cJSON_IsString(g) && !strcmp(w->valuestring, g->valuestring);
@@ -305,14 +299,14 @@ static int latency_row(void *ud, const char *spec, const char *key, const char *
 {
 	int *calls = ud;
 	cJSON *o = cJSON_Parse(data);
-	long turns = num(o, "turns");
+	long turns = benchfix_num(o, "turns");
 	const cJSON *t;
 	assert_true(turns >= 2);
-	assert_int_equal(num(o, "replies_opening"), 1);
+	assert_int_equal(benchfix_num(o, "replies_opening"), 1);
 	/* each caller turn gets a question or the closing words, never both */
-	assert_int_equal(num(o, "replies_turn") + num(o, "replies_end"), turns);
-	assert_true(num(o, "replies_end") <= 1);
-	assert_int_equal(num(o, "replies_end_ok"), num(o, "replies_end"));
+	assert_int_equal(benchfix_num(o, "replies_turn") + benchfix_num(o, "replies_end"), turns);
+	assert_true(benchfix_num(o, "replies_end") <= 1);
+	assert_int_equal(benchfix_num(o, "replies_end_ok"), benchfix_num(o, "replies_end"));
 	assert_true(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "opening_ms")) >= 80);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "turn_ms")), turns);
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
@@ -431,7 +425,7 @@ static int fault_row(void *ud, const char *spec, const char *key, const char *da
 		snprintf(s->id[s->calls], sizeof s->id[0], "%s", key);
 		snprintf(s->stage[s->calls], sizeof s->stage[0], "%s",
 			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fault, "stage")));
-		s->turn[s->calls++] = (int)num(fault, "turn");
+		s->turn[s->calls++] = (int)benchfix_num(fault, "turn");
 	}
 	cJSON_Delete(o);
 	return 0;

@@ -196,22 +196,17 @@ struct sums {
 	char name_judge[32], asks_judge[32];
 };
 
-static long num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
-}
-
 static int sum_row(void *ud, const char *spec, const char *key, const char *data)
 {
 	struct sums *s = ud;
 	cJSON *o = cJSON_Parse(data);
 	const cJSON *c, *v;
-	s->words += num(o, "words");
-	s->word_errors += num(o, "word_errors");
-	s->word_genuine += num(o, "word_genuine");
-	s->word_offline += cJSON_GetObjectItem(o, "word_genuine_offline") ? num(o, "word_genuine_offline")
-									   : num(o, "word_genuine");
+	s->words += benchfix_num(o, "words");
+	s->word_errors += benchfix_num(o, "word_errors");
+	s->word_genuine += benchfix_num(o, "word_genuine");
+	s->word_offline += cJSON_GetObjectItem(o, "word_genuine_offline")
+				   ? benchfix_num(o, "word_genuine_offline")
+				   : benchfix_num(o, "word_genuine");
 	s->pass += cJSON_IsTrue(cJSON_GetObjectItem(o, "pass"));
 	v = cJSON_GetObjectItem(o, "pass_rules");
 	s->pass_rules += v ? cJSON_IsTrue(v) : cJSON_IsTrue(cJSON_GetObjectItem(o, "pass"));

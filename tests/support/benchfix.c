@@ -44,3 +44,9 @@ int benchfix_close(struct benchfix *b)
 	lexicon_free(b->lex);
 	return 0;
 }
+
+long benchfix_num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
+}

@@ -5,6 +5,8 @@
 #ifndef FORMDESK_TESTS_BENCHFIX_H
 #define FORMDESK_TESTS_BENCHFIX_H
 
+#include <cjson/cJSON.h>
+
 #include "sessions/eval/bench.h"
 
 struct benchfix {
@@ -25,5 +27,9 @@ void benchfix_open(struct benchfix *b, const char *name, struct bench_config bas
  * benchfix_open loaded. Returns 0, or -1 when the files could not be removed (a cmocka
  * teardown's answer). */
 int benchfix_close(struct benchfix *b);
+
+/* benchfix_num: the number at key k of a stored row's JSON o, truncated; 0 when it is
+ * missing or not a number. */
+long benchfix_num(const cJSON *o, const char *k);
 
 #endif
