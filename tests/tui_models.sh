@@ -43,16 +43,11 @@ serve_local "$tmp/server.py" "$tmp/delay"
 demo_corpus
 echo "# corpus $corpus, binary $BIN, model server on port $port"
 
-PANE=sim
-POLL=0.1
-# timer: the waiting time the status bar shows now ("" when none)
-timer() { capture | grep -oE 'waiting for (EXTRACT|REPLY) \(openai\) [0-9]+\.[0-9] s' | tail -1; }
-
+WAITING='waiting for (EXTRACT|REPLY) \(openai\) [0-9]+\.[0-9] s'
 db=$tmp/sim.db
-# The key reaches the shell through its environment, never typed: a capture taken before
-# `clear` has run would otherwise see the typed line (and the check below would fail).
-"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "OPENAI_API_KEY=$KEY" "bash --norc --noprofile"
-"${T[@]}" send-keys -t sim "export PS1='fdtest\$ ' OPENAI_BASE_URL=http://127.0.0.1:$port FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+# The key reaches the shell through its environment, never typed (the check below would
+# see a typed line).
+waiting_shell "OPENAI_API_KEY=$KEY" "OPENAI_BASE_URL=http://127.0.0.1:$port"
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --extract openai:gpt-test --reply openai:gpt-test; echo \"exit=\$?\"" Enter
 
 check "the status bar says the opening waits for REPLY" wait_for 'waiting for REPLY \(openai\) [0-9]+\.[0-9] s' 30

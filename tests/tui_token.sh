@@ -40,15 +40,10 @@ PY
 demo_corpus
 echo "# corpus $corpus, binary $BIN, server on port $port"
 
-PANE=sim
-POLL=0.1
-# timer: the waiting time the status bar shows now ("" when none)
-timer() { capture | grep -oE 'waiting for STT \(google\) [0-9]+\.[0-9] s' | tail -1; }
-
+WAITING='waiting for STT \(google\) [0-9]+\.[0-9] s'
 db=$tmp/sim.db
-"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "GOOGLE_APPLICATION_CREDENTIALS=$tmp/cred.json" \
-	"bash --norc --noprofile"
-"${T[@]}" send-keys -t sim "export PS1='fdtest\$ ' GOOGLE_SPEECH_BASE_URL=http://127.0.0.1:$port FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+waiting_shell "GOOGLE_APPLICATION_CREDENTIALS=$tmp/cred.json" \
+	"GOOGLE_SPEECH_BASE_URL=http://127.0.0.1:$port"
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --stt google; echo \"exit=\$?\"" Enter
 
 check "the status bar says STT is waited for while the token is fetched" \

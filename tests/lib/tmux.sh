@@ -123,9 +123,22 @@ wait_file() {
 	return 1
 }
 
-# timer_moves [TRIES]: whether what the test's timer function reads off the screen (the
-# status bar's waiting time) changes within TRIES tenths of a second (default 50); sets
-# first and now to what it read.
+# waiting_shell ENV EXPORTS: the session sim (160x40; PANE, polled every 0.1 s) with a shell
+# that has ENV (NAME=VALUE) in its environment, never typed (a capture taken before `clear`
+# has run would see a typed line), and exports the prompt, EXPORTS and the word lists.
+waiting_shell() {
+	"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "$1" "bash --norc --noprofile"
+	"${T[@]}" send-keys -t sim \
+		"export PS1='fdtest\$ ' $2 FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+	PANE=sim
+	POLL=0.1
+}
+# timer: the waiting time the status bar shows now ("" when none), as the test's pattern
+# WAITING finds it.
+timer() { capture | grep -oE -- "$WAITING" | tail -1; }
+# timer_moves [TRIES]: whether what timer reads off the screen (the status bar's waiting
+# time) changes within TRIES tenths of a second (default 50); sets first and now to what it
+# read.
 timer_moves() {
 	first=$(timer)
 	now=
