@@ -21,6 +21,7 @@
 
 #include "sessions/store/store.h"
 #include "tests/support/dbq.h"
+#include "tests/support/oldstore.h"
 
 struct fixture {
 	char dir[64];
@@ -48,24 +49,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* load_version: write the file of schema version v at path. Where tests/data holds
- * store_vV_schema.sql, version v's tables are store_v1_schema.sql to store_vV_schema.sql
- * applied in order (each the delta its version added, as formdesk's migrations wrote
- * them); then tests/data/store_vV.sql: the version number and the rows (for a version
- * without a schema file, the whole file as that version wrote it). */
+/* load_version: write the file of schema version v at path (tests/support/oldstore). */
 static void load_version(const char *path, int v)
 {
-	char name[64], want[16];
+	char want[16];
 
-	snprintf(name, sizeof name, "tests/data/store_v%d_schema.sql", v);
-	if (access(name, F_OK) == 0) {
-		for (int k = 1; k <= v; k++) {
-			snprintf(name, sizeof name, "tests/data/store_v%d_schema.sql", k);
-			dbq_exec_file(path, name);
-		}
-	}
-	snprintf(name, sizeof name, "tests/data/store_v%d.sql", v);
-	dbq_exec_file(path, name);
+	oldstore_write(path, v);
 	snprintf(want, sizeof want, "%d", v);
 	dbq_expect(path, "PRAGMA user_version", want);
 }
