@@ -14,6 +14,17 @@ failures=()
 log=build/test-logs
 mkdir -p "$log"
 
+# tally NAME LOG RC PASSED FAILED: add one program's counts (a non-zero exit with no failure
+# counted is one failure) and print its line.
+tally() {
+	local name=$1 out=$2 rc=$3 p=$4 f=$5
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	printf '%-40s %4d passed %4d failed\n' "$name" "$p" "$f"
+	[ "$f" != 0 ] && failures+=("$out")
+}
+
 for t in "$@"; do
 	name=$(basename "$t")
 	out="$log/$name.log"
@@ -21,13 +32,7 @@ for t in "$@"; do
 	rc=$?
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
-	p=${p:-0}
-	f=${f:-0}
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	printf '%-40s %4d passed %4d failed\n' "$name" "$p" "$f"
-	[ "$f" != 0 ] && failures+=("$out")
+	tally "$name" "$out" "$rc" "${p:-0}" "${f:-0}"
 done
 
 for t in tests/*.sh; do
@@ -36,13 +41,7 @@ for t in tests/*.sh; do
 	out="$log/$name.log"
 	bash "$t" >"$out" 2>&1
 	rc=$?
-	p=$(grep -c '^ok ' "$out")
-	f=$(grep -c '^not ok ' "$out")
-	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	printf '%-40s %4d passed %4d failed\n' "$name" "$p" "$f"
-	[ "$f" != 0 ] && failures+=("$out")
+	tally "$name" "$out" "$rc" "$(grep -c '^ok ' "$out")" "$(grep -c '^not ok ' "$out")"
 done
 
 for f in "${failures[@]}"; do

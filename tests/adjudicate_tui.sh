@@ -7,16 +7,9 @@
 # TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmp=$(mktemp -d)
+tmux_start adj sqlite3
 PANE=adj
-T=(tmux -L "formdesk-adj-$$" -f /dev/null)
-trap '"${T[@]}" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 db=$tmp/adj.db
 q() { sqlite3 -cmd ".timeout 5000" "$db" "$1"; } # busy timeout: the screen may be writing
 sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null

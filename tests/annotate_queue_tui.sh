@@ -10,22 +10,10 @@
 # sqlite3 shell. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 CORPUS=tests/data/corpus_good
-FORM=forms/armman_enrollment.json
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-annq-$$" -f /dev/null)
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "${KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
+tmux_start annq sqlite3
 
 # a busy timeout: the screens under test may hold the write lock for a moment
 q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; }
@@ -150,17 +138,11 @@ open n1 "$fixture" asha name-match --include-exact --order stored
 see n1 '0/6 done'
 check "both scripts: the Devanagari name read in Latin letters" \
 	bash -c "$(declare -f shot capture); T=(${T[*]}); shot n1 | grep -q 'Suniitaa Devii'"
-keys n1 Right
-see n1 'item 2 of 6'
-check "→ steps to the next item" test $? = 0
-keys n1 Left
-see n1 'item 1 of 6'
-check "← steps back" test $? = 0
+press n1 'item 2 of 6' "→ steps to the next item" Right
+press n1 'item 1 of 6' "← steps back" Left
 keys n1 g
 keys n1 -l 5
-keys n1 Enter
-see n1 'item 5 of 6'
-check "g 5 goes to item 5" test $? = 0
+press n1 'item 5 of 6' "g 5 goes to item 5" Enter
 keys n1 '!'
 see n1 'FLAGGED for review'
 check "! flags the item for review, stored under the annotator" \
@@ -169,18 +151,14 @@ keys n1 a
 see n1 '1/6 done'
 keys n1 f
 keys n1 -l flagged
-keys n1 Enter
-see n1 'filter flagged: 1 items shown'
-check "f flagged: only the flagged item" test $? = 0
+press n1 'filter flagged: 1 items shown' "f flagged: only the flagged item" Enter
 keys n1 f
 keys n1 -l all
 keys n1 Enter
 see n1 'filter all: 6 items shown'
 keys n1 f
 keys n1 -l 'call 3'
-keys n1 Enter
-see n1 'item 1 of 1 · call call1 \(#3\)'
-check "f call 3: the items of that call" test $? = 0
+press n1 'item 1 of 1 · call call1 \(#3\)' "f call 3: the items of that call" Enter
 keys n1 f
 keys n1 -l all
 keys n1 Enter
@@ -196,14 +174,10 @@ keys n1 BSpace BSpace BSpace BSpace BSpace Enter
 see n1 'search off'
 keys n1 f
 keys n1 -l mine
-keys n1 Enter
-see n1 'filter mine: 1 items shown'
-check "f mine: the annotator's own labels" test $? = 0
+press n1 'filter mine: 1 items shown' "f mine: the annotator's own labels" Enter
 keys n1 f
 keys n1 -l unlabelled
-keys n1 Enter
-see n1 'filter unlabelled: 5 items shown'
-check "f unlabelled: the rest" test $? = 0
+press n1 'filter unlabelled: 5 items shown' "f unlabelled: the rest" Enter
 keys n1 '!'
 quit n1
 check "every filter kept what was written: one label" \

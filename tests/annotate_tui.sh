@@ -7,22 +7,11 @@
 # labels are read back with the sqlite3 shell. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 CORPUS=tests/data/corpus_good
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmp=$(mktemp -d)
+tmux_start ann sqlite3
 db=$tmp/ann.db
-T=(tmux -L "formdesk-ann-$$" -f /dev/null)
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "${KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
 sqlite3 "$db" <tests/data/annotate_calls.sql >/dev/null
 
 # A player that notes what it was asked to play, so `p` can be checked without a sound card.
@@ -66,33 +55,21 @@ check "expected beside captured, Devanagari intact" \
 	bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | grep -q 'captured      सुनीता देवी'"
 check "the caller's transcript is shown" bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | grep -q 'caller said   मेरा नाम सुनीता देवी है'"
 check "the corpus nobody can find was reported" grep -q "corpus 'nowhere'" "$tmp/a1.err"
-keys a1 a
-wait_for a1 '1/6 done'
-check "a: same, progress 1/6" test $? = 0
+press a1 '1/6 done' "a: same, progress 1/6" a
 check "the label is in the database under the annotator's name at once" \
 	test "$(q "SELECT annotator||':'||label FROM ann_labels l JOIN ann_items i ON i.id=l.item_id WHERE i.key='call 1 field name'")" = "asha:same"
 keys a1 p
 wait_for a1 'played .*u_name.wav'
 check "p plays the turn's audio through the player" test $? = 0 -a -n "$(grep u_name.wav "$tmp/played" 2>/dev/null)"
-keys a1 x
-wait_for a1 '2/6 done'
-check "x: different, progress 2/6" test $? = 0
-keys a1 Space
-wait_for a1 'item 4 of 6'
-check "space skips to the next item" test $? = 0
-keys a1 p
-wait_for a1 'no audio recorded for this turn'
-check "p on a turn without audio says so" test $? = 0
-keys a1 u
-wait_for a1 '3/6 done'
-check "u: unsure, progress 3/6" test $? = 0
+press a1 '2/6 done' "x: different, progress 2/6" x
+press a1 'item 4 of 6' "space skips to the next item" Space
+press a1 'no audio recorded for this turn' "p on a turn without audio says so" p
+press a1 '3/6 done' "u: unsure, progress 3/6" u
 keys a1 BSpace
 wait_for a1 'undone: .*call 4 field name'
 check "backspace undoes the last label" test $? = 0 -a "$(q "SELECT count(*) FROM ann_labels WHERE annotator='asha'")" = 2
 check "undo goes back to that item" bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | grep -q 'item 4 of 6'"
-keys a1 '?'
-wait_for a1 'show or hide this help'
-check "? shows the keys" test $? = 0
+press a1 'show or hide this help' "? shows the keys" '?'
 keys a1 '?'
 wait_for a1 '3/6 done|2/6 done'
 check "? again closes the help" bash -c "$(declare -f capture); T=(${T[*]}); capture a1 | head -1 | grep -q '2/6 done$'"
@@ -163,12 +140,8 @@ check "v says what the agent said in the chosen voice (espeak), through the play
 	test $? = 0 -a -n "$(grep 'formdesk-voice-[0-9]*\.wav' "$tmp/played" 2>/dev/null)"
 keys t1 e
 keys t1 -l 'cut off early'
-keys t1 Enter
-wait_for t1 'note kept'
-check "e writes a note" test $? = 0
-keys t1 2
-wait_for t1 '1/8 done'
-check "2 tags endpointing cut-off" test $? = 0
+press t1 'note kept' "e writes a note" Enter
+press t1 '1/8 done' "2 tags endpointing cut-off" 2
 check "the tag and the note are stored together" \
 	test "$(q "SELECT label||'|'||note FROM ann_labels l JOIN ann_items i ON i.id=l.item_id WHERE i.key='turn 8' AND i.task='turn-errors'")" = "endpointing_cutoff|cut off early"
 keys t1 q
@@ -178,9 +151,7 @@ wait_file "$tmp/t1.rc"
 start s1 asha stt
 wait_for s1 'STT heard'
 check "stt shows the reference beside what STT heard" test $? = 0
-keys s1 a
-wait_for s1 '1/7 done'
-check "stt: a marks the transcript right" test $? = 0
+press s1 '1/7 done' "stt: a marks the transcript right" a
 keys s1 q
 wait_file "$tmp/s1.rc"
 check "every screen quit cleanly" test "$(cat "$tmp"/*.rc | sort -u)" = 0

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "tests/support/dbq.h"
 
 #define CALLS 1000
 #define TARGET_S 20.0
@@ -80,12 +81,7 @@ int main(void)
 		fprintf(stderr, "bench_callers: %.2f s is over the %.0f s target\n", w, TARGET_S);
 	else
 		rc = 0;
-	unlink(db);
-	char wal[160];
-	snprintf(wal, sizeof wal, "%s-wal", db);
-	unlink(wal);
-	snprintf(wal, sizeof wal, "%s-shm", db);
-	unlink(wal);
+	dbq_remove(db);
 	unlink(out);
 	rmdir(dir);
 	return rc;

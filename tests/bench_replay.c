@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "tests/support/dbq.h"
 
 #define TARGET_S 1.0
 
@@ -96,14 +97,7 @@ int main(void)
 	       TARGET_S);
 	rc = replay_s < TARGET_S && replay2_s < TARGET_S && diff_s < TARGET_S ? 0 : 1;
 out:
-	unlink(db);
-	{
-		char p[160];
-		snprintf(p, sizeof p, "%s-wal", db);
-		unlink(p);
-		snprintf(p, sizeof p, "%s-shm", db);
-		unlink(p);
-	}
+	dbq_remove(db);
 	unlink(diff_out);
 	rmdir(dir);
 	return rc;

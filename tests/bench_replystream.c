@@ -21,6 +21,7 @@
 #include "agent/stages/tts.h"
 #include "sessions/calls/livecall.h"
 #include "sessions/store/latency.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/replyseen.h"
 #include "tests/support/sse.h"
@@ -52,9 +53,9 @@ static bool played(const struct livecall *lc)
 
 static bool drive(struct livecall *lc, double limit_ms)
 {
-	double t0 = reply_seen_ms();
+	double t0 = loopwait_ms();
 	while (!played(lc)) {
-		if (reply_seen_ms() - t0 > limit_ms || livecall_poll(lc, 5, NULL, 0) != ERR_OK)
+		if (loopwait_ms() - t0 > limit_ms || livecall_poll(lc, 5, NULL, 0) != ERR_OK)
 			return false;
 	}
 	return true;
@@ -109,7 +110,7 @@ int main(void)
 		for (int turn = 1; livecall_call_open(lc) && n < TURNS; turn++) {
 			struct latency l;
 			seen = (struct reply_seen){.turn = turn};
-			double t0 = reply_seen_ms();
+			double t0 = loopwait_ms();
 			if (livecall_typed(lc, "") != ERR_OK || !drive(lc, 30000))
 				break;
 			if (!livecall_latency(lc, &l) || l.turn != turn || !l.played || !seen.says_at)

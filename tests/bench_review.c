@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "sessions/store/store.h"
+#include "tests/support/dbq.h"
 
 #define CALLS 100000
 #define TARGET_MS 200.0
@@ -137,7 +138,7 @@ static int first_screen(const char *bin, const char *path, double *ms)
 
 int main(void)
 {
-	char dir[] = "/tmp/formdesk-bench-review-XXXXXX", db[128], p[160];
+	char dir[] = "/tmp/formdesk-bench-review-XXXXXX", db[128];
 	const char *bin = getenv("FORMDESK_BIN") ? getenv("FORMDESK_BIN") : "./formdesk";
 	double t0, build_ms, ms = 0;
 	int rc = 1;
@@ -158,11 +159,7 @@ int main(void)
 	       TARGET_MS);
 	rc = ms < TARGET_MS ? 0 : 1;
 out:
-	unlink(db);
-	snprintf(p, sizeof p, "%s-wal", db);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", db);
-	unlink(p);
+	dbq_remove(db);
 	rmdir(dir);
 	return rc;
 }

@@ -6,13 +6,8 @@
 # every SVG parses as XML, a rerun does no new work, and bad input is named.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. tests/lib/e2e.sh
+T=$tmp
 D=tests/data/bench_e2e
 
 "$BIN" corpus build --form $D/form.json --profiles $D/profiles.json --out "$T/c" --synthesize 2>"$T/build.err"

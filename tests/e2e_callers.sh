@@ -11,8 +11,6 @@ set -u
 cd "$(dirname "$0")/.."
 source tests/lib/e2e.sh
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 P=corpus/demo/profiles.json
 F=forms/armman_enrollment.json
 # jq-free reads of the summary line: python3 prints one value
@@ -90,7 +88,6 @@ check "an unknown voice for --audio: exit 2, named, nothing run" \
 # a persona caller: the server plays her, answering each question from her true answers
 cat >"$tmp/caller.py" <<'PY'
 import json, re, sys
-sys.path.insert(0, "tests/support")
 from chatserver import serve
 def answer(body):
     req = json.loads(body)
@@ -103,10 +100,8 @@ def answer(body):
     return 200, plan[i] if i < len(plan) else "[silence]"
 serve(answer)
 PY
-python3 "$tmp/caller.py" "$tmp/requests.jsonl" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-LOCAL_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") "$BIN" callers --form $F \
+serve_local "$tmp/caller.py" "$tmp/requests.jsonl"
+LOCAL_BASE_URL=http://127.0.0.1:$port "$BIN" callers --form $F \
 	--profiles tests/data/callers/profiles.json --caller-model local:caller \
 	--persona tests/data/callers/persona.json --db "$tmp/persona.db" >"$tmp/persona.out" 2>"$tmp/persona.err"
 check "persona caller: exit 0" "[ $? = 0 ]"

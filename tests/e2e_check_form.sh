@@ -2,10 +2,9 @@
 # check-form end to end: exit codes and stdout of the real binary on good and bad configs.
 set -u
 cd "$(dirname "$0")/.."
-TMPD=$(mktemp -d)
-trap 'rm -rf "$TMPD"' EXIT
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-n=0
+. tests/lib/e2e.sh
+TMPD=$tmp
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 
 out=$("$BIN" check-form forms/armman_enrollment.json); rc=$?

@@ -9,8 +9,6 @@ cd "$(dirname "$0")/.."
 source tests/lib/e2e.sh
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
 FORM=forms/armman_enrollment.json
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 cat >"$tmp/server.py" <<'PY'
@@ -27,10 +25,8 @@ s.daemon_threads = True
 print(s.server_address[1], flush=True)
 s.serve_forever()
 PY
-python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-export OPENAI_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") OPENAI_API_KEY=sk-silent-server-0123456789
+serve_local "$tmp/server.py"
+export OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=sk-silent-server-0123456789
 printf '{"providers":{"openai":{"retries":0,"timeout_ms":8000,"stream":false}}}' >"$tmp/cfg.json"
 printf '{"providers":{"openai":{"retries":0,"timeout_ms":8000,"stream":false}},"deadlines":{"turn_ms":1200}}' >"$tmp/cfg-dl.json"
 

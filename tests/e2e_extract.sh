@@ -3,14 +3,12 @@
 # and of the test form, its JSON on stdout, and its errors (stderr, exit 2).
 set -u
 cd "$(dirname "$0")/.."
-TMPD=$(mktemp -d)
-trap 'rm -rf "$TMPD"' EXIT
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+. tests/lib/e2e.sh
+TMPD=$tmp
 FORM=tests/data/parse_form.json
 ENROL=forms/armman_enrollment.json
 T="--today 2025-03-15"
-n=0
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 # expect FIELD TEXT JSON: stdout equals JSON, exit 0
 expect() {

@@ -9,19 +9,14 @@
 # that would expand to 2^25 copies is refused at once, not compiled for minutes.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+. tests/lib/e2e.sh
 FORM=forms/armman_enrollment.json
-n=0
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-tmp=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 utf8() { python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$1"; }
 
 cat >"$tmp/server.py" <<'PY'
 import json, sys
-sys.path.insert(0, "tests/support")
 from chatserver import serve
 MODE = sys.argv[1]
 def answer(body):
@@ -39,10 +34,8 @@ def answer(body):
 serve(answer)
 PY
 echo ok >"$tmp/mode"
-python3 "$tmp/server.py" "$tmp/mode" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-export OPENAI_BASE_URL=http://127.0.0.1:$(cat "$tmp/port") OPENAI_API_KEY=sk-hostile-0123456789
+serve_local "$tmp/server.py" "$tmp/mode"
+export OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=sk-hostile-0123456789
 printf '{"providers":{"openai":{"retries":0,"stream":false}}}' >"$tmp/cfg.json"
 
 extract() { "$BIN" extract --form "$FORM" --field name --config "$tmp/cfg.json" --extract openai:m "mera naam Sunita hai" >"$tmp/out" 2>"$tmp/err"; }

@@ -22,23 +22,12 @@
 # modules keep memory no code of ours allocated).
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
+. tests/lib/e2e.sh
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 FORM=$PWD/forms/armman_enrollment.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 q() { sqlite3 -cmd ".timeout 5000" "$1" "$2"; } # busy timeout: a call may be writing
 
-for tool in espeak-ng python3 sqlite3; do
-	if ! command -v $tool >/dev/null; then
-		echo "not ok 1 - $tool is not installed"
-		exit 1
-	fi
-done
+need espeak-ng python3 sqlite3
 noleak="${ASAN_OPTIONS:-}:detect_leaks=0"
 
 # ---- no input device ----------------------------------------------------------------

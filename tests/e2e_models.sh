@@ -5,14 +5,10 @@
 # (127.0.0.1, python3's standard library) and prints the request's usage, not the key.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
+. tests/lib/e2e.sh
 FORM=forms/armman_enrollment.json
-n=0
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-tmp=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 unset OPENAI_API_KEY OPENROUTER_API_KEY ANTHROPIC_API_KEY
 "$BIN" run --headless --corpus tests/data/corpus_good --db "$tmp/a.db" --extract openrouter:google/gemini-3.5-flash >/dev/null 2>"$tmp/err"
@@ -34,33 +30,19 @@ ok $? "run: a missing --config file is named, exit 2"
 
 cat >"$tmp/server.py" <<'PY'
 import json
-from http.server import BaseHTTPRequestHandler, HTTPServer
-class Model(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        auth = self.headers.get("Authorization", "")
-        content = json.dumps({"ack": "ji", "fields": [{"field": "pregnant", "value": True,
-                              "skip": False, "reason": "none"}]})
-        out = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
-                          "model": "gpt-test", "choices": [{"index": 0, "finish_reason": "stop",
-                          "message": {"role": "assistant", "content": content}}],
-                          "usage": {"prompt_tokens": 200, "completion_tokens": 20,
-                                    "total_tokens": 220}}).encode()
-        self.send_response(200 if auth == "Bearer sk-e2e-KEY-0123456789" else 401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-server = HTTPServer(("127.0.0.1", 0), Model)
-print(server.server_address[1], flush=True)
-server.serve_forever()
+from jsonserver import serve
+def answer(req):
+    auth = req.headers.get("Authorization", "")
+    content = json.dumps({"ack": "ji", "fields": [{"field": "pregnant", "value": True,
+                          "skip": False, "reason": "none"}]})
+    return (200 if auth == "Bearer sk-e2e-KEY-0123456789" else 401), \
+        {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-test",
+         "choices": [{"index": 0, "finish_reason": "stop",
+                      "message": {"role": "assistant", "content": content}}],
+         "usage": {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220}}
+serve(answer)
 PY
-python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+serve_local "$tmp/server.py"
 printf '{"providers":{"openai":{"usd_per_million_input_tokens":1,"usd_per_million_output_tokens":2}}}' >"$tmp/cfg.json"
 OPENAI_BASE_URL=http://127.0.0.1:$port OPENAI_API_KEY=sk-e2e-KEY-0123456789 \
 	"$BIN" extract --form "$FORM" --field pregnant --config "$tmp/cfg.json" --extract openai:gpt-test "haan ji" >"$tmp/out" 2>"$tmp/err"

@@ -238,7 +238,8 @@ sqlite3 "$tmp/new.db" "PRAGMA user_version = 99"
 "$BIN" runs --db "$tmp/new.db" >/dev/null 2>"$tmp/e6"; rc=$?
 check "a database of a newer schema: exit 2, both versions named" \
 	'[ $rc = 2 ] && grep -q "new.db: schema version 99 is newer than this formdesk knows (6)" "$tmp/e6"'
-sqlite3 "$tmp/v4.db" <tests/data/store_v4.sql
+# a version 4 file: its tables (version 1's and each version's delta), then its rows
+cat tests/data/store_v[1-4]_schema.sql tests/data/store_v4.sql | sqlite3 "$tmp/v4.db"
 "$BIN" runs --db "$tmp/v4.db" --json >"$tmp/v4.json"
 check "a database of an older schema: its calls in runs, marked migrated" \
 	'[ "$(python3 -c "import json,sys; print(\",\".join(r[\"source\"]+str(r[\"calls\"])+str(r[\"migrated\"]) for r in map(json.loads, open(sys.argv[1]))))" "$tmp/v4.json")" = "run2True,run1True,typed1True,mic1True" ]'

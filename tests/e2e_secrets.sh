@@ -5,19 +5,14 @@
 # output, the messages, the run's database or its exports.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
-n=0
+. tests/lib/e2e.sh
+# ok STATUS WHAT: this script's checks give the status first
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-tmp=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 KEY=sk-proj-Zq8Xv3Lm7Pw2Rt9Yb4Nc6Hd1Jf5Kg0Aa
 export KEY
 
 cat >"$tmp/server.py" <<'PY'
 import json, os, sys
-sys.path.insert(0, "tests/support")
 from chatserver import serve
 KEY = os.environ["KEY"]
 OFFSETS = [0, 1, 150, 185, 189, 190, 191, 195, 198, 199, 200, 210, 250, 300, 399, 400]
@@ -33,10 +28,7 @@ def answer(body):
                            "skip": False, "reason": "none"}]})
 serve(answer)
 PY
-python3 "$tmp/server.py" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+serve_local "$tmp/server.py"
 printf '{"providers":{"openai":{"retries":0,"stream":false}}}' >"$tmp/cfg.json"
 
 # every 8 bytes of the key in a row, one per line, for grep -F

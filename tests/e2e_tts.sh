@@ -9,15 +9,11 @@ cd "$(dirname "$0")/.."
 . tests/lib/e2e.sh
 export FORMDESK_WORDS=${FORMDESK_WORDS:-$PWD/agent/words}
 FORM=forms/armman_enrollment.json
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 pass() { if [ "$1" = 0 ]; then ok "$2"; else notok "$2"; fi; }
 asked() { [ -f "$tmp/said" ] && wc -l <"$tmp/said" || echo 0; }
 
-python3 tests/support/ttsserver.py "$tmp/said" >"$tmp/port" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-export SARVAM_BASE_URL=http://127.0.0.1:$(cat "$tmp/port")
+serve_local tests/support/ttsserver.py "$tmp/said"
+export SARVAM_BASE_URL=http://127.0.0.1:$port
 
 unset SARVAM_API_KEY
 "$BIN" tts warm --form "$FORM" --tts sarvam --db "$tmp/calls.db" >"$tmp/out" 2>"$tmp/err"

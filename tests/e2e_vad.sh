@@ -5,16 +5,11 @@
 # clips (real speech) when present. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
+. tests/lib/e2e.sh
 RESPIN=${FORMDESK_RESPIN:-../shared/corpus/respin}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
 fails=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
+# notok WHAT: as tests/lib/e2e.sh's, also counted in fails for the exit status
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 
 # A mono 16-bit WAV header for $1 data bytes at $2 Hz.
 wav_header() {

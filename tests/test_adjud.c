@@ -17,6 +17,7 @@
 #include "annotations/calib.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
+#include "tests/support/dbq.h"
 #include "tests/support/table.h"
 
 #define CORPUS "tests/data/corpus_good"
@@ -52,36 +53,15 @@ static void rule_case(void **state)
 
 static char dbpath[64];
 
-static void drop_db(void)
-{
-	char p[80];
-	unlink(dbpath);
-	snprintf(p, sizeof p, "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", dbpath);
-	unlink(p);
-}
-
 /* open_fixture: a fresh database of the fixture's calls with its name-match items drawn. */
 static struct labels *open_fixture(void)
 {
-	FILE *f = fopen("tests/data/annotate_calls.sql", "r");
-	static char sql[65536];
 	struct labels *l = NULL;
 	char *msg = NULL, *notes = NULL;
-	sqlite3 *db;
-	size_t n;
 
-	assert_non_null(f);
-	n = fread(sql, 1, sizeof sql - 1, f);
-	sql[n] = '\0';
-	fclose(f);
 	snprintf(dbpath, sizeof dbpath, "/tmp/formdesk-adjud-%d.db", (int)getpid());
-	drop_db();
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("fixture: %s", msg);
-	sqlite3_close(db);
+	dbq_remove(dbpath);
+	dbq_exec_file(dbpath, "tests/data/annotate_calls.sql");
 	if (labels_open(dbpath, &l, &msg) != ERR_OK)
 		fail_msg("labels_open: %s", msg);
 	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
@@ -203,22 +183,11 @@ static void three_annotators(void **state)
 	adjud_list_free(v, n);
 
 	labels_close(l);
-	drop_db();
+	dbq_remove(dbpath);
 }
 
 int main(void)
 {
-	struct table_row *r;
-	int nr;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-
-	table_load("tests/data/adjud_rule.tsv", 5, 5, 0, &r, &nr);
-	table_tests(&tests, &n, r, nr, rule_case);
-	table_add(&tests, &n,
-		  (struct CMUnitTest){"three annotators", three_annotators, NULL, NULL, NULL});
-	int rc = _cmocka_run_group_tests("adjud", tests, n, NULL, NULL);
-	free(tests);
-	table_free(r, nr);
-	return rc;
+	const struct CMUnitTest more[] = {{"three annotators", three_annotators, NULL, NULL, NULL}};
+	return table_run("adjud", "tests/data/adjud_rule.tsv", 5, 5, 0, rule_case, more, 1);
 }

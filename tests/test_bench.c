@@ -24,6 +24,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/eval/replycheck.h"
 #include "sessions/corpus/score.h"
+#include "tests/support/benchfix.h"
 
 #define MAX_ROWS 64
 
@@ -141,12 +142,6 @@ struct sums {
 	bool name_failed_on_value;
 };
 
-static long num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
-}
-
 static int sum_row(void *ud, const char *spec, const char *key, const char *data)
 {
 	struct sums *s = ud;
@@ -154,13 +149,13 @@ static int sum_row(void *ud, const char *spec, const char *key, const char *data
 	assert_non_null(o);
 	s->rows++;
 	s->pass += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "pass"));
-	s->words += num(o, "words");
-	s->word_errors += num(o, "word_errors");
-	s->word_genuine += num(o, "word_genuine");
-	s->chars += num(o, "chars");
-	s->char_errors += num(o, "char_errors");
-	s->fields += num(o, "fields");
-	s->correct += num(o, "correct");
+	s->words += benchfix_num(o, "words");
+	s->word_errors += benchfix_num(o, "word_errors");
+	s->word_genuine += benchfix_num(o, "word_genuine");
+	s->chars += benchfix_num(o, "chars");
+	s->char_errors += benchfix_num(o, "char_errors");
+	s->fields += benchfix_num(o, "fields");
+	s->correct += benchfix_num(o, "correct");
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "status_want");
 	const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "status_got");
 	s->status_ok += cJSON_IsString(w) && cJSON_IsString(g) && !strcmp(w->valuestring, g->valuestring);
@@ -185,31 +180,20 @@ static struct sums sums(struct benchdb *db, const char *scope, const char *stage
 }
 
 struct fixture {
-	struct form *form;
-	struct corpus *corpus;
-	struct lexicon *lex;
-	struct bench_config cfg;
-	char db[64], out[64];
+	struct benchfix b; /* the bench form and corpus, the words, the configuration */
 };
 
 static int setup(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof *fx);
-	char *msg = NULL;
-	assert_int_equal(form_load("tests/data/bench_form.json", &fx->form, NULL), ERR_OK);
-	assert_int_equal(corpus_load("tests/data/bench_corpus", &fx->corpus, &msg), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &fx->lex, NULL), ERR_OK);
+	assert_non_null(fx);
 	if (!n_stt)
 		load_fakes();
-	fx->cfg = (struct bench_config){
-		.form = fx->form, .form_path = "tests/data/bench_form.json", .lex = fx->lex,
-		.corpus = fx->corpus, .today = fx->corpus->today, .stt_spec = "fake",
-		.extract_spec = "fake", .reply_spec = "script",
+	struct bench_config opts = {
+		.stt_spec = "fake", .extract_spec = "fake", .reply_spec = "script",
 		.stt = {"fake", &fake_stt_ops, NULL}, .extract = {"fake", &fake_extract_ops, NULL},
 		.reply = {"script", &counting_reply_ops, NULL}, .concurrency = 4};
-	snprintf(fx->db, sizeof fx->db, "/tmp/test_bench_%d.db", (int)getpid());
-	snprintf(fx->out, sizeof fx->out, "/tmp/test_bench_%d", (int)getpid());
-	unlink(fx->db);
+	benchfix_open(&fx->b, "bench", opts);
 	*state = fx;
 	return 0;
 }
@@ -217,13 +201,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s-wal %s-shm", fx->out, fx->db, fx->db, fx->db);
-	if (system(cmd) != 0)
+	if (benchfix_close(&fx->b) != 0)
 		return 1;
-	form_free(fx->form);
-	corpus_free(fx->corpus);
-	lexicon_free(fx->lex);
 	free(fx);
 	return 0;
 }
@@ -235,9 +214,9 @@ static void counts_scores_and_resume(void **state)
 	struct bench_counts c = {0};
 	char *msg = NULL, *scope;
 
-	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
+	assert_int_equal(benchdb_open(fx->b.db, &db, &msg), ERR_OK);
 	extract_calls = reply_calls = 0;
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
 	assert_int_equal(c.utterances, expected("utterances"));
 	assert_int_equal(c.extract, expected("extract"));
 	assert_int_equal(c.reply_ask, expected("reply_ask"));
@@ -246,7 +225,7 @@ static void counts_scores_and_resume(void **state)
 	assert_int_equal(c.plan_mismatches, 0);
 	assert_int_equal(c.new_extract, c.extract);
 
-	scope = bench_scope(&fx->cfg);
+	scope = bench_scope(&fx->b.cfg);
 	struct sums x = sums(db, scope, "extract", "fake");
 	assert_int_equal(x.rows, expected("extract"));
 	assert_int_equal(x.pass, expected("extract_pass"));
@@ -266,22 +245,22 @@ static void counts_scores_and_resume(void **state)
 	assert_int_equal(k.status_ok, expected("status_ok"));
 
 	/* The report: results.csv has the EXTRACT pass rate 3/4. */
-	assert_int_equal(benchreport_write(db, scope, &fx->cfg, &c, fx->out, &msg), ERR_OK);
+	assert_int_equal(benchreport_write(db, scope, &fx->b.cfg, &c, fx->b.out, &msg), ERR_OK);
 	char path[128], line[512];
 	bool found = false;
-	snprintf(path, sizeof path, "%s/results.csv", fx->out);
+	snprintf(path, sizeof path, "%s/results.csv", fx->b.out);
 	FILE *f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof line, f))
 		found |= strncmp(line, "extract,extract:fake,0.750000,", 30) == 0;
 	fclose(f);
 	assert_true(found);
-	snprintf(path, sizeof path, "%s/report.md", fx->out);
+	snprintf(path, sizeof path, "%s/report.md", fx->b.out);
 	assert_int_equal(access(path, R_OK), 0);
 
 	/* Resume: a second run does no new work. */
 	int before = extract_calls, replies = reply_calls;
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
 	assert_int_equal(c.new_stt + c.new_extract + c.new_reply + c.new_calls, 0);
 	assert_int_equal(extract_calls, before);
 	assert_int_equal(reply_calls, replies);
@@ -296,18 +275,18 @@ static void second_model_side_by_side(void **state)
 	struct benchdb *db = NULL;
 	struct bench_counts c = {0};
 	char *msg = NULL;
-	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
-	fx->cfg.extract_spec = "fake2";
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(benchdb_open(fx->b.db, &db, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
+	fx->b.cfg.extract_spec = "fake2";
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
 	assert_int_equal(c.new_stt, 0);
 	assert_int_equal(c.new_reply, 0);
 	assert_int_equal(c.new_extract, expected("extract"));
 	assert_int_equal(c.new_calls, expected("calls"));
-	char *scope = bench_scope(&fx->cfg);
-	assert_int_equal(benchreport_write(db, scope, &fx->cfg, &c, fx->out, &msg), ERR_OK);
+	char *scope = bench_scope(&fx->b.cfg);
+	assert_int_equal(benchreport_write(db, scope, &fx->b.cfg, &c, fx->b.out, &msg), ERR_OK);
 	char path[128];
-	snprintf(path, sizeof path, "%s/stt-x-extract.svg", fx->out);
+	snprintf(path, sizeof path, "%s/stt-x-extract.svg", fx->b.out);
 	assert_int_equal(access(path, R_OK), 0);
 	free(scope);
 	benchdb_close(db);
@@ -320,14 +299,14 @@ static int latency_row(void *ud, const char *spec, const char *key, const char *
 {
 	int *calls = ud;
 	cJSON *o = cJSON_Parse(data);
-	long turns = num(o, "turns");
+	long turns = benchfix_num(o, "turns");
 	const cJSON *t;
 	assert_true(turns >= 2);
-	assert_int_equal(num(o, "replies_opening"), 1);
+	assert_int_equal(benchfix_num(o, "replies_opening"), 1);
 	/* each caller turn gets a question or the closing words, never both */
-	assert_int_equal(num(o, "replies_turn") + num(o, "replies_end"), turns);
-	assert_true(num(o, "replies_end") <= 1);
-	assert_int_equal(num(o, "replies_end_ok"), num(o, "replies_end"));
+	assert_int_equal(benchfix_num(o, "replies_turn") + benchfix_num(o, "replies_end"), turns);
+	assert_true(benchfix_num(o, "replies_end") <= 1);
+	assert_int_equal(benchfix_num(o, "replies_end_ok"), benchfix_num(o, "replies_end"));
 	assert_true(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "opening_ms")) >= 80);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "turn_ms")), turns);
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
@@ -344,12 +323,12 @@ static void replies_by_kind_and_turn_latency(void **state)
 	struct bench_counts c = {0};
 	char *msg = NULL;
 	int calls = 0;
-	fx->cfg.reply = (struct backend){"slow", &slow_opening_ops, NULL};
-	fx->cfg.reply_spec = "slow";
-	fx->cfg.stages = BENCH_STT | BENCH_CALLS;
-	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
-	char *scope = bench_scope(&fx->cfg);
+	fx->b.cfg.reply = (struct backend){"slow", &slow_opening_ops, NULL};
+	fx->b.cfg.reply_spec = "slow";
+	fx->b.cfg.stages = BENCH_STT | BENCH_CALLS;
+	assert_int_equal(benchdb_open(fx->b.db, &db, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
+	char *scope = bench_scope(&fx->b.cfg);
 	assert_int_equal(benchdb_each(db, "call", scope, "fake+fake+slow", latency_row, &calls), ERR_OK);
 	assert_int_equal(calls, expected("calls"));
 	free(scope);
@@ -446,7 +425,7 @@ static int fault_row(void *ud, const char *spec, const char *key, const char *da
 		snprintf(s->id[s->calls], sizeof s->id[0], "%s", key);
 		snprintf(s->stage[s->calls], sizeof s->stage[0], "%s",
 			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fault, "stage")));
-		s->turn[s->calls++] = (int)num(fault, "turn");
+		s->turn[s->calls++] = (int)benchfix_num(fault, "turn");
 	}
 	cJSON_Delete(o);
 	return 0;

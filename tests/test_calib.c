@@ -113,22 +113,7 @@ static void tags_case(void **state)
 
 int main(void)
 {
-	struct table_row *r;
-	int nr;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-
-	table_load("tests/data/calib_explain.tsv", 5, 5, 0, &r, &nr);
-	table_tests(&tests, &n, r, nr, explain_case);
-	int rc = _cmocka_run_group_tests("calib", tests, n, NULL, NULL);
-	free(tests);
-	table_free(r, nr);
-	tests = NULL;
-	n = 0;
-	table_load("tests/data/calib_tags.tsv", 10, 10, 0, &r, &nr);
-	table_tests(&tests, &n, r, nr, tags_case);
-	rc |= _cmocka_run_group_tests("calib_tags", tests, n, NULL, NULL);
-	free(tests);
-	table_free(r, nr);
+	int rc = table_run("calib", "tests/data/calib_explain.tsv", 5, 5, 0, explain_case, NULL, 0);
+	rc |= table_run("calib_tags", "tests/data/calib_tags.tsv", 10, 10, 0, tags_case, NULL, 0);
 	return rc;
 }

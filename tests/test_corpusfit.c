@@ -40,14 +40,5 @@ static void row(void **state)
 
 int main(void)
 {
-	struct table_row *rows;
-	int n_rows;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-	table_load("tests/data/corpusfit.tsv", 3, 3, 0, &rows, &n_rows);
-	table_tests(&tests, &n, rows, n_rows, row);
-	int rc = _cmocka_run_group_tests("corpusfit", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, n_rows);
-	return rc;
+	return table_run("corpusfit", "tests/data/corpusfit.tsv", 3, 3, 0, row, NULL, 0);
 }

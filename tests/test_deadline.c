@@ -22,6 +22,8 @@
 #include "agent/stages/provider.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/enginefix.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
@@ -32,36 +34,24 @@
 static struct mockserver *ms;
 static char dir[128];
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void got_result(void *ud, struct http_result *res)
-{
-	*(struct http_result **)ud = res;
-}
-
 /* run: req on c until it ends, the deadline set in_ms after the start (at once: 0).
  * Output: the result (caller frees), *took its wall time, ms. */
 static struct http_result *run(struct http_client *c, struct http_req *req, long deadline_ms,
 			       long set_after_ms, double *took)
 {
 	struct http_result *res = NULL;
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	http_client_deadline(c, set_after_ms ? 0 : deadline_ms, "the test's deadline passed");
-	assert_int_equal(http_start(c, req, got_result, &res, NULL), ERR_OK);
+	assert_int_equal(http_start(c, req, loopwait_keep, &res, NULL), ERR_OK);
 	while (!res) {
-		if (set_after_ms && mono_ms() - t0 >= (double)set_after_ms) {
+		if (set_after_ms && loopwait_ms() - t0 >= (double)set_after_ms) {
 			http_client_deadline(c, deadline_ms, "the test's deadline passed");
 			set_after_ms = 0;
 		}
 		assert_int_equal(http_poll(c, 50, NULL, 0), ERR_OK);
-		assert_true(mono_ms() - t0 < 15000); /* the request's own timeout is 20 s */
+		assert_true(loopwait_ms() - t0 < 15000); /* the request's own timeout is 20 s */
 	}
-	*took = mono_ms() - t0;
+	*took = loopwait_ms() - t0;
 	return res;
 }
 
@@ -122,41 +112,32 @@ static void test_http_deadline(void **state)
 static void test_engine_deadlines(void **state)
 {
 	(void)state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL, db[200];
-	const char *why = NULL;
 
 	snprintf(db, sizeof db, "%s/deadline.db", dir);
 	mockserver_set_default(ms, (struct mock_reply){.status = 200, .body = "{}", .delay_ms = NEVER});
 	setenv("OPENAI_BASE_URL", mockserver_url(ms), 1);
 	setenv("OPENAI_API_KEY", "sk-test-Qw7Zr4Xp9Lm2Vb6N", 1);
-	assert_int_equal(form_load(FORM, &form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &lex, &msg), ERR_OK);
-	assert_int_equal(store_open(db, &store, NULL), ERR_OK);
-	struct engine_config cfg = {.form = form, .form_path = FORM, .lex = lex, .store = store,
-				    .today = {2025, 3, 15}, .endpoint = endpoint_defaults(),
-				    .turn_deadline_ms = 400, .call_deadline_ms = 1000};
-	assert_int_equal(backend_stt("reference", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("openai:gpt-test", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg.reply, &why), ERR_OK);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	enginefix_rig_open(&r, db, "reference", "openai:gpt-test");
+	r.cfg.turn_deadline_ms = 400;
+	r.cfg.call_deadline_ms = 1000;
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	int turns = 0;
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	while (engine_call_open(e)) {
 		struct engine_input in = {.transcript = "mera naam Jhanvi hai", .input = "typed"};
-		double ts = mono_ms();
+		double ts = loopwait_ms();
 		assert_int_equal(engine_start_turn(e, &in), ERR_OK);
 		while (engine_busy(e))
 			assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
-		assert_true(mono_ms() - ts < 2500);
+		assert_true(loopwait_ms() - ts < 2500);
 		assert_true(++turns <= 5);
 	}
-	assert_true(mono_ms() - t0 < 6000);
+	assert_true(loopwait_ms() - t0 < 6000);
 	assert_int_equal(turns, 3);
 	/* every turn is kept, its request failed for the deadline, nothing answered */
 	dbq_expect(db, "SELECT count(*) FROM turns", "3");
@@ -168,20 +149,9 @@ static void test_engine_deadlines(void **state)
 	dbq_expect(db, "SELECT coalesce(json_extract(form_data, '$.name'), 'null') FROM calls", "null");
 	dbq_expect(db, "SELECT status || '|' || (reason LIKE 'deadline: the agent''s turns took % ms, the "
 		   "call''s deadline is 1000 ms') FROM calls", "failed|1");
-	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	enginefix_rig_close(&r, e);
 	free(msg);
 	backend_cleanup();
-}
-
-static void write_config(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 static void test_config(void **state)
@@ -190,20 +160,20 @@ static void test_config(void **state)
 	char path[200], why[300];
 	long turn, call;
 	snprintf(path, sizeof path, "%s/formdesk.json", dir);
-	write_config(path, "{\"deadlines\": {\"turn_ms\": 1500, \"call_ms\": 0}}");
+	tmpdir_write(path, "{\"deadlines\": {\"turn_ms\": 1500, \"call_ms\": 0}}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_OK);
 	provider_config_deadlines(&turn, &call);
 	assert_int_equal(turn, 1500);
 	assert_int_equal(call, 0);
-	write_config(path, "{\"deadlines\": {\"call_ms\": 60000}}");
+	tmpdir_write(path, "{\"deadlines\": {\"call_ms\": 60000}}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_OK);
 	provider_config_deadlines(&turn, &call);
 	assert_int_equal(turn, PROVIDER_TURN_DEADLINE_MS);
 	assert_int_equal(call, 60000);
-	write_config(path, "{\"deadlines\": {\"turn_ms\": -1}}");
+	tmpdir_write(path, "{\"deadlines\": {\"turn_ms\": -1}}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_INVALID);
 	assert_non_null(strstr(why, "deadlines.turn_ms must be a whole number from 0 to 86400000"));
-	write_config(path, "{\"deadlines\": 5}");
+	tmpdir_write(path, "{\"deadlines\": 5}");
 	assert_int_equal(provider_config_load(path, why, sizeof why), ERR_INVALID);
 	assert_non_null(strstr(why, "deadlines must be an object"));
 	provider_config_free();

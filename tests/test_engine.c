@@ -20,6 +20,8 @@
 #include "sessions/calls/engine.h"
 #include "sessions/corpus/score.h"
 #include "sessions/store/store.h"
+#include "tests/support/enginefix.h"
+#include "tests/support/dbq.h"
 
 /* Fake STT: the reference, or a failure for the words "stt-fails". */
 static enum err fake_stt(void *ctx, const struct stt_request *req, char **text)
@@ -113,32 +115,17 @@ static void listener(void *ud, const struct engine_event *ev)
 }
 
 struct fixture {
-	char dir[64], db[96];
-	struct form *form;
-	struct store *store;
-	struct engine *engine;
+	struct enginefix fx; /* form, store and engine */
 	struct log log;
 };
 
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
-	struct engine_config cfg = {0};
-	strcpy(f->dir, "/tmp/test_engine.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->db, sizeof f->db, "%s/e.db", f->dir);
-	assert_int_equal(form_load("forms/armman_enrollment.json", &f->form, NULL), ERR_OK);
-	assert_int_equal(store_open(f->db, &f->store, NULL), ERR_OK);
-	cfg.form = f->form;
-	cfg.form_path = "forms/armman_enrollment.json";
-	cfg.corpus_name = "fake";
-	cfg.stt = (struct backend){"fakestt", &fake_stt_ops, NULL};
-	cfg.extract = (struct backend){"fakeextract", &fake_extract_ops, NULL};
-	cfg.reply = (struct backend){"fakereply", &fake_reply_ops, NULL};
-	cfg.store = f->store;
-	cfg.today = (struct ymd){2025, 3, 15};
-	cfg.endpoint = endpoint_defaults();
-	assert_int_equal(engine_new(&cfg, listener, &f->log, &f->engine), ERR_OK);
+	assert_non_null(f);
+	enginefix_open(&f->fx, "engine", "fake", (struct backend){"fakestt", &fake_stt_ops, NULL},
+		       (struct backend){"fakeextract", &fake_extract_ops, NULL},
+		       (struct backend){"fakereply", &fake_reply_ops, NULL}, listener, &f->log);
 	*state = f;
 	return 0;
 }
@@ -146,39 +133,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
-	engine_free(f->engine);
-	store_close(f->store);
-	form_free(f->form);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", f->dir);
+	enginefix_close(&f->fx);
 	free(f);
 	return 0;
-}
-
-static char *query(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *q;
-	char *s;
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &q, NULL), SQLITE_OK);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		s = strdup((const char *)sqlite3_column_text(q, 0));
-	else
-		s = strdup("(none)");
-	sqlite3_finalize(q);
-	sqlite3_close(h);
-	return s;
-}
-
-static void assert_query(const char *db, const char *sql, const char *want)
-{
-	char *got = query(db, sql);
-	if (strcmp(got, want) != 0)
-		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
-	free(got);
 }
 
 /* A call of typed turns (no audio). */
@@ -214,9 +171,9 @@ static int run(struct fixture *f, const struct corpus_call *c)
 {
 	bool ended = false;
 	int steps = 0;
-	assert_int_equal(engine_begin(f->engine, c), ERR_OK);
+	assert_int_equal(engine_begin(f->fx.engine, c), ERR_OK);
 	while (!ended) {
-		assert_int_equal(engine_step(f->engine, &ended), ERR_OK);
+		assert_int_equal(engine_step(f->fx.engine, &ended), ERR_OK);
 		steps++;
 		assert_true(steps <= c->n_turns);
 	}
@@ -238,25 +195,25 @@ static void test_failures_and_hang_up(void **state)
 	assert_int_equal(f->log.end_turn, 4);
 	/* each backend failure names its stage: EXTRACT in turn 2, STT in turn 3 */
 	assert_string_equal(f->log.error_stages, "10");
-	const struct flow *fl = engine_flow(f->engine);
+	const struct flow *fl = engine_flow(f->fx.engine);
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "name")->valuestring, "Sunita Devi");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "district")->valuestring, "Gaya");
 
-	assert_query(f->db, "SELECT status||'|'||turns||'|'||corpus||'|'||stt||'|'||today FROM calls",
-		     "failed|4|fake|fakestt|2025-03-15");
-	assert_query(f->db, "SELECT reason FROM calls",
-		     "the caller hung up: the call's recorded turns ran out");
-	assert_query(f->db, "SELECT opening FROM calls", "ask_question name");
-	assert_query(f->db, "SELECT error FROM turns WHERE idx = 2", "extract (fakeextract): backend error");
-	assert_query(f->db, "SELECT error FROM turns WHERE idx = 3", "stt (fakestt): backend error");
-	assert_query(f->db, "SELECT coalesce(transcript, 'NULL') FROM turns WHERE idx = 3", "NULL");
-	assert_query(f->db, "SELECT count(*) FROM turns WHERE error IS NULL", "2");
-	assert_query(f->db, "SELECT reply FROM turns WHERE idx = 4", "ask_question clinic_name");
-	assert_query(f->db, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 4",
-		     "district");
-	assert_query(f->db, "SELECT count(*) FROM captures WHERE field = 'district' AND status = 'answered'",
-		     "1");
-	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Gaya");
+	dbq_expect(f->fx.db, "SELECT status||'|'||turns||'|'||corpus||'|'||stt||'|'||today FROM calls",
+		   "failed|4|fake|fakestt|2025-03-15");
+	dbq_expect(f->fx.db, "SELECT reason FROM calls",
+		   "the caller hung up: the call's recorded turns ran out");
+	dbq_expect(f->fx.db, "SELECT opening FROM calls", "ask_question name");
+	dbq_expect(f->fx.db, "SELECT error FROM turns WHERE idx = 2", "extract (fakeextract): backend error");
+	dbq_expect(f->fx.db, "SELECT error FROM turns WHERE idx = 3", "stt (fakestt): backend error");
+	dbq_expect(f->fx.db, "SELECT coalesce(transcript, 'NULL') FROM turns WHERE idx = 3", "NULL");
+	dbq_expect(f->fx.db, "SELECT count(*) FROM turns WHERE error IS NULL", "2");
+	dbq_expect(f->fx.db, "SELECT reply FROM turns WHERE idx = 4", "ask_question clinic_name");
+	dbq_expect(f->fx.db, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 4",
+		   "district");
+	dbq_expect(f->fx.db, "SELECT count(*) FROM captures WHERE field = 'district' AND status = 'answered'",
+		   "1");
+	dbq_expect(f->fx.db, "SELECT json_extract(form_data, '$.district') FROM calls", "Gaya");
 	free_call(c);
 }
 
@@ -270,10 +227,10 @@ static void test_required_runs_out(void **state)
 
 	assert_int_equal(run(f, c), 4);
 	assert_int_equal(f->log.end_status, CALL_FAILED);
-	assert_query(f->db, "SELECT status||'|'||turns FROM calls", "failed|4");
-	assert_query(f->db, "SELECT reason LIKE 'district%' FROM calls", "1");
-	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
-	assert_query(f->db, "SELECT reply FROM turns WHERE idx = 4", "end_call -");
+	dbq_expect(f->fx.db, "SELECT status||'|'||turns FROM calls", "failed|4");
+	dbq_expect(f->fx.db, "SELECT reason LIKE 'district%' FROM calls", "1");
+	dbq_expect(f->fx.db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
+	dbq_expect(f->fx.db, "SELECT reply FROM turns WHERE idx = 4", "end_call -");
 	free_call(c);
 }
 
@@ -287,8 +244,8 @@ static void test_unreadable_audio(void **state)
 
 	assert_int_equal(run(f, c), 1);
 	assert_non_null(strstr(f->log.last_error, "/nonexistent/a.wav"));
-	assert_query(f->db, "SELECT error LIKE 'audio: %/nonexistent/a.wav%' FROM turns", "1");
-	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "empty");
+	dbq_expect(f->fx.db, "SELECT error LIKE 'audio: %/nonexistent/a.wav%' FROM turns", "1");
+	dbq_expect(f->fx.db, "SELECT json_extract(form_status, '$.name') FROM calls", "empty");
 	free_call(c);
 }
 
@@ -300,14 +257,14 @@ static void test_abandoned(void **state)
 	struct corpus_call *a = make_call("a", 2, words), *b = make_call("b", 2, words);
 	bool ended = false;
 
-	assert_int_equal(engine_begin(f->engine, a), ERR_OK);
-	assert_int_equal(engine_step(f->engine, &ended), ERR_OK);
+	assert_int_equal(engine_begin(f->fx.engine, a), ERR_OK);
+	assert_int_equal(engine_step(f->fx.engine, &ended), ERR_OK);
 	assert_false(ended);
 	assert_int_equal(run(f, b), 2);
-	assert_query(f->db, "SELECT status||'|'||turns||'|'||reason FROM calls WHERE corpus_call_id = 'a'",
-		     "failed|1|abandoned: the next call was started");
-	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls WHERE corpus_call_id = 'b'",
-		     "Leh");
+	dbq_expect(f->fx.db, "SELECT status||'|'||turns||'|'||reason FROM calls WHERE corpus_call_id = 'a'",
+		   "failed|1|abandoned: the next call was started");
+	dbq_expect(f->fx.db, "SELECT json_extract(form_data, '$.district') FROM calls WHERE corpus_call_id = 'b'",
+		   "Leh");
 	free_call(a);
 	free_call(b);
 }
@@ -328,7 +285,7 @@ static void test_score(void **state)
 					"\"child_name\":\"answered\",\"aadhaar_last4\":\"answered\"}");
 	cJSON *misses = cJSON_CreateArray();
 
-	assert_int_equal(score_call(f->form, want_data, want_status, got_data, got_status, &s, misses),
+	assert_int_equal(score_call(f->fx.form, want_data, want_status, got_data, got_status, &s, misses),
 			 ERR_OK);
 	/* child_name is left out (its branch never opened in the expected form); the name
 	 * judge accepts Laxmi for Lakshmi; the Aadhaar digits as a number are wrong. */
@@ -341,18 +298,18 @@ static void test_score(void **state)
 	cJSON_ReplaceItemInObject(got_status, "clinic_name", cJSON_CreateString("answered"));
 	cJSON_ReplaceItemInObject(got_data, "name", cJSON_CreateString("Sumita"));
 	s = (struct score){0};
-	assert_int_equal(score_call(f->form, want_data, want_status, got_data, got_status, &s, NULL),
+	assert_int_equal(score_call(f->fx.form, want_data, want_status, got_data, got_status, &s, NULL),
 			 ERR_OK);
 	assert_int_equal(s.correct, 2);
 	assert_true(score_accuracy(&s) > 0.39 && score_accuracy(&s) < 0.41);
 	s = (struct score){0};
 	assert_true(score_accuracy(&s) == 0.0);
 	/* Unicode: NFKC case folding on open fields. */
-	const int q = form_find(f->form, "name");
+	const int q = form_find(f->fx.form, "name");
 	/* ड़ precomposed (U+095C) and as ड + nukta. */
 	cJSON *a = cJSON_CreateString("\xe0\xa4\x97\xe0\xa5\x9c"),
 	      *b = cJSON_CreateString("\xe0\xa4\x97\xe0\xa4\xa1\xe0\xa4\xbc");
-	assert_true(score_same_value(&f->form->questions[q], a, b));
+	assert_true(score_same_value(&f->fx.form->questions[q], a, b));
 	assert_false(score_same_value(NULL, a, cJSON_GetObjectItem(want_data, "district")));
 	cJSON_Delete(a);
 	cJSON_Delete(b);

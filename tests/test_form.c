@@ -12,26 +12,15 @@
 #include <cmocka.h>
 
 #include "agent/rules/form.h"
+#include "tests/support/reqcheck.h"
 
-static char *slurp(const char *path)
+/* expected_text: the .expected file at path without its final line ends (NULL: missing). */
+static char *expected_text(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-		free(s);
-		s = NULL;
-	}
-	if (s) {
-		s[n] = 0;
-		while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-			s[--n] = 0;
-	}
-	fclose(f);
+	char *s = reqcheck_file_text(path);
+	size_t n = s ? strlen(s) : 0;
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = 0;
 	return s;
 }
 
@@ -46,7 +35,7 @@ static void test_case_files(void **state)
 		const char *path = g.gl_pathv[i];
 		char exp_path[512];
 		snprintf(exp_path, sizeof(exp_path), "%.*s.expected", (int)(strlen(path) - 5), path);
-		char *expected = slurp(exp_path);
+		char *expected = expected_text(exp_path);
 		if (!expected) {
 			print_error("%s: missing %s\n", path, exp_path);
 			failures++;

@@ -64,8 +64,5 @@ int main(void)
 			table_add(&tests, &n, (struct CMUnitTest){rows[i].name, test_form, NULL, NULL, &rows[i]});
 	}
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(test_null));
-	int rc = _cmocka_run_group_tests("formlint", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, nrows);
-	return rc;
+	return table_run_group("formlint", tests, n, rows, nrows);
 }

@@ -34,7 +34,9 @@
 #include "sessions/store/benchdb.h"
 #include "sessions/eval/benchreport.h"
 #include "sessions/corpus/corpus.h"
+#include "tests/support/benchfix.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/tmpdir.h"
 
 static const char *const STT[][2] = {
 	{"mera naam Sunita hai", "mera kaam Sunita hai"},
@@ -118,13 +120,10 @@ static void judge_handler(void *ud, const struct mock_request *req, struct mock_
 }
 
 struct fixture {
-	struct form *form;
-	struct corpus *corpus;
-	struct lexicon *lex;
+	struct benchfix b; /* the bench form and corpus, the words, the configuration */
 	struct mockserver *ms;
 	struct backend judge;
-	struct bench_config cfg;
-	char db[64], out[64], conf[64];
+	char conf[64];
 };
 
 static struct backend judge_on(struct fixture *fx, const char *spec)
@@ -140,32 +139,23 @@ static struct backend judge_on(struct fixture *fx, const char *spec)
 static int setup(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof *fx);
-	char *msg = NULL, base[128];
-	assert_int_equal(form_load("tests/data/bench_form.json", &fx->form, NULL), ERR_OK);
-	assert_int_equal(corpus_load("tests/data/bench_corpus", &fx->corpus, &msg), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), &fx->lex, NULL), ERR_OK);
+	char base[128];
+	assert_non_null(fx);
 	assert_non_null(fx->ms = mockserver_start());
 	snprintf(base, sizeof base, "%s/v1", mockserver_url(fx->ms));
 	setenv("OPENAI_BASE_URL", base, 1);
 	setenv("OPENAI_API_KEY", "sk-test-judge-31", 1);
 	snprintf(fx->conf, sizeof fx->conf, "/tmp/test_judge_%d.json", (int)getpid());
-	FILE *f = fopen(fx->conf, "w");
-	assert_non_null(f);
-	fputs("{\"providers\":{\"openai\":{\"model\":\"judge-model\",\"reasoning\":false,\"retries\":0,"
-	      "\"usd_per_million_input_tokens\":2.0,\"usd_per_million_output_tokens\":10.0}}}",
-	      f);
-	fclose(f);
+	tmpdir_write(fx->conf, "{\"providers\":{\"openai\":{\"model\":\"judge-model\",\"reasoning\":false,"
+			       "\"retries\":0,\"usd_per_million_input_tokens\":2.0,"
+			       "\"usd_per_million_output_tokens\":10.0}}}");
 	setenv("FORMDESK_CONFIG", fx->conf, 1);
-	fx->cfg = (struct bench_config){
-		.form = fx->form, .form_path = "tests/data/bench_form.json", .lex = fx->lex,
-		.corpus = fx->corpus, .today = fx->corpus->today, .stt_spec = "fake",
-		.extract_spec = "fake", .reply_spec = "fake",
+	struct bench_config opts = {
+		.stt_spec = "fake", .extract_spec = "fake", .reply_spec = "fake",
 		.stt = {"fake", &fake_stt_ops, NULL}, .extract = {"fake", &fake_extract_ops, NULL},
 		.reply = {"fake", &fake_reply_ops, NULL}, .concurrency = 3,
 		.stages = BENCH_STT | BENCH_EXTRACT | BENCH_REPLY};
-	snprintf(fx->db, sizeof fx->db, "/tmp/test_judge_%d.db", (int)getpid());
-	snprintf(fx->out, sizeof fx->out, "/tmp/test_judge_%d", (int)getpid());
-	unlink(fx->db);
+	benchfix_open(&fx->b, "judge", opts);
 	*state = fx;
 	return 0;
 }
@@ -173,10 +163,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s-wal %s-shm %s", fx->out, fx->db, fx->db, fx->db,
-		 fx->conf);
-	if (system(cmd) != 0)
+	unlink(fx->conf);
+	if (benchfix_close(&fx->b) != 0)
 		return 1;
 	mockserver_stop(fx->ms);
 	backend_cleanup(); /* the judge's ctx */
@@ -184,11 +172,22 @@ static int teardown(void **state)
 	unsetenv("FORMDESK_CONFIG");
 	unsetenv("OPENAI_BASE_URL");
 	unsetenv("OPENAI_API_KEY");
-	form_free(fx->form);
-	corpus_free(fx->corpus);
-	lexicon_free(fx->lex);
 	free(fx);
 	return 0;
+}
+
+/* judged_run: the bench run with the OpenAI judge on the fixture's server, into a new
+ * database (caller closes with benchdb_close). Output: the counts in *c; *msg as bench_run
+ * leaves it (caller frees). */
+static struct benchdb *judged_run(struct fixture *fx, struct bench_counts *c, char **msg)
+{
+	struct benchdb *db = NULL;
+	fx->judge = judge_on(fx, "openai");
+	fx->b.cfg.judge = &fx->judge;
+	assert_int_equal(benchdb_open(fx->b.db, &db, msg), ERR_OK);
+	if (bench_run(&fx->b.cfg, db, c, msg) != ERR_OK)
+		fail_msg("bench_run: %s", *msg);
+	return db;
 }
 
 /* Sums over the stored rows. */
@@ -197,22 +196,17 @@ struct sums {
 	char name_judge[32], asks_judge[32];
 };
 
-static long num(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? (long)v->valuedouble : 0;
-}
-
 static int sum_row(void *ud, const char *spec, const char *key, const char *data)
 {
 	struct sums *s = ud;
 	cJSON *o = cJSON_Parse(data);
 	const cJSON *c, *v;
-	s->words += num(o, "words");
-	s->word_errors += num(o, "word_errors");
-	s->word_genuine += num(o, "word_genuine");
-	s->word_offline += cJSON_GetObjectItem(o, "word_genuine_offline") ? num(o, "word_genuine_offline")
-									   : num(o, "word_genuine");
+	s->words += benchfix_num(o, "words");
+	s->word_errors += benchfix_num(o, "word_errors");
+	s->word_genuine += benchfix_num(o, "word_genuine");
+	s->word_offline += cJSON_GetObjectItem(o, "word_genuine_offline")
+				   ? benchfix_num(o, "word_genuine_offline")
+				   : benchfix_num(o, "word_genuine");
 	s->pass += cJSON_IsTrue(cJSON_GetObjectItem(o, "pass"));
 	v = cJSON_GetObjectItem(o, "pass_rules");
 	s->pass_rules += v ? cJSON_IsTrue(v) : cJSON_IsTrue(cJSON_GetObjectItem(o, "pass"));
@@ -329,14 +323,10 @@ static void judged_and_cached(void **state)
 	struct fixture *fx = *state;
 	struct benchdb *db = NULL;
 	struct bench_counts c = {0};
-	char *msg = NULL, *scope = bench_scope(&fx->cfg), path[128];
+	char *msg = NULL, *scope = bench_scope(&fx->b.cfg), path[128];
 
 	mockserver_set_handler(fx->ms, judge_handler, NULL);
-	fx->judge = judge_on(fx, "openai");
-	fx->cfg.judge = &fx->judge;
-	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
-	if (bench_run(&fx->cfg, db, &c, &msg) != ERR_OK)
-		fail_msg("bench_run: %s", msg);
+	db = judged_run(fx, &c, &msg);
 	/* 3 segments (naam/kaam, ji, nahi/sahi; 5 mahine is forgiven offline), 1 name, 1 reply */
 	assert_int_equal(c.judge.items, 5);
 	assert_int_equal(c.judge.by_kind[JUDGE_LLM_WER], 3);
@@ -365,8 +355,8 @@ static void judged_and_cached(void **state)
 	assert_int_equal(r.pass, 4);
 	assert_string_equal(r.asks_judge, "yes");
 
-	assert_int_equal(benchreport_write(db, scope, &fx->cfg, &c, fx->out, &msg), ERR_OK);
-	snprintf(path, sizeof path, "%s/report.md", fx->out);
+	assert_int_equal(benchreport_write(db, scope, &fx->b.cfg, &c, fx->b.out, &msg), ERR_OK);
+	snprintf(path, sizeof path, "%s/report.md", fx->b.out);
 	assert_true(file_has(path, "LLM judge: `llm:openai:judge-model`"));
 	assert_true(file_has(path, "| STT differing segments (LLM-WER) | offline: name judge, numbers | 4 | 1 forgiven | |"));
 	assert_true(file_has(path, "| | LLM `wer-v1` | 3 | 2 forgiven | 0 |"));
@@ -374,7 +364,7 @@ static void judged_and_cached(void **state)
 	assert_true(file_has(path, "| | LLM `asks-v1` (words inconclusive) | 1 | 1 yes | 0 |"));
 
 	/* The cache: a second run asks nothing and comes to the same verdicts. */
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
 	assert_int_equal(mockserver_count(fx->ms), 5);
 	assert_int_equal(c.judge.asked, 0);
 	assert_int_equal(c.judge.cached, 5);
@@ -393,15 +383,11 @@ static void failing_judge(void **state)
 	struct fixture *fx = *state;
 	struct benchdb *db = NULL;
 	struct bench_counts c = {0};
-	char *msg = NULL, *scope = bench_scope(&fx->cfg), *d = NULL;
+	char *msg = NULL, *scope = bench_scope(&fx->b.cfg), *d = NULL;
 
 	mockserver_set_default(fx->ms, (struct mock_reply){500, NULL,
 		"{\"error\":{\"message\":\"the judge is down\"}}", NULL, 0});
-	fx->judge = judge_on(fx, "openai");
-	fx->cfg.judge = &fx->judge;
-	assert_int_equal(benchdb_open(fx->db, &db, &msg), ERR_OK);
-	if (bench_run(&fx->cfg, db, &c, &msg) != ERR_OK)
-		fail_msg("bench_run: %s", msg);
+	db = judged_run(fx, &c, &msg);
 	assert_int_equal(c.judge.items, 5);
 	assert_int_equal(c.judge.asked, 5);
 	assert_int_equal(c.judge.failed, 5);
@@ -419,15 +405,15 @@ static void failing_judge(void **state)
 	assert_int_equal(benchdb_judgement_get(db, "llm:openai:judge-model", JUDGE_LLM_NAME_VERSION,
 					       "[\"name\",\"Sunita\",\"Sunita Devi\",\"\",\"\"]", &d, NULL),
 			 ERR_NOTFOUND);
-	assert_int_equal(benchreport_write(db, scope, &fx->cfg, &c, fx->out, &msg), ERR_OK);
+	assert_int_equal(benchreport_write(db, scope, &fx->b.cfg, &c, fx->b.out, &msg), ERR_OK);
 	char path[128];
-	snprintf(path, sizeof path, "%s/report.md", fx->out);
+	snprintf(path, sizeof path, "%s/report.md", fx->b.out);
 	assert_true(file_has(path, "| | LLM `wer-v1` | 0 | 0 forgiven | 3 |"));
 	assert_true(file_has(path, "5 asked now, 5 failed"));
 
 	mockserver_set_handler(fx->ms, judge_handler, NULL);
 	int before = mockserver_count(fx->ms);
-	assert_int_equal(bench_run(&fx->cfg, db, &c, &msg), ERR_OK);
+	assert_int_equal(bench_run(&fx->b.cfg, db, &c, &msg), ERR_OK);
 	assert_int_equal(mockserver_count(fx->ms) - before, 5);
 	assert_int_equal(c.judge.failed, 0);
 	assert_int_equal(sums(db, scope, "stt").word_genuine, 1);

@@ -46,6 +46,25 @@ static double num(const char *s)
 	return strcmp(s, "nan") == 0 ? NAN : strtod(s, NULL);
 }
 
+/* expect_result: check e and res against the row from column col on: "error" (e must be
+ * ERR_INVALID), else kappa, po, pe (within TOL; "nan" for NaN) and degenerate. */
+static void expect_result(const struct table_row *r, enum err e, const struct kappa_result *res,
+			  int col)
+{
+	if (strcmp(r->col[col], "error") == 0) {
+		if (e != ERR_INVALID) {
+			print_error("%s (%s): want ERR_INVALID, got %d\n", r->name, r->col[0], e);
+			fail();
+		}
+		return;
+	}
+	assert_int_equal(e, ERR_OK);
+	near(r, "kappa", num(r->col[col]), res->kappa);
+	near(r, "po", num(r->col[col + 1]), res->po);
+	near(r, "pe", num(r->col[col + 2]), res->pe);
+	assert_int_equal(res->degenerate, atoi(r->col[col + 3]));
+}
+
 static void cohen_case(void **state)
 {
 	const struct table_row *r = *state;
@@ -54,19 +73,7 @@ static void cohen_case(void **state)
 	struct kappa_result res;
 
 	assert_int_equal(cells(r->col[2], t), k * k);
-	enum err e = kappa_cohen(t, k, &res);
-	if (strcmp(r->col[3], "error") == 0) {
-		if (e != ERR_INVALID) {
-			print_error("%s (%s): want ERR_INVALID, got %d\n", r->name, r->col[0], e);
-			fail();
-		}
-		return;
-	}
-	assert_int_equal(e, ERR_OK);
-	near(r, "kappa", num(r->col[3]), res.kappa);
-	near(r, "po", num(r->col[4]), res.po);
-	near(r, "pe", num(r->col[5]), res.pe);
-	assert_int_equal(res.degenerate, atoi(r->col[6]));
+	expect_result(r, kappa_cohen(t, k, &res), &res, 3);
 }
 
 static void fleiss_case(void **state)
@@ -77,19 +84,7 @@ static void fleiss_case(void **state)
 	struct kappa_result res;
 
 	assert_int_equal(cells(r->col[3], t), items * k);
-	enum err e = kappa_fleiss(t, items, k, &res);
-	if (strcmp(r->col[4], "error") == 0) {
-		if (e != ERR_INVALID) {
-			print_error("%s (%s): want ERR_INVALID, got %d\n", r->name, r->col[0], e);
-			fail();
-		}
-		return;
-	}
-	assert_int_equal(e, ERR_OK);
-	near(r, "kappa", num(r->col[4]), res.kappa);
-	near(r, "po", num(r->col[5]), res.po);
-	near(r, "pe", num(r->col[6]), res.pe);
-	assert_int_equal(res.degenerate, atoi(r->col[7]));
+	expect_result(r, kappa_fleiss(t, items, k, &res), &res, 4);
 }
 
 static void rates_case(void **state)

@@ -21,6 +21,7 @@
 #include "annotations/labels.h"
 #include "annotations/queue.h"
 #include "annotations/task.h"
+#include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 
 #define CORPUS "tests/data/corpus_good"
@@ -30,32 +31,9 @@ static char dbpath[64];
 /* make_db: a fresh database holding the recorded calls of the fixture. */
 static void make_db(void)
 {
-	FILE *f = fopen("tests/data/annotate_calls.sql", "r");
-	static char sql[65536];
-	size_t n;
-	sqlite3 *db;
-	char *msg = NULL;
-
-	assert_non_null(f);
-	n = fread(sql, 1, sizeof sql - 1, f);
-	sql[n] = '\0';
-	fclose(f);
 	snprintf(dbpath, sizeof dbpath, "/tmp/formdesk-labels-%d.db", (int)getpid());
-	unlink(dbpath);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("fixture: %s", msg);
-	sqlite3_close(db);
-}
-
-static void drop_db(void)
-{
-	char p[80];
-	unlink(dbpath);
-	snprintf(p, sizeof p, "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", dbpath);
-	unlink(p);
+	dbq_remove(dbpath);
+	dbq_exec_file(dbpath, "tests/data/annotate_calls.sql");
 }
 
 static int setup(void **state)
@@ -72,7 +50,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	labels_close(*state);
-	drop_db();
+	dbq_remove(dbpath);
 	return 0;
 }
 
@@ -160,6 +138,15 @@ static void tasks_and_labels(void **state)
 	assert_false(labels_valid(LABELS_NAME_MATCH, NULL));
 }
 
+/* build: the queue of task t from CORPUS (its notes dropped); fails the test if it cannot
+ * be built. */
+static void build(struct labels *l, enum labels_task t)
+{
+	char *notes = NULL;
+	assert_int_equal(queue_build(l, t, CORPUS, &notes, NULL), ERR_OK);
+	free(notes);
+}
+
 /* The name-match queue: six items from calls 1-6 (call 7's expected name is null, call
  * 8's corpus cannot be found, call 9 is in progress). */
 /* Every task's table is whole: answers with one distinct key each, accepted by
@@ -234,11 +221,9 @@ static void queue_turn_errors(void **state)
 {
 	struct labels *l = *state;
 	struct labels_item *v;
-	char *notes = NULL;
 	int n;
 
-	assert_int_equal(queue_build(l, LABELS_TURN_ERRORS, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_TURN_ERRORS);
 	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);
 	assert_int_equal(n, 8);
 	for (int i = 0; i < n; i++) {
@@ -258,11 +243,9 @@ static void queue_stt(void **state)
 {
 	struct labels *l = *state;
 	struct labels_item *v;
-	char *notes = NULL;
 	int n;
 
-	assert_int_equal(queue_build(l, LABELS_STT, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_STT);
 	assert_int_equal(labels_items(l, LABELS_STT, &v, &n), ERR_OK);
 	assert_int_equal(n, 7);
 	assert_string_equal(v[0].expected, "mera naam Sunita Devi hai");
@@ -274,11 +257,10 @@ static void queue_stt(void **state)
 static void put_get_undo(void **state)
 {
 	struct labels *l = *state;
-	char *notes = NULL, *lb = NULL, *nt = NULL;
+	char *lb = NULL, *nt = NULL;
 	long long id;
 
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	id = item_id(l, LABELS_NAME_MATCH, "call 3 field name");
 	assert_int_equal(labels_get(l, id, "asha", &lb, &nt), ERR_NOTFOUND);
 	assert_int_equal(labels_put(l, id, "asha", "different", NULL), ERR_OK);
@@ -321,12 +303,11 @@ static void put_get_undo(void **state)
 static void judge_cache(void **state)
 {
 	struct labels *l = *state;
-	char *notes = NULL, *d = NULL;
+	char *d = NULL;
 	long long id;
 	int n;
 
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	assert_int_equal(judges_run_namematch(l, &n), ERR_OK);
 	assert_int_equal(n, 6);
 	id = item_id(l, LABELS_NAME_MATCH, "call 4 field name");
@@ -361,7 +342,7 @@ static void llm_judge(void **state)
 {
 	struct labels *l = *state;
 	struct mockserver *ms = mockserver_start();
-	char *notes = NULL, *d = NULL, why[512] = "";
+	char *d = NULL, why[512] = "";
 	int asked = -1;
 
 	assert_non_null(ms);
@@ -369,8 +350,7 @@ static void llm_judge(void **state)
 	mockserver_set_default(ms, (struct mock_reply){200, NULL,
 		"{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
 		"\"{\\\"verdict\\\":\\\"different\\\"}\"},\"finish_reason\":\"stop\"}]}", NULL, 0});
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	if (judges_run_llm(l, "local:judge-model", &asked, why, sizeof why) != ERR_OK)
 		fail_msg("judges_run_llm: %s", why);
 	assert_int_equal(asked, 6);
@@ -450,10 +430,8 @@ static void calibration(void **state)
 	static const char *const ravi[] = {"same", "same", "same", "different", "same", "different"};
 	static const char *const meena[] = {"same", "same", "different", "different", "unsure", "same"};
 	struct calib *c = NULL;
-	char *notes = NULL;
 
-	assert_int_equal(queue_build(l, LABELS_NAME_MATCH, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_NAME_MATCH);
 	assert_int_equal(judges_run_namematch(l, NULL), ERR_OK);
 	put3(l, "asha", asha);
 	put3(l, "ravi", ravi);
@@ -549,25 +527,6 @@ static void two_processes(void **state)
 		assert_string_equal(all[i].label, (all[i].item - v[0].id) % 3 ? "same" : "different");
 	labels_all_free(all, n);
 	labels_items_free(v, MANY);
-}
-
-/* run_sql: the statements of file on the test database (beside the open connection). */
-static void run_sql(const char *file)
-{
-	FILE *f = fopen(file, "r");
-	static char sql[65536];
-	size_t n;
-	sqlite3 *db;
-	char *msg = NULL;
-
-	assert_non_null(f);
-	n = fread(sql, 1, sizeof sql - 1, f);
-	sql[n] = '\0';
-	fclose(f);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", file, msg);
-	sqlite3_close(db);
 }
 
 /* place: the 1-based place of the entry holding item id among g, 0 when not shown; its
@@ -734,12 +693,11 @@ static void several_tags(void **state)
 static void group_label_and_flag(void **state)
 {
 	struct labels *l = *state;
-	char *notes = NULL, *lb = NULL;
+	char *lb = NULL;
 	long long ids[3];
 	bool on = true;
 
-	assert_int_equal(queue_build(l, LABELS_TURN_ERRORS, CORPUS, &notes, NULL), ERR_OK);
-	free(notes);
+	build(l, LABELS_TURN_ERRORS);
 	ids[0] = item_id(l, LABELS_TURN_ERRORS, "turn 1");
 	ids[1] = item_id(l, LABELS_TURN_ERRORS, "turn 2");
 	ids[2] = 99999;
@@ -795,7 +753,7 @@ static void queue_live_calls(void **state)
 	char *notes = NULL;
 	int n;
 
-	run_sql("tests/data/annotate_live.sql");
+	dbq_exec_file(dbpath, "tests/data/annotate_live.sql");
 	for (int t = 0; t < LABELS_NTASKS; t++) {
 		assert_int_equal(queue_build(l, (enum labels_task)t, CORPUS, &notes, NULL), ERR_OK);
 		free(notes);

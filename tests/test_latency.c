@@ -24,6 +24,8 @@
 #include "sessions/calls/engine.h"
 #include "sessions/store/latency.h"
 #include "sessions/store/store.h"
+#include "tests/support/enginefix.h"
+#include "tests/support/loopwait.h"
 
 #define STT_MS 15
 #define EXTRACT_MS 25
@@ -33,13 +35,6 @@ static void sleep_ms(int ms)
 {
 	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
 	nanosleep(&ts, NULL);
-}
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
 
 static enum err slow_stt(void *ctx, const struct stt_request *req, char **text)
@@ -79,10 +74,7 @@ FAKE_OPS(slow_extract_ops, BACKEND_EXTRACT, slow_extract);
 FAKE_OPS(slow_reply_ops, BACKEND_REPLY, slow_reply);
 
 struct fixture {
-	char dir[64], db[96];
-	struct form *form;
-	struct store *store;
-	struct engine *engine;
+	struct enginefix fx; /* form, store and engine */
 	struct latency done[8]; /* from each ENGINE_TURN_DONE */
 	int n_done;
 };
@@ -97,21 +89,10 @@ static void listener(void *ud, const struct engine_event *ev)
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
-	struct engine_config cfg = {0};
-	strcpy(f->dir, "/tmp/test_latency.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->db, sizeof f->db, "%s/l.db", f->dir);
-	assert_int_equal(form_load("forms/armman_enrollment.json", &f->form, NULL), ERR_OK);
-	assert_int_equal(store_open(f->db, &f->store, NULL), ERR_OK);
-	cfg.form = f->form;
-	cfg.form_path = "forms/armman_enrollment.json";
-	cfg.stt = (struct backend){"slowstt", &slow_stt_ops, NULL};
-	cfg.extract = (struct backend){"slowextract", &slow_extract_ops, NULL};
-	cfg.reply = (struct backend){"slowreply", &slow_reply_ops, NULL};
-	cfg.store = f->store;
-	cfg.today = (struct ymd){2025, 3, 15};
-	cfg.endpoint = endpoint_defaults();
-	assert_int_equal(engine_new(&cfg, listener, f, &f->engine), ERR_OK);
+	assert_non_null(f);
+	enginefix_open(&f->fx, "latency", NULL, (struct backend){"slowstt", &slow_stt_ops, NULL},
+		       (struct backend){"slowextract", &slow_extract_ops, NULL},
+		       (struct backend){"slowreply", &slow_reply_ops, NULL}, listener, f);
 	*state = f;
 	return 0;
 }
@@ -119,13 +100,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[128];
-	engine_free(f->engine);
-	store_close(f->store);
-	form_free(f->form);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", f->dir);
+	enginefix_close(&f->fx);
 	free(f);
 	return 0;
 }
@@ -136,7 +111,7 @@ static struct latency stored(const struct fixture *f, int idx)
 	sqlite3 *h;
 	sqlite3_stmt *q;
 	struct latency l;
-	assert_int_equal(sqlite3_open_v2(f->db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_open_v2(f->fx.db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(h, "SELECT latency FROM turns WHERE idx = ?", -1, &q,
 					    NULL), SQLITE_OK);
 	sqlite3_bind_int(q, 1, idx);
@@ -167,8 +142,8 @@ static void test_reply_first(void **state)
 	struct corpus_call call = {.id = "c1", .turns = turns, .n_turns = 2};
 	bool ended = false;
 
-	assert_int_equal(engine_begin(f->engine, &call), ERR_OK);
-	assert_int_equal(engine_step(f->engine, &ended), ERR_OK);
+	assert_int_equal(engine_begin(f->fx.engine, &call), ERR_OK);
+	assert_int_equal(engine_step(f->fx.engine, &ended), ERR_OK);
 	assert_int_equal(f->n_done, 1);
 	const struct latency *l = &f->done[0];
 	assert_adds_up(l);
@@ -203,7 +178,7 @@ static void test_reply_first(void **state)
 	}
 
 	/* the call's totals carry it per turn (the headless JSON line) */
-	cJSON *u = engine_usage_json(f->engine);
+	cJSON *u = engine_usage_json(f->fx.engine);
 	const cJSON *a = cJSON_GetObjectItem(u, "turn_latency");
 	assert_int_equal(cJSON_GetArraySize(a), 1);
 	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(a, 0), "turn")->valueint, 1);
@@ -212,7 +187,7 @@ static void test_reply_first(void **state)
 					   &j), ERR_OK);
 	assert_adds_up(&j);
 	cJSON_Delete(u);
-	engine_hang_up(f->engine, "test over");
+	engine_hang_up(f->fx.engine, "test over");
 }
 
 /* A live typed turn whose acknowledgement is its first sound: the endpointing wait as
@@ -226,11 +201,11 @@ static void test_ack_first_played(void **state)
 				  .endpoint_by = "endpointer: stop 200 ms + turn wait 400 ms"};
 	struct latency l, p;
 
-	assert_int_equal(engine_start_call(f->engine, NULL), ERR_OK);
-	assert_false(engine_latency(f->engine, &l));
-	double t0 = mono_ms();
-	assert_int_equal(engine_start_turn(f->engine, &in), ERR_OK);
-	assert_true(engine_latency(f->engine, &l));
+	assert_int_equal(engine_start_call(f->fx.engine, NULL), ERR_OK);
+	assert_false(engine_latency(f->fx.engine, &l));
+	double t0 = loopwait_ms();
+	assert_int_equal(engine_start_turn(f->fx.engine, &in), ERR_OK);
+	assert_true(engine_latency(f->fx.engine, &l));
 	assert_adds_up(&l);
 	assert_true(l.ms[LATENCY_ENDPOINT] == 600);
 	assert_string_equal(l.by[LATENCY_ENDPOINT], "endpointer: stop 200 ms + turn wait 400 ms");
@@ -240,21 +215,21 @@ static void test_ack_first_played(void **state)
 
 	/* its first sound started 40 ms later, after 30 ms of synthesis and 5 of playback */
 	double at = l.origin + l.total_ms + 40;
-	assert_true(engine_latency_played(f->engine, 1, 30, "espeak-ng", 5, "out.wav", at, &p));
+	assert_true(engine_latency_played(f->fx.engine, 1, 30, "espeak-ng", 5, "out.wav", at, &p));
 	assert_adds_up(&p);
 	assert_true(fabs(p.total_ms - (l.total_ms + 40)) < 0.002);
 	assert_true(p.ms[LATENCY_TTS] == 30 && p.ms[LATENCY_PLAYBACK] == 5);
 	assert_string_equal(p.by[LATENCY_TTS], "espeak-ng");
 	assert_string_equal(p.by[LATENCY_PLAYBACK], "out.wav");
 	assert_true(fabs(p.ms[LATENCY_FORMDESK] - (l.ms[LATENCY_FORMDESK] + 5)) < 0.003);
-	assert_false(engine_latency_played(f->engine, 1, 1, "x", 1, "y", at + 100, NULL));
-	assert_false(engine_latency_played(f->engine, 2, 1, "x", 1, "y", at + 100, NULL));
+	assert_false(engine_latency_played(f->fx.engine, 1, 1, "x", 1, "y", at + 100, NULL));
+	assert_false(engine_latency_played(f->fx.engine, 2, 1, "x", 1, "y", at + 100, NULL));
 
 	struct latency s = stored(f, 1);
 	assert_adds_up(&s);
 	assert_true(fabs(s.total_ms - p.total_ms) < 1e-9);
 	assert_true(s.ms[LATENCY_TTS] == 30);
-	engine_hang_up(f->engine, "test over");
+	engine_hang_up(f->fx.engine, "test over");
 }
 
 /* The JSON form and the status bar's line. */

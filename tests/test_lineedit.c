@@ -74,8 +74,5 @@ int main(void)
 	table_load(DATA, 3, 3, TABLE_UNESCAPE, &rows, &nrows);
 	table_tests(&tests, &n, rows, nrows, test_row);
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(test_refused_and_full));
-	int rc = _cmocka_run_group_tests("lineedit", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, nrows);
-	return rc;
+	return table_run_group("lineedit", tests, n, rows, nrows);
 }

@@ -20,6 +20,7 @@
 #include "agent/stages/backend.h"
 #include "agent/stages/tts.h"
 #include "sessions/calls/livecall.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/replyseen.h"
 #include "tests/support/sse.h"
@@ -71,10 +72,10 @@ static void rig_open(struct rig *r)
 	sse_push_openai(ms, DELTAS, "stop", true, false, PIECE_MS, 4);
 	assert_int_equal(livecall_new(&cfg, &o, reply_seen_event, &r->seen, &r->lc, &msg), ERR_OK);
 	assert_int_equal(livecall_start(r->lc), ERR_OK);
-	double t0 = reply_seen_ms();
+	double t0 = loopwait_ms();
 	while (!livecall_listening(r->lc)) {
 		assert_int_equal(livecall_poll(r->lc, 5, NULL, 0), ERR_OK);
-		assert_true(reply_seen_ms() - t0 < 30000);
+		assert_true(loopwait_ms() - t0 < 30000);
 	}
 }
 
@@ -101,16 +102,16 @@ static void test_spoken_as_it_streams(void **state)
 	struct latency l;
 	rig_open(&r);
 	r.seen.turn = 1;
-	double t0 = reply_seen_ms(), spoke_at = 0;
+	double t0 = loopwait_ms(), spoke_at = 0;
 	bool in_flight_while_speaking = false;
 	assert_int_equal(livecall_typed(r.lc, ""), ERR_OK);
 	while (!livecall_listening(r.lc)) {
 		assert_int_equal(livecall_poll(r.lc, 5, NULL, 0), ERR_OK);
 		if (!spoke_at && speaking(r.lc)) {
-			spoke_at = reply_seen_ms();
+			spoke_at = loopwait_ms();
 			in_flight_while_speaking = engine_waiting(livecall_engine(r.lc), NULL, NULL, NULL);
 		}
-		assert_true(reply_seen_ms() - t0 < 30000);
+		assert_true(loopwait_ms() - t0 < 30000);
 	}
 	/* the first sentence was spoken while REPLY's answer was still streaming */
 	assert_true(spoke_at > 0);
@@ -133,21 +134,21 @@ static void test_barge_in_stops_it(void **state)
 	struct rig r;
 	rig_open(&r);
 	r.seen.turn = 1;
-	double t0 = reply_seen_ms();
+	double t0 = loopwait_ms();
 	assert_int_equal(livecall_typed(r.lc, ""), ERR_OK);
 	while (!speaking(r.lc)) {
 		assert_int_equal(livecall_poll(r.lc, 5, NULL, 0), ERR_OK);
-		assert_true(reply_seen_ms() - t0 < 10000);
+		assert_true(loopwait_ms() - t0 < 10000);
 	}
 	assert_int_equal(r.seen.sentences, 1);
 	assert_true(engine_waiting(livecall_engine(r.lc), NULL, NULL, NULL));
 	int requests = mockserver_count(ms);
 	/* she speaks: the reply stops, its request is cancelled, her turn begins */
-	double t1 = reply_seen_ms();
+	double t1 = loopwait_ms();
 	assert_int_equal(livecall_typed(r.lc, "mera naam Sunita hai"), ERR_OK);
-	assert_true(reply_seen_ms() - t1 < 2000);
+	assert_true(loopwait_ms() - t1 < 2000);
 	assert_false(speaking(r.lc) && r.seen.sentences > 1);
-	while (reply_seen_ms() - t1 < 5 * PIECE_MS)
+	while (loopwait_ms() - t1 < 5 * PIECE_MS)
 		assert_int_equal(livecall_poll(r.lc, 5, NULL, 0), ERR_OK);
 	/* nothing more of turn 1; the new turn's REPLY is the only request after it */
 	assert_int_equal(r.seen.sentences, 1);

@@ -95,8 +95,7 @@ static void test_protocols(void **state)
 		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
 		char *body = reqcheck_file_text(resp);
 		assert_non_null(body);
-		mockserver_clear(ms);
-		mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+		mockserver_answer(ms, body);
 		free(body);
 		struct backend be;
 		const char *why = NULL;
@@ -181,8 +180,7 @@ static void test_faults(void **state)
 		const char *name = cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring;
 		char *body = completion(cJSON_GetObjectItemCaseSensitive(c, "content"),
 					cJSON_GetObjectItemCaseSensitive(c, "refusal"));
-		mockserver_clear(ms);
-		mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+		mockserver_answer(ms, body);
 		cJSON_free(body);
 		struct extract_request rq =
 			extract_req(cJSON_GetObjectItemCaseSensitive(c, "transcript")->valuestring);
@@ -255,8 +253,7 @@ static struct extraction *extract_with(const struct backend *be, const char *con
 	cJSON *c = cJSON_CreateString(content);
 	char *body = completion(c, NULL);
 	cJSON_Delete(c);
-	mockserver_clear(ms);
-	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+	mockserver_answer(ms, body);
 	cJSON_free(body);
 	struct extract_request rq = extract_req("...");
 	struct extraction *ex = NULL;
@@ -443,8 +440,7 @@ static void test_config(void **state)
 	cJSON *content = cJSON_CreateString("{\"ack\":\"\",\"fields\":[]}");
 	char *body = completion(content, NULL);
 	cJSON_Delete(content);
-	mockserver_clear(ms);
-	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+	mockserver_answer(ms, body);
 	cJSON_free(body);
 	struct extract_request rq = extract_req("गया");
 	struct extraction *ex = NULL;
@@ -506,8 +502,7 @@ static void test_reply(void **state)
 	cJSON *content = cJSON_CreateString("आप किस ज़िले में रहती हैं?\n");
 	char *body = completion(content, NULL);
 	cJSON_Delete(content);
-	mockserver_clear(ms);
-	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
+	mockserver_answer(ms, body);
 	cJSON_free(body);
 	char *text = NULL;
 	assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
@@ -537,8 +532,7 @@ static void test_reply(void **state)
 		"\"type\":\"function\",\"function\":{\"name\":\"end_call\",\"arguments\":"
 		"\"{\\\"message\\\":\\\"धन्यवाद, नमस्ते!\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}],"
 		"\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":12}}";
-	mockserver_clear(ms);
-	mockserver_push(ms, (struct mock_reply){200, NULL, end_call, NULL, 0});
+	mockserver_answer(ms, end_call);
 	text = NULL;
 	assert_int_equal(backend_say(&rb, &rq, &text), ERR_BACKEND);
 	assert_null(text);
@@ -548,8 +542,7 @@ static void test_reply(void **state)
 
 	/* when the rules end the call, the end_call tool call gives the closing words */
 	rq.decision = end;
-	mockserver_clear(ms);
-	mockserver_push(ms, (struct mock_reply){200, NULL, end_call, NULL, 0});
+	mockserver_answer(ms, end_call);
 	assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
 	assert_string_equal(text, "धन्यवाद, नमस्ते!");
 	free(text);

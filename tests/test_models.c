@@ -38,6 +38,10 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/enginefix.h"
+#include "tests/support/tmpdir.h"
+#include "tests/support/dbq.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 #include "tui/callview.h"
 
@@ -89,14 +93,6 @@ struct fixture {
 	struct mockserver *ms;
 };
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
@@ -107,9 +103,9 @@ static int setup(void **state)
 	snprintf(f->config, sizeof f->config, "%s/formdesk.json", f->dir);
 	snprintf(f->out, sizeof f->out, "%s/out.jsonl", f->dir);
 	/* Prices: $1 per million tokens in, $2 out; no retries, so a 500 fails at once. */
-	write_file(f->config, "{\"providers\":{\"openai\":{\"usd_per_million_input_tokens\":1.0,"
-			      "\"usd_per_million_output_tokens\":2.0,\"retries\":0,"
-			      "\"timeout_ms\":20000}}}");
+	tmpdir_write(f->config, "{\"providers\":{\"openai\":{\"usd_per_million_input_tokens\":1.0,"
+			        "\"usd_per_million_output_tokens\":2.0,\"retries\":0,"
+			        "\"timeout_ms\":20000}}}");
 	f->ms = mockserver_start();
 	assert_non_null(f->ms);
 	setenv("OPENAI_BASE_URL", mockserver_url(f->ms), 1);
@@ -129,31 +125,6 @@ static int teardown(void **state)
 		fprintf(stderr, "could not remove %s\n", f->dir);
 	free(f);
 	return 0;
-}
-
-static char *query(const char *db, const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *q;
-	char *s;
-	assert_int_equal(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	if (sqlite3_prepare_v2(h, sql, -1, &q, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", sql, sqlite3_errmsg(h));
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		s = strdup((const char *)sqlite3_column_text(q, 0));
-	else
-		s = strdup("(none)");
-	sqlite3_finalize(q);
-	sqlite3_close(h);
-	return s;
-}
-
-static void assert_query(const char *db, const char *sql, const char *want)
-{
-	char *got = query(db, sql);
-	if (strcmp(got, want) != 0)
-		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
-	free(got);
 }
 
 /* file_has: whether the file's bytes contain s. */
@@ -191,8 +162,8 @@ static void make_corpus(struct fixture *f)
 	assert_int_equal(mkdir(f->corpus, 0755), 0);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof path, "%s/corpus.json", f->corpus);
-	write_file(path, "{\"name\":\"models\",\"form\":\"" FORM "\",\"synthetic\":true,"
-			 "\"today\":\"2025-03-15\"}");
+	tmpdir_write(path, "{\"name\":\"models\",\"form\":\"" FORM "\",\"synthetic\":true,"
+			   "\"today\":\"2025-03-15\"}");
 	snprintf(path, sizeof path, "%s/calls.csv", f->corpus);
 	assert_non_null(calls = fopen(path, "w"));
 	snprintf(path, sizeof path, "%s/transcripts.csv", f->corpus);
@@ -256,25 +227,25 @@ static void test_run_on_models(void **state)
 	assert_int_equal(run(f, "openai:gpt-test", "openai:gpt-test"), 0);
 
 	/* The fields the model found went through the rules into the store. */
-	assert_query(f->db, "SELECT json_extract(form_data, '$.name') FROM calls", "Jhanvi Ghatak");
-	assert_query(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Mayurbhanj");
-	assert_query(f->db, "SELECT extract||'|'||reply FROM calls", "openai|openai");
+	dbq_expect(f->db, "SELECT json_extract(form_data, '$.name') FROM calls", "Jhanvi Ghatak");
+	dbq_expect(f->db, "SELECT json_extract(form_data, '$.district') FROM calls", "Mayurbhanj");
+	dbq_expect(f->db, "SELECT extract||'|'||reply FROM calls", "openai|openai");
 	/* One row per request: the opening's REPLY, then EXTRACT and REPLY per turn. */
-	char *turns = query(f->db, "SELECT count(*) FROM turns WHERE transcript <> ''");
+	char *turns = dbq_text(f->db, "SELECT count(*) FROM turns WHERE transcript <> ''");
 	char want[64];
 	snprintf(want, sizeof want, "%d", 1 + 2 * atoi(turns));
-	assert_query(f->db, "SELECT count(*) FROM stage_usage", want);
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage", want);
 	snprintf(want, sizeof want, "%d", mockserver_count(f->ms));
-	assert_query(f->db, "SELECT count(*) FROM stage_usage", want);
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage", want);
 	free(turns);
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE turn_id IS NULL AND stage = 'reply'", "1");
-	assert_query(f->db,
-		     "SELECT DISTINCT provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
-		     "printf('%.8f', cost_usd)||'|'||attempts||'|'||(error IS NULL)||'|'||"
-		     "(ttfb_ms > 0 AND total_ms >= ttfb_ms) FROM stage_usage",
-		     "openai|gpt-test|120|15|0.00015000|1|1|1");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id "
-			    "WHERE s.stage = 'extract' AND NOT t.extract_ms >= s.total_ms", "0");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE turn_id IS NULL AND stage = 'reply'", "1");
+	dbq_expect(f->db,
+		   "SELECT DISTINCT provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
+		   "printf('%.8f', cost_usd)||'|'||attempts||'|'||(error IS NULL)||'|'||"
+		   "(ttfb_ms > 0 AND total_ms >= ttfb_ms) FROM stage_usage",
+		   "openai|gpt-test|120|15|0.00015000|1|1|1");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id "
+			  "WHERE s.stage = 'extract' AND NOT t.extract_ms >= s.total_ms", "0");
 	/* The call's line has the cost and latency totals. */
 	cJSON *line = call_line(f);
 	double cost = cJSON_GetNumberValue(cJSON_GetObjectItem(line, "cost_usd"));
@@ -304,17 +275,17 @@ static void test_run_on_failing_models(void **state)
 
 	/* Nothing captured; every turn says why; the agent still spoke the script's words;
 	 * the rules ended the call (district is required and ran out of retries). */
-	assert_query(f->db, "SELECT count(*) FROM captures", "0");
-	assert_query(f->db, "SELECT count(*) FROM turns WHERE error IS NULL OR reply IS NULL", "0");
-	assert_query(f->db, "SELECT count(*) > 0 FROM turns WHERE error LIKE 'extract (openai): %500%'"
-			    " AND error LIKE '%reply (openai): %the script''s words were said instead%'",
-		     "1");
-	assert_query(f->db, "SELECT status||'|'||(reason LIKE 'district%') FROM calls", "failed|1");
-	assert_query(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
-	char *all = query(f->db, "SELECT count(*) FROM stage_usage");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE error LIKE '%500%'", all);
+	dbq_expect(f->db, "SELECT count(*) FROM captures", "0");
+	dbq_expect(f->db, "SELECT count(*) FROM turns WHERE error IS NULL OR reply IS NULL", "0");
+	dbq_expect(f->db, "SELECT count(*) > 0 FROM turns WHERE error LIKE 'extract (openai): %500%'"
+			  " AND error LIKE '%reply (openai): %the script''s words were said instead%'",
+		   "1");
+	dbq_expect(f->db, "SELECT status||'|'||(reason LIKE 'district%') FROM calls", "failed|1");
+	dbq_expect(f->db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
+	char *all = dbq_text(f->db, "SELECT count(*) FROM stage_usage");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE error LIKE '%500%'", all);
 	free(all);
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE cost_usd IS NOT NULL OR tokens_in IS NOT NULL", "0");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE cost_usd IS NOT NULL OR tokens_in IS NOT NULL", "0");
 	cJSON *line = call_line(f);
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(line, "status")), "failed");
 	assert_int_equal((int)cJSON_GetNumberValue(cJSON_GetObjectItem(line, "failed_requests")),
@@ -324,51 +295,21 @@ static void test_run_on_failing_models(void **state)
 	assert_false(file_has(f->out, KEY));
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
-/* engine_rig: what the tests that drive the engine directly share: the enrollment form,
- * the word lists, the fixture's store, the STT and EXTRACT backends named (REPLY is the
- * script) in *cfg. The caller frees form, lex and store. */
-static void engine_rig(struct fixture *f, const char *stt, const char *extract, struct form **form,
-		       struct lexicon **lex, struct store **store, struct engine_config *cfg)
-{
-	char *msg = NULL;
-	const char *why = NULL;
-
-	assert_int_equal(form_load(FORM, form, NULL), ERR_OK);
-	assert_int_equal(lexicon_load(lexicon_default_dir(), lex, &msg), ERR_OK);
-	free(msg);
-	assert_int_equal(store_open(f->db, store, NULL), ERR_OK);
-	*cfg = (struct engine_config){.form_path = FORM, .today = {2025, 3, 15}, .form = *form,
-				      .lex = *lex, .store = *store, .endpoint = endpoint_defaults()};
-	assert_int_equal(backend_stt(stt, &cfg->stt, &why), ERR_OK);
-	assert_int_equal(backend_extract(extract, &cfg->extract, &why), ERR_OK);
-	assert_int_equal(backend_reply("script", &cfg->reply, &why), ERR_OK);
-}
-
 /* A typed caller turn while EXTRACT waits on a model that takes 20 s: the engine says what
  * it waits for; engine_cancel ends the wait at once and records the turn as cancelled. */
 static void test_cancel_in_flight(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 
 	char cwhy[200];
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
 	mockserver_set_default(f->ms, (struct mock_reply){.status = 200, .body = ans_name,
 							  .delay_ms = 20000});
-	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "openai:gpt-test");
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 
 	/* A live call: turns come from outside. The opening is offline, so done at once. */
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
@@ -390,37 +331,34 @@ static void test_cancel_in_flight(void **state)
 	/* A second turn cannot start while one is in flight. */
 	assert_int_equal(engine_start_turn(e, &in), ERR_INVALID);
 
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	assert_int_equal(engine_cancel(e, "barge-in"), ERR_OK);
-	double took = mono_ms() - t0;
+	double took = loopwait_ms() - t0;
 	assert_false(engine_busy(e));
 	assert_false(engine_waiting(e, NULL, NULL, NULL));
 	/* It did not wait for the answer (20 s away): far less than that. */
 	assert_true(took < 10000);
 	assert_true(engine_call_open(e));
 
-	assert_query(f->db, "SELECT cancelled||'|'||transcript||'|'||(decision IS NULL)||'|'||"
-			    "(error LIKE '%cancelled while waiting for EXTRACT: barge-in%') FROM turns",
-		     "1|mera naam Jhanvi hai|1|1");
-	assert_query(f->db, "SELECT stage||'|'||(error LIKE 'cancelled after % ms: barge-in')"
-			    " FROM stage_usage WHERE turn_id IS NOT NULL",
-		     "extract|1");
+	dbq_expect(f->db, "SELECT cancelled||'|'||transcript||'|'||(decision IS NULL)||'|'||"
+			  "(error LIKE '%cancelled while waiting for EXTRACT: barge-in%') FROM turns",
+		   "1|mera naam Jhanvi hai|1|1");
+	dbq_expect(f->db, "SELECT stage||'|'||(error LIKE 'cancelled after % ms: barge-in')"
+			  " FROM stage_usage WHERE turn_id IS NOT NULL",
+		   "extract|1");
 	/* The rules saw nothing: no retry was used, the name is still asked. */
-	assert_int_equal(flow_retries_used(engine_flow(e), form_find(form, "name")), 0);
+	assert_int_equal(flow_retries_used(engine_flow(e), form_find(r.form, "name")), 0);
 	assert_string_equal(call_status_name(flow_status(engine_flow(e))), "in_progress");
 	/* Nothing in flight: cancelling again does nothing. */
 	assert_int_equal(engine_cancel(e, "again"), ERR_OK);
-	assert_query(f->db, "SELECT count(*) FROM turns", "1");
+	dbq_expect(f->db, "SELECT count(*) FROM turns", "1");
 
 	/* The operator hangs up: the call is recorded as failed with the reason. */
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
 	assert_false(engine_call_open(e));
-	assert_query(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
-		     "failed|abandoned: test over|live");
-	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	dbq_expect(f->db, "SELECT status||'|'||reason||'|'||corpus_call_id FROM calls",
+		   "failed|abandoned: test over|live");
+	enginefix_rig_close(&r, e);
 	free(msg);
 }
 
@@ -432,19 +370,16 @@ static void test_cancel_in_flight(void **state)
 static void test_cancel_keeps_words(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL, cwhy[200];
 	const char *why = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	float *clip = NULL;
 	size_t n_clip = 0;
 
 	assert_int_equal(provider_config_load(f->config, cwhy, sizeof cwhy), ERR_OK);
-	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "openai:gpt-test");
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 
 	/* EXTRACT in flight */
 	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = ans_nothing, .delay_ms = 20000});
@@ -461,8 +396,8 @@ static void test_cancel_keeps_words(void **state)
 		assert_int_equal(engine_poll(e, 50, NULL, 0), ERR_OK);
 	assert_int_equal(mockserver_count(f->ms), 2);
 	assert_true(mock_body_has(mockserver_request(f->ms, 1), "mera naam Jhanvi Ghatak hai"));
-	assert_query(f->db, "SELECT group_concat(idx||'|'||cancelled||'|'||transcript, ';') FROM turns",
-		     "1|1|mera naam Jhanvi;2|0|mera naam Jhanvi Ghatak hai");
+	dbq_expect(f->db, "SELECT group_concat(idx||'|'||cancelled||'|'||transcript, ';') FROM turns",
+		   "1|1|mera naam Jhanvi;2|0|mera naam Jhanvi Ghatak hai");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
 			    "Jhanvi Ghatak");
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
@@ -479,9 +414,9 @@ static void test_cancel_keeps_words(void **state)
 			 ERR_OK);
 	corpus_free(demo);
 	setenv("WHISPERCPP_BASE_URL", mockserver_url(f->ms), 1);
-	assert_int_equal(backend_stt("whispercpp", &cfg.stt, &why), ERR_OK);
-	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
-	assert_int_equal(engine_new(&cfg, NULL, NULL, &e), ERR_OK);
+	assert_int_equal(backend_stt("whispercpp", &r.cfg.stt, &why), ERR_OK);
+	assert_int_equal(backend_extract("rules", &r.cfg.extract, &why), ERR_OK);
+	assert_int_equal(engine_new(&r.cfg, NULL, NULL, &e), ERR_OK);
 	mockserver_clear(f->ms);
 	mockserver_push(f->ms, (struct mock_reply){.status = 200, .body = "{\"text\":\"\"}",
 						   .delay_ms = 20000});
@@ -508,11 +443,8 @@ static void test_cancel_keeps_words(void **state)
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(engine_flow(e)), "name")->valuestring,
 			    "Jhanvi Ghatak");
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	engine_free(e);
+	enginefix_rig_close(&r, e);
 	free(clip);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
 	free(msg);
 }
 
@@ -617,12 +549,9 @@ static char *stream_body(size_t *hold)
 static void test_streamed_ack(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {0};
 	char cwhy[200];
 	size_t hold = 0;
@@ -632,9 +561,9 @@ static void test_streamed_ack(void **state)
 	size_t cuts[] = {hold / 3, hold};
 	mockserver_push_pieces(f->ms, (struct mock_reply){200, "text/event-stream", body, NULL, 0},
 			       cuts, 2, true, false);
-	engine_rig(f, "reference", "openai:gpt-test", &form, &lex, &store, &cfg);
-	assert_non_null(log.view = callview_new(form, "live", 1));
-	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "openai:gpt-test");
+	assert_non_null(log.view = callview_new(r.form, "live", 1));
+	assert_int_equal(engine_new(&r.cfg, evlog_listener, &log, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	struct engine_input in = {.transcript = "mera naam Jhanvi Ghatak hai"};
@@ -676,23 +605,20 @@ static void test_streamed_ack(void **state)
 								    "name")),
 			    "Jhanvi Ghatak");
 
-	assert_query(f->db, "SELECT ack FROM turns WHERE idx = 1", STREAM_ACK);
-	assert_query(f->db, "SELECT json_extract(extraction, '$.ack') FROM turns WHERE idx = 1", STREAM_ACK);
-	assert_query(f->db, "SELECT stage||'|'||(ack_ms > 0)||'|'||(ack_ms <= total_ms)||'|'||(error IS NULL)"
-			    " FROM stage_usage WHERE turn_id IS NOT NULL",
-		     "extract|1|1|1");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage WHERE stage <> 'extract' AND ack_ms IS NOT NULL",
-		     "0");
+	dbq_expect(f->db, "SELECT ack FROM turns WHERE idx = 1", STREAM_ACK);
+	dbq_expect(f->db, "SELECT json_extract(extraction, '$.ack') FROM turns WHERE idx = 1", STREAM_ACK);
+	dbq_expect(f->db, "SELECT stage||'|'||(ack_ms > 0)||'|'||(ack_ms <= total_ms)||'|'||(error IS NULL)"
+			  " FROM stage_usage WHERE turn_id IS NOT NULL",
+		   "extract|1|1|1");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage WHERE stage <> 'extract' AND ack_ms IS NOT NULL",
+		   "0");
 	cJSON *sent = cJSON_Parse(mockserver_request(f->ms, 0)->body);
 	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(sent, "stream")));
 	cJSON_Delete(sent);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	engine_free(e);
+	enginefix_rig_close(&r, e);
 	callview_free(log.view);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
 	free(body);
 	free(msg);
 }
@@ -703,16 +629,13 @@ static void test_streamed_ack(void **state)
 static void test_offline_ack(void **state)
 {
 	struct fixture *f = *state;
-	struct form *form = NULL;
-	struct lexicon *lex = NULL;
-	struct store *store = NULL;
+	struct enginefix_rig r;
 	struct engine *e = NULL;
 	char *msg = NULL;
-	struct engine_config cfg = {.form_path = FORM, .today = {2025, 3, 15}};
 	struct evlog log = {.released = true};
 
-	engine_rig(f, "reference", "rules", &form, &lex, &store, &cfg);
-	assert_int_equal(engine_new(&cfg, evlog_listener, &log, &e), ERR_OK);
+	enginefix_rig_open(&r, f->db, "reference", "rules");
+	assert_int_equal(engine_new(&r.cfg, evlog_listener, &log, &e), ERR_OK);
 
 	assert_int_equal(engine_start_call(e, NULL), ERR_OK);
 	struct engine_input name = {.transcript = "mera naam Sunita Devi hai"};
@@ -725,16 +648,13 @@ static void test_offline_ack(void **state)
 	assert_int_equal(engine_start_turn(e, &nothing), ERR_OK);
 	assert_int_equal(log.acks, 1); /* nothing extracted: no acknowledgement */
 	assert_string_equal(log.kinds, "SDA" "CKXDAT" "CXDAT");
-	assert_query(f->db, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
-			    " FROM (SELECT * FROM turns ORDER BY idx)", "1/जी;2/NULL");
-	assert_query(f->db, "SELECT count(*) FROM stage_usage", "0");
+	dbq_expect(f->db, "SELECT group_concat(idx||'/'||coalesce(ack,'NULL'), ';')"
+			  " FROM (SELECT * FROM turns ORDER BY idx)", "1/जी;2/NULL");
+	dbq_expect(f->db, "SELECT count(*) FROM stage_usage", "0");
 	assert_int_equal(mockserver_count(f->ms), 0);
 
 	assert_int_equal(engine_hang_up(e, "abandoned: test over"), ERR_OK);
-	engine_free(e);
-	store_close(store);
-	lexicon_free(lex);
-	form_free(form);
+	enginefix_rig_close(&r, e);
 	free(msg);
 }
 

@@ -147,8 +147,5 @@ int main(void)
 	table_tests(&tests, &n, rows, n_rows, run_row);
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(stop_early));
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(one_path));
-	int rc = _cmocka_run_group_tests("paths", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, n_rows);
-	return rc;
+	return table_run_group("paths", tests, n, rows, n_rows);
 }

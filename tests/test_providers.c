@@ -47,14 +47,5 @@ static void run_row(void **state)
 
 int main(void)
 {
-	struct table_row *rows = NULL;
-	int n_rows = 0;
-	table_load(DATA, 6, 6, 0, &rows, &n_rows);
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-	table_tests(&tests, &n, rows, n_rows, run_row);
-	int rc = _cmocka_run_group_tests("providers", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, n_rows);
-	return rc;
+	return table_run("providers", DATA, 6, 6, 0, run_row, NULL, 0);
 }

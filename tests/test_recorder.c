@@ -23,6 +23,7 @@
 #include <sndfile.h>
 
 #include "audio/recorder.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/tmpdir.h"
 
 #define RATE 16000
@@ -291,13 +292,6 @@ static void test_kill_before_first_turn(void **state)
 	}
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* A disk that takes 300 ms to make a turn durable. */
 static void slow_disk(void)
 {
@@ -320,11 +314,11 @@ static void test_background(void **state)
 	snprintf(dir, sizeof(dir), "%s/background", tmpdir);
 	assert_int_equal(recorder_open(dir, RATE, &r, NULL), ERR_OK);
 	assert_int_equal(recorder_background(r, slow_disk), ERR_OK);
-	t0 = mono_ms();
+	t0 = loopwait_ms();
 	write_n(r, RECORDER_CALLER, 0, RATE);
 	write_n(r, RECORDER_AGENT, 0, RATE / 2);
 	assert_int_equal(recorder_turn_end(r, &t), ERR_OK);
-	took = mono_ms() - t0;
+	took = loopwait_ms() - t0;
 	if (took > 100)
 		fail_msg("a turn's end waited %.0f ms for the disk", took);
 	assert_int_equal(t.caller_end_ms, 1000);
@@ -335,9 +329,9 @@ static void test_background(void **state)
 	assert_int_equal(recorder_turn_end(r, &t), ERR_OK);
 	assert_int_equal(t.agent_start_ms, 500);
 	assert_int_equal(t.agent_end_ms, 1250);
-	t0 = mono_ms();
+	t0 = loopwait_ms();
 	assert_int_equal(recorder_sync(r), ERR_OK);
-	assert_true(mono_ms() - t0 >= 250); /* the slow commits happened, on the thread */
+	assert_true(loopwait_ms() - t0 >= 250); /* the slow commits happened, on the thread */
 	snprintf(path, sizeof(path), "%s/caller.wav", dir);
 	check_side(path, 0, RATE * 3 / 2, 0, 0);
 	assert_int_equal(recorder_close(r, false, NULL), ERR_OK);

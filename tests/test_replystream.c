@@ -30,6 +30,7 @@
 #include "agent/stages/provider.h"
 #include "sessions/calls/engine.h"
 #include "sessions/store/store.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/sse.h"
@@ -40,13 +41,6 @@
 
 static struct mockserver *ms;
 static char dir[128];
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* ---- the server's streamed answers ---- */
 
@@ -138,14 +132,14 @@ static void on_event(void *ud, const struct engine_event *ev)
 	if (ev->turn == 0)
 		return;
 	if (ev->kind == ENGINE_REPLY_SENTENCE && s->n_sentences < 16) {
-		s->at[s->n_sentences] = mono_ms();
+		s->at[s->n_sentences] = loopwait_ms();
 		s->sentences[s->n_sentences++] = strdup(ev->text);
 	} else if (ev->kind == ENGINE_AGENT_SAYS) {
 		const cJSON *n = cJSON_GetObjectItem(ev->json, "sentences");
 		free(s->says);
 		s->says = strdup(ev->text);
 		s->says_sentences = cJSON_IsNumber(n) ? n->valueint : -1;
-		s->says_at = mono_ms();
+		s->says_at = loopwait_ms();
 	} else if (ev->kind == ENGINE_DECISION) {
 		cJSON_Delete(s->decision);
 		s->decision = cJSON_Duplicate(ev->json, 1);
@@ -229,11 +223,11 @@ static void turn_of(struct rig *r, bool silent)
 {
 	struct engine_input in = {.transcript = silent ? NULL : "mera naam Jhanvi Ghatak hai",
 				  .input = "typed", .silence = silent};
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	assert_int_equal(engine_start_turn(r->e, &in), ERR_OK);
 	while (engine_busy(r->e)) {
 		assert_int_equal(engine_poll(r->e, 20, NULL, 0), ERR_OK);
-		assert_true(mono_ms() - t0 < 10000);
+		assert_true(loopwait_ms() - t0 < 10000);
 	}
 }
 
@@ -447,19 +441,19 @@ static void test_barge_in(void **state)
 	rig_open(&r, "bargein");
 	sse_push_openai(ms, deltas, "stop", true, false, PIECE_MS, 1);
 	struct engine_input in = {.transcript = "mera naam Jhanvi Ghatak hai", .input = "typed"};
-	double t0 = mono_ms();
+	double t0 = loopwait_ms();
 	assert_int_equal(engine_start_turn(r.e, &in), ERR_OK);
 	while (r.seen.n_sentences == 0) {
 		assert_int_equal(engine_poll(r.e, 20, NULL, 0), ERR_OK);
-		assert_true(mono_ms() - t0 < 5000);
+		assert_true(loopwait_ms() - t0 < 5000);
 	}
-	double t1 = mono_ms();
+	double t1 = loopwait_ms();
 	assert_int_equal(engine_cancel(r.e, "barge-in"), ERR_OK);
-	assert_true(mono_ms() - t1 < 50);
+	assert_true(loopwait_ms() - t1 < 50);
 	assert_false(engine_busy(r.e));
 	assert_false(engine_waiting(r.e, NULL, NULL, NULL));
 	/* the rest of the answer would have come by now: nothing more is said */
-	while (mono_ms() - t1 < 4 * PIECE_MS)
+	while (loopwait_ms() - t1 < 4 * PIECE_MS)
 		assert_int_equal(engine_poll(r.e, 20, NULL, 0), ERR_OK);
 	assert_int_equal(r.seen.n_sentences, 1);
 	assert_string_equal(r.seen.sentences[0], "धन्यवाद जी।");

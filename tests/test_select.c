@@ -281,8 +281,5 @@ int main(void)
 	}
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(folder));
 	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(weights));
-	int rc = _cmocka_run_group_tests("select", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, n_rows);
-	return rc;
+	return table_run_group("select", tests, n, rows, n_rows);
 }

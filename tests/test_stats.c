@@ -130,15 +130,6 @@ static void summarize(void **state)
 
 int main(void)
 {
-	struct table_row *rows;
-	int n_rows;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-	table_load(DATA, 1, 0, 0, &rows, &n_rows);
-	table_tests(&tests, &n, rows, n_rows, run_row);
-	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(summarize));
-	int rc = _cmocka_run_group_tests("stats", tests, n, NULL, NULL);
-	free(tests);
-	table_free(rows, n_rows);
-	return rc;
+	const struct CMUnitTest more[] = {cmocka_unit_test(summarize)};
+	return table_run("stats", DATA, 1, 0, 0, run_row, more, 1);
 }

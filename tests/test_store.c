@@ -20,6 +20,8 @@
 #include <sqlite3.h>
 
 #include "sessions/store/store.h"
+#include "tests/support/dbq.h"
+#include "tests/support/oldstore.h"
 
 struct fixture {
 	char dir[64];
@@ -47,53 +49,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* query_text: the first column of the first row of sql on a separate connection, as a
- * new string ("" for NULL, "(none)" for no row). */
-static char *query_text(const char *path, const char *sql)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *q = NULL;
-	char *s;
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		const unsigned char *t = sqlite3_column_text(q, 0);
-		s = strdup(t ? (const char *)t : "");
-	} else {
-		s = strdup("(none)");
-	}
-	sqlite3_finalize(q);
-	sqlite3_close(db);
-	return s;
-}
-
-static void assert_query(const char *path, const char *sql, const char *want)
-{
-	char *got = query_text(path, sql);
-	if (strcmp(got, want) != 0)
-		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
-	free(got);
-}
-
-/* load_version: write the file of schema version v (tests/data/store_vV.sql) at path. */
+/* load_version: write the file of schema version v at path (tests/support/oldstore). */
 static void load_version(const char *path, int v)
 {
-	char name[64], sql[8192], want[16];
-	FILE *in;
-	size_t n;
-	sqlite3 *db;
+	char want[16];
 
-	snprintf(name, sizeof name, "tests/data/store_v%d.sql", v);
-	if (!(in = fopen(name, "r")))
-		fail_msg("cannot open %s (run from the source tree)", name);
-	n = fread(sql, 1, sizeof sql - 1, in);
-	fclose(in);
-	sql[n] = '\0';
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	oldstore_write(path, v);
 	snprintf(want, sizeof want, "%d", v);
-	assert_query(path, "PRAGMA user_version", want);
+	dbq_expect(path, "PRAGMA user_version", want);
 }
 
 static const char decision1[] =
@@ -140,12 +103,12 @@ static void test_schema(void **state)
 	store_close(st);
 	store_close(NULL);
 	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
-	assert_query(f->path, "PRAGMA user_version", want);
-	assert_query(f->path, "PRAGMA journal_mode", "wal");
-	assert_query(f->path,
-		     "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master "
-		     "WHERE type = 'table' ORDER BY name)",
-		     "calls,captures,runs,stage_usage,turns,verdicts");
+	dbq_expect(f->path, "PRAGMA user_version", want);
+	dbq_expect(f->path, "PRAGMA journal_mode", "wal");
+	dbq_expect(f->path,
+		   "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master "
+		   "WHERE type = 'table' ORDER BY name)",
+		   "calls,captures,runs,stage_usage,turns,verdicts");
 }
 
 /* schema_of: every table's columns (type, NOT NULL, default, key), foreign keys and
@@ -167,7 +130,7 @@ static char *schema_of(const char *path)
 	char *all = NULL;
 
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-		char *got = query_text(path, parts[i]);
+		char *got = dbq_text(path, parts[i]);
 		size_t n = strlen(got);
 		all = realloc(all, len + n + 2);
 		memcpy(all + len, got, n);
@@ -366,18 +329,18 @@ static void test_migrations(void **state)
 		unlink(f->path);
 		load_version(f->path, cases[i].version);
 		assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-		assert_query(f->path, "PRAGMA user_version", want);
+		dbq_expect(f->path, "PRAGMA user_version", want);
 		got = schema_of(f->path);
 		if (strcmp(got, expect) != 0)
 			fail_msg("version %d migrated:\n%s\nnew file:\n%s", cases[i].version, got,
 				 expect);
 		free(got);
 		for (size_t c = 0; c < 3 && cases[i].opened[c].sql; c++)
-			assert_query(f->path, cases[i].opened[c].sql, cases[i].opened[c].want);
+			dbq_expect(f->path, cases[i].opened[c].sql, cases[i].opened[c].want);
 		cases[i].write(st);
 		store_close(st);
 		for (size_t c = 0; c < 4 && cases[i].written[c].sql; c++)
-			assert_query(f->path, cases[i].written[c].sql, cases[i].written[c].want);
+			dbq_expect(f->path, cases[i].written[c].sql, cases[i].written[c].want);
 	}
 	free(expect);
 }
@@ -423,11 +386,11 @@ static void test_live_columns(void **state)
 		store_turns_free(rows, n);
 	}
 	store_close(st);
-	assert_query(f->path,
-		     "SELECT group_concat(idx||':'||input||'/'||barge_in||'/'||coalesce(barge_in_ms,'-')||'/'||"
-		     "silence||'/'||coalesce(caller_audio_start_ms,'-')||'-'||coalesce(caller_audio_end_ms,'-')||'/'||"
-		     "coalesce(agent_audio_start_ms,'-')||'-'||coalesce(agent_audio_end_ms,'-'), ';') FROM turns",
-		     "1:typed/0/-/0/---/---;2:mic/0/-/1/---/---;3:mic/1/0/0/5000-6500/7000-9000");
+	dbq_expect(f->path,
+		   "SELECT group_concat(idx||':'||input||'/'||barge_in||'/'||coalesce(barge_in_ms,'-')||'/'||"
+		   "silence||'/'||coalesce(caller_audio_start_ms,'-')||'-'||coalesce(caller_audio_end_ms,'-')||'/'||"
+		   "coalesce(agent_audio_start_ms,'-')||'-'||coalesce(agent_audio_end_ms,'-'), ';') FROM turns",
+		   "1:typed/0/-/0/---/---;2:mic/0/-/1/---/---;3:mic/1/0/0/5000-6500/7000-9000");
 }
 
 /* Stage usage of the opening (no turn) and of a turn; a cancelled turn. */
@@ -462,21 +425,21 @@ static void test_usage_and_cancelled(void **state)
 	assert_int_equal(store_turn_add(st, id, &t2), ERR_OK);
 	store_close(st);
 
-	assert_query(f->path,
-		     "SELECT stage||'|'||provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
-		     "cost_usd FROM stage_usage WHERE turn_id IS NULL",
-		     "reply|openai|gpt-x|300|20|0.00042");
-	assert_query(f->path, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id"
-			      " WHERE t.idx = 1 AND s.call_id = t.call_id", "2");
-	assert_query(f->path,
-		     "SELECT attempts||'|'||coalesce(tokens_in,'NULL')||'|'||coalesce(cost_usd,'NULL')||'|'||error"
-		     " FROM stage_usage WHERE stage = 'extract'",
-		     "3|NULL|NULL|openai: HTTP 500");
-	assert_query(f->path, "SELECT audio_s||'|'||(error IS NULL) FROM stage_usage WHERE stage = 'stt'",
-		     "1.5|1");
-	assert_query(f->path, "SELECT cancelled||'|'||error FROM turns WHERE idx = 2",
-		     "1|cancelled while waiting for EXTRACT");
-	assert_query(f->path, "SELECT cancelled FROM turns WHERE idx = 1", "0");
+	dbq_expect(f->path,
+		   "SELECT stage||'|'||provider||'|'||model||'|'||tokens_in||'|'||tokens_out||'|'||"
+		   "cost_usd FROM stage_usage WHERE turn_id IS NULL",
+		   "reply|openai|gpt-x|300|20|0.00042");
+	dbq_expect(f->path, "SELECT count(*) FROM stage_usage s JOIN turns t ON t.id = s.turn_id"
+			    " WHERE t.idx = 1 AND s.call_id = t.call_id", "2");
+	dbq_expect(f->path,
+		   "SELECT attempts||'|'||coalesce(tokens_in,'NULL')||'|'||coalesce(cost_usd,'NULL')||'|'||error"
+		   " FROM stage_usage WHERE stage = 'extract'",
+		   "3|NULL|NULL|openai: HTTP 500");
+	dbq_expect(f->path, "SELECT audio_s||'|'||(error IS NULL) FROM stage_usage WHERE stage = 'stt'",
+		   "1.5|1");
+	dbq_expect(f->path, "SELECT cancelled||'|'||error FROM turns WHERE idx = 2",
+		   "1|cancelled while waiting for EXTRACT");
+	dbq_expect(f->path, "SELECT cancelled FROM turns WHERE idx = 1", "0");
 }
 
 /* Files that are not this formdesk's database: each refused with what is wrong. */
@@ -549,7 +512,7 @@ static void test_call_round_trip(void **state)
 	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
 	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
 	assert_true(id > 0);
-	assert_query(f->path, "SELECT status FROM calls", "in_progress");
+	dbq_expect(f->path, "SELECT status FROM calls", "in_progress");
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
 	t2.error = "stt: timeout";
 	t2.seg_start_ms = -1;
@@ -571,31 +534,31 @@ static void test_call_round_trip(void **state)
 	}
 	store_close(st);
 
-	assert_query(f->path,
-		     "SELECT corpus||'|'||corpus_call_id||'|'||caller||'|'||form_title||'|'||stt||'|'||"
-		     "extract||'|'||reply||'|'||today||'|'||status||'|'||reason||'|'||turns FROM calls",
-		     "demo|c1-p01|c1|ARMMAN|reference|rules|script|2025-03-15|failed|caller hung up|2");
-	assert_query(f->path, "SELECT json_extract(form_data, '$.name') FROM calls", "Sunita");
-	assert_query(f->path, "SELECT ended_at IS NOT NULL AND started_at <= ended_at FROM calls", "1");
-	assert_query(f->path, "SELECT count(*) FROM turns", "2");
-	assert_query(f->path,
-		     "SELECT transcript||'|'||reply||'|'||seg_start_ms||'|'||seg_end_ms||'|'||stt_ms"
-		     " FROM turns WHERE idx = 1",
-		     "mera naam Sunita hai|आप किस ज़िले में रहती हैं?|120|1500|1.5");
-	assert_query(f->path, "SELECT seg_start_ms IS NULL FROM turns WHERE idx = 2", "1");
-	assert_query(f->path, "SELECT error FROM turns WHERE idx = 2", "stt: timeout");
-	assert_query(f->path, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 2",
-		     "district");
+	dbq_expect(f->path,
+		   "SELECT corpus||'|'||corpus_call_id||'|'||caller||'|'||form_title||'|'||stt||'|'||"
+		   "extract||'|'||reply||'|'||today||'|'||status||'|'||reason||'|'||turns FROM calls",
+		   "demo|c1-p01|c1|ARMMAN|reference|rules|script|2025-03-15|failed|caller hung up|2");
+	dbq_expect(f->path, "SELECT json_extract(form_data, '$.name') FROM calls", "Sunita");
+	dbq_expect(f->path, "SELECT ended_at IS NOT NULL AND started_at <= ended_at FROM calls", "1");
+	dbq_expect(f->path, "SELECT count(*) FROM turns", "2");
+	dbq_expect(f->path,
+		   "SELECT transcript||'|'||reply||'|'||seg_start_ms||'|'||seg_end_ms||'|'||stt_ms"
+		   " FROM turns WHERE idx = 1",
+		   "mera naam Sunita hai|आप किस ज़िले में रहती हैं?|120|1500|1.5");
+	dbq_expect(f->path, "SELECT seg_start_ms IS NULL FROM turns WHERE idx = 2", "1");
+	dbq_expect(f->path, "SELECT error FROM turns WHERE idx = 2", "stt: timeout");
+	dbq_expect(f->path, "SELECT json_extract(decision, '$.asked') FROM turns WHERE idx = 2",
+		   "district");
 	/* Verdicts and captures are rows, so they can be queried. */
-	assert_query(f->path,
-		     "SELECT v.field||'|'||v.rule||'|'||v.message FROM verdicts v JOIN turns t ON"
-		     " t.id = v.turn_id WHERE v.ok = 0",
-		     "district|options|Patna is not one of the options");
-	assert_query(f->path, "SELECT count(*) FROM verdicts", "2");
-	assert_query(f->path,
-		     "SELECT group_concat(field||'='||coalesce(value,'NULL')||':'||status, ';')"
-		     " FROM captures",
-		     "name=Sunita:answered;district=NULL:invalid");
+	dbq_expect(f->path,
+		   "SELECT v.field||'|'||v.rule||'|'||v.message FROM verdicts v JOIN turns t ON"
+		   " t.id = v.turn_id WHERE v.ok = 0",
+		   "district|options|Patna is not one of the options");
+	dbq_expect(f->path, "SELECT count(*) FROM verdicts", "2");
+	dbq_expect(f->path,
+		   "SELECT group_concat(field||'='||coalesce(value,'NULL')||':'||status, ';')"
+		   " FROM captures",
+		   "name=Sunita:answered;district=NULL:invalid");
 }
 
 /* The engine hands the decision as JSON (not text): the store prints it into the column,
@@ -621,12 +584,12 @@ static void test_decision_json(void **state)
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
 	assert_int_equal(store_turn_add(st, id, &t2), ERR_PARSE);
 	store_close(st);
-	assert_query(f->path, "SELECT opening_decision FROM calls", "{\"turn\":0,\"asked\":null}");
-	assert_query(f->path, "SELECT decision FROM turns", decision1);
-	assert_query(f->path, "SELECT count(*) FROM turns", "1");
-	assert_query(f->path, "SELECT field||'='||value||':'||status FROM captures",
-		     "name=Sunita:answered");
-	assert_query(f->path, "SELECT field||'|'||rule||'|'||ok FROM verdicts", "name|min_length|1");
+	dbq_expect(f->path, "SELECT opening_decision FROM calls", "{\"turn\":0,\"asked\":null}");
+	dbq_expect(f->path, "SELECT decision FROM turns", decision1);
+	dbq_expect(f->path, "SELECT count(*) FROM turns", "1");
+	dbq_expect(f->path, "SELECT field||'='||value||':'||status FROM captures",
+		   "name=Sunita:answered");
+	dbq_expect(f->path, "SELECT field||'|'||rule||'|'||ok FROM verdicts", "name|min_length|1");
 	cJSON_Delete(opening);
 	cJSON_Delete(d1);
 	cJSON_Delete(bad);
@@ -656,12 +619,12 @@ static void test_turn_survives_crash(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	assert_query(f->path, "SELECT transcript FROM turns t JOIN calls c ON c.id = t.call_id"
-			      " WHERE c.corpus = 'crash'",
-		     "haan ji");
-	assert_query(f->path, "SELECT status||'|'||turns FROM calls WHERE corpus = 'crash'",
-		     "in_progress|1");
-	assert_query(f->path, "SELECT count(*) FROM verdicts", "1");
+	dbq_expect(f->path, "SELECT transcript FROM turns t JOIN calls c ON c.id = t.call_id"
+			    " WHERE c.corpus = 'crash'",
+		   "haan ji");
+	dbq_expect(f->path, "SELECT status||'|'||turns FROM calls WHERE corpus = 'crash'",
+		   "in_progress|1");
+	dbq_expect(f->path, "SELECT count(*) FROM verdicts", "1");
 }
 
 /* The readers give back what the writers were given: calls by filter, a call's turns,
@@ -988,11 +951,11 @@ static void test_open_policy(void **state)
 				      NULL, NULL),
 			 SQLITE_OK);
 	store_close(st);
-	assert_query(f->path, "SELECT value FROM t_meta WHERE name = 'schema_version'", "1");
+	dbq_expect(f->path, "SELECT value FROM t_meta WHERE name = 'schema_version'", "1");
 	assert_int_equal(store_open_with(f->path, STORE_EXISTING, &part2, &st, NULL), ERR_OK);
 	store_close(st);
-	assert_query(f->path, "SELECT value FROM t_meta WHERE name = 'schema_version'", "2");
-	assert_query(f->path, "SELECT a||b FROM t_items", "x7");
+	dbq_expect(f->path, "SELECT value FROM t_meta WHERE name = 'schema_version'", "2");
+	dbq_expect(f->path, "SELECT a||b FROM t_items", "x7");
 	/* ... and a newer part is refused by this formdesk */
 	st = NULL;
 	assert_int_equal(store_open_with(f->path, STORE_EXISTING, &part1, &st, &msg), ERR_DB);
@@ -1032,9 +995,9 @@ static void test_open_policy(void **state)
 		sqlite3_finalize(q);
 	}
 	store_close(st);
-	assert_query(f->path, "SELECT count(*) FROM sqlite_master WHERE name IN ('calls', 't_items')",
-		     "2");
-	assert_query(f->path, "PRAGMA journal_mode", "wal");
+	dbq_expect(f->path, "SELECT count(*) FROM sqlite_master WHERE name IN ('calls', 't_items')",
+		   "2");
+	dbq_expect(f->path, "PRAGMA journal_mode", "wal");
 }
 
 /* Two processes opening a version 1 file at the same moment: both open it, and it is
@@ -1067,8 +1030,8 @@ static void test_concurrent_migration(void **state)
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
 	snprintf(want, sizeof want, "%d", STORE_SCHEMA_VERSION);
-	assert_query(f->path, "PRAGMA user_version", want);
-	assert_query(f->path, "SELECT transcript||'|'||input FROM turns", "haan ji|corpus");
+	dbq_expect(f->path, "PRAGMA user_version", want);
+	dbq_expect(f->path, "SELECT transcript||'|'||input FROM turns", "haan ji|corpus");
 }
 
 int main(void)

@@ -234,8 +234,7 @@ static char *unstreamed(enum proto p)
 	}
 	char *text = cJSON_PrintUnformatted(body);
 	cJSON_Delete(body);
-	mockserver_clear(ms);
-	mockserver_push(ms, (struct mock_reply){200, NULL, text, NULL, 0});
+	mockserver_answer(ms, text);
 	free(text);
 	struct backend be;
 	assert_int_equal(backend_extract(p == OPENAI ? "openai" : "anthropic", &be, NULL), ERR_OK);

@@ -23,6 +23,7 @@
 #include "agent/stages/secret.h"
 #include "agent/stages/provider.h"
 #include "agent/stages/stt_wav.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
@@ -243,6 +244,17 @@ static void test_providers(void **state)
 	clear_env();
 }
 
+/* elevenlabs: ElevenLabs' STT row on the mock server (cleared) with the API key key. */
+static struct backend elevenlabs(const char *key)
+{
+	struct backend be;
+	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
+	setenv("ELEVENLABS_API_KEY", key, 1);
+	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	mockserver_clear(ms);
+	return be;
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -254,14 +266,9 @@ static void test_errors(void **state)
 	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
 	close(fd);
 	setenv("FORMDESK_CONFIG", cfg, 1);
-	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
-	setenv("ELEVENLABS_API_KEY", "el-secret-9", 1);
-	struct backend be;
-	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	struct backend be = elevenlabs("el-secret-9");
 	char *out = NULL;
 	struct backend_usage u;
-
-	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){401, NULL, "{\"detail\":{\"status\":\"invalid_api_key\",\"message\":\"Invalid API key: el-secret-9\"}}", NULL, 0});
 	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_BACKEND);
 	assert_true(backend_last_usage(&be, &u));
@@ -304,18 +311,6 @@ static void test_errors(void **state)
 	provider_config_free();
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void keep_result(void *ud, struct http_result *res)
-{
-	*(struct http_result **)ud = res;
-}
-
 /* Google's access token is fetched without blocking the loop: with a token endpoint that
  * answers after 1.5 s, starting the request returns at once and the loop, polling every
  * 10 ms, never waits long between ticks; the transcript request goes out after the token
@@ -342,27 +337,12 @@ static void test_token_nonblocking(void **state)
 	struct http_client *c;
 	assert_int_equal(http_client_new(&c), ERR_OK);
 	struct backend_usage u;
-	struct http_req *hr = NULL;
-	struct http_result *res = NULL;
-	double t0 = mono_ms();
-	assert_int_equal(backend_start(&be, &REQ, &hr, &u), ERR_OK);
-	assert_int_equal(http_start(c, hr, keep_result, &res, NULL), ERR_OK);
-	double last = mono_ms(), worst = last - t0;
-	int ticks = 0;
-	while (!res) {
-		assert_int_equal(http_poll(c, 10, NULL, 0), ERR_OK);
-		double now = mono_ms();
-		if (now - last > worst)
-			worst = now - last;
-		last = now;
-		ticks++;
-		assert_true(now - t0 < 10000);
-	}
-	double total = last - t0;
-	if (worst > 250)
-		fail_msg("the loop waited %.0f ms at once (the token took %d ms)", worst, token_delay_ms);
-	assert_true(total >= token_delay_ms);
-	assert_true(ticks > 20);
+	struct loopwait w;
+	struct http_result *res = loopwait_backend(c, &be, &REQ, &u, &w);
+	if (w.worst_ms > 250)
+		fail_msg("the loop waited %.0f ms at once (the token took %d ms)", w.worst_ms, token_delay_ms);
+	assert_true(w.total_ms >= token_delay_ms);
+	assert_true(w.ticks > 20);
 	char *text = NULL;
 	assert_int_equal(backend_finish(&be, &REQ, res, &text, &u), ERR_OK);
 	assert_string_equal(text, "मेरा नाम सुनीता देवी है");
@@ -381,11 +361,7 @@ static void test_token_nonblocking(void **state)
 	mockserver_clear(ms);
 	token_delay_ms = 0;
 	mockserver_set_default(ms, (struct mock_reply){403, NULL, "{}", NULL, 0});
-	assert_int_equal(backend_start(&be, &REQ, &hr, &u), ERR_OK);
-	res = NULL;
-	assert_int_equal(http_start(c, hr, keep_result, &res, NULL), ERR_OK);
-	while (!res)
-		assert_int_equal(http_poll(c, 10, NULL, 0), ERR_OK);
+	res = loopwait_backend(c, &be, &REQ, &u, NULL);
 	assert_int_equal(backend_finish(&be, &REQ, res, &text, &u), ERR_BACKEND);
 	assert_non_null(strstr(u.error, "google token: HTTP 403"));
 	assert_int_equal(mockserver_count(ms), 1);
@@ -405,13 +381,9 @@ static void test_ttfb_delayed(void **state)
 	(void)state;
 	clear_env();
 	provider_config_free();
-	setenv("ELEVENLABS_BASE_URL", mockserver_url(ms), 1);
-	setenv("ELEVENLABS_API_KEY", "el-key", 1);
-	struct backend be;
-	assert_int_equal(backend_stt("elevenlabs", &be, NULL), ERR_OK);
+	struct backend be = elevenlabs("el-key");
 	char *out = NULL;
 	struct backend_usage u;
-	mockserver_clear(ms);
 	mockserver_push(ms, (struct mock_reply){200, NULL, "{\"text\":\"हाँ\"}", NULL, 1000});
 	assert_int_equal(backend_transcribe(&be, &REQ, &out), ERR_OK);
 	free(out);

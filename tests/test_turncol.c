@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "tests/support/dbq.h"
+#include "tests/support/oldstore.h"
 #include "tests/support/tmpdir.h"
 #include "agent/hindi/lexicon.h"
 #include "agent/rules/decision.h"
@@ -142,24 +143,6 @@ static void test_stored_and_read(void **state)
 	store_close(st);
 }
 
-/* load_version: the file of schema version v (tests/data/store_vV.sql) at path. */
-static void load_version(const char *path, int v)
-{
-	char name[64], *sql = NULL;
-	size_t cap = 0;
-	sqlite3 *db = NULL;
-	FILE *in;
-
-	snprintf(name, sizeof name, "tests/data/store_v%d.sql", v);
-	assert_non_null(in = fopen(name, "r"));
-	assert_true(getdelim(&sql, &cap, '\0', in) > 0);
-	fclose(in);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	free(sql);
-}
-
 #define COLUMNS "SELECT group_concat(name||' '||type||' '||\"notnull\"||' '||coalesce(dflt_value," \
 		"'-'), ',') FROM pragma_table_info('turns')"
 
@@ -178,7 +161,7 @@ static void test_migrated(void **state)
 	for (int v = 1; v < STORE_SCHEMA_VERSION; v++) {
 		char *got;
 		snprintf(path, sizeof path, "%s/v%d.db", dir, v);
-		load_version(path, v);
+		oldstore_write(path, v);
 		dbq_expect(path, "SELECT count(*) FROM pragma_table_info('turns') WHERE name = 'words'",
 			   "0");
 		add_turn(path, "haan ji");

@@ -8,75 +8,46 @@
 # deadlines are generous and only bound waits for what is checked.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=forms/armman_enrollment.json
 KEY=sk-tui-KEY-never-shown-0123456789
 
 . tests/lib/tmux.sh
-need_tools tmux python3 sqlite3
-need_bin
-
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-models-$$" -f /dev/null)
-server_pid=
-trap cleanup_server EXIT
+tmux_start models python3 sqlite3
 
 # The model server: documented chat.completion objects; EXTRACT requests carry
 # response_format and get an empty extraction, REPLY requests a Hindi question.
 cat >"$tmp/server.py" <<'PY'
 import json, sys, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from jsonserver import serve
 delay_file = sys.argv[1]
-class Model(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        with open(delay_file) as f:
-            delay = float(f.read().strip())
-        end = time.monotonic() + delay
-        while time.monotonic() < end:
-            time.sleep(0.05)
-        if "response_format" in body:
-            content = json.dumps({"ack": "ji", "fields": []})
-        else:
-            content = "कृपया दोबारा बताइए?"
-        out = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
-                          "model": body.get("model", "m"),
-                          "choices": [{"index": 0, "finish_reason": "stop",
-                                       "message": {"role": "assistant", "content": content}}],
-                          "usage": {"prompt_tokens": 50, "completion_tokens": 5,
-                                    "total_tokens": 55}}).encode()
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(out)))
-            self.end_headers()
-            self.wfile.write(out)
-        except OSError:
-            pass
-server = ThreadingHTTPServer(("127.0.0.1", 0), Model)
-server.daemon_threads = True
-print(server.server_address[1], flush=True)
-server.serve_forever()
+def answer(req):
+    body = json.loads(req.body or b"{}")
+    with open(delay_file) as f:
+        delay = float(f.read().strip())
+    end = time.monotonic() + delay
+    while time.monotonic() < end:
+        time.sleep(0.05)
+    if "response_format" in body:
+        content = json.dumps({"ack": "ji", "fields": []})
+    else:
+        content = "कृपया दोबारा बताइए?"
+    return 200, {"id": "chatcmpl-1", "object": "chat.completion", "created": 1,
+                 "model": body.get("model", "m"),
+                 "choices": [{"index": 0, "finish_reason": "stop",
+                              "message": {"role": "assistant", "content": content}}],
+                 "usage": {"prompt_tokens": 50, "completion_tokens": 5, "total_tokens": 55}}
+serve(answer, threads=True)
 PY
 echo 2 >"$tmp/delay"
 serve_local "$tmp/server.py" "$tmp/delay"
 
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 echo "# corpus $corpus, binary $BIN, model server on port $port"
 
-PANE=sim
-POLL=0.1
-# timer: the waiting time the status bar shows now ("" when none)
-timer() { capture | grep -oE 'waiting for (EXTRACT|REPLY) \(openai\) [0-9]+\.[0-9] s' | tail -1; }
-
+WAITING='waiting for (EXTRACT|REPLY) \(openai\) [0-9]+\.[0-9] s'
 db=$tmp/sim.db
-# The key reaches the shell through its environment, never typed: a capture taken before
-# `clear` has run would otherwise see the typed line (and the check below would fail).
-"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "OPENAI_API_KEY=$KEY" "bash --norc --noprofile"
-"${T[@]}" send-keys -t sim "export PS1='fdtest\$ ' OPENAI_BASE_URL=http://127.0.0.1:$port FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+# The key reaches the shell through its environment, never typed (the check below would
+# see a typed line).
+waiting_shell "OPENAI_API_KEY=$KEY" "OPENAI_BASE_URL=http://127.0.0.1:$port"
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --extract openai:gpt-test --reply openai:gpt-test; echo \"exit=\$?\"" Enter
 
 check "the status bar says the opening waits for REPLY" wait_for 'waiting for REPLY \(openai\) [0-9]+\.[0-9] s' 30

@@ -14,22 +14,11 @@
 #  paging: 303 calls, read a page at a time; space and b page, g and G go to the ends.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-need_bin
-
-tmp=$(mktemp -d)
+tmux_start review sqlite3
 db=$tmp/review.db
-T=(tmux -L "formdesk-review-$$" -f /dev/null)
 PANE=review
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	[ -n "${KEEP_TMP:-}" ] && echo "# kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
 "$BIN" run --headless --form tests/data/runs_form.json --corpus tests/data/runs_corpus --db "$db" >/dev/null 2>&1
 
 open_shell

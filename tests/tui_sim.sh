@@ -5,25 +5,12 @@
 # what it checks) and types keys with send-keys. TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=forms/armman_enrollment.json
 
 . tests/lib/tmux.sh
-need_tools tmux
-need_bin
-
-tmp=$(mktemp -d)
+tmux_start tui
 db=$tmp/sim.db
-T=(tmux -L "formdesk-tui-$$" -f /dev/null)
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
-# The bundled demo corpus when it has been built (make corpora), else the test fixture.
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 echo "# corpus $corpus, binary $BIN"
 
 # ---- before the screen: errors and a missing terminal -------------------------------

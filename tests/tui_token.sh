@@ -8,48 +8,22 @@
 # TAP-style output; deadlines are generous and only bound waits for what is checked.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=forms/armman_enrollment.json
 
 . tests/lib/tmux.sh
-need_tools tmux python3 openssl
-need_bin
-
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-token-$$" -f /dev/null)
-server_pid=
-trap cleanup_server EXIT
+tmux_start token python3 openssl
 
 cat >"$tmp/server.py" <<'PY'
-import json, sys, time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import sys, time
+from jsonserver import serve
 log = sys.argv[1]
-class Google(BaseHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with open(log, "a") as f:
-            f.write("%s %s\n" % (self.path, self.headers.get("Authorization", "-")))
-        if self.path == "/token":
-            time.sleep(4)
-            out = {"access_token": "ya29.slow-token", "expires_in": 3599, "token_type": "Bearer"}
-        else:
-            out = {"results": [{"alternatives": [{"transcript": "मेरा नाम सुनीता देवी है"}]}]}
-        body = json.dumps(out, ensure_ascii=False).encode()
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except OSError:
-            pass
-server = ThreadingHTTPServer(("127.0.0.1", 0), Google)
-server.daemon_threads = True
-print(server.server_address[1], flush=True)
-server.serve_forever()
+def answer(req):
+    with open(log, "a") as f:
+        f.write("%s %s\n" % (req.path, req.headers.get("Authorization", "-")))
+    if req.path == "/token":
+        time.sleep(4)
+        return 200, {"access_token": "ya29.slow-token", "expires_in": 3599, "token_type": "Bearer"}
+    return 200, {"results": [{"alternatives": [{"transcript": "मेरा नाम सुनीता देवी है"}]}]}
+serve(answer, threads=True)
 PY
 serve_local "$tmp/server.py" "$tmp/requests"
 
@@ -63,18 +37,13 @@ json.dump({"type": "service_account", "project_id": "demo-project", "private_key
            "token_uri": "http://127.0.0.1:%s/token" % sys.argv[2]}, open(sys.argv[3], "w"))
 PY
 
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 echo "# corpus $corpus, binary $BIN, server on port $port"
 
-PANE=sim
-POLL=0.1
-# timer: the waiting time the status bar shows now ("" when none)
-timer() { capture | grep -oE 'waiting for STT \(google\) [0-9]+\.[0-9] s' | tail -1; }
-
+WAITING='waiting for STT \(google\) [0-9]+\.[0-9] s'
 db=$tmp/sim.db
-"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "GOOGLE_APPLICATION_CREDENTIALS=$tmp/cred.json" \
-	"bash --norc --noprofile"
-"${T[@]}" send-keys -t sim "export PS1='fdtest\$ ' GOOGLE_SPEECH_BASE_URL=http://127.0.0.1:$port FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+waiting_shell "GOOGLE_APPLICATION_CREDENTIALS=$tmp/cred.json" \
+	"GOOGLE_SPEECH_BASE_URL=http://127.0.0.1:$port"
 "${T[@]}" send-keys -t sim "'$BIN' --form '$FORM' --corpus '$corpus' --db '$db' --speed 4 --stt google; echo \"exit=\$?\"" Enter
 
 check "the status bar says STT is waited for while the token is fetched" \

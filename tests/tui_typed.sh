@@ -9,22 +9,12 @@
 # TAP-style output.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=$PWD/forms/armman_enrollment.json
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
 . tests/lib/tmux.sh
-need_tools tmux sqlite3
-
-tmp=$(mktemp -d)
+FORM=$PWD/$FORM
+tmux_start typed sqlite3
 db=$tmp/typed.db
-T=(tmux -L "formdesk-typed-$$" -f /dev/null)
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 PANE=typed
 # say WORDS: type the caller's words (literally, UTF-8) and press Enter.

@@ -4,23 +4,11 @@
 # driven in tmux like tui_sim; an unknown voice is refused before the screen opens.
 set -u
 cd "$(dirname "$0")/.."
-BIN=${FORMDESK_BIN:-./build/san/formdesk}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-FORM=forms/armman_enrollment.json
 
 . tests/lib/tmux.sh
-need_tools tmux python3
-need_bin
-
-tmp=$(mktemp -d)
-T=(tmux -L "formdesk-voice-$$" -f /dev/null)
+tmux_start voice python3
 PANE=voice
-cleanup() {
-	"${T[@]}" kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+demo_corpus
 
 "$BIN" --form "$FORM" --corpus "$corpus" --db "$tmp/x.db" --tts festival </dev/null >/dev/null 2>"$tmp/err"
 rc=$?

@@ -238,7 +238,7 @@ static const char indexes[] =
 /* Migrations, as data: an older file is brought up one version at a time, each step in
  * its own transaction (a new file gets the tables above at once). Version 1 was the
  * tables above without the columns marked with a later version and without stage_usage
- * (tests/data/store_v1.sql). */
+ * (tests/data/store_v1_schema.sql). */
 
 /* Version 2: per-request measurements of the network stages, and cancelled turns. */
 static const char schema_v2[] =

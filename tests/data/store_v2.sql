@@ -1,19 +1,8 @@
 -- The session store as formdesk wrote it at schema version 2 (stage_usage and
 -- turns.cancelled, before the live-call columns), with a corpus call and a call without a
 -- corpus, one turn each, for the migration test.
-CREATE TABLE calls ( id INTEGER PRIMARY KEY, corpus TEXT, corpus_call_id TEXT, caller TEXT, path TEXT, form_path TEXT, form_title TEXT, stt TEXT, extract TEXT, reply TEXT, today TEXT, started_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')), ended_at TEXT, status TEXT NOT NULL DEFAULT 'in_progress', reason TEXT, opening TEXT, opening_decision TEXT, form_data TEXT, form_status TEXT, turns INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE turns ( id INTEGER PRIMARY KEY, call_id INTEGER NOT NULL REFERENCES calls(id) ON DELETE CASCADE, idx INTEGER NOT NULL, utterance_id TEXT, audio TEXT, condition TEXT, seg_start_ms INTEGER, seg_end_ms INTEGER, segments TEXT, transcript TEXT, extraction TEXT, decision TEXT, reply TEXT, audio_ms REAL, vad_ms REAL, stt_ms REAL, extract_ms REAL, rules_ms REAL, reply_ms REAL, total_ms REAL, speech_ms REAL, error TEXT, created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')), UNIQUE (call_id, idx));
-CREATE TABLE captures ( id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE, field TEXT, raw TEXT, value TEXT, status TEXT, reason TEXT);
-CREATE TABLE verdicts ( id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE, field TEXT, rule TEXT, ok INTEGER NOT NULL, message TEXT);
-CREATE INDEX turns_call ON turns(call_id);
-CREATE INDEX captures_turn ON captures(turn_id);
-CREATE INDEX verdicts_turn ON verdicts(turn_id);
-CREATE INDEX verdicts_field ON verdicts(field, ok);
-CREATE INDEX calls_corpus ON calls(corpus, corpus_call_id);
-ALTER TABLE turns ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE stage_usage ( id INTEGER PRIMARY KEY, call_id INTEGER NOT NULL REFERENCES calls(id) ON DELETE CASCADE, turn_id INTEGER REFERENCES turns(id) ON DELETE CASCADE, stage TEXT NOT NULL, provider TEXT, model TEXT, ttfb_ms REAL, total_ms REAL, attempts INTEGER, tokens_in INTEGER, tokens_out INTEGER, audio_s REAL, cost_usd REAL, error TEXT);
-CREATE INDEX stage_usage_turn ON stage_usage(turn_id);
-CREATE INDEX stage_usage_call ON stage_usage(call_id, stage);
+-- Its tables: store_v1_schema.sql to store_v2_schema.sql, applied in order first by
+-- test_store's load_version; this file holds the version number and the rows.
 PRAGMA user_version = 2;
 INSERT INTO calls (id, corpus, corpus_call_id, status, turns) VALUES (1, 'old', 'c1', 'complete', 1);
 INSERT INTO turns (id, call_id, idx, transcript, cancelled) VALUES (1, 1, 1, 'haan ji', 0);

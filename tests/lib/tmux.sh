@@ -1,7 +1,15 @@
-# tests/lib/tmux.sh: what the tmux screen tests share. Sourced (after `set -u`) by a test
-# that then sets tmp (its private folder), T (the tmux command on its private server, an
-# array) and PANE (the session whose screen it reads); the helpers read them when called.
-# POLL, the seconds between two looks at the screen, defaults to 0.2.
+# tests/lib/tmux.sh: what the tmux screen tests share. Sourced (after `set -u`, from the top
+# of the tree) by a test that then calls tmux_start, which sets tmp (its private folder) and
+# T (the tmux command on its private server, an array), and sets PANE (the session whose
+# screen it reads); the helpers read them when called. POLL, the seconds between two looks
+# at the screen, defaults to 0.2.
+
+# BIN: the binary under test ($FORMDESK_BIN, default the sanitizer build), made absolute
+# because the tests run it from shells in other folders; FORM: the enrollment form.
+BIN=${FORMDESK_BIN:-./build/san/formdesk}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+FORM=forms/armman_enrollment.json
+. tests/lib/serve.sh
 
 # TAP output: n counts the tests, failed the failures.
 n=0
@@ -58,6 +66,12 @@ wait_gone() {
 	return 1
 }
 
+# demo_corpus: corpus, the corpus the simulator plays: the bundled demo corpus when it has
+# been built (make corpora), else the test fixture tests/data/corpus_good.
+demo_corpus() {
+	if [ -f corpus/demo/corpus.json ]; then corpus=demo; else corpus=tests/data/corpus_good; fi
+}
+
 # open_shell: a bash with the prompt "fdtest$ " in a new 160x45 session $PANE, tmux's own
 # status line off; waits (at most 30 s) for the prompt.
 open_shell() {
@@ -90,6 +104,15 @@ see() {
 	capture "$s" 2>/dev/null | sed 's/^/#   /'
 	return 1
 }
+# press SESSION PATTERN WHAT KEY...: type the KEYs (tmux send-keys names) into SESSION, then
+# check WHAT: PATTERN shows on SESSION's screen (see, its deadline).
+press() {
+	local s=$1 pat=$2 what=$3
+	shift 3
+	"${T[@]}" send-keys -t "$s" "$@"
+	see "$s" "$pat"
+	check "$what" test $? = 0
+}
 # wait_file FILE [SECONDS]: poll until FILE exists and is not empty (deadline 30 s).
 wait_file() {
 	local end=$((SECONDS + ${2:-30}))
@@ -100,22 +123,22 @@ wait_file() {
 	return 1
 }
 
-# serve_local SCRIPT ARG...: start a local HTTP server (python3 SCRIPT ARG..., which prints
-# its port first) in the background; sets server_pid and port. Stops (a failed test, exit
-# 1) when it does not come up within 10 s. Kill it in the test's cleanup.
-serve_local() {
-	python3 "$@" >"$tmp/port" 2>"$tmp/server.err" &
-	server_pid=$!
-	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-	port=$(cat "$tmp/port")
-	if [ -z "$port" ]; then
-		echo "not ok 1 - the local server did not start: $(cat "$tmp/server.err")"
-		exit 1
-	fi
+# waiting_shell ENV EXPORTS: the session sim (160x40; PANE, polled every 0.1 s) with a shell
+# that has ENV (NAME=VALUE) in its environment, never typed (a capture taken before `clear`
+# has run would see a typed line), and exports the prompt, EXPORTS and the word lists.
+waiting_shell() {
+	"${T[@]}" new-session -d -s sim -x 160 -y 40 -e "$1" "bash --norc --noprofile"
+	"${T[@]}" send-keys -t sim \
+		"export PS1='fdtest\$ ' $2 FORMDESK_WORDS=$PWD/agent/words; clear" Enter
+	PANE=sim
+	POLL=0.1
 }
-# timer_moves [TRIES]: whether what the test's timer function reads off the screen (the
-# status bar's waiting time) changes within TRIES tenths of a second (default 50); sets
-# first and now to what it read.
+# timer: the waiting time the status bar shows now ("" when none), as the test's pattern
+# WAITING finds it.
+timer() { capture | grep -oE -- "$WAITING" | tail -1; }
+# timer_moves [TRIES]: whether what timer reads off the screen (the status bar's waiting
+# time) changes within TRIES tenths of a second (default 50); sets first and now to what it
+# read.
 timer_moves() {
 	first=$(timer)
 	now=
@@ -127,9 +150,21 @@ timer_moves() {
 	return 1
 }
 # cleanup_server: for `trap cleanup_server EXIT`: the test's tmux server, its local server
-# (server_pid, when set) and $tmp, gone.
+# (server_pid, when set) and $tmp, gone; with KEEP_TMP set, $tmp is kept and named instead.
 cleanup_server() {
 	"${T[@]}" kill-server 2>/dev/null
 	[ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
+	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $tmp"; else rm -rf "$tmp"; fi
+}
+# tmux_start NAME [TOOL...]: stop (need_tools, need_bin) unless tmux, every TOOL and $BIN
+# are there; then tmp, a new private folder; T, tmux on its own server formdesk-NAME-PID
+# (no user configuration), so tests running at once never share one; server_pid empty; and
+# cleanup_server on exit.
+tmux_start() {
+	need_tools tmux "${@:2}"
+	need_bin
+	tmp=$(mktemp -d)
+	T=(tmux -L "formdesk-$1-$$" -f /dev/null)
+	server_pid=
+	trap cleanup_server EXIT
 }

@@ -3,8 +3,7 @@ library). serve(answer) prints the port it listens on, then answers every POST w
 answer(body) -> (status, out): out a JSON object, or a string that becomes the answer's
 choices[0].message.content. Bytes of out that are lone surrogates go out as they are
 (invalid UTF-8, on purpose)."""
-import json
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import jsonserver  # beside this file, on the importer's path
 
 
 def completion(content):
@@ -15,22 +14,7 @@ def completion(content):
 
 
 def serve(answer):
-    class Model(BaseHTTPRequestHandler):
-        def log_message(self, *a):
-            pass
-
-        def do_POST(self):
-            got = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            status, out = answer(got)
-            if isinstance(out, str):
-                out = completion(out)
-            body = json.dumps(out, ensure_ascii=False).encode("utf-8", "surrogateescape")
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = HTTPServer(("127.0.0.1", 0), Model)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    def reply(req):
+        status, out = answer(req.body)
+        return status, completion(out) if isinstance(out, str) else out
+    jsonserver.serve(reply)

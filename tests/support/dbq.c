@@ -5,10 +5,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 char *dbq_text(const char *path, const char *sql)
 {
@@ -32,4 +34,33 @@ void dbq_expect(const char *path, const char *sql, const char *want)
 	if (strcmp(got, want) != 0)
 		fail_msg("%s\n  got:  %s\n  want: %s", sql, got, want);
 	free(got);
+}
+
+void dbq_remove(const char *path)
+{
+	char p[512];
+	unlink(path);
+	snprintf(p, sizeof p, "%s-wal", path);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", path);
+	unlink(p);
+}
+
+void dbq_exec_file(const char *path, const char *sql_file)
+{
+	static char sql[65536];
+	sqlite3 *h = NULL;
+	char *msg = NULL;
+	FILE *f = fopen(sql_file, "r");
+	size_t n;
+
+	if (!f)
+		fail_msg("cannot open %s (run from the source tree)", sql_file);
+	n = fread(sql, 1, sizeof sql - 1, f);
+	sql[n] = '\0';
+	fclose(f);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql_file, msg);
+	sqlite3_close(h);
 }

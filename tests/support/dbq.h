@@ -10,4 +10,14 @@ char *dbq_text(const char *path, const char *sql);
 /* dbq_expect: fail the test, showing both, unless dbq_text(path, sql) is want. */
 void dbq_expect(const char *path, const char *sql, const char *want);
 
+/* dbq_exec_file: run the SQL file at sql_file (at most 64 KiB) on the SQLite database at
+ * path, created when missing: a fixture written as SQL. A file that cannot be read or does
+ * not run fails the test, naming it and SQLite's message. */
+void dbq_exec_file(const char *path, const char *sql_file);
+
+/* dbq_remove: remove the database file at path with its write-ahead log and shared-memory
+ * files (path-wal, path-shm), so the next open starts empty; files already gone are no
+ * error. */
+void dbq_remove(const char *path);
+
 #endif

@@ -1,4 +1,5 @@
 #include "mockserver.h"
+#include "loopwait.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -202,18 +203,11 @@ static void parse_parts(struct mock_request *r)
 	}
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* wait ms_total milliseconds by the clock, waking early when the server stops */
 static void wait_ms(struct mockserver *ms, int ms_total)
 {
-	double end = mono_ms() + ms_total;
-	for (double left = ms_total; left > 0 && !ms->stopping; left = end - mono_ms()) {
+	double end = loopwait_ms() + ms_total;
+	for (double left = ms_total; left > 0 && !ms->stopping; left = end - loopwait_ms()) {
 		double step = left < 20 ? left : 20;
 		struct timespec ts = {0, (long)(step * 1e6)};
 		nanosleep(&ts, NULL);
@@ -462,6 +456,12 @@ void mockserver_clear(struct mockserver *ms)
 	ms->n_queue = ms->head = 0;
 	ms->count = 0;
 	pthread_mutex_unlock(&ms->lock);
+}
+
+void mockserver_answer(struct mockserver *ms, const char *body)
+{
+	mockserver_clear(ms);
+	mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
 }
 
 void mockserver_stop(struct mockserver *ms)

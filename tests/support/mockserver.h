@@ -84,6 +84,10 @@ void mockserver_release(struct mockserver *ms);
 /* mockserver_clear: forget recorded requests and queued replies (and a release). */
 void mockserver_clear(struct mockserver *ms);
 
+/* mockserver_answer: mockserver_clear, then queue one reply: 200, application/json, body
+ * (copied): the next request's answer, as a provider's usual answer. */
+void mockserver_answer(struct mockserver *ms, const char *body);
+
 /* mock_header / mock_arg: value of header (case-insensitive) or query argument, NULL if
  * absent. mock_part_named: the part called name, NULL if absent. */
 const char *mock_header(const struct mock_request *r, const char *name);

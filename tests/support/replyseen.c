@@ -3,13 +3,7 @@
 #include <time.h>
 
 #include "sessions/calls/engine.h"
-
-double reply_seen_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "loopwait.h"
 
 void reply_seen_event(void *ud, const struct engine_event *ev)
 {
@@ -19,5 +13,5 @@ void reply_seen_event(void *ud, const struct engine_event *ev)
 	if (ev->kind == ENGINE_REPLY_SENTENCE)
 		s->sentences++;
 	else if (ev->kind == ENGINE_AGENT_SAYS)
-		s->says_at = reply_seen_ms();
+		s->says_at = loopwait_ms();
 }

@@ -135,3 +135,26 @@ void table_tests(struct CMUnitTest **tests, size_t *n, struct table_row *rows, i
 	for (int i = 0; i < nrows; i++)
 		table_add(tests, n, (struct CMUnitTest){rows[i].name, fn, NULL, NULL, &rows[i]});
 }
+
+int table_run_group(const char *group, struct CMUnitTest *tests, size_t n, struct table_row *rows,
+		    int nrows)
+{
+	int rc = _cmocka_run_group_tests(group, tests, n, NULL, NULL);
+	free(tests);
+	table_free(rows, nrows);
+	return rc;
+}
+
+int table_run(const char *group, const char *path, int min_cols, int max_cols, unsigned flags,
+	      CMUnitTestFunction fn, const struct CMUnitTest *extra, size_t n_extra)
+{
+	struct table_row *rows;
+	int nrows;
+	struct CMUnitTest *tests = NULL;
+	size_t n = 0;
+	table_load(path, min_cols, max_cols, flags, &rows, &nrows);
+	table_tests(&tests, &n, rows, nrows, fn);
+	for (size_t i = 0; i < n_extra; i++)
+		table_add(&tests, &n, extra[i]);
+	return table_run_group(group, tests, n, rows, nrows);
+}

@@ -44,4 +44,17 @@ void table_tests(struct CMUnitTest **tests, size_t *n, struct table_row *rows, i
 /* table_add: appends the test t to the array *tests as table_tests does. */
 void table_add(struct CMUnitTest **tests, size_t *n, struct CMUnitTest t);
 
+/* table_run_group: runs tests (n of them, made by table_tests / table_add) as the cmocka
+ * group named group, then frees tests and the nrows rows they ran on. Returns cmocka's
+ * count of failed tests (0: all passed), a test program's exit status. */
+int table_run_group(const char *group, struct CMUnitTest *tests, size_t n, struct table_row *rows,
+		    int nrows);
+
+/* table_run: a case-table test program whole: the table at path loaded as table_load does
+ * (min_cols, max_cols, flags), one test per row running fn, then the n_extra tests of extra
+ * (NULL when n_extra is 0), run as table_run_group does. Returns cmocka's count of failed
+ * tests. Exits as table_load does on a broken table. */
+int table_run(const char *group, const char *path, int min_cols, int max_cols, unsigned flags,
+	      CMUnitTestFunction fn, const struct CMUnitTest *extra, size_t n_extra);
+
 #endif

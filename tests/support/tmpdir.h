@@ -1,5 +1,5 @@
 /* tmpdir: a private folder under /tmp for a test program's files, made in its setup and
- * removed with everything in it in its teardown. */
+ * removed with everything in it in its teardown, and the files a test writes into it. */
 #ifndef FORMDESK_TESTS_TMPDIR_H
 #define FORMDESK_TESTS_TMPDIR_H
 
@@ -12,5 +12,9 @@ int tmpdir_make(char *dir, size_t n, const char *name);
 
 /* tmpdir_remove: remove dir and everything in it. Returns 0, or -1 when that failed. */
 int tmpdir_remove(const char *dir);
+
+/* tmpdir_write: write text to the file at path (created or truncated), a test's input
+ * file; a file that cannot be opened fails the running test. */
+void tmpdir_write(const char *path, const char *text);
 
 #endif
