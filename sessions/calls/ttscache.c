@@ -292,6 +292,144 @@ enum err ttscache_speak(struct ttscache *c, const char *text, struct tts_audio *
 	return ttscache_speak_stream(c, text, NULL, NULL, out);
 }
 
+/* ---- saying text without blocking (backend_speak_start) ---- */
+
+/* A text being said through the cache: its sentences in order, each from the cache at
+ * once or else from the voice's request, started on the loop's client; the one in
+ * flight is gathered (p) to be kept when it is complete. */
+struct job {
+	struct ttscache *c;
+	struct http_client *hc;
+	char **sent;
+	size_t n_sent, at;
+	backend_piece_fn fn;
+	backend_spoken_fn done;
+	void *ud;
+	struct backend_speech *inner;  /* the sentence's request in flight, NULL none */
+	struct pieces p;
+	char path[1100];
+	bool walking;                  /* advance() runs: a done that comes inside it returns */
+	enum err e;
+};
+
+static void job_free(struct job *j)
+{
+	for (size_t i = 0; i < j->n_sent; i++)
+		free(j->sent[i]);
+	free(j->sent);
+	free(j->p.s);
+	resample_stream_free(j->p.rs);
+	free(j);
+}
+
+static enum err job_add(void *ud, const char *s, size_t len)
+{
+	struct job *j = ud;
+	char **a = realloc(j->sent, (j->n_sent + 1) * sizeof(*a));
+	if (!a)
+		return ERR_NOMEM;
+	j->sent = a;
+	if (!(a[j->n_sent] = strndup(s, len)))
+		return ERR_NOMEM;
+	j->n_sent++;
+	return ERR_OK;
+}
+
+/* sentence_done: the voice's request for the sentence in flight ended (err e): its last
+ * samples handed on, the whole sentence kept. */
+static void sentence_done(void *ud, enum err e);
+
+static void job_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
+{
+	struct job *j = ud;
+	on_piece(&j->p, s, n, rate, at_ms);
+}
+
+/* advance: say the sentences from j->at on: kept ones at once, the first new one by a
+ * request. At the end (or on an error) the owner is told and j is freed. Returns true
+ * when j is gone. */
+static bool advance(struct job *j)
+{
+	j->walking = true;
+	while (!j->e && j->at < j->n_sent && !j->inner) {
+		const char *s = j->sent[j->at];
+		float *f = NULL;
+		size_t n = 0;
+		path_of(j->c, s, strlen(s), j->path, sizeof(j->path));
+		if (access(j->path, R_OK) == 0 &&
+		    audiofile_read(j->path, TTSCACHE_RATE, &f, &n, NULL) == ERR_OK) {
+			j->c->hits++;
+			if (n)
+				j->fn(j->ud, f, n, TTSCACHE_RATE, 0);
+			free(f);
+			j->at++;
+			continue;
+		}
+		j->p = (struct pieces){.fn = j->fn, .ud = j->ud};
+		j->e = backend_speak_start(&j->c->inner, j->hc, s, job_piece, sentence_done, j,
+					   &j->inner);
+	}
+	j->walking = false;
+	if (!j->inner && (j->e || j->at == j->n_sent)) {
+		backend_spoken_fn done = j->done;
+		void *owner = j->ud;
+		enum err e = j->e;
+		job_free(j);
+		done(owner, e);
+		return true;
+	}
+	return false;
+}
+
+static void sentence_done(void *ud, enum err e)
+{
+	struct job *j = ud;
+	float *o = NULL;
+	size_t m = 0;
+	j->inner = NULL;
+	if (!e && j->p.rs && !j->p.e && !(j->p.e = resample_stream_push(j->p.rs, NULL, 0, true, &o, &m)))
+		piece_put(&j->p, o, m, 0);
+	resample_stream_free(j->p.rs);
+	j->p.rs = NULL;
+	if (!e)
+		e = j->p.e;
+	if (!e) {
+		j->c->misses++;
+		e = keep(j->path, j->p.s, j->p.n);
+	}
+	free(j->p.s);
+	j->p.s = NULL;
+	j->e = e;
+	j->at++;
+	if (!j->walking)
+		advance(j);
+}
+
+static enum err ops_speak_start(void *ctx, struct http_client *hc, const char *text,
+				backend_piece_fn fn, backend_spoken_fn done, void *ud, void **out)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	if (!j)
+		return ERR_NOMEM;
+	*j = (struct job){.c = ctx, .hc = hc, .fn = fn, .done = done, .ud = ud};
+	enum err e = ttscache_sentences(text ? text : "", job_add, j);
+	if (e) {
+		job_free(j);
+		return e;
+	}
+	if (!advance(j))
+		*out = j;
+	return ERR_OK;
+}
+
+static void ops_speak_cancel(void *ctx, void *job)
+{
+	struct job *j = job;
+	(void)ctx;
+	backend_speak_cancel(j->inner);
+	job_free(j);
+}
+
 /* ---- the cache as a TTS backend (backend.h) ---- */
 
 static enum err ops_call(void *ctx, const void *req, void *out)
@@ -316,6 +454,8 @@ static const struct backend_ops ttscache_ops = {
 	.call = ops_call,
 	.usage = ops_usage,
 	.stream = ops_stream,
+	.speak_start = ops_speak_start,
+	.speak_cancel = ops_speak_cancel,
 };
 
 struct backend ttscache_backend(struct ttscache *c)
