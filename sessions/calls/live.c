@@ -68,6 +68,7 @@ struct live {
 	enum err say_err;           /* a piece or request that failed since the last pump */
 	struct live_first_audio first; /* the latest request's first audio */
 	bool first_new;             /* not yet taken by live_first_audio */
+	enum err late_err;          /* a request that failed after live_say returned */
 };
 
 static void speech_clear(struct live *l);
@@ -414,7 +415,7 @@ static enum err start_next(struct live *l)
 	enum err e = ERR_OK;
 	l->say_head = (l->say_head + 1) % LIVE_SAY_QUEUE;
 	l->n_say--;
-	if (it.numeric != l->numeric && l->begun) /* a number asked after words said: its wait */
+	if (it.numeric != l->numeric) /* a number asked after words said: its wait */
 		e = new_phase(l, it.numeric);
 	l->numeric = it.numeric;
 	l->req_t0 = mono_ms();
@@ -517,6 +518,13 @@ bool live_first_audio(struct live *l, struct live_first_audio *out)
 	l->first_new = false;
 	*out = l->first;
 	return true;
+}
+
+enum err live_late_error(struct live *l)
+{
+	enum err e = l->late_err;
+	l->late_err = ERR_OK;
+	return e;
 }
 
 bool live_synthesizing(const struct live *l)
@@ -641,8 +649,11 @@ void live_tick(struct live *l, double now_ms)
 		}
 		l->pend_n = 0;
 	}
-	if (l->state == LIVE_SPEAKING)
-		pump(l, now_ms);
+	if (l->state == LIVE_SPEAKING) {
+		enum err e = pump(l, now_ms);
+		if (e && !l->late_err)
+			l->late_err = e;
+	}
 	if (l->state == LIVE_SPEAKING && !speech_busy(l) && !(l->sink && sink_playing(l->sink))) {
 		struct live_event ev = {.kind = LIVE_AGENT_DONE, .at_ms = ms_of(l->fed)};
 		l->begun = false;

@@ -117,6 +117,11 @@ struct live_first_audio {
  * otherwise. */
 bool live_first_audio(struct live *l, struct live_first_audio *out);
 
+/* live_late_error: the first error of a TTS request (or of playing its audio) that came
+ * after live_say returned, once (then ERR_OK until the next); its words were not all
+ * heard. */
+enum err live_late_error(struct live *l);
+
 /* live_synthesizing: a TTS request of live_say is in flight or queued. */
 bool live_synthesizing(const struct live *l);
 

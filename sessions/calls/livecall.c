@@ -369,13 +369,16 @@ static enum err say_timed(struct livecall *lc, int turn, const char *text, doubl
 	return live_say(lc->live, text, numeric(lc), now);
 }
 
-/* played: when the first audio of words said has gone to the output (live_first_audio),
- * the turn they answer has its time to first audio and playback start
- * (engine_latency_played leaves a turn already sounded alone). */
+/* played: a TTS request that failed late is reported; once the first audio of words said
+ * has gone to the output (live_first_audio), the turn they answer has its time to first
+ * audio and playback start (engine_latency_played leaves a turn already sounded alone). */
 static void played(struct livecall *lc)
 {
 	struct live_first_audio f;
 	const char *out = lc->sink ? sink_device_name(lc->sink) : "no output";
+	enum err e = lc->live ? live_late_error(lc->live) : ERR_OK;
+	if (e)
+		error_event(lc, "speaking the agent's words", e);
 	if (!lc->live || !live_first_audio(lc->live, &f))
 		return;
 	if (lc->agent_turn >= 0 && !lc->acking) /* where the words began, now that they have */
