@@ -13,7 +13,8 @@
  *   silent turn through the engine (whose retry rules decide the re-prompt or the end).
  *
  * live owns no thread and never waits: the loop feeds it what capture_read() returned and
- * the time, and takes events. Time in events is call time: ms of caller audio fed since
+ * the time, and takes events; the agent's TTS requests run on live's own HTTP client,
+ * which the loop waits on beside its own descriptors (live_waitfds). Time in events is call time: ms of caller audio fed since
  * live_new (the caller's timeline, which the recorder shares). */
 #ifndef FORMDESK_LIVE_H
 #define FORMDESK_LIVE_H
