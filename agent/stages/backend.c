@@ -362,6 +362,17 @@ enum err backend_speak_start(const struct backend *b, struct http_client *c, con
 	return ERR_OK;
 }
 
+int backend_speech_fd(const struct backend_speech *s)
+{
+	return s && s->ops->speak_fd ? s->ops->speak_fd(s->ctx, s->job) : -1;
+}
+
+void backend_speech_pump(struct backend_speech *s)
+{
+	if (s && s->ops->speak_pump)
+		s->ops->speak_pump(s->ctx, s->job);
+}
+
 void backend_speak_cancel(struct backend_speech *s)
 {
 	if (!s)

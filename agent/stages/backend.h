@@ -156,6 +156,12 @@ struct backend_ops {
 				backend_piece_fn fn, backend_spoken_fn done, void *ud, void **job);
 	/* speak_cancel: end job at once: no piece nor done is called for it afterwards. */
 	void (*speak_cancel)(void *ctx, void *job);
+	/* speak_fd: may be NULL: for a voice that works on a thread of its own, a descriptor
+	 * that becomes readable when job has pieces or has ended; -1 none. */
+	int (*speak_fd)(void *ctx, void *job);
+	/* speak_pump: may be NULL: on the loop's thread, hand job's new pieces to fn and, at
+	 * its end, call done (after which job is gone). */
+	void (*speak_pump)(void *ctx, void *job);
 	/* free: release ctx; may be NULL (no ctx). */
 	void (*free)(void *ctx);
 	/* model: the model a network backend asks (owned by ctx), NULL offline; may be NULL. */
@@ -241,8 +247,9 @@ struct backend_speech;
 /* backend_speak_start: begin saying text on TTS backend b without blocking the loop: a
  * hosted voice's request runs on client c (borrowed; the loop waits on it with
  * http_client_waitfds and moves it with http_poll), the TTS cache answers what it keeps at
- * once and asks the voice behind it the same way; an offline voice (espeak-ng, none)
- * synthesizes at once. fn(ud, ...) gets each piece of the audio as it arrives (a hosted
+ * once and asks the voice behind it the same way; espeak-ng synthesizes on a thread of its
+ * own (backend_speech_fd, backend_speech_pump); an offline voice without one ("none")
+ * answers at once. fn(ud, ...) gets each piece of the audio as it arrives (a hosted
  * voice that streams: as its chunks come; otherwise whole), done(ud, err) once at the
  * end; both may be called before this returns. Output: *out, the handle for
  * backend_speak_cancel (owned by the request: valid until done is called; NULL when done
@@ -251,6 +258,15 @@ struct backend_speech;
 enum err backend_speak_start(const struct backend *b, struct http_client *c, const char *text,
 			     backend_piece_fn fn, backend_spoken_fn done, void *ud,
 			     struct backend_speech **out);
+
+/* backend_speech_fd: a descriptor the loop waits on (readable) besides the HTTP client's
+ * for s to move on (a voice synthesizing on its own thread: espeak-ng), -1 when none. */
+int backend_speech_fd(const struct backend_speech *s);
+
+/* backend_speech_pump: on the loop, after its wait: s's new pieces to fn, and at its end
+ * done (s is then freed: do not use it again). For a voice without its own thread it
+ * does nothing (its HTTP client's http_poll moves it). */
+void backend_speech_pump(struct backend_speech *s);
 
 /* backend_speak_cancel: end the request s at once (its transfer is closed): neither piece
  * nor done is called for it afterwards; s is freed. NULL does nothing. */

@@ -506,9 +506,15 @@ enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 
 unsigned live_waitfds(struct live *l, struct curl_waitfd *fds, unsigned max, int *timeout_ms)
 {
-	if (!l->job_active || !l->http)
+	unsigned n = 0;
+	int fd = l->job ? backend_speech_fd(l->job) : -1;
+	if (!l->job_active)
 		return 0;
-	return http_client_waitfds(l->http, fds, max, timeout_ms);
+	if (fd >= 0 && max > 0) /* a voice synthesizing on its own thread */
+		fds[n++] = (struct curl_waitfd){.fd = fd, .events = CURL_WAIT_POLLIN};
+	if (l->http)
+		n += http_client_waitfds(l->http, fds + n, max - n, timeout_ms);
+	return n;
 }
 
 bool live_first_audio(struct live *l, struct live_first_audio *out)
@@ -639,6 +645,8 @@ void live_tick(struct live *l, double now_ms)
 {
 	if (l->job_active && l->http) /* the request's pieces come in here */
 		http_poll(l->http, 0, NULL, 0);
+	if (l->job) /* or from the voice's own thread */
+		backend_speech_pump(l->job);
 	if (l->sink && !l->open && l->pend_n && !sink_playing(l->sink)) {
 		/* what was said after the last utterance ended: it plays now */
 		size_t k = (size_t)((double)l->pend_n * LIVE_RATE / sink_rate(l->sink));

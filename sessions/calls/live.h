@@ -90,8 +90,9 @@ void live_free(struct live *l);
  * longer turn wait) or not. It never waits for the voice: the TTS request starts
  * (backend_speak_start) on live's own HTTP client and returns; its audio goes to the sink
  * piece by piece as it arrives, from live_tick / live_feed (the loop waits on the request
- * with live_waitfds), the first piece timed (live_first_audio). An offline voice
- * (espeak-ng, none) and the TTS cache's kept sentences answer before live_say returns.
+ * with live_waitfds), the first piece timed (live_first_audio). espeak-ng synthesizes on
+ * a thread of its own, its pieces taken the same way; "none" and the TTS cache's kept
+ * sentences answer before live_say returns.
  * The agent is LIVE_SPEAKING from now until the words have played (a barge-in meanwhile,
  * even before any sound, cancels the request). Said while the agent is already speaking
  * or synthesizing, text is queued after what is playing, in the same speech (a reply said

@@ -686,7 +686,10 @@ static bool drain(struct livecall *lc)
 {
 	size_t total = 0, n;
 
-	while (total < MAX_PASS && (n = capture_read(lc->cap, lc->buf, CHUNK)) > 0) {
+	/* On the captured audio's clock (a source faster than real time) the words' synthesis
+	 * takes no call time, as when it blocked: the caller's audio waits in the ring. */
+	while (total < MAX_PASS && !(lc->audio_clock && lc->live && live_synthesizing(lc->live)) &&
+	       (n = capture_read(lc->cap, lc->buf, CHUNK)) > 0) {
 		total += n;
 		lc->audio_ms += (double)n * 1000.0 / LIVE_RATE;
 		/* Before the call is recorded, and after it has ended, nobody listens. */
