@@ -159,18 +159,26 @@ static void test_plays_as_it_arrives(void **state)
 	assert_true(n >= 8000 - 8 && n <= 8000 + 8);
 }
 
+/* cached_voice: the OpenAI voice behind a TTS cache beside DIR/name (its path into db,
+ * size n). Output: the cache (caller frees). */
+static struct ttscache *cached_voice(const char *name, struct backend *voice, char *db, size_t n)
+{
+	struct ttscache *c = NULL;
+	snprintf(db, n, "%s/%s", dir, name);
+	assert_int_equal(backend_tts("openai", voice, NULL), ERR_OK);
+	assert_int_equal(ttscache_wrap(db, voice, &c), ERR_OK);
+	return c;
+}
+
 static void test_cache_and_barge_in(void **state)
 {
 	(void)state;
 	char out[256], db[192];
 	struct backend voice;
-	struct ttscache *c = NULL;
 	struct sink *sink = NULL;
 	struct live *l = NULL;
 	snprintf(out, sizeof(out), "%s/agent2.wav", dir);
-	snprintf(db, sizeof(db), "%s/calls.db", dir);
-	assert_int_equal(backend_tts("openai", &voice, NULL), ERR_OK);
-	assert_int_equal(ttscache_wrap(db, &voice, &c), ERR_OK);
+	struct ttscache *c = cached_voice("calls.db", &voice, db, sizeof(db));
 	assert_true(backend_streams(&voice));
 	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, &sink, NULL), ERR_OK);
 	assert_int_equal(live_new(sink, &voice, NULL, NULL, &l), ERR_OK);
@@ -368,6 +376,38 @@ static void test_espeak_off_the_loop(void **state)
 	sink_free(sink);
 }
 
+/* A new sentence through the TTS cache: its file is written off the loop, so a cache
+ * folder that cannot be written costs only the next miss; the words play whole, no error
+ * (the write, on the loop, used to fail the words with ERR_IO). */
+static void test_cache_write_off_the_loop(void **state)
+{
+	(void)state;
+	char out[256], db[192], tts[256];
+	struct backend voice;
+	struct sink *sink = NULL;
+	struct live *l = NULL;
+	snprintf(out, sizeof(out), "%s/cached.wav", dir);
+	struct ttscache *c = cached_voice("unwritable.db", &voice, db, sizeof(db));
+	ttscache_dir(db, tts, sizeof(tts));
+	assert_int_equal(rmdir(tts), 0); /* a file where the folder was: no write succeeds */
+	FILE *f = fopen(tts, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(sink_open_file(out, LIVE_RATE, wall_clock, NULL, &sink, NULL), ERR_OK);
+	assert_int_equal(live_new(sink, &voice, NULL, NULL, &l), ERR_OK);
+	mockserver_clear(ms);
+	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, 0}, 2 * VN);
+	double t0 = mono_ms();
+	assert_int_equal(live_say(l, "यह वाक्य नया है।", false, t0), ERR_OK);
+	assert_true(played_out(l, t0));
+	assert_int_equal(live_late_error(l), ERR_OK);
+	assert_int_equal(live_agent_ms(l), 200);
+	live_free(l);
+	sink_free(sink);
+	ttscache_free(c);
+	unlink(tts);
+}
+
 static bool listening(const struct livecall *lc)
 {
 	return livecall_listening(lc) || !livecall_call_open(lc);
@@ -493,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_queued_after_playing),
 		cmocka_unit_test(test_first_audio_measured),
 		cmocka_unit_test(test_espeak_off_the_loop),
+		cmocka_unit_test(test_cache_write_off_the_loop),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
