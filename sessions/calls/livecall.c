@@ -59,6 +59,8 @@ struct livecall {
 	struct latency lat;    /* the last turn's end of speech to first sound, for the status */
 	int say_turn;          /* the caller turn they answer (0: the opening) */
 	int sound_turn;        /* the caller turn whose first sound is being synthesized */
+	bool start_pending;    /* agent_start is where the turn's words were said, to be moved
+	                          to where their first audio went out */
 	int agent_turn;        /* the turn whose reply is playing or last played, -1 none */
 	long agent_start;      /* where it began on the call's timeline, ms */
 	bool ended;            /* the engine ended the call */
@@ -361,7 +363,7 @@ static enum err open_recording(struct livecall *lc)
 
 /* say_timed: live_say, timed: the first sound of caller turn `turn` (its acknowledgement
  * or its reply, whichever plays first) completes the turn's latency with the synthesis
- * and the start of playback when its first audio reaches the sink (LIVE_AGENT_AUDIO,
+ * and the start of playback when its first audio reaches the sink (live_first_audio,
  * played()). */
 static enum err say_timed(struct livecall *lc, int turn, const char *text, double now)
 {
@@ -381,8 +383,9 @@ static void played(struct livecall *lc)
 		error_event(lc, "speaking the agent's words", e);
 	if (!lc->live || !live_first_audio(lc->live, &f))
 		return;
-	if (lc->agent_turn >= 0 && !lc->acking) /* where the words began, now that they have */
+	if (lc->start_pending) /* where the turn's words began, now that they have */
 		lc->agent_start = live_agent_start_ms(lc->live);
+	lc->start_pending = false;
 	if (lc->sound_turn > 0)
 		engine_latency_played(lc->eng, lc->sound_turn, f.tts_ms,
 				      lc->tts.name ? lc->tts.name : "tts", f.play_ms,
@@ -440,6 +443,7 @@ static void speak_sentence(struct livecall *lc)
 	if (lc->agent_turn != lc->sent_turn) {
 		lc->agent_turn = lc->sent_turn;
 		lc->agent_start = live_agent_start_ms(lc->live);
+		lc->start_pending = true;
 	}
 }
 
@@ -487,6 +491,7 @@ static void speak(struct livecall *lc)
 	lc->say = NULL;
 	lc->agent_turn = lc->say_turn;
 	lc->agent_start = live_agent_start_ms(lc->live);
+	lc->start_pending = true;
 	if (live_state(lc->live) != LIVE_SPEAKING) /* nothing to play: said at once */
 		agent_audio(lc, lc->agent_start + live_agent_ms(lc->live));
 }
