@@ -2,7 +2,9 @@
  *
  * Local fake servers of known delays stand in for STT (ElevenLabs' API, STT_MS), EXTRACT
  * and REPLY (OpenAI's chat completions, EXTRACT_MS and REPLY_MS); the agent speaks with
- * espeak-ng (no hosted TTS provider here) into a WAV file. Two live calls run through
+ * espeak-ng into a WAV file (and, in a third call, typed, with a hosted voice: OpenAI's
+ * speech endpoint streaming raw PCM, its first chunk after TTS_MS, whose time to first
+ * audio is printed with formdesk's share beside it). Two live calls run through
  * livecall (sessions/calls/livecall.h), as at the desk:
  * - typed: each line typed is a caller turn (no endpointing, no STT);
  * - microphone: the caller's speech (espeak-ng Hindi, synthetic) comes through PortAudio
@@ -39,6 +41,8 @@
 #define STT_MS 120
 #define EXTRACT_MS 200
 #define REPLY_MS 150
+#define TTS_MS 250 /* the hosted voice's wait before its first audio chunk */
+#define TTS_SAMPLES 4800 /* its answer: 200 ms of 16-bit PCM at 24 kHz */
 #define TURNS 40 /* typed caller turns */
 #define MAX_TURNS 64
 #define MIC_SECONDS 50 /* how long the microphone calls go on */
@@ -52,11 +56,14 @@ static const char REPLY_ANSWER[] =
 	"{\"role\":\"assistant\",\"content\":\"कृपया अपना पूरा नाम फिर से बताइए।\"},"
 	"\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":600,\"completion_tokens\":20}}";
 static const char STT_ANSWER[] = "{\"text\":\"मेरा नाम सुनीता देवी है\"}";
+static char TTS_ANSWER[2 * TTS_SAMPLES + 1]; /* PCM with no zero byte, so it passes as text */
 
 static void answer(void *ud, const struct mock_request *req, struct mock_reply *out)
 {
 	(void)ud;
-	if (strstr(req->path, "speech-to-text"))
+	if (strstr(req->path, "audio/speech"))
+		*out = (struct mock_reply){200, "audio/pcm", TTS_ANSWER, NULL, TTS_MS};
+	else if (strstr(req->path, "speech-to-text"))
 		*out = (struct mock_reply){200, NULL, STT_ANSWER, NULL, STT_MS};
 	else if (mock_body_has(req, "response_format"))
 		*out = (struct mock_reply){200, NULL, EXTRACT_ANSWER, NULL, EXTRACT_MS};
@@ -93,6 +100,9 @@ struct tally {
 	double own[MAX_TURNS]; /* formdesk's own share, ms */
 	int n;
 	double worst_sum;      /* the largest |sum of parts - total|, ms */
+	double tts_server_ms;  /* a hosted voice's known delay, counted instead of the
+	                          synthesis; 0: espeak-ng, its synthesis counted */
+	double first_audio[MAX_TURNS]; /* with a hosted voice: its time to first audio, ms */
 };
 
 /* count: one turn's latency into t. */
@@ -109,8 +119,10 @@ static void count(struct tally *t, const struct latency *l)
 	 * the synthesis */
 	waits = l->ms[LATENCY_ENDPOINT] + (l->ms[LATENCY_STT] > 0 ? STT_MS : 0) +
 		(l->ms[LATENCY_EXTRACT] > 0 ? EXTRACT_MS : 0) +
-		(l->ms[LATENCY_REPLY] > 0 ? REPLY_MS : 0) + l->ms[LATENCY_TTS];
+		(l->ms[LATENCY_REPLY] > 0 ? REPLY_MS : 0) +
+		(t->tts_server_ms > 0 ? t->tts_server_ms : l->ms[LATENCY_TTS]);
 	t->own[t->n] = l->total_ms - waits;
+	t->first_audio[t->n] = l->ms[LATENCY_TTS];
 	t->l[t->n++] = *l;
 }
 
@@ -156,15 +168,16 @@ static bool played(const struct livecall *lc)
 	return livecall_listening(lc) || !livecall_call_open(lc);
 }
 
-static int typed_call(const struct engine_config *cfg, const char *dir, struct tally *t)
+static int typed_call(const struct engine_config *cfg, const char *dir, const char *tts,
+		      struct tally *t)
 {
 	char out[256];
-	struct livecall_options o = {.tts = TTS_DEFAULT, .live = live_defaults()};
+	struct livecall_options o = {.tts = tts, .live = live_defaults()};
 	struct livecall *lc = NULL;
 	char *msg = NULL;
 	int turn = 0;
 
-	snprintf(out, sizeof out, "%s/typed-agent.wav", dir);
+	snprintf(out, sizeof out, "%s/typed-agent-%s.wav", dir, tts);
 	o.output_file = out;
 	if (livecall_new(cfg, &o, NULL, NULL, &lc, &msg) != ERR_OK) {
 		fprintf(stderr, "bench_latency: typed call: %s\n", msg ? msg : "cannot start");
@@ -331,7 +344,7 @@ int main(void)
 	struct store *st = NULL;
 	struct mockserver *ms = NULL;
 	struct engine_config cfg = {0};
-	struct tally typed = {0}, mic = {0};
+	struct tally typed = {0}, mic = {0}, voiced = {0};
 	const char *why = NULL;
 	int rc = 1;
 
@@ -372,8 +385,23 @@ int main(void)
 	       "answering STT after %d ms, EXTRACT after %d ms, REPLY after %d ms; espeak-ng "
 	       "speaks into a WAV file\n",
 	       STT_MS, EXTRACT_MS, REPLY_MS);
-	if (typed_call(&cfg, dir, &typed) == 0)
+	if (typed_call(&cfg, dir, TTS_DEFAULT, &typed) == 0)
 		report("typed call", &typed);
+	/* a hosted voice that streams (OpenAI's speech endpoint), its first chunk after
+	 * TTS_MS: the request runs off the loop, its time to first audio is measured */
+	for (int i = 0; i < 2 * TTS_SAMPLES; i++)
+		TTS_ANSWER[i] = i % 4 < 2 ? 0x11 : 0x21;
+	voiced.tts_server_ms = TTS_MS;
+	if (typed_call(&cfg, dir, "openai", &voiced) == 0) {
+		report("typed call, hosted voice streamed (openai)", &voiced);
+		double v[MAX_TURNS];
+		memcpy(v, voiced.first_audio, sizeof(double) * (size_t)voiced.n);
+		double p50 = pct(v, voiced.n, 50), p95 = pct(v, voiced.n, 95);
+		memcpy(v, voiced.own, sizeof(double) * (size_t)voiced.n);
+		printf("  the voice's time to first audio (server's delay %d ms): p50 %.2f ms, p95 "
+		       "%.2f ms; formdesk's own share with it: p50 %.2f ms, p95 %.2f ms\n",
+		       TTS_MS, p50, p95, pct(v, voiced.n, 50), pct(v, voiced.n, 95));
+	}
 	if (mic_call(&cfg, dir, db, &mic) == 0)
 		report("microphone call (ALSA file plugin)", &mic);
 	rc = typed.n > 0 ? 0 : 1;

@@ -303,6 +303,84 @@ enum err backend_speak_stream(const struct backend *b, const char *text, backend
 	return b->ops->stream(b->ctx, text, fn, ud, out);
 }
 
+struct backend_speech {
+	const struct backend_ops *ops;
+	void *ctx;
+	void *job;
+	backend_piece_fn fn;
+	backend_spoken_fn done;
+	void *ud;
+	bool ended, started; /* done came; speak_start has returned */
+};
+
+static void speech_piece(void *ud, const float *samples, size_t n, int rate, double at_ms)
+{
+	struct backend_speech *s = ud;
+	s->fn(s->ud, samples, n, rate, at_ms);
+}
+
+/* spoken: the request of backend_speech s ended: tell its owner; s is freed here unless
+ * speak_start has not returned yet (then backend_speak_start frees it). */
+static void spoken(void *ud, enum err e)
+{
+	struct backend_speech *s = ud;
+	backend_spoken_fn done = s->done;
+	void *owner = s->ud;
+	s->ended = true;
+	if (s->started)
+		free(s);
+	done(owner, e);
+}
+
+enum err backend_speak_start(const struct backend *b, struct http_client *c, const char *text,
+			     backend_piece_fn fn, backend_spoken_fn done, void *ud,
+			     struct backend_speech **out)
+{
+	if (!b->ops || b->ops->stage != BACKEND_TTS)
+		return ERR_INVALID;
+	*out = NULL;
+	if (!b->ops->speak_start) { /* offline: made at once, no network to wait for */
+		struct tts_audio a = {0};
+		enum err e = backend_speak_stream(b, text, fn, ud, &a);
+		free(a.samples);
+		if (e)
+			return e;
+		done(ud, ERR_OK);
+		return ERR_OK;
+	}
+	struct backend_speech *s = calloc(1, sizeof(*s));
+	if (!s)
+		return ERR_NOMEM;
+	*s = (struct backend_speech){.ops = b->ops, .ctx = b->ctx, .fn = fn, .done = done, .ud = ud};
+	enum err e = b->ops->speak_start(b->ctx, c, text, speech_piece, spoken, s, &s->job);
+	if (e || s->ended) {
+		free(s);
+		return e;
+	}
+	s->started = true;
+	*out = s;
+	return ERR_OK;
+}
+
+int backend_speech_fd(const struct backend_speech *s)
+{
+	return s && s->ops->speak_fd ? s->ops->speak_fd(s->ctx, s->job) : -1;
+}
+
+void backend_speech_pump(struct backend_speech *s)
+{
+	if (s && s->ops->speak_pump)
+		s->ops->speak_pump(s->ctx, s->job);
+}
+
+void backend_speak_cancel(struct backend_speech *s)
+{
+	if (!s)
+		return;
+	s->ops->speak_cancel(s->ctx, s->job);
+	free(s);
+}
+
 bool backend_streams(const struct backend *b)
 {
 	return b->ops && b->ops->stream;

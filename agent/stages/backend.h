@@ -24,6 +24,7 @@ struct judge_llm_item;
 struct http_req;
 struct http_result;
 struct http_xfer;
+struct http_client;
 
 /* One caller utterance for STT. */
 struct stt_request {
@@ -99,6 +100,11 @@ struct tts_audio {
  * milliseconds (0 for audio that was already at hand). */
 typedef void (*backend_piece_fn)(void *ud, const float *samples, size_t n, int rate, double at_ms);
 
+/* Called once when a TTS request started without blocking (backend_speak_start) ends,
+ * with ERR_OK when all of its audio has been handed to the piece function, else the
+ * backend's error; never when the request is cancelled. */
+typedef void (*backend_spoken_fn)(void *ud, enum err e);
+
 /* One stage's operations, one static table per kind of backend. req and out are the
  * stage's own types:
  *   STT      req const struct stt_request *,     out char ** (the transcript)
@@ -140,6 +146,22 @@ struct backend_ops {
 	 * arrives (see backend_speak_stream). */
 	enum err (*stream)(void *ctx, const char *text, backend_piece_fn fn, void *ud,
 			   struct tts_audio *out);
+	/* speak_start: TTS, may be NULL (then backend_speak_start synthesizes at once, as an
+	 * offline voice does): begin saying text without blocking, on client c (the loop's
+	 * http_poll moves it on); fn gets each piece as it arrives, done once at the end
+	 * (either may come before speak_start returns, for audio already at hand). Output:
+	 * *job, the request's handle for speak_cancel, valid until done is called. Errors:
+	 * as call. */
+	enum err (*speak_start)(void *ctx, struct http_client *c, const char *text,
+				backend_piece_fn fn, backend_spoken_fn done, void *ud, void **job);
+	/* speak_cancel: end job at once: no piece nor done is called for it afterwards. */
+	void (*speak_cancel)(void *ctx, void *job);
+	/* speak_fd: may be NULL: for a voice that works on a thread of its own, a descriptor
+	 * that becomes readable when job has pieces or has ended; -1 none. */
+	int (*speak_fd)(void *ctx, void *job);
+	/* speak_pump: may be NULL: on the loop's thread, hand job's new pieces to fn and, at
+	 * its end, call done (after which job is gone). */
+	void (*speak_pump)(void *ctx, void *job);
 	/* free: release ctx; may be NULL (no ctx). */
 	void (*free)(void *ctx);
 	/* model: the model a network backend asks (owned by ctx), NULL offline; may be NULL. */
@@ -218,6 +240,37 @@ const char *backend_model(const struct backend *b);
  * backend_speak. */
 enum err backend_speak_stream(const struct backend *b, const char *text, backend_piece_fn fn,
 			      void *ud, struct tts_audio *out);
+
+/* One TTS request in flight (backend_speak_start). */
+struct backend_speech;
+
+/* backend_speak_start: begin saying text on TTS backend b without blocking the loop: a
+ * hosted voice's request runs on client c (borrowed; the loop waits on it with
+ * http_client_waitfds and moves it with http_poll), the TTS cache answers what it keeps at
+ * once and asks the voice behind it the same way; espeak-ng synthesizes on a thread of its
+ * own (backend_speech_fd, backend_speech_pump); an offline voice without one ("none")
+ * answers at once. fn(ud, ...) gets each piece of the audio as it arrives (a hosted
+ * voice that streams: as its chunks come; otherwise whole), done(ud, err) once at the
+ * end; both may be called before this returns. Output: *out, the handle for
+ * backend_speak_cancel (owned by the request: valid until done is called; NULL when done
+ * was called already). Errors: ERR_INVALID (b serves another stage), ERR_NOMEM, else the
+ * backend's for a request that could not be built (then neither fn nor done is called). */
+enum err backend_speak_start(const struct backend *b, struct http_client *c, const char *text,
+			     backend_piece_fn fn, backend_spoken_fn done, void *ud,
+			     struct backend_speech **out);
+
+/* backend_speech_fd: a descriptor the loop waits on (readable) besides the HTTP client's
+ * for s to move on (a voice synthesizing on its own thread: espeak-ng), -1 when none. */
+int backend_speech_fd(const struct backend_speech *s);
+
+/* backend_speech_pump: on the loop, after its wait: s's new pieces to fn, and at its end
+ * done (s is then freed: do not use it again). For a voice without its own thread it
+ * does nothing (its HTTP client's http_poll moves it). */
+void backend_speech_pump(struct backend_speech *s);
+
+/* backend_speak_cancel: end the request s at once (its transfer is closed): neither piece
+ * nor done is called for it afterwards; s is freed. NULL does nothing. */
+void backend_speak_cancel(struct backend_speech *s);
 
 /* backend_streams: whether b hands its audio over in pieces (it has the stream op). */
 bool backend_streams(const struct backend *b);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <time.h>
 
 #include "secret.h"
@@ -674,6 +675,51 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
 	start_due(c);
 	deliver(c);
 	return ERR_OK;
+}
+
+/* lower: *t lowered to ms (a negative *t is no limit yet). */
+static void lower(int *t, long ms)
+{
+	if (ms < 0)
+		return;
+	if (*t < 0 || ms < *t)
+		*t = (int)ms;
+}
+
+unsigned http_client_waitfds(struct http_client *c, struct curl_waitfd *fds, unsigned max,
+			     int *timeout_ms)
+{
+	fd_set r, w, x;
+	int maxfd = -1;
+	unsigned n = 0;
+	long t = -1;
+	if (!c->n)
+		return 0;
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_ZERO(&x);
+	if (curl_multi_fdset(c->multi, &r, &w, &x, &maxfd) != CURLM_OK)
+		maxfd = -1;
+	for (int fd = 0; fd <= maxfd && n < max; fd++) {
+		short ev = (short)((FD_ISSET(fd, &r) ? CURL_WAIT_POLLIN : 0) |
+				   (FD_ISSET(fd, &w) ? CURL_WAIT_POLLOUT : 0) |
+				   (FD_ISSET(fd, &x) ? CURL_WAIT_POLLPRI : 0));
+		if (ev)
+			fds[n++] = (struct curl_waitfd){.fd = fd, .events = ev, .revents = 0};
+	}
+	if (curl_multi_timeout(c->multi, &t) != CURLM_OK || (maxfd < 0 && t < 0))
+		t = 10; /* nothing to watch (a name being resolved): look again soon */
+	lower(timeout_ms, t);
+	double now = now_ms();
+	for (struct http_xfer *xf = c->head; xf; xf = xf->next) {
+		if (xf->state == XFER_COMPLETED)
+			lower(timeout_ms, 0);
+		else if (xf->state == XFER_WAITING)
+			lower(timeout_ms, xf->due > now ? (long)(xf->due - now) + 1 : 0);
+	}
+	if (c->deadline > 0)
+		lower(timeout_ms, c->deadline > now ? (long)(c->deadline - now) + 1 : 0);
+	return n;
 }
 
 bool http_async_dns(void)

@@ -136,6 +136,16 @@ int http_active(const struct http_client *c);
 enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
 		   unsigned n_extra);
 
+/* http_client_waitfds: what a loop that waits on another client (or in poll()) must also
+ * wait on for c's transfers to move: up to max of c's sockets into fds (events set, revents
+ * 0) and *timeout_ms lowered (never raised; -1 stays when c has nothing to wait for) to
+ * when c must be polled next (libcurl's timers, a due retry, the deadline). Then
+ * http_poll(c, 0, ...) moves them on without waiting. Output: the number of fds filled.
+ * (libcurl's curl_multi_fdset and curl_multi_timeout; a socket above FD_SETSIZE is not
+ * listed, then the timeout is cut to 10 ms.) */
+unsigned http_client_waitfds(struct http_client *c, struct curl_waitfd *fds, unsigned max,
+			     int *timeout_ms);
+
 /* http_async_dns: whether libcurl resolves names without blocking (its threaded or c-ares
  * resolver, CURL_VERSION_ASYNCHDNS): then a slow DNS server delays a request, never the
  * loop. Debian's libcurl has it. */

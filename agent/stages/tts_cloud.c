@@ -328,6 +328,82 @@ static enum err speak(struct tts_cloud *x, const char *text, backend_piece_fn fn
 	return e;
 }
 
+/* A request started without blocking (ops_speak_start): its owner's callbacks and the
+ * transfer that carries it. */
+struct job {
+	struct tts_cloud *x;
+	struct http_client *c;
+	struct http_xfer *xfer;
+	backend_piece_fn fn;
+	backend_spoken_fn done;
+	void *ud;
+	bool piecewise;
+};
+
+/* job_done: the transfer of job j ended (from http_poll): the audio not handed over piece
+ * by piece goes whole, the usage record gets the first audio's time, the owner is told. */
+static void job_done(void *ud, struct http_result *res)
+{
+	struct job *j = ud;
+	struct tts_audio a = {0};
+	enum err e = response(j->x, res, &a, &j->x->last);
+	const struct stream *s = res->observer;
+	if (!e && j->piecewise && s && s->first_ms >= 0)
+		j->x->last.ttfb_ms = s->first_ms;
+	if (!e && !j->piecewise && a.n)
+		j->fn(j->ud, a.samples, a.n, a.rate, res->total_ms);
+	free(a.samples);
+	http_result_free(res);
+	backend_spoken_fn done = j->done;
+	void *owner = j->ud;
+	free(j);
+	done(owner, e);
+}
+
+static enum err ops_speak_start(void *ctx, struct http_client *c, const char *text,
+				backend_piece_fn fn, backend_spoken_fn done, void *ud, void **out)
+{
+	struct tts_cloud *x = ctx;
+	struct http_req *hr = NULL;
+	x->used = true;
+	usage_begin(x, text ? text : "", &x->last);
+	if (!text || !*text) {
+		done(ud, ERR_OK);
+		return ERR_OK;
+	}
+	enum err e = request(x, text, &hr, &x->last);
+	if (e)
+		return e;
+	struct job *j = calloc(1, sizeof(*j));
+	struct stream *s = NULL;
+	bool piecewise = x->p->info->streams && x->p->info->audio == AUDIO_PCM16;
+	if (!j || (piecewise && !(s = calloc(1, sizeof(*s))))) {
+		free(j);
+		http_req_free(hr);
+		return ERR_NOMEM;
+	}
+	*j = (struct job){.x = x, .c = c, .fn = fn, .done = done, .ud = ud, .piecewise = piecewise};
+	if (s) {
+		*s = (struct stream){.fn = fn, .ud = ud, .rate = x->p->rate, .attempt = 1, .first_ms = -1};
+		http_req_observe(hr, on_data, s, free);
+	}
+	if ((e = http_start(c, hr, job_done, j, &j->xfer)) != ERR_OK) {
+		snprintf(x->last.error, sizeof(x->last.error), "%s: %s", x->p->info->name, err_str(e));
+		free(j);
+		return e;
+	}
+	*out = j;
+	return ERR_OK;
+}
+
+static void ops_speak_cancel(void *ctx, void *job)
+{
+	struct job *j = job;
+	(void)ctx;
+	http_cancel(j->c, j->xfer);
+	free(j);
+}
+
 enum err tts_cloud_speak(struct tts_cloud *x, const char *text, struct tts_audio *out)
 {
 	return speak(x, text, NULL, NULL, false, out);
@@ -390,5 +466,7 @@ const struct backend_ops tts_cloud_ops = {
 	.usage = ops_usage,
 	.voice = ops_voice,
 	.stream = ops_stream,
+	.speak_start = ops_speak_start,
+	.speak_cancel = ops_speak_cancel,
 	.free = ops_free,
 };

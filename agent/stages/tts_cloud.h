@@ -4,7 +4,9 @@
  * PCM, a WAV file, or a WAV file in base64 inside JSON) into mono floats at the
  * provider's rate, and measures it. A row whose provider streams (chunked HTTP: ElevenLabs'
  * /stream, OpenAI's speech endpoint) can be read as it arrives: tts_cloud_speak_stream
- * hands each decoded piece over before the answer has ended. */
+ * hands each decoded piece over before the answer has ended. The ops' speak_start runs the
+ * same request on a loop's HTTP client without blocking (backend_speak_start): pieces and
+ * the end come from that loop's http_poll, and cancelling closes the transfer at once. */
 #ifndef FORMDESK_TTS_CLOUD_H
 #define FORMDESK_TTS_CLOUD_H
 

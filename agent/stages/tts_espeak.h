@@ -2,8 +2,11 @@
  * into a buffer (ENOUTPUT_MODE_SYNCHRONOUS with a synth callback that appends the 16-bit
  * samples it is handed; espeak-ng's documentation of espeak_SetSynthCallback) at
  * espeak-ng's own rate (espeak_ng_GetSampleRate(), 22050 Hz for its voices). The library
- * keeps one global state, so there is one synthesizer per process, used from the main
- * thread only. */
+ * keeps one global state, so there is one synthesizer per process, used by one thread at
+ * a time (a lock): the blocking call synthesizes on the caller's thread; started without
+ * blocking (backend_speak_start) a text is synthesized on a worker thread of its own,
+ * whose pieces the loop takes when its descriptor wakes it (backend_speech_fd,
+ * backend_speech_pump); cancelling stops espeak-ng at its next piece. */
 #ifndef FORMDESK_TTS_ESPEAK_H
 #define FORMDESK_TTS_ESPEAK_H
 

@@ -3,12 +3,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/stages/http.h"
 #include "audio/recorder.h"
 #include "audio/resample.h"
 #include "audio/sink.h"
 #include "live.h"
 
 #define QUEUE 16
+#define LIVE_SAY_QUEUE 32 /* texts live_say holds at once */
+#define LIVE_SAY_MAX_S 120 /* the longest words an utterance holds, seconds */
+
+/* A text waiting to be said, and whether it asks a number. */
+struct say_item {
+	char *text;
+	bool numeric;
+};
 #define MARGIN_MS 100 /* kept before the speech start and after its end in a turn */
 
 struct live {
@@ -37,8 +46,32 @@ struct live {
 	struct live_event q[QUEUE];
 	int q_head, q_n;
 	float *turn;          /* the last LIVE_TURN_END's samples */
-	double tts_ms;        /* the last live_say's synthesis, wall ms */
+	double tts_ms;        /* the last request's start to its first audio, wall ms */
+
+	/* the agent's words being synthesized and played (live_say) */
+	struct http_client *http;   /* the TTS requests' own client, made at the first say */
+	struct backend_speech *job; /* the request in flight (NULL also while it starts) */
+	bool job_active;            /* a request started and not ended */
+	struct say_item say[LIVE_SAY_QUEUE]; /* texts queued after it */
+	int say_head, n_say;
+	bool numeric;               /* the turn wait in force is a number's */
+	struct resample_stream *rs, *rs_out; /* voice -> LIVE_RATE -> the sink's rate */
+	bool open;                  /* a streamed utterance is open on the sink */
+	bool begun;                 /* the speech has sounded: the recording is lined up */
+	bool first_seen;            /* the request in flight has handed audio over */
+	bool in_say;                /* inside live_say */
+	double req_t0;              /* mono ms the request in flight started */
+	size_t base;                /* samples of agent (LIVE_RATE) before the open utterance */
+	size_t agent_new;           /* of them, those being handed over now */
+	float *pend;                /* sink-rate audio waiting for the sink to play out */
+	size_t pend_n, pend_cap;
+	enum err say_err;           /* a piece or request that failed since the last pump */
+	struct live_first_audio first; /* the latest request's first audio */
+	bool first_new;             /* not yet taken by live_first_audio */
+	enum err late_err;          /* a request that failed after live_say returned */
 };
+
+static void speech_clear(struct live *l);
 
 struct live_options live_defaults(void)
 {
@@ -57,6 +90,26 @@ static double mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/* append: m samples (borrowed) after the *n in *buf (room for *cap, doubled as needed
+ * from first_cap). Errors: ERR_NOMEM (nothing appended). */
+static enum err append(float **buf, size_t *n, size_t *cap, const float *s, size_t m,
+		       size_t first_cap)
+{
+	if (*n + m > *cap) {
+		size_t c = *cap ? *cap * 2 : first_cap;
+		while (c < *n + m)
+			c *= 2;
+		float *b = realloc(*buf, c * sizeof(float));
+		if (!b)
+			return ERR_NOMEM;
+		*buf = b;
+		*cap = c;
+	}
+	memcpy(*buf + *n, s, m * sizeof(float));
+	*n += m;
+	return ERR_OK;
 }
 
 static long ms_of(size_t samples)
@@ -135,11 +188,24 @@ void live_free(struct live *l)
 {
 	if (!l)
 		return;
+	speech_clear(l);
+	http_client_free(l->http);
+	free(l->pend);
 	endpoint_free(l->ep);
 	free(l->hist);
 	free(l->agent);
 	free(l->turn);
 	free(l);
+}
+
+/* stop_sink: stop playback at once. Output: the samples of the speech played (LIVE_RATE). */
+static size_t stop_sink(struct live *l)
+{
+	size_t played = 0;
+	if (!l->sink)
+		return l->agent_n;
+	sink_stop(l->sink, &played);
+	return l->base + (size_t)((double)played * LIVE_RATE / sink_rate(l->sink));
 }
 
 /* Writes the first played samples of the agent's words (LIVE_RATE) to the recorder. */
@@ -166,11 +232,10 @@ static void agent_stopped(struct live *l, double now_ms)
  * as it played) and a new phase begins. */
 static enum err say_begin(struct live *l, bool numeric)
 {
-	if (l->state == LIVE_SPEAKING) {
-		size_t played = 0;
-		sink_stop(l->sink, &played);
-		record_agent(l, (size_t)((double)played * LIVE_RATE / sink_rate(l->sink)));
-	}
+	if (l->state == LIVE_SPEAKING)
+		record_agent(l, stop_sink(l));
+	speech_clear(l);
+	l->base = 0;
 	l->said_at = ms_of(l->fed);
 	return new_phase(l, numeric);
 }
@@ -211,36 +276,72 @@ enum err live_say_samples(struct live *l, const float *samples, size_t n, int ra
 	return ERR_OK;
 }
 
-/* Words played as they are synthesized (a streamed voice, the TTS cache): the pieces, at
- * LIVE_RATE, go to the sink as they come; the first one starts the agent's turn. */
-struct streamed {
-	struct live *l;
-	bool numeric, begun;
-	struct resample_stream *rs; /* the voice's rate -> LIVE_RATE */
-	enum err e;
-};
+/* ---- the agent's words off the loop ----
+ * live_say queues text; the TTS request for the head of the queue runs on live's own
+ * HTTP client (the loop waits on it through live_waitfds and moves it in live_tick), its
+ * pieces go to the sink as they arrive, and the next queued text follows in the same
+ * speech. A barge-in cancels the request and the queue and stops the sink at once. */
 
-#define LIVE_SAY_MAX_S 120 /* the longest words a streamed utterance holds, seconds */
-
-/* streamed_put: n samples at LIVE_RATE (borrowed) played and kept for the recorder. */
-static enum err streamed_put(struct streamed *st, const float *s, size_t n)
+/* speech_busy: the agent's words are not all handed to the sink yet. */
+static bool speech_busy(const struct live *l)
 {
-	struct live *l = st->l;
+	return l->job_active || l->n_say || l->open || l->pend_n;
+}
+
+/* speech_clear: forget the request in flight (cancelled: none of its audio comes), the
+ * queue and the audio not handed to the sink. */
+static void speech_clear(struct live *l)
+{
+	backend_speak_cancel(l->job);
+	l->job = NULL;
+	l->job_active = false;
+	for (; l->n_say; l->n_say--) {
+		free(l->say[l->say_head].text);
+		l->say_head = (l->say_head + 1) % LIVE_SAY_QUEUE;
+	}
+	resample_stream_free(l->rs);
+	resample_stream_free(l->rs_out);
+	l->rs = l->rs_out = NULL;
+	l->pend_n = 0;
+	l->open = false;
+	l->begun = false;
+}
+
+/* to_sink: m samples at the sink's rate (borrowed) into the open utterance, opening one
+ * when none is (the last one has played out), or kept until then. */
+static enum err to_sink(struct live *l, const float *s, size_t m)
+{
+	if (!m)
+		return ERR_OK;
+	if (!l->open && sink_playing(l->sink)) { /* after what is still playing */
+		return append(&l->pend, &l->pend_n, &l->pend_cap, s, m, (size_t)sink_rate(l->sink));
+	}
 	enum err e;
+	if (!l->open) {
+		l->base = l->agent_n - l->agent_new; /* the words before this utterance */
+		if ((e = sink_begin(l->sink, (size_t)LIVE_SAY_MAX_S * (size_t)sink_rate(l->sink))))
+			return e;
+		l->open = true;
+	}
+	return sink_append(l->sink, s, m);
+}
+
+/* put: n samples at LIVE_RATE (borrowed) of the words: kept for the recorder and played;
+ * the first of a request is timed (live_first_audio). */
+static enum err put(struct live *l, const float *s, size_t n)
+{
+	enum err e = ERR_OK;
 	if (!n)
 		return ERR_OK;
-	if (!st->begun) {
-		if ((e = say_begin(l, st->numeric)) ||
-		    (e = sink_begin(l->sink, (size_t)LIVE_SAY_MAX_S * LIVE_RATE)))
-			return e;
+	if (!l->begun) { /* the agent's words begin: the recording is lined up with them */
 		free(l->agent);
 		l->agent = NULL;
 		l->agent_n = 0;
 		l->agent_recorded = 0;
+		l->said_at = ms_of(l->fed);
 		if (l->rec)
 			recorder_align(l->rec);
-		l->state = LIVE_SPEAKING;
-		st->begun = true;
+		l->begun = true;
 	}
 	float *a = realloc(l->agent, (l->agent_n + n) * sizeof(float));
 	if (!a)
@@ -248,63 +349,193 @@ static enum err streamed_put(struct streamed *st, const float *s, size_t n)
 	memcpy(a + l->agent_n, s, n * sizeof(float));
 	l->agent = a;
 	l->agent_n += n;
-	return sink_append(l->sink, s, n);
+	l->agent_new = n;
+	double t0 = mono_ms();
+	if (l->sink) {
+		float *o = NULL;
+		size_t m = n;
+		const float *play = s;
+		if (sink_rate(l->sink) != LIVE_RATE) {
+			if (!l->rs_out && (e = resample_stream_new(LIVE_RATE, sink_rate(l->sink), &l->rs_out)))
+				return e;
+			if ((e = resample_stream_push(l->rs_out, s, n, false, &o, &m)))
+				return e;
+			play = o;
+		}
+		e = to_sink(l, play, m);
+		free(o);
+	}
+	l->agent_new = 0;
+	if (!l->first_seen) {
+		double t1 = mono_ms();
+		l->first = (struct live_first_audio){t0 - l->req_t0, t1 - t0, t1};
+		l->first_seen = l->first_new = true;
+		l->tts_ms = l->first.tts_ms;
+	}
+	return e;
 }
 
-static void streamed_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
+static void on_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
 {
-	struct streamed *st = ud;
+	struct live *l = ud;
 	float *o = NULL;
 	size_t m = 0;
 	(void)at_ms;
-	if (st->e || (!st->rs && (st->e = resample_stream_new(rate, LIVE_RATE, &st->rs))))
+	if (l->say_err || (!l->rs && (l->say_err = resample_stream_new(rate, LIVE_RATE, &l->rs))))
 		return;
-	if (!(st->e = resample_stream_push(st->rs, s, n, false, &o, &m)))
-		st->e = streamed_put(st, o, m);
+	if (!(l->say_err = resample_stream_push(l->rs, s, n, false, &o, &m)))
+		l->say_err = put(l, o, m);
 	free(o);
 }
 
-/* say_streamed: live_say for a voice that hands its audio over in pieces. */
-static enum err say_streamed(struct live *l, const char *text, bool numeric, double now_ms)
+/* on_spoken: the request in flight ended: its last samples out of the resampler. */
+static void on_spoken(void *ud, enum err e)
 {
-	struct streamed st = {.l = l, .numeric = numeric};
-	struct tts_audio a = {0};
+	struct live *l = ud;
 	float *o = NULL;
 	size_t m = 0;
-	enum err e = backend_speak_stream(&l->tts, text, streamed_piece, &st, &a);
-
-	free(a.samples);
-	if (!e && !st.e && st.rs && !(st.e = resample_stream_push(st.rs, NULL, 0, true, &o, &m)))
-		st.e = streamed_put(&st, o, m);
+	l->job = NULL;
+	l->job_active = false;
+	if (!e && !l->say_err && l->rs && !(l->say_err = resample_stream_push(l->rs, NULL, 0, true, &o, &m)))
+		l->say_err = put(l, o, m);
 	free(o);
-	resample_stream_free(st.rs);
+	resample_stream_free(l->rs);
+	l->rs = NULL;
+	if (!l->first_seen) /* no audio at all: the whole request is its time */
+		l->tts_ms = mono_ms() - l->req_t0;
+	if (e && !l->say_err)
+		l->say_err = e;
+}
+
+/* start_next: the request for the head of the queue. Errors: the backend's (that text is
+ * dropped). */
+static enum err start_next(struct live *l)
+{
+	struct say_item it = l->say[l->say_head];
+	enum err e = ERR_OK;
+	l->say_head = (l->say_head + 1) % LIVE_SAY_QUEUE;
+	l->n_say--;
+	if (it.numeric != l->numeric) /* a number asked after words said: its wait */
+		e = new_phase(l, it.numeric);
+	l->numeric = it.numeric;
+	l->req_t0 = mono_ms();
+	l->first_seen = false;
+	l->job_active = true;
 	if (!e)
-		e = st.e;
-	if (st.begun) {
-		enum err end = sink_end(l->sink);
-		return e ? e : end;
+		e = backend_speak_start(&l->tts, l->http, it.text, on_piece, on_spoken, l, &l->job);
+	if (e) {
+		l->job_active = false;
+		l->job = NULL;
 	}
-	return e ? e : live_say_samples(l, NULL, 0, LIVE_RATE, numeric, now_ms); /* no audio */
+	free(it.text);
+	return e;
+}
+
+/* pump: start queued requests while none is in flight; once the speech's last request
+ * has ended, close its utterance (it plays out) or, when nothing plays, the agent has
+ * spoken (LIVE_AGENT_DONE unless inside live_say, which returns with the agent stopped).
+ * Errors: the first request that failed to start or ended in error. */
+static enum err pump(struct live *l, double now_ms)
+{
+	enum err e = ERR_OK;
+	while (!l->job_active && l->n_say) {
+		enum err se = start_next(l);
+		if (se && !e)
+			e = se;
+	}
+	if (l->say_err && !e)
+		e = l->say_err;
+	l->say_err = ERR_OK;
+	if (l->job_active || l->n_say || l->state != LIVE_SPEAKING)
+		return e;
+	if (l->open) {
+		float *o = NULL;
+		size_t m = 0;
+		if (l->rs_out && !resample_stream_push(l->rs_out, NULL, 0, true, &o, &m) && m)
+			sink_append(l->sink, o, m);
+		free(o);
+		resample_stream_free(l->rs_out);
+		l->rs_out = NULL;
+		enum err end = sink_end(l->sink);
+		if (end && !e)
+			e = end;
+		l->open = false;
+	}
+	if (!l->pend_n && !(l->sink && sink_playing(l->sink))) { /* nothing to play */
+		record_agent(l, l->agent_n);
+		agent_stopped(l, now_ms);
+		l->begun = false;
+		if (!l->in_say) {
+			struct live_event ev = {.kind = LIVE_AGENT_DONE, .at_ms = ms_of(l->fed)};
+			push(l, &ev);
+		}
+	}
+	return e;
 }
 
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms)
 {
-	double t0 = mono_ms();
-	if (l->sink && sink_rate(l->sink) == LIVE_RATE && backend_streams(&l->tts)) {
-		/* the voice's request is started: its first audio, later, is not timed yet */
-		enum err se = say_streamed(l, text, numeric, now_ms);
-		l->tts_ms = mono_ms() - t0;
-		return se;
+	if (l->n_say == LIVE_SAY_QUEUE)
+		return ERR_NOMEM;
+	char *t = strdup(text ? text : "");
+	if (!t)
+		return ERR_NOMEM;
+	if (!l->http) {
+		enum err e = http_client_new(&l->http);
+		if (e) {
+			free(t);
+			return e;
+		}
 	}
-	struct tts_audio a = {.rate = LIVE_RATE};
-	enum err e = backend_speak(&l->tts, text, &a);
-
-	l->tts_ms = mono_ms() - t0;
-	if (e)
-		return e;
-	e = live_say_samples(l, a.samples, a.n, a.rate, numeric, now_ms);
-	free(a.samples);
+	if (l->state != LIVE_SPEAKING) { /* new words: a new phase, the queue empty */
+		enum err e = say_begin(l, numeric);
+		if (e) {
+			free(t);
+			return e;
+		}
+		l->numeric = numeric;
+		l->state = LIVE_SPEAKING;
+	}
+	l->say[(l->say_head + l->n_say) % LIVE_SAY_QUEUE] = (struct say_item){t, numeric};
+	l->n_say++;
+	l->in_say = true;
+	enum err e = pump(l, now_ms);
+	l->in_say = false;
 	return e;
+}
+
+unsigned live_waitfds(struct live *l, struct curl_waitfd *fds, unsigned max, int *timeout_ms)
+{
+	unsigned n = 0;
+	int fd = l->job ? backend_speech_fd(l->job) : -1;
+	if (!l->job_active)
+		return 0;
+	if (fd >= 0 && max > 0) /* a voice synthesizing on its own thread */
+		fds[n++] = (struct curl_waitfd){.fd = fd, .events = CURL_WAIT_POLLIN};
+	if (l->http)
+		n += http_client_waitfds(l->http, fds + n, max - n, timeout_ms);
+	return n;
+}
+
+bool live_first_audio(struct live *l, struct live_first_audio *out)
+{
+	if (!l->first_new)
+		return false;
+	l->first_new = false;
+	*out = l->first;
+	return true;
+}
+
+enum err live_late_error(struct live *l)
+{
+	enum err e = l->late_err;
+	l->late_err = ERR_OK;
+	return e;
+}
+
+bool live_synthesizing(const struct live *l)
+{
+	return l->job_active || l->n_say;
 }
 
 double live_tts_ms(const struct live *l)
@@ -314,6 +545,8 @@ double live_tts_ms(const struct live *l)
 
 void live_thinking(struct live *l, bool thinking, double now_ms)
 {
+	if (thinking && l->state == LIVE_SPEAKING && speech_busy(l))
+		return; /* the words still come: speech now is a barge-in either way */
 	if (thinking)
 		l->state = LIVE_THINKING;
 	else if (l->state == LIVE_THINKING)
@@ -327,12 +560,13 @@ static void barge_in(struct live *l, long at_ms)
 	size_t played = 0;
 	double t0 = mono_ms();
 
-	if (l->state == LIVE_SPEAKING) {
-		sink_stop(l->sink, &played);
+	if (l->state == LIVE_SPEAKING) { /* the request and the queue go with the sound */
+		speech_clear(l);
+		played = stop_sink(l);
 		ev.stop_ms = mono_ms() - t0;
-		played = (size_t)((double)played * LIVE_RATE / sink_rate(l->sink));
 		ev.played_ms = ms_of(played);
 		record_agent(l, played);
+		l->begun = false;
 	}
 	push(l, &ev);
 	l->state = LIVE_LISTENING;
@@ -375,19 +609,8 @@ enum err live_feed(struct live *l, const float *samples, size_t n, double now_ms
 	struct endpoint_event ev;
 	enum err e;
 
-	if (l->hist_n + n > l->hist_cap) {
-		size_t cap = l->hist_cap ? l->hist_cap * 2 : LIVE_RATE * 10;
-		float *h;
-		while (cap < l->hist_n + n)
-			cap *= 2;
-		h = realloc(l->hist, cap * sizeof(float));
-		if (!h)
-			return ERR_NOMEM;
-		l->hist = h;
-		l->hist_cap = cap;
-	}
-	memcpy(l->hist + l->hist_n, samples, n * sizeof(float));
-	l->hist_n += n;
+	if ((e = append(&l->hist, &l->hist_n, &l->hist_cap, samples, n, LIVE_RATE * 10)))
+		return e;
 	l->fed += n;
 	if (l->rec)
 		recorder_write(l->rec, RECORDER_CALLER, samples, n);
@@ -420,8 +643,28 @@ enum err live_feed(struct live *l, const float *samples, size_t n, double now_ms
 
 void live_tick(struct live *l, double now_ms)
 {
-	if (l->state == LIVE_SPEAKING && !sink_playing(l->sink)) {
+	if (l->job_active && l->http) /* the request's pieces come in here */
+		http_poll(l->http, 0, NULL, 0);
+	if (l->job) /* or from the voice's own thread */
+		backend_speech_pump(l->job);
+	if (l->sink && !l->open && l->pend_n && !sink_playing(l->sink)) {
+		/* what was said after the last utterance ended: it plays now */
+		size_t k = (size_t)((double)l->pend_n * LIVE_RATE / sink_rate(l->sink));
+		l->base = l->agent_n > k ? l->agent_n - k : 0;
+		if (sink_begin(l->sink, (size_t)LIVE_SAY_MAX_S * (size_t)sink_rate(l->sink)) == ERR_OK) {
+			l->open = true;
+			sink_append(l->sink, l->pend, l->pend_n);
+		}
+		l->pend_n = 0;
+	}
+	if (l->state == LIVE_SPEAKING) {
+		enum err e = pump(l, now_ms);
+		if (e && !l->late_err)
+			l->late_err = e;
+	}
+	if (l->state == LIVE_SPEAKING && !speech_busy(l) && !(l->sink && sink_playing(l->sink))) {
 		struct live_event ev = {.kind = LIVE_AGENT_DONE, .at_ms = ms_of(l->fed)};
+		l->begun = false;
 		record_agent(l, l->agent_n);
 		agent_stopped(l, now_ms);
 		push(l, &ev);

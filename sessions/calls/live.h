@@ -13,7 +13,8 @@
  *   silent turn through the engine (whose retry rules decide the re-prompt or the end).
  *
  * live owns no thread and never waits: the loop feeds it what capture_read() returned and
- * the time, and takes events. Time in events is call time: ms of caller audio fed since
+ * the time, and takes events; the agent's TTS requests run on live's own HTTP client,
+ * which the loop waits on beside its own descriptors (live_waitfds). Time in events is call time: ms of caller audio fed since
  * live_new (the caller's timeline, which the recorder shares). */
 #ifndef FORMDESK_LIVE_H
 #define FORMDESK_LIVE_H
@@ -28,6 +29,7 @@
 
 struct sink;
 struct recorder;
+struct curl_waitfd;
 
 struct live_options {
 	struct endpoint_options endpoint; /* the paper's pilot settings by default */
@@ -84,19 +86,53 @@ enum err live_new(struct sink *sink, const struct backend *tts, struct recorder 
 		  const struct live_options *opt, struct live **out);
 void live_free(struct live *l);
 
-/* live_say: the agent says text (synthesized by the TTS backend, then played; a backend
- * that hands its audio over in pieces, backend_streams, is played as the pieces arrive,
- * the first starting the agent's turn), asking a field that takes a number (numeric
- * true: the longer turn wait) or not. Playback that is
- * still going is stopped first. now_ms: the loop's clock (any monotonic ms).
- * Errors: the TTS backend's, ERR_AUDIO (the sink), ERR_NOMEM. */
+/* live_say: the agent says text, asking a field that takes a number (numeric true: the
+ * longer turn wait) or not. It never waits for the voice: the TTS request starts
+ * (backend_speak_start) on live's own HTTP client and returns; its audio goes to the sink
+ * piece by piece as it arrives, from live_tick / live_feed (the loop waits on the request
+ * with live_waitfds), the first piece timed (live_first_audio). espeak-ng synthesizes on
+ * a thread of its own, its pieces taken the same way; "none" and the TTS cache's kept
+ * sentences answer before live_say returns.
+ * The agent is LIVE_SPEAKING from now until the words have played (a barge-in meanwhile,
+ * even before any sound, cancels the request). Said while the agent is already speaking
+ * or synthesizing, text is queued after what is playing, in the same speech (a reply said
+ * sentence by sentence). now_ms: the loop's clock (any monotonic ms). Errors: ERR_NOMEM
+ * (also: more than 32 texts queued), ERR_AUDIO (the sink), the TTS backend's for a request
+ * that could not start (a request that fails later is dropped: its words are not heard). */
 enum err live_say(struct live *l, const char *text, bool numeric, double now_ms);
+
+/* live_waitfds: while a TTS request of live_say is in flight, what the loop must also wait
+ * on (http_client_waitfds, agent/stages/http.h): up to max descriptors into fds, and
+ * *timeout_ms lowered to when live_tick is due. Output: the number of fds filled (0: none
+ * in flight). */
+unsigned live_waitfds(struct live *l, struct curl_waitfd *fds, unsigned max, int *timeout_ms);
+
+/* When the first audio of a live_say's words went to the sink (or, without one, arrived). */
+struct live_first_audio {
+	double tts_ms;   /* from the start of its TTS request to that audio, wall ms */
+	double play_ms;  /* handing it to the sink, wall ms */
+	double wall_ms;  /* when it was handed over: monotonic ms (CLOCK_MONOTONIC) */
+};
+
+/* live_first_audio: the first audio of the latest live_say whose words have sounded,
+ * once: true the first time it is asked after that audio went out (*out filled), false
+ * otherwise. */
+bool live_first_audio(struct live *l, struct live_first_audio *out);
+
+/* live_late_error: the first error of a TTS request (or of playing its audio) that came
+ * after live_say returned, once (then ERR_OK until the next); its words were not all
+ * heard. */
+enum err live_late_error(struct live *l);
+
+/* live_synthesizing: a TTS request of live_say is in flight or queued. */
+bool live_synthesizing(const struct live *l);
 
 /* live_say_samples: as live_say with audio already made: n samples at rate Hz (copied). */
 enum err live_say_samples(struct live *l, const float *samples, size_t n, int rate, bool numeric,
 			  double now_ms);
 
-/* live_tts_ms: how long the last live_say's synthesis took (wall ms), 0 before any. */
+/* live_tts_ms: the last TTS request's time from its start to its first audio (to its end
+ * when it gave none), wall ms; 0 before any. */
 double live_tts_ms(const struct live *l);
 
 /* live_thinking: the engine has taken the caller's turn (LIVE_THINKING; speech now is a
@@ -107,8 +143,9 @@ void live_thinking(struct live *l, bool thinking, double now_ms);
  * Runs the endpointer; events are queued for live_next. Errors: ERR_AUDIO, ERR_NOMEM. */
 enum err live_feed(struct live *l, const float *samples, size_t n, double now_ms);
 
-/* live_tick: notice the agent's words finishing and the silence timer (call it each time
- * the loop wakes). */
+/* live_tick: move the TTS request in flight on (its pieces to the sink, the next queued
+ * text), notice the agent's words finishing and the silence timer (call it each time the
+ * loop wakes). */
 void live_tick(struct live *l, double now_ms);
 
 /* live_interrupt: the caller has begun a turn by other means than speech (typed words at

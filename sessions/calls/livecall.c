@@ -22,6 +22,7 @@
  * capture device that runs faster than real time cannot keep the loop from the screen. */
 #define MAX_PASS (LIVE_RATE / 2)
 #define CHUNK 1600 /* samples read at a time: 100 ms */
+#define LIVECALL_MAX_FDS 32 /* descriptors the loop waits on: the caller's and the TTS's */
 
 struct livecall {
 	struct engine_config cfg;
@@ -57,6 +58,9 @@ struct livecall {
 	int ack_turn;          /* the caller turn the acknowledgement answers */
 	struct latency lat;    /* the last turn's end of speech to first sound, for the status */
 	int say_turn;          /* the caller turn they answer (0: the opening) */
+	int sound_turn;        /* the caller turn whose first sound is being synthesized */
+	bool start_pending;    /* agent_start is where the turn's words were said, to be moved
+	                          to where their first audio went out */
 	int agent_turn;        /* the turn whose reply is playing or last played, -1 none */
 	long agent_start;      /* where it began on the call's timeline, ms */
 	bool ended;            /* the engine ended the call */
@@ -359,20 +363,33 @@ static enum err open_recording(struct livecall *lc)
 
 /* say_timed: live_say, timed: the first sound of caller turn `turn` (its acknowledgement
  * or its reply, whichever plays first) completes the turn's latency with the synthesis
- * and the start of playback (engine_latency_played). */
+ * and the start of playback when its first audio reaches the sink (live_first_audio,
+ * played()). */
 static enum err say_timed(struct livecall *lc, int turn, const char *text, double now)
 {
-	double t0 = mono_ms(), t1;
-	enum err e = live_say(lc->live, text, numeric(lc), now);
-	const char *out = lc->sink ? sink_device_name(lc->sink) : "no output";
+	lc->sound_turn = turn;
+	return live_say(lc->live, text, numeric(lc), now);
+}
 
-	t1 = mono_ms();
-	if (e == ERR_OK && turn > 0) {
-		double tts = live_tts_ms(lc->live);
-		engine_latency_played(lc->eng, turn, tts, lc->tts.name ? lc->tts.name : "tts",
-				      t1 - t0 - tts, out ? out : "output", t1, &lc->lat);
-	}
-	return e;
+/* played: a TTS request that failed late is reported; once the first audio of words said
+ * has gone to the output (live_first_audio), the turn they answer has its time to first
+ * audio and playback start (engine_latency_played leaves a turn already sounded alone). */
+static void played(struct livecall *lc)
+{
+	struct live_first_audio f;
+	const char *out = lc->sink ? sink_device_name(lc->sink) : "no output";
+	enum err e = lc->live ? live_late_error(lc->live) : ERR_OK;
+	if (e)
+		error_event(lc, "speaking the agent's words", e);
+	if (!lc->live || !live_first_audio(lc->live, &f))
+		return;
+	if (lc->start_pending) /* where the turn's words began, now that they have */
+		lc->agent_start = live_agent_start_ms(lc->live);
+	lc->start_pending = false;
+	if (lc->sound_turn > 0)
+		engine_latency_played(lc->eng, lc->sound_turn, f.tts_ms,
+				      lc->tts.name ? lc->tts.name : "tts", f.play_ms,
+				      out ? out : "output", f.wall_ms, &lc->lat);
 }
 
 /* speak_ack: say the pending acknowledgement at once, while the engine still works on
@@ -426,6 +443,7 @@ static void speak_sentence(struct livecall *lc)
 	if (lc->agent_turn != lc->sent_turn) {
 		lc->agent_turn = lc->sent_turn;
 		lc->agent_start = live_agent_start_ms(lc->live);
+		lc->start_pending = true;
 	}
 }
 
@@ -473,6 +491,7 @@ static void speak(struct livecall *lc)
 	lc->say = NULL;
 	lc->agent_turn = lc->say_turn;
 	lc->agent_start = live_agent_start_ms(lc->live);
+	lc->start_pending = true;
 	if (live_state(lc->live) != LIVE_SPEAKING) /* nothing to play: said at once */
 		agent_audio(lc, lc->agent_start + live_agent_ms(lc->live));
 }
@@ -515,6 +534,7 @@ static void events(struct livecall *lc)
 {
 	struct live_event ev;
 
+	played(lc);
 	while (lc->live && live_next(lc->live, &ev)) {
 		switch (ev.kind) {
 		case LIVE_SPEECH_START:
@@ -671,7 +691,10 @@ static bool drain(struct livecall *lc)
 {
 	size_t total = 0, n;
 
-	while (total < MAX_PASS && (n = capture_read(lc->cap, lc->buf, CHUNK)) > 0) {
+	/* On the captured audio's clock (a source faster than real time) the words' synthesis
+	 * takes no call time, as when it blocked: the caller's audio waits in the ring. */
+	while (total < MAX_PASS && !(lc->audio_clock && lc->live && live_synthesizing(lc->live)) &&
+	       (n = capture_read(lc->cap, lc->buf, CHUNK)) > 0) {
 		total += n;
 		lc->audio_ms += (double)n * 1000.0 / LIVE_RATE;
 		/* Before the call is recorded, and after it has ended, nobody listens. */
@@ -699,7 +722,16 @@ enum err livecall_poll(struct livecall *lc, int timeout_ms, struct curl_waitfd *
 	/* Audio already waiting in the ring is taken at once. */
 	if (lc->more)
 		timeout_ms = 0;
-	e = engine_poll(lc->eng, timeout_ms, extra, n_extra);
+	/* the agent's TTS request wakes the loop too: its descriptors beside the caller's */
+	struct curl_waitfd fds[LIVECALL_MAX_FDS];
+	unsigned n = n_extra < LIVECALL_MAX_FDS ? n_extra : LIVECALL_MAX_FDS;
+	if (n)
+		memcpy(fds, extra, n * sizeof(*fds));
+	if (lc->live)
+		n += live_waitfds(lc->live, fds + n, LIVECALL_MAX_FDS - n, &timeout_ms);
+	e = engine_poll(lc->eng, timeout_ms, fds, n);
+	for (unsigned i = 0; i < n_extra && i < n; i++)
+		extra[i].revents = fds[i].revents;
 	after_engine(lc);
 	lc->more = lc->capturing && drain(lc);
 	if (lc->live) {

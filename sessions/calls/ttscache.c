@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,25 @@
 #include "audio/audiofile.h"
 #include "audio/resample.h"
 
+/* A sentence being written on a thread of its own (the loop's misses): its audio serves
+ * hits until the file is in place. */
+struct write {
+	struct ttscache *c;
+	char path[1100];
+	float *s;
+	size_t n;
+	bool done;         /* guarded by c->mu */
+	pthread_t th;
+	struct write *next;
+};
+
 struct ttscache {
 	char *dir;
 	struct backend inner;
 	char voice[300];    /* backend_tts_voice of inner: the key's first part */
 	long hits, misses;
+	pthread_mutex_t mu;
+	struct write *writes; /* the list is the loop's; each done flag is under mu */
 };
 
 const char *ttscache_dir(const char *db_path, char *buf, size_t n)
@@ -36,14 +51,19 @@ enum err ttscache_new(const char *dir, const struct backend *inner, struct ttsca
 	}
 	c->inner = *inner;
 	backend_tts_voice(inner, c->voice, sizeof(c->voice));
+	pthread_mutex_init(&c->mu, NULL);
 	*out = c;
 	return ERR_OK;
 }
+
+static void reap(struct ttscache *c, bool all);
 
 void ttscache_free(struct ttscache *c)
 {
 	if (!c)
 		return;
+	reap(c, true); /* what is being written is written whole before the cache goes */
+	pthread_mutex_destroy(&c->mu);
 	free(c->dir);
 	free(c);
 }
@@ -91,6 +111,78 @@ static enum err keep(const char *path, const float *s, size_t n)
 	return e;
 }
 
+/* ---- writes off the loop ---- */
+
+static void *writer(void *ud)
+{
+	struct write *w = ud;
+	keep(w->path, w->s, w->n); /* a file that would not write is a miss next time */
+	pthread_mutex_lock(&w->c->mu);
+	w->done = true;
+	pthread_mutex_unlock(&w->c->mu);
+	return NULL;
+}
+
+/* reap: join the writes that are done (all: every write, waiting for them). */
+static void reap(struct ttscache *c, bool all)
+{
+	for (struct write **pw = &c->writes; *pw;) {
+		struct write *w = *pw;
+		pthread_mutex_lock(&c->mu);
+		bool done = w->done;
+		pthread_mutex_unlock(&c->mu);
+		if (!done && !all) {
+			pw = &w->next;
+			continue;
+		}
+		pthread_join(w->th, NULL);
+		*pw = w->next;
+		free(w->s);
+		free(w);
+	}
+}
+
+/* keep_later: keep n samples (taken over) at path on a thread of its own, so the loop
+ * never waits for the disk; until written they serve hits (pending). Errors: ERR_IO,
+ * ERR_AUDIO (written here when no thread would start), ERR_NOMEM. */
+static enum err keep_later(struct ttscache *c, const char *path, float *s, size_t n)
+{
+	struct write *w = calloc(1, sizeof(*w));
+	enum err e;
+	reap(c, false);
+	if (!w) {
+		e = keep(path, s, n);
+		free(s);
+		return e;
+	}
+	*w = (struct write){.c = c, .s = s, .n = n, .next = c->writes};
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	if (pthread_create(&w->th, NULL, writer, w) != 0) {
+		e = keep(path, s, n);
+		free(s);
+		free(w);
+		return e;
+	}
+	c->writes = w;
+	return ERR_OK;
+}
+
+/* pending: a copy of the audio being written at path. Output: *out (caller frees), *n.
+ * Returns false when none is. */
+static bool pending(struct ttscache *c, const char *path, float **out, size_t *n)
+{
+	for (struct write *w = c->writes; w; w = w->next) {
+		if (strcmp(w->path, path) != 0)
+			continue;
+		if (!(*out = malloc((w->n ? w->n : 1) * sizeof(float))))
+			return false;
+		memcpy(*out, w->s, w->n * sizeof(float));
+		*n = w->n;
+		return true;
+	}
+	return false;
+}
+
 /* A sentence being synthesized: its pieces converted to 16 kHz as they arrive, handed on
  * (fn, may be NULL) and gathered for the cache file. */
 struct pieces {
@@ -136,7 +228,8 @@ static enum err sentence(struct ttscache *c, const char *s, size_t len, backend_
 {
 	char path[1100];
 	path_of(c, s, len, path, sizeof(path));
-	if (access(path, R_OK) == 0 && audiofile_read(path, TTSCACHE_RATE, out, n, NULL) == ERR_OK) {
+	if (pending(c, path, out, n) ||
+	    (access(path, R_OK) == 0 && audiofile_read(path, TTSCACHE_RATE, out, n, NULL) == ERR_OK)) {
 		c->hits++;
 		*hit = true;
 		if (fn && *n)
@@ -292,6 +385,146 @@ enum err ttscache_speak(struct ttscache *c, const char *text, struct tts_audio *
 	return ttscache_speak_stream(c, text, NULL, NULL, out);
 }
 
+/* ---- saying text without blocking (backend_speak_start) ---- */
+
+/* A text being said through the cache: its sentences in order, each from the cache at
+ * once or else from the voice's request, started on the loop's client; the one in
+ * flight is gathered (p) to be kept when it is complete. */
+struct job {
+	struct ttscache *c;
+	struct http_client *hc;
+	char **sent;
+	size_t n_sent, at;
+	backend_piece_fn fn;
+	backend_spoken_fn done;
+	void *ud;
+	struct backend_speech *inner;  /* the sentence's request in flight, NULL none */
+	struct pieces p;
+	char path[1100];
+	bool walking;                  /* advance() runs: a done that comes inside it returns */
+	enum err e;
+};
+
+static void job_free(struct job *j)
+{
+	for (size_t i = 0; i < j->n_sent; i++)
+		free(j->sent[i]);
+	free(j->sent);
+	free(j->p.s);
+	resample_stream_free(j->p.rs);
+	free(j);
+}
+
+static enum err job_add(void *ud, const char *s, size_t len)
+{
+	struct job *j = ud;
+	char **a = realloc(j->sent, (j->n_sent + 1) * sizeof(*a));
+	if (!a)
+		return ERR_NOMEM;
+	j->sent = a;
+	if (!(a[j->n_sent] = strndup(s, len)))
+		return ERR_NOMEM;
+	j->n_sent++;
+	return ERR_OK;
+}
+
+/* sentence_done: the voice's request for the sentence in flight ended (err e): its last
+ * samples handed on, the whole sentence kept. */
+static void sentence_done(void *ud, enum err e);
+
+static void job_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
+{
+	struct job *j = ud;
+	on_piece(&j->p, s, n, rate, at_ms);
+}
+
+/* advance: say the sentences from j->at on: kept ones at once, the first new one by a
+ * request. At the end (or on an error) the owner is told and j is freed. Returns true
+ * when j is gone. */
+static bool advance(struct job *j)
+{
+	j->walking = true;
+	while (!j->e && j->at < j->n_sent && !j->inner) {
+		const char *s = j->sent[j->at];
+		float *f = NULL;
+		size_t n = 0;
+		path_of(j->c, s, strlen(s), j->path, sizeof(j->path));
+		if (pending(j->c, j->path, &f, &n) ||
+		    (access(j->path, R_OK) == 0 &&
+		     audiofile_read(j->path, TTSCACHE_RATE, &f, &n, NULL) == ERR_OK)) {
+			j->c->hits++;
+			if (n)
+				j->fn(j->ud, f, n, TTSCACHE_RATE, 0);
+			free(f);
+			j->at++;
+			continue;
+		}
+		j->p = (struct pieces){.fn = j->fn, .ud = j->ud};
+		j->e = backend_speak_start(&j->c->inner, j->hc, s, job_piece, sentence_done, j,
+					   &j->inner);
+	}
+	j->walking = false;
+	if (!j->inner && (j->e || j->at == j->n_sent)) {
+		backend_spoken_fn done = j->done;
+		void *owner = j->ud;
+		enum err e = j->e;
+		job_free(j);
+		done(owner, e);
+		return true;
+	}
+	return false;
+}
+
+static void sentence_done(void *ud, enum err e)
+{
+	struct job *j = ud;
+	float *o = NULL;
+	size_t m = 0;
+	j->inner = NULL;
+	if (!e && j->p.rs && !j->p.e && !(j->p.e = resample_stream_push(j->p.rs, NULL, 0, true, &o, &m)))
+		piece_put(&j->p, o, m, 0);
+	resample_stream_free(j->p.rs);
+	j->p.rs = NULL;
+	if (!e)
+		e = j->p.e;
+	if (!e) {
+		j->c->misses++;
+		e = keep_later(j->c, j->path, j->p.s, j->p.n);
+	} else {
+		free(j->p.s);
+	}
+	j->p.s = NULL;
+	j->e = e;
+	j->at++;
+	if (!j->walking)
+		advance(j);
+}
+
+static enum err ops_speak_start(void *ctx, struct http_client *hc, const char *text,
+				backend_piece_fn fn, backend_spoken_fn done, void *ud, void **out)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	if (!j)
+		return ERR_NOMEM;
+	*j = (struct job){.c = ctx, .hc = hc, .fn = fn, .done = done, .ud = ud};
+	enum err e = ttscache_sentences(text ? text : "", job_add, j);
+	if (e) {
+		job_free(j);
+		return e;
+	}
+	if (!advance(j))
+		*out = j;
+	return ERR_OK;
+}
+
+static void ops_speak_cancel(void *ctx, void *job)
+{
+	struct job *j = job;
+	(void)ctx;
+	backend_speak_cancel(j->inner);
+	job_free(j);
+}
+
 /* ---- the cache as a TTS backend (backend.h) ---- */
 
 static enum err ops_call(void *ctx, const void *req, void *out)
@@ -316,6 +549,8 @@ static const struct backend_ops ttscache_ops = {
 	.call = ops_call,
 	.usage = ops_usage,
 	.stream = ops_stream,
+	.speak_start = ops_speak_start,
+	.speak_cancel = ops_speak_cancel,
 };
 
 struct backend ttscache_backend(struct ttscache *c)

@@ -8,7 +8,12 @@
  * atomic), so a crash leaves either the whole file or none.
  *
  * The cache is itself a TTS backend (backend.h) in front of another: wrap a hosted
- * voice with ttscache_wrap and use the backend it gives as before. Offline voices
+ * voice with ttscache_wrap and use the backend it gives as before. Started without
+ * blocking (backend_speak_start), it hands kept sentences over at once and asks the voice
+ * for the others on the caller's HTTP client, one after another, keeping each when it is
+ * complete: its file is written on a thread of its own, so the loop never waits for the
+ * disk; until the file is in place its audio answers hits; ttscache_free waits for the
+ * writes; one that fails is only a miss next time. Offline voices
  * (espeak, none) are not cached: they cost nothing and answer at once. */
 #ifndef FORMDESK_TTSCACHE_H
 #define FORMDESK_TTSCACHE_H
