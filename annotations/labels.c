@@ -212,14 +212,12 @@ const char *labels_path(const struct labels *l)
 	return l->path;
 }
 
+/* exec: store_exec on l's store, its message kept as l's last error. */
 static int exec(struct labels *l, const char *sql, const char *what)
 {
-	char *msg = NULL;
-	int rc = sqlite3_exec(l->db, sql, NULL, NULL, &msg);
+	int rc = store_exec(l->st, sql, what);
 	if (rc != SQLITE_OK)
-		snprintf(l->err, sizeof l->err, "%s: %s: %s", l->path, what,
-			 msg ? msg : sqlite3_errstr(rc));
-	sqlite3_free(msg);
+		labels_fail_store(l);
 	return rc;
 }
 
