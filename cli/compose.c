@@ -244,6 +244,16 @@ void compose_engine(const struct compose *c, struct engine_config *cfg)
 	};
 }
 
+void compose_backends(const struct compose *c, struct engine_config *cfg)
+{
+	cfg->stt = c->stt;
+	cfg->extract = c->extract;
+	cfg->reply = c->reply;
+	cfg->lex = c->lex;
+	cfg->turn_deadline_ms = c->turn_deadline_ms;
+	cfg->call_deadline_ms = c->call_deadline_ms;
+}
+
 enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
 		     struct engine_config *cfg)
 {

@@ -107,6 +107,11 @@ enum err compose_store(struct compose *c, const char *db);
  * endpointing defaults; no telephone channel. c must outlive the engine. */
 void compose_engine(const struct compose *c, struct engine_config *cfg);
 
+/* compose_backends: only the backends, word lists and deadlines of cfg, borrowed from c
+ * (built with COMPOSE_BACKENDS and COMPOSE_LEXICON), for a command that sets the rest
+ * itself (import, replay). c must outlive the engine. */
+void compose_backends(const struct compose *c, struct engine_config *cfg);
+
 /* compose_run: record the run cfg's calls are made in (sessions/calls/runs.h, runs_begin: the
  * form kept whole, the backends as o gave them, the options, c's corpus) in c's store,
  * with source ("run", "simulate", "typed", "mic", "bench"); cfg->run_id becomes its id.
