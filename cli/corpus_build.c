@@ -118,13 +118,5 @@ out:
 
 int cmd_corpus(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "build") == 0)
-		return corpus_build(argc - 1, argv + 1);
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		opts_usage(&cmd_corpus_opts, stdout);
-		return 0;
-	}
-	fprintf(stderr, "formdesk corpus: expected 'build'\n");
-	opts_usage(&cmd_corpus_opts, stderr);
-	return 2;
+	return opts_sub(&cmd_corpus_opts, "build", corpus_build, argc, argv);
 }
