@@ -40,3 +40,13 @@ const struct backend_usage *cloud_usage(const struct cloud *c)
 {
 	return c->used ? &c->last : NULL;
 }
+
+const struct backend_usage *cloud_ops_usage(const void *ctx)
+{
+	return cloud_usage(ctx);
+}
+
+void cloud_ops_free(void *ctx)
+{
+	cloud_free(ctx);
+}

@@ -35,4 +35,9 @@ void cloud_free(struct cloud *c);
 /* cloud_usage: the last blocking call's usage (borrowed from c), NULL before the first. */
 const struct backend_usage *cloud_usage(const struct cloud *c);
 
+/* cloud_ops_usage, cloud_ops_free: backend_ops.usage and .free (backend.h) for a client
+ * whose ctx starts with its struct cloud: cloud_usage and cloud_free on it. */
+const struct backend_usage *cloud_ops_usage(const void *ctx);
+void cloud_ops_free(void *ctx);
+
 #endif

@@ -512,10 +512,6 @@ bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 
 const struct backend_ops extract_llm_ops = {
 	.stage = BACKEND_EXTRACT,
-	.call = llm_ops_call,
-	.start = llm_ops_start,
-	.finish = llm_ops_finish,
+	LLM_OPS,
 	.ack = extract_llm_ack_ready,
-	.usage = llm_ops_usage,
-	.free = llm_ops_free,
 };

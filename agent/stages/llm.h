@@ -161,6 +161,10 @@ enum err llm_ops_finish(void *ctx, const void *req, const struct http_result *re
 const struct backend_usage *llm_ops_usage(const void *ctx);
 void llm_ops_free(void *ctx);
 const char *llm_ops_model(const void *ctx);
+/* LLM_OPS: those shared members, for a stage's ops table ({.stage = ..., LLM_OPS, ...}). */
+#define LLM_OPS                                                                            \
+	.call = llm_ops_call, .start = llm_ops_start, .finish = llm_ops_finish,            \
+	.usage = llm_ops_usage, .free = llm_ops_free
 
 /* llm_send: the blocking half of a backend's call on p: resets u (llm_usage_begin), then
  * sends hr, the request its builder made with result built. Output: *res on ERR_OK (caller

@@ -287,10 +287,6 @@ bool reply_llm_sentence_ready(const struct http_xfer *x, char **text)
 
 const struct backend_ops reply_llm_ops = {
 	.stage = BACKEND_REPLY,
-	.call = llm_ops_call,
-	.start = llm_ops_start,
-	.finish = llm_ops_finish,
+	LLM_OPS,
 	.sentence = reply_llm_sentence_ready,
-	.usage = llm_ops_usage,
-	.free = llm_ops_free,
 };

@@ -161,21 +161,11 @@ static enum err ops_finish(void *ctx, const void *req, const struct http_result 
 	return stt_cloud_response(ctx, res, out, u);
 }
 
-static const struct backend_usage *ops_usage(const void *ctx)
-{
-	return stt_cloud_usage(ctx);
-}
-
-static void ops_free(void *ctx)
-{
-	stt_cloud_free(ctx);
-}
-
 const struct backend_ops stt_cloud_ops = {
 	.stage = BACKEND_STT,
 	.call = ops_call,
 	.start = ops_start,
 	.finish = ops_finish,
-	.usage = ops_usage,
-	.free = ops_free,
+	.usage = cloud_ops_usage,
+	.free = cloud_ops_free,
 };

@@ -425,11 +425,6 @@ static enum err ops_finish(void *ctx, const void *req, const struct http_result 
 	return response(ctx, res, out, u);
 }
 
-static const struct backend_usage *ops_usage(const void *ctx)
-{
-	return tts_cloud_usage(ctx);
-}
-
 static void ops_voice(const void *ctx, char *buf, size_t n)
 {
 	const struct provider *p = ((const struct tts_cloud *)ctx)->c.p;
@@ -442,20 +437,15 @@ static enum err ops_stream(void *ctx, const char *text, backend_piece_fn fn, voi
 	return tts_cloud_speak_stream(ctx, text, fn, ud, out);
 }
 
-static void ops_free(void *ctx)
-{
-	tts_cloud_free(ctx);
-}
-
 const struct backend_ops tts_cloud_ops = {
 	.stage = BACKEND_TTS,
 	.call = ops_call,
 	.start = ops_start,
 	.finish = ops_finish,
-	.usage = ops_usage,
+	.usage = cloud_ops_usage,
 	.voice = ops_voice,
 	.stream = ops_stream,
 	.speak_start = ops_speak_start,
 	.speak_cancel = ops_speak_cancel,
-	.free = ops_free,
+	.free = cloud_ops_free,
 };
