@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
 #include "base/utf8.h"
 
 struct csv {
@@ -32,10 +33,7 @@ static void set_msg(char **errmsg, const char *fmt, ...)
 enum err csv_read_file(const char *path, char **text, size_t *len, char **errmsg)
 {
 	struct stat sb;
-	FILE *f = NULL;
-	char *s = NULL;
-	long size;
-	enum err e = ERR_IO;
+	enum err e;
 
 	/* looked at before it is opened: a FIFO would wait for a writer, a folder's size is
 	 * no size */
@@ -45,28 +43,8 @@ enum err csv_read_file(const char *path, char **text, size_t *len, char **errmsg
 					    : "not a regular file (a pipe, a device or a socket)");
 		return ERR_IO;
 	}
-	if (!(f = fopen(path, "rb")) || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
+	if ((e = file_read(path, text, len)) == ERR_IO)
 		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	e = ERR_NOMEM;
-	if (!(s = malloc((size_t)size + 1)))
-		goto out;
-	e = ERR_IO;
-	if (fread(s, 1, (size_t)size, f) != (size_t)size) {
-		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	s[size] = '\0';
-	*text = s;
-	*len = (size_t)size;
-	s = NULL;
-	e = ERR_OK;
-out:
-	free(s);
-	if (f)
-		fclose(f);
 	return e;
 }
 
