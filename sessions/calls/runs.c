@@ -32,17 +32,6 @@ bool runs_sha256_hex(const void *p, size_t n, char out[65])
 	return true;
 }
 
-char *runs_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 char *runs_read_file(const char *path)
 {
 	char *buf = NULL;

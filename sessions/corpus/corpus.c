@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "base/str.h"
 
 /* One row of transcripts.csv. */
 struct utt {
@@ -33,8 +34,7 @@ static void set_msg(char **errmsg, const char *fmt, ...)
 		return;
 	free(*errmsg);
 	va_start(ap, fmt);
-	if (vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
+	*errmsg = str_vprintf(fmt, ap);
 	va_end(ap);
 }
 
