@@ -76,12 +76,8 @@ enum err adjud_finals(struct labels *l, enum labels_task t, struct adjud_final *
 		" FROM ann_adjudications a JOIN ann_items i ON i.id = a.item_id"
 		" WHERE i.task = ? AND a.id = (SELECT max(id) FROM ann_adjudications"
 		" WHERE item_id = a.item_id) ORDER BY a.item_id";
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "reading the final labels");
-	sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
-	return labels_select(l, &final_rows, q, "reading the final labels", (void **)out, n);
+	return labels_select_task(l, &final_rows, sql, t, "reading the final labels", (void **)out,
+				  n);
 }
 
 const struct adjud_final *adjud_find(const struct adjud_final *v, int n, long long item)
@@ -296,13 +292,7 @@ enum err adjud_annotators(struct labels *l, enum labels_task t, char ***names, i
 	static const char sql[] =
 		"SELECT DISTINCT l.annotator FROM ann_labels l JOIN ann_items i ON i.id = l.item_id"
 		" WHERE ?1 IS NULL OR i.task = ?1 ORDER BY l.annotator";
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "reading the annotators");
-	if (t < LABELS_NTASKS)
-		sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
-	return labels_select(l, &name_rows, q, "reading the annotators", (void **)names, n);
+	return labels_select_task(l, &name_rows, sql, t, "reading the annotators", (void **)names, n);
 }
 
 enum err adjud_known(struct labels *l, enum labels_task t, const char *who, char *why,

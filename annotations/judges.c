@@ -202,10 +202,5 @@ enum err judges_list(struct labels *l, enum labels_task t, struct judges_id **ou
 		"SELECT DISTINCT j.judge, j.prompt_version FROM ann_judgements j"
 		" JOIN ann_items i ON i.id = j.item_id WHERE i.task = ?"
 		" ORDER BY j.judge, j.prompt_version";
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "listing the judges");
-	sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
-	return labels_select(l, &id_rows, q, "listing the judges", (void **)out, n);
+	return labels_select_task(l, &id_rows, sql, t, "listing the judges", (void **)out, n);
 }

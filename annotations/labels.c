@@ -339,6 +339,18 @@ out:
 	return e;
 }
 
+enum err labels_select_task(struct labels *l, const struct labels_rows *k, const char *sql,
+			    enum labels_task t, const char *what, void **out, int *n)
+{
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, what);
+	if (t < LABELS_NTASKS)
+		sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
+	return labels_select(l, k, q, what, out, n);
+}
+
 void labels_rows_free(const struct labels_rows *k, void *v, int n)
 {
 	if (!v)
@@ -425,15 +437,10 @@ enum err labels_items(struct labels *l, enum labels_task t, struct labels_item *
 	static const char sql[] =
 		"SELECT id, key, call_id, turn_id, turn, corpus, corpus_call_id, field, expected,"
 		" captured, transcript, audio, context FROM ann_items WHERE task = ? ORDER BY id";
-	sqlite3_stmt *q = NULL;
-	enum err e;
+	enum err e = labels_select_task(l, &item_rows, sql, t, "reading the items", (void **)out, n);
 
-	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "reading the items");
-	bind_text(q, 1, labels_task_name(t));
-	if ((e = labels_select(l, &item_rows, q, "reading the items", (void **)out, n)) == ERR_OK)
-		for (int i = 0; i < *n; i++)
-			(*out)[i].task = t;
+	for (int i = 0; e == ERR_OK && i < *n; i++)
+		(*out)[i].task = t;
 	return e;
 }
 
@@ -677,10 +684,5 @@ enum err labels_all(struct labels *l, enum labels_task t, struct labels_label **
 		"SELECT l.id, l.item_id, l.annotator, l.label, l.note, l.created_at, l.updated_at"
 		" FROM ann_labels l JOIN ann_items i ON i.id = l.item_id WHERE i.task = ?"
 		" ORDER BY l.item_id, l.annotator";
-	sqlite3_stmt *q = NULL;
-
-	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "reading the labels");
-	bind_text(q, 1, labels_task_name(t));
-	return labels_select(l, &label_rows, q, "reading the labels", (void **)out, n);
+	return labels_select_task(l, &label_rows, sql, t, "reading the labels", (void **)out, n);
 }

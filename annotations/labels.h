@@ -160,6 +160,11 @@ char *labels_col(sqlite3_stmt *q, int i, bool *bad);
  * *n is 0). Errors: ERR_DB (l's error says why), ERR_NOMEM. */
 enum err labels_select(struct labels *l, const struct labels_rows *k, sqlite3_stmt *q,
 		       const char *what, void **out, int *n);
+/* labels_select_task: labels_select on sql, prepared here with task t's name bound as
+ * parameter 1 (left NULL when t is LABELS_NTASKS: every task). Errors: as
+ * labels_select. */
+enum err labels_select_task(struct labels *l, const struct labels_rows *k, const char *sql,
+			    enum labels_task t, const char *what, void **out, int *n);
 /* labels_rows_free: clear each of the n rows of kind k in v and free v; NULL does nothing. */
 void labels_rows_free(const struct labels_rows *k, void *v, int n);
 
