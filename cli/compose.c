@@ -267,6 +267,28 @@ enum err compose_run(const struct compose *c, const struct compose_opts *o, cons
 	return e;
 }
 
+enum err compose_task(const char *cmd, const char *name, enum labels_task *t)
+{
+	if (labels_task_parse(name, t) == ERR_OK)
+		return ERR_OK;
+	fprintf(stderr, "formdesk %s: --task '%s': not a task (", cmd, name);
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		fprintf(stderr, "%s%s", i == 0 ? "" : i == LABELS_NTASKS - 1 ? " or " : ", ",
+			labels_task_name((enum labels_task)i));
+	fprintf(stderr, ")\n");
+	return ERR_NOTFOUND;
+}
+
+enum err compose_labels(const char *cmd, const char *db, struct labels **out)
+{
+	char *msg = NULL;
+	enum err e = labels_open(db, out, &msg);
+	if (e != ERR_OK)
+		fprintf(stderr, "formdesk %s: %s\n", cmd, msg ? msg : err_str(e));
+	free(msg);
+	return e;
+}
+
 void compose_free(struct compose *c)
 {
 	if (!c)

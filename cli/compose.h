@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "agent/stages/backend.h"
+#include "annotations/labels.h"
 #include "base/ymd.h"
 #include "opts.h"
 
@@ -122,6 +123,17 @@ enum err compose_run(const struct compose *c, const struct compose_opts *o, cons
 /* compose_say_issues: a form's refusals (agent/rules/form.h), one indented "FIELD: MESSAGE" line
  * each on stderr, under a line the caller has already written naming the file. */
 void compose_say_issues(const struct form_issues *is);
+
+/* compose_task: the annotation task named name (annotations/labels.h), for command cmd
+ * ("annotate"). Output: *t. Errors: ERR_NOTFOUND, said on stderr as "formdesk CMD: --task
+ * 'NAME': not a task (name-match, turn-errors or stt)", the tasks listed from their
+ * table. */
+enum err compose_task(const char *cmd, const char *name, enum labels_task *t);
+
+/* compose_labels: the annotation tables of the session database db (labels_open), for
+ * command cmd. Output: *out (caller frees with labels_close). Errors: labels_open's, said
+ * on stderr as "formdesk CMD: MESSAGE". */
+enum err compose_labels(const char *cmd, const char *db, struct labels **out);
 
 /* compose_free: free everything c built, and the backends' shared state; NULL does
  * nothing. */
