@@ -205,5 +205,13 @@ enum err llm_set(char **slot, const char *s);
  * from 0 to NUMCONV_COUNT_MAX (fractions dropped). Returns false, with why (size n) naming
  * what and the number, when it is not: a count out of long's range cannot be converted. */
 bool llm_count(const cJSON *v, const char *what, long *out, char *why, size_t n);
+/* llm_counts: the answer's two usage counts, usage[in] and usage[out] (llm_count each,
+ * named "usage.KEY" in the message). Outputs: *tokens_in, *tokens_out. Returns false, with
+ * why (size n), for a count out of range. */
+bool llm_counts(const cJSON *usage, const char *in, const char *out, long *tokens_in,
+		long *tokens_out, char *why, size_t n);
+/* llm_provider_error: an error object in a provider's answer (its "message" string) said
+ * in why (size n) as "provider error: MESSAGE". Returns ERR_BACKEND. */
+enum err llm_provider_error(const cJSON *error, char *why, size_t n);
 
 #endif
