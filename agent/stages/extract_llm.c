@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "base/utf8.h"
 #include "llm.h"
 #include "llm_stream.h"
@@ -82,15 +83,11 @@ static char *system_prompt(const struct form *f, const struct extract_request *r
 	cJSON_Delete(fields);
 	if (!fj)
 		return NULL;
-	const char *title = f->title ? f->title : "";
-	const char *ctx = f->context ? f->context : "";
-	const char *ins = f->instructions ? f->instructions : "";
-	size_t n = strlen(SYSTEM_HEAD) + strlen(title) + strlen(ctx) + strlen(ins) + strlen(fj) + 256;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%sToday is %02d-%02d-%04d.\n\nForm: %s\nAbout the form: %s\n"
-			 "Form instructions: %s\nFields (JSON): %s\n",
-			 SYSTEM_HEAD, req->today.d, req->today.m, req->today.y, title, ctx, ins, fj);
+	char *s = str_printf("%sToday is %02d-%02d-%04d.\n\nForm: %s\nAbout the form: %s\n"
+			     "Form instructions: %s\nFields (JSON): %s\n",
+			     SYSTEM_HEAD, req->today.d, req->today.m, req->today.y,
+			     f->title ? f->title : "", f->context ? f->context : "",
+			     f->instructions ? f->instructions : "", fj);
 	cJSON_free(fj);
 	return s;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "agent/rules/decision.h"
 #include "agent/rules/form.h"
 #include "base/utf8.h"
@@ -27,16 +28,10 @@ static const char *const SYSTEM_HEAD =
 
 static char *system_prompt(const struct form *f)
 {
-	const char *title = f->title ? f->title : "";
-	const char *ctx = f->context ? f->context : "";
-	const char *ins = f->instructions ? f->instructions : "";
-	const char *persona = f->agent_persona ? f->agent_persona : "";
-	size_t n = strlen(SYSTEM_HEAD) + strlen(title) + strlen(ctx) + strlen(ins) + strlen(persona) + 128;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s\nForm: %s\nAbout the form: %s\nForm instructions: %s\nYou are: %s\n",
-			 SYSTEM_HEAD, title, ctx, ins, persona);
-	return s;
+	return str_printf("%s\nForm: %s\nAbout the form: %s\nForm instructions: %s\nYou are: %s\n",
+			  SYSTEM_HEAD, f->title ? f->title : "", f->context ? f->context : "",
+			  f->instructions ? f->instructions : "",
+			  f->agent_persona ? f->agent_persona : "");
 }
 
 /* reply_llm_call_id: the injected call's id for turn: "dec" and six digits. One format
