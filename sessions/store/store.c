@@ -350,7 +350,7 @@ const char *store_path(const struct store *st)
 	return st->path;
 }
 
-int store_exec(struct store *st, const char *sql, const char *what)
+static int exec(struct store *st, const char *sql, const char *what)
 {
 	char *msg = NULL;
 	int rc = sqlite3_exec(st->db, sql, NULL, NULL, &msg);
@@ -360,6 +360,11 @@ int store_exec(struct store *st, const char *sql, const char *what)
 		sqlite3_free(msg);
 	}
 	return rc;
+}
+
+int store_exec(struct store *st, const char *sql, const char *what)
+{
+	return exec(st, sql, what);
 }
 
 /* scalar: the integer in the first column of the first row of sql (its parameter 1
@@ -418,7 +423,7 @@ static int write_version(struct store *st, const struct store_part *p, int v)
 			 "CREATE TABLE IF NOT EXISTS %s (name TEXT PRIMARY KEY, value TEXT);"
 			 "INSERT OR REPLACE INTO %s VALUES ('schema_version', '%d')",
 			 p->meta, p->meta, v);
-	return store_exec(st, sql, "setting the schema version");
+	return exec(st, sql, "setting the schema version");
 }
 
 /* version_ok: whether version v of the tables (part p, NULL the store's) is one this
@@ -525,7 +530,7 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 			return ERR_DB;
 		/* IMMEDIATE, and the version read again inside: another process may have
 		 * migrated the file while this one waited for the lock. */
-		if (store_exec(st, "BEGIN IMMEDIATE", "starting the schema update") != SQLITE_OK)
+		if (exec(st, "BEGIN IMMEDIATE", "starting the schema update") != SQLITE_OK)
 			return ERR_DB;
 		e = read_version(st, p, &v);
 		if (e != ERR_OK || v == latest || !version_ok(st, p, v, latest)) {
@@ -562,14 +567,14 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 			}
 			next = latest;
 		}
-		if (store_exec(st, sql, "updating the schema") != SQLITE_OK ||
+		if (exec(st, sql, "updating the schema") != SQLITE_OK ||
 		    write_version(st, p, next) != SQLITE_OK) {
 			free(fresh);
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return ERR_DB;
 		}
 		free(fresh);
-		if (store_exec(st, "COMMIT", "committing the schema") != SQLITE_OK) {
+		if (exec(st, "COMMIT", "committing the schema") != SQLITE_OK) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return ERR_DB;
 		}
@@ -674,10 +679,10 @@ enum err store_open_with(const char *path, enum store_mode mode, const struct st
 	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
 	/* WAL: readers (the sqlite3 shell, a second formdesk) never block the writer, and a
 	 * commit is one append. */
-	if (store_exec(st, "PRAGMA journal_mode=WAL", "setting WAL mode") != SQLITE_OK ||
-	    store_exec(st, part && part->durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
+	if (exec(st, "PRAGMA journal_mode=WAL", "setting WAL mode") != SQLITE_OK ||
+	    exec(st, part && part->durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL",
 		 "setting synchronous") != SQLITE_OK ||
-	    store_exec(st, "PRAGMA foreign_keys=ON", "enabling foreign keys") != SQLITE_OK)
+	    exec(st, "PRAGMA foreign_keys=ON", "enabling foreign keys") != SQLITE_OK)
 		goto out;
 	if ((e = registry_clash(st)) == ERR_OK && (e = upgrade(st, mode, NULL, part)) == ERR_OK &&
 	    (e = add_registered(st)) == ERR_OK && part)
@@ -895,7 +900,7 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 	if (c->opening_decision_json &&
 	    !(r.info.opening_decision = opening = cJSON_PrintUnformatted(c->opening_decision_json)))
 		return ERR_NOMEM;
-	if (store_exec(st, "BEGIN IMMEDIATE", "starting a call") != SQLITE_OK)
+	if (exec(st, "BEGIN IMMEDIATE", "starting a call") != SQLITE_OK)
 		goto out;
 	open = true;
 	if ((e = insert(st, T_CALLS, what, &q)) != ERR_OK ||
@@ -905,7 +910,7 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 	if ((e = add_usage(st, row, 0, c->usage, c->n_usage)) != ERR_OK)
 		goto out;
 	e = ERR_DB;
-	if (store_exec(st, "COMMIT", "committing a call") != SQLITE_OK)
+	if (exec(st, "COMMIT", "committing a call") != SQLITE_OK)
 		goto out;
 	open = false;
 	*id = row;
@@ -1018,7 +1023,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 			 st->path, t->index);
 		return ERR_PARSE;
 	}
-	if (store_exec(st, "BEGIN IMMEDIATE", "starting a turn") != SQLITE_OK)
+	if (exec(st, "BEGIN IMMEDIATE", "starting a turn") != SQLITE_OK)
 		goto out;
 	open = true;
 	if ((e = insert(st, T_TURNS, what, &q)) != ERR_OK ||
@@ -1049,7 +1054,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 			goto out;
 		}
 	}
-	if (store_exec(st, "COMMIT", "committing a turn") != SQLITE_OK)
+	if (exec(st, "COMMIT", "committing a turn") != SQLITE_OK)
 		goto out;
 	open = false;
 	e = ERR_OK;
