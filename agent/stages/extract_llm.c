@@ -7,10 +7,8 @@
 #include <string.h>
 
 #include "base/str.h"
-#include "base/utf8.h"
 #include "llm.h"
 #include "llm_stream.h"
-#include "secret.h"
 #include "textcheck.h"
 #include "agent/rules/validate.h"
 
@@ -494,17 +492,7 @@ out:
 
 bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 {
-	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
-	if (!s || !llm_stream_take_ack(s, text))
-		return false;
-	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
-	size_t len = strlen(*text);
-	if (utf8_bad(*text, len, false)) { /* the whole answer will be refused too */
-		free(*text);
-		*text = NULL;
-		return false;
-	}
-	return true;
+	return llm_stream_piece(x, llm_stream_take_ack, text);
 }
 
 const struct backend_ops extract_llm_ops = {

@@ -7,10 +7,8 @@
 #include "base/str.h"
 #include "agent/rules/decision.h"
 #include "agent/rules/form.h"
-#include "base/utf8.h"
 #include "llm.h"
 #include "llm_stream.h"
-#include "secret.h"
 
 LLM_STAGE_DEFINE(reply_llm)
 
@@ -268,16 +266,7 @@ out:
 
 bool reply_llm_sentence_ready(const struct http_xfer *x, char **text)
 {
-	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
-	if (!s || !llm_stream_take_sentence(s, text))
-		return false;
-	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
-	if (utf8_bad(*text, strlen(*text), false)) { /* the whole answer will be refused too */
-		free(*text);
-		*text = NULL;
-		return false;
-	}
-	return true;
+	return llm_stream_piece(x, llm_stream_take_sentence, text);
 }
 
 const struct backend_ops reply_llm_ops = {
