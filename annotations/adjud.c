@@ -46,77 +46,27 @@ enum err adjud_check(const struct adjud_side *sides, int n, const char *reviewer
 	return ERR_OK;
 }
 
+#define FINAL(type, member) LABELS_COLUMN(type, struct adjud_final, member)
+static const struct labels_column final_cols[] = {
+	FINAL(LABELS_INT64, item), FINAL(LABELS_TEXT, label), FINAL(LABELS_TEXT, reviewer),
+	FINAL(LABELS_TEXT, note), FINAL(LABELS_TEXT, decided_at),
+};
+#undef FINAL
+static const struct labels_rows final_rows = LABELS_ROWS(struct adjud_final, final_cols);
+
 void adjud_finals_free(struct adjud_final *v, int n)
 {
-	if (!v)
-		return;
-	for (int i = 0; i < n; i++) {
-		free(v[i].label);
-		free(v[i].reviewer);
-		free(v[i].note);
-		free(v[i].decided_at);
-	}
-	free(v);
+	labels_rows_free(&final_rows, v, n);
 }
 
-static char *col(sqlite3_stmt *q, int i, bool *bad)
-{
-	const unsigned char *s = sqlite3_column_text(q, i);
-	char *d;
-	if (!s)
-		return NULL;
-	if (!(d = strdup((const char *)s)))
-		*bad = true;
-	return d;
-}
+#define SIDE(member) LABELS_COLUMN(LABELS_TEXT, struct adjud_side, member)
+static const struct labels_column side_cols[] = {SIDE(annotator), SIDE(label), SIDE(note)};
+#undef SIDE
+static const struct labels_rows side_rows = LABELS_ROWS(struct adjud_side, side_cols);
 
-/* each_row: step q to its end; each row is filled by fill into a new element (size sz,
- * zeroed) at the end of *v (grown here, *cnt counting). fill returns false when a copy
- * failed. Errors: ERR_NOMEM, ERR_DB (recorded on l as "what"). */
-static enum err each_row(struct labels *l, sqlite3_stmt *q, const char *what, void **v,
-			 int *cnt, size_t sz, bool (*fill)(sqlite3_stmt *q, void *row))
-{
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char *nv = realloc(*v, (size_t)(*cnt + 1) * sz);
-		if (!nv)
-			return ERR_NOMEM;
-		*v = nv;
-		memset(nv + (size_t)*cnt * sz, 0, sz);
-		if (!fill(q, nv + (size_t)(*cnt)++ * sz))
-			return ERR_NOMEM;
-	}
-	return rc == SQLITE_DONE ? ERR_OK : labels_fail(l, what);
-}
-
-static bool fill_final(sqlite3_stmt *q, void *row)
-{
-	struct adjud_final *f = row;
-	bool bad = false;
-	f->item = sqlite3_column_int64(q, 0);
-	f->label = col(q, 1, &bad);
-	f->reviewer = col(q, 2, &bad);
-	f->note = col(q, 3, &bad);
-	f->decided_at = col(q, 4, &bad);
-	return !bad;
-}
-
-static bool fill_side(sqlite3_stmt *q, void *row)
-{
-	struct adjud_side *s = row;
-	bool bad = false;
-	s->annotator = col(q, 0, &bad);
-	s->label = col(q, 1, &bad);
-	s->note = col(q, 2, &bad);
-	return !bad;
-}
-
-static bool fill_name(sqlite3_stmt *q, void *row)
-{
-	bool bad = false;
-	*(char **)row = col(q, 0, &bad);
-	return !bad;
-}
+/* a name list is an array of char * */
+static const struct labels_column name_cols[] = {{LABELS_TEXT, 0}};
+static const struct labels_rows name_rows = LABELS_ROWS(char *, name_cols);
 
 enum err adjud_finals(struct labels *l, enum labels_task t, struct adjud_final **out, int *n)
 {
@@ -126,23 +76,8 @@ enum err adjud_finals(struct labels *l, enum labels_task t, struct adjud_final *
 		" FROM ann_adjudications a JOIN ann_items i ON i.id = a.item_id"
 		" WHERE i.task = ? AND a.id = (SELECT max(id) FROM ann_adjudications"
 		" WHERE item_id = a.item_id) ORDER BY a.item_id";
-	sqlite3_stmt *q = NULL;
-	struct adjud_final *v = NULL;
-	int cnt = 0;
-	enum err e;
-
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "reading the final labels");
-	sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
-	e = each_row(l, q, "reading the final labels", (void **)&v, &cnt, sizeof *v, fill_final);
-	sqlite3_finalize(q);
-	if (e == ERR_OK) {
-		*out = v;
-		*n = cnt;
-	} else {
-		adjud_finals_free(v, cnt);
-	}
-	return e;
+	return labels_select_task(l, &final_rows, sql, t, "reading the final labels", (void **)out,
+				  n);
 }
 
 const struct adjud_final *adjud_find(const struct adjud_final *v, int n, long long item)
@@ -160,27 +95,14 @@ const struct adjud_final *adjud_find(const struct adjud_final *v, int n, long lo
 	return NULL;
 }
 
-static void sides_free(struct adjud_side *s, int n)
-{
-	for (int i = 0; s && i < n; i++) {
-		free(s[i].annotator);
-		free(s[i].label);
-		free(s[i].note);
-	}
-	free(s);
-}
-
 void adjud_list_free(struct adjud_item *v, int n)
 {
 	if (!v)
 		return;
 	for (int i = 0; i < n; i++) {
 		labels_item_clear(&v[i].item);
-		sides_free(v[i].sides, v[i].n_sides);
-		free(v[i].final.label);
-		free(v[i].final.reviewer);
-		free(v[i].final.note);
-		free(v[i].final.decided_at);
+		labels_rows_free(&side_rows, v[i].sides, v[i].n_sides);
+		labels_row_clear(&final_rows, &v[i].final);
 	}
 	free(v);
 }
@@ -278,8 +200,7 @@ static enum err item_sides(struct labels *l, long long item, enum labels_task *t
 			   struct adjud_side **out, int *n)
 {
 	sqlite3_stmt *q = NULL;
-	struct adjud_side *v = NULL;
-	int cnt = 0, rc;
+	int rc;
 	enum err e;
 
 	if (sqlite3_prepare_v2(labels_db(l), "SELECT task FROM ann_items WHERE id = ?", -1, &q,
@@ -300,15 +221,7 @@ static enum err item_sides(struct labels *l, long long item, enum labels_task *t
 			       " ORDER BY annotator", -1, &q, NULL) != SQLITE_OK)
 		return labels_fail(l, "reading the item's labels");
 	sqlite3_bind_int64(q, 1, item);
-	e = each_row(l, q, "reading the item's labels", (void **)&v, &cnt, sizeof *v, fill_side);
-	sqlite3_finalize(q);
-	if (e == ERR_OK) {
-		*out = v;
-		*n = cnt;
-	} else {
-		sides_free(v, cnt);
-	}
-	return e;
+	return labels_select(l, &side_rows, q, "reading the item's labels", (void **)out, n);
 }
 
 enum err adjud_decide(struct labels *l, long long item, const char *reviewer, const char *label,
@@ -370,7 +283,7 @@ out:
 	sqlite3_finalize(q);
 	if (e != ERR_OK)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	sides_free(s, n);
+	labels_rows_free(&side_rows, s, n);
 	return e;
 }
 
@@ -379,26 +292,7 @@ enum err adjud_annotators(struct labels *l, enum labels_task t, char ***names, i
 	static const char sql[] =
 		"SELECT DISTINCT l.annotator FROM ann_labels l JOIN ann_items i ON i.id = l.item_id"
 		" WHERE ?1 IS NULL OR i.task = ?1 ORDER BY l.annotator";
-	sqlite3_stmt *q = NULL;
-	char **v = NULL;
-	int cnt = 0;
-	enum err e;
-
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK)
-		return labels_fail(l, "reading the annotators");
-	if (t < LABELS_NTASKS)
-		sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
-	e = each_row(l, q, "reading the annotators", (void **)&v, &cnt, sizeof *v, fill_name);
-	sqlite3_finalize(q);
-	if (e == ERR_OK) {
-		*names = v;
-		*n = cnt;
-	} else {
-		for (int i = 0; i < cnt; i++)
-			free(v[i]);
-		free(v);
-	}
-	return e;
+	return labels_select_task(l, &name_rows, sql, t, "reading the annotators", (void **)names, n);
 }
 
 enum err adjud_known(struct labels *l, enum labels_task t, const char *who, char *why,

@@ -16,28 +16,26 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddNullToObject(o, k);
 }
 
+/* result: one Label Studio result, {"from_name": from, "to_name": "item", "type": type,
+ * "value": {key: [text]}}. */
+static cJSON *result(const char *from, const char *type, const char *key, const char *text)
+{
+	cJSON *r = cJSON_CreateObject(), *val = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+	cJSON_AddStringToObject(r, "from_name", from);
+	cJSON_AddStringToObject(r, "to_name", "item");
+	cJSON_AddStringToObject(r, "type", type);
+	cJSON_AddItemToArray(arr, cJSON_CreateString(text));
+	cJSON_AddItemToObject(val, key, arr);
+	cJSON_AddItemToObject(r, "value", val);
+	return r;
+}
+
 static cJSON *choice_result(const char *choice, const char *note)
 {
-	cJSON *res = cJSON_CreateArray(), *r = cJSON_CreateObject(), *val = cJSON_CreateObject(),
-	      *ch = cJSON_CreateArray();
-	cJSON_AddStringToObject(r, "from_name", "label");
-	cJSON_AddStringToObject(r, "to_name", "item");
-	cJSON_AddStringToObject(r, "type", "choices");
-	cJSON_AddItemToArray(ch, cJSON_CreateString(choice));
-	cJSON_AddItemToObject(val, "choices", ch);
-	cJSON_AddItemToObject(r, "value", val);
-	cJSON_AddItemToArray(res, r);
-	if (note) {
-		cJSON *n = cJSON_CreateObject(), *nv = cJSON_CreateObject(),
-		      *tx = cJSON_CreateArray();
-		cJSON_AddStringToObject(n, "from_name", "note");
-		cJSON_AddStringToObject(n, "to_name", "item");
-		cJSON_AddStringToObject(n, "type", "textarea");
-		cJSON_AddItemToArray(tx, cJSON_CreateString(note));
-		cJSON_AddItemToObject(nv, "text", tx);
-		cJSON_AddItemToObject(n, "value", nv);
-		cJSON_AddItemToArray(res, n);
-	}
+	cJSON *res = cJSON_CreateArray();
+	cJSON_AddItemToArray(res, result("label", "choices", "choices", choice));
+	if (note)
+		cJSON_AddItemToArray(res, result("note", "textarea", "text", note));
 	return res;
 }
 

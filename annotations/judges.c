@@ -185,15 +185,15 @@ out:
 	return e;
 }
 
+static const struct labels_column id_cols[] = {
+	LABELS_COLUMN(LABELS_TEXT, struct judges_id, judge),
+	LABELS_COLUMN(LABELS_TEXT, struct judges_id, version),
+};
+static const struct labels_rows id_rows = LABELS_ROWS(struct judges_id, id_cols);
+
 void judges_list_free(struct judges_id *v, int n)
 {
-	if (!v)
-		return;
-	for (int i = 0; i < n; i++) {
-		free(v[i].judge);
-		free(v[i].version);
-	}
-	free(v);
+	labels_rows_free(&id_rows, v, n);
 }
 
 enum err judges_list(struct labels *l, enum labels_task t, struct judges_id **out, int *n)
@@ -202,43 +202,5 @@ enum err judges_list(struct labels *l, enum labels_task t, struct judges_id **ou
 		"SELECT DISTINCT j.judge, j.prompt_version FROM ann_judgements j"
 		" JOIN ann_items i ON i.id = j.item_id WHERE i.task = ?"
 		" ORDER BY j.judge, j.prompt_version";
-	sqlite3_stmt *q = NULL;
-	struct judges_id *v = NULL;
-	int cnt = 0, rc;
-	enum err e = ERR_DB;
-
-	if (sqlite3_prepare_v2(labels_db(l), sql, -1, &q, NULL) != SQLITE_OK) {
-		labels_fail(l, "listing the judges");
-		goto out;
-	}
-	sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct judges_id *nv = realloc(v, (size_t)(cnt + 1) * sizeof *nv);
-		if (!nv) {
-			e = ERR_NOMEM;
-			goto out;
-		}
-		v = nv;
-		v[cnt].judge = strdup((const char *)sqlite3_column_text(q, 0));
-		v[cnt].version = strdup((const char *)sqlite3_column_text(q, 1));
-		cnt++;
-		if (!v[cnt - 1].judge || !v[cnt - 1].version) {
-			e = ERR_NOMEM;
-			goto out;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		labels_fail(l, "listing the judges");
-		goto out;
-	}
-	e = ERR_OK;
-out:
-	sqlite3_finalize(q);
-	if (e == ERR_OK) {
-		*out = v;
-		*n = cnt;
-	} else {
-		judges_list_free(v, cnt);
-	}
-	return e;
+	return labels_select_task(l, &id_rows, sql, t, "listing the judges", (void **)out, n);
 }

@@ -160,29 +160,29 @@ char *labels_tag_toggle(enum labels_task t, const char *label, const char *tag)
 	return out;
 }
 
+
+#define ITEM(type, member) LABELS_COLUMN(type, struct labels_item, member)
+static const struct labels_column item_cols[] = {
+	ITEM(LABELS_INT64, id), ITEM(LABELS_TEXT, key), ITEM(LABELS_INT64, call_id),
+	ITEM(LABELS_INT64, turn_id), ITEM(LABELS_INT, turn), ITEM(LABELS_TEXT, corpus),
+	ITEM(LABELS_TEXT, corpus_call_id), ITEM(LABELS_TEXT, field), ITEM(LABELS_TEXT, expected),
+	ITEM(LABELS_TEXT, captured), ITEM(LABELS_TEXT, transcript), ITEM(LABELS_TEXT, audio),
+	ITEM(LABELS_TEXT, context),
+};
+#undef ITEM
+static const struct labels_rows item_rows = LABELS_ROWS(struct labels_item, item_cols);
+
 void labels_item_clear(struct labels_item *it)
 {
 	if (!it)
 		return;
-	free(it->key);
-	free(it->corpus);
-	free(it->corpus_call_id);
-	free(it->field);
-	free(it->expected);
-	free(it->captured);
-	free(it->transcript);
-	free(it->audio);
-	free(it->context);
+	labels_row_clear(&item_rows, it);
 	memset(it, 0, sizeof *it);
 }
 
 void labels_items_free(struct labels_item *v, int n)
 {
-	if (!v)
-		return;
-	for (int i = 0; i < n; i++)
-		labels_item_clear(&v[i]);
-	free(v);
+	labels_rows_free(&item_rows, v, n);
 }
 
 enum err labels_fail(struct labels *l, const char *what)
@@ -212,14 +212,12 @@ const char *labels_path(const struct labels *l)
 	return l->path;
 }
 
+/* exec: store_exec on l's store, its message kept as l's last error. */
 static int exec(struct labels *l, const char *sql, const char *what)
 {
-	char *msg = NULL;
-	int rc = sqlite3_exec(l->db, sql, NULL, NULL, &msg);
+	int rc = store_exec(l->st, sql, what);
 	if (rc != SQLITE_OK)
-		snprintf(l->err, sizeof l->err, "%s: %s: %s", l->path, what,
-			 msg ? msg : sqlite3_errstr(rc));
-	sqlite3_free(msg);
+		labels_fail_store(l);
 	return rc;
 }
 
@@ -276,8 +274,7 @@ static void bind_id(sqlite3_stmt *q, int i, long long id)
 		sqlite3_bind_null(q, i);
 }
 
-/* col_dup: a copy of column i, NULL for SQL NULL. *bad set when the copy fails. */
-static char *col_dup(sqlite3_stmt *q, int i, bool *bad)
+char *labels_col(sqlite3_stmt *q, int i, bool *bad)
 {
 	const unsigned char *s = sqlite3_column_text(q, i);
 	char *d;
@@ -286,6 +283,88 @@ static char *col_dup(sqlite3_stmt *q, int i, bool *bad)
 	if (!(d = strdup((const char *)s)))
 		*bad = true;
 	return d;
+}
+
+/* fill: row (zeroed) from q's columns, as kind k places them; false when a copy failed. */
+static bool fill(const struct labels_rows *k, sqlite3_stmt *q, char *row)
+{
+	bool bad = false;
+	for (int i = 0; i < k->n_cols; i++) {
+		char *at = row + k->cols[i].off;
+		switch (k->cols[i].type) {
+		case LABELS_TEXT:
+			*(char **)at = labels_col(q, i, &bad);
+			break;
+		case LABELS_INT64:
+			*(long long *)at = sqlite3_column_int64(q, i);
+			break;
+		case LABELS_INT:
+			*(int *)at = sqlite3_column_int(q, i);
+			break;
+		}
+	}
+	return !bad;
+}
+
+enum err labels_select(struct labels *l, const struct labels_rows *k, sqlite3_stmt *q,
+		       const char *what, void **out, int *n)
+{
+	char *v = NULL;
+	int cnt = 0, cap = 0, rc;
+	enum err e = ERR_NOMEM;
+
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			int nc = cap ? cap * 2 : 32;
+			char *nv = realloc(v, (size_t)nc * k->size);
+			if (!nv)
+				goto out;
+			v = nv;
+			cap = nc;
+		}
+		char *row = v + (size_t)cnt++ * k->size;
+		memset(row, 0, k->size);
+		if (!fill(k, q, row))
+			goto out;
+	}
+	e = rc == SQLITE_DONE ? ERR_OK : labels_fail(l, what);
+out:
+	sqlite3_finalize(q);
+	if (e == ERR_OK) {
+		*out = v;
+		*n = cnt;
+	} else {
+		labels_rows_free(k, v, cnt);
+	}
+	return e;
+}
+
+enum err labels_select_task(struct labels *l, const struct labels_rows *k, const char *sql,
+			    enum labels_task t, const char *what, void **out, int *n)
+{
+	sqlite3_stmt *q = NULL;
+
+	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return labels_fail(l, what);
+	if (t < LABELS_NTASKS)
+		sqlite3_bind_text(q, 1, labels_task_name(t), -1, SQLITE_STATIC);
+	return labels_select(l, k, q, what, out, n);
+}
+
+void labels_rows_free(const struct labels_rows *k, void *v, int n)
+{
+	if (!v)
+		return;
+	for (int i = 0; i < n; i++)
+		labels_row_clear(k, (char *)v + (size_t)i * k->size);
+	free(v);
+}
+
+void labels_row_clear(const struct labels_rows *k, void *row)
+{
+	for (int i = 0; i < k->n_cols; i++)
+		if (k->cols[i].type == LABELS_TEXT)
+			free(*(char **)((char *)row + k->cols[i].off));
 }
 
 enum err labels_items_add(struct labels *l, struct labels_item *v, int n)
@@ -358,62 +437,10 @@ enum err labels_items(struct labels *l, enum labels_task t, struct labels_item *
 	static const char sql[] =
 		"SELECT id, key, call_id, turn_id, turn, corpus, corpus_call_id, field, expected,"
 		" captured, transcript, audio, context FROM ann_items WHERE task = ? ORDER BY id";
-	sqlite3_stmt *q = NULL;
-	struct labels_item *v = NULL;
-	int cnt = 0, cap = 0, rc;
-	enum err e = ERR_DB;
-	bool bad = false;
+	enum err e = labels_select_task(l, &item_rows, sql, t, "reading the items", (void **)out, n);
 
-	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
-		labels_fail(l, "reading the items");
-		goto out;
-	}
-	bind_text(q, 1, labels_task_name(t));
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			int nc = cap ? cap * 2 : 32;
-			struct labels_item *nv = realloc(v, (size_t)nc * sizeof *nv);
-			if (!nv) {
-				e = ERR_NOMEM;
-				goto out;
-			}
-			v = nv;
-			cap = nc;
-		}
-		struct labels_item *it = &v[cnt++];
-		memset(it, 0, sizeof *it);
-		it->task = t;
-		it->id = sqlite3_column_int64(q, 0);
-		it->key = col_dup(q, 1, &bad);
-		it->call_id = sqlite3_column_int64(q, 2);
-		it->turn_id = sqlite3_column_int64(q, 3);
-		it->turn = sqlite3_column_int(q, 4);
-		it->corpus = col_dup(q, 5, &bad);
-		it->corpus_call_id = col_dup(q, 6, &bad);
-		it->field = col_dup(q, 7, &bad);
-		it->expected = col_dup(q, 8, &bad);
-		it->captured = col_dup(q, 9, &bad);
-		it->transcript = col_dup(q, 10, &bad);
-		it->audio = col_dup(q, 11, &bad);
-		it->context = col_dup(q, 12, &bad);
-		if (bad) {
-			e = ERR_NOMEM;
-			goto out;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		labels_fail(l, "reading the items");
-		goto out;
-	}
-	e = ERR_OK;
-out:
-	sqlite3_finalize(q);
-	if (e == ERR_OK) {
-		*out = v;
-		*n = cnt;
-	} else {
-		labels_items_free(v, cnt);
-	}
+	for (int i = 0; e == ERR_OK && i < *n; i++)
+		(*out)[i].task = t;
 	return e;
 }
 
@@ -621,8 +648,8 @@ enum err labels_get(struct labels *l, long long item, const char *annotator, cha
 		labels_fail(l, "reading a label");
 		goto out;
 	}
-	lb = col_dup(q, 0, &bad);
-	nt = col_dup(q, 1, &bad);
+	lb = labels_col(q, 0, &bad);
+	nt = labels_col(q, 1, &bad);
 	e = bad ? ERR_NOMEM : ERR_OK;
 out:
 	sqlite3_finalize(q);
@@ -637,18 +664,18 @@ out:
 	return e;
 }
 
+#define LABEL(type, member) LABELS_COLUMN(type, struct labels_label, member)
+static const struct labels_column label_cols[] = {
+	LABEL(LABELS_INT64, id), LABEL(LABELS_INT64, item), LABEL(LABELS_TEXT, annotator),
+	LABEL(LABELS_TEXT, label), LABEL(LABELS_TEXT, note), LABEL(LABELS_TEXT, created_at),
+	LABEL(LABELS_TEXT, updated_at),
+};
+#undef LABEL
+static const struct labels_rows label_rows = LABELS_ROWS(struct labels_label, label_cols);
+
 void labels_all_free(struct labels_label *v, int n)
 {
-	if (!v)
-		return;
-	for (int i = 0; i < n; i++) {
-		free(v[i].annotator);
-		free(v[i].label);
-		free(v[i].note);
-		free(v[i].created_at);
-		free(v[i].updated_at);
-	}
-	free(v);
+	labels_rows_free(&label_rows, v, n);
 }
 
 enum err labels_all(struct labels *l, enum labels_task t, struct labels_label **out, int *n)
@@ -657,53 +684,5 @@ enum err labels_all(struct labels *l, enum labels_task t, struct labels_label **
 		"SELECT l.id, l.item_id, l.annotator, l.label, l.note, l.created_at, l.updated_at"
 		" FROM ann_labels l JOIN ann_items i ON i.id = l.item_id WHERE i.task = ?"
 		" ORDER BY l.item_id, l.annotator";
-	sqlite3_stmt *q = NULL;
-	struct labels_label *v = NULL;
-	int cnt = 0, cap = 0, rc;
-	enum err e = ERR_DB;
-	bool bad = false;
-
-	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
-		labels_fail(l, "reading the labels");
-		goto out;
-	}
-	bind_text(q, 1, labels_task_name(t));
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			int nc = cap ? cap * 2 : 64;
-			struct labels_label *nv = realloc(v, (size_t)nc * sizeof *nv);
-			if (!nv) {
-				e = ERR_NOMEM;
-				goto out;
-			}
-			v = nv;
-			cap = nc;
-		}
-		struct labels_label *lb = &v[cnt++];
-		lb->id = sqlite3_column_int64(q, 0);
-		lb->item = sqlite3_column_int64(q, 1);
-		lb->annotator = col_dup(q, 2, &bad);
-		lb->label = col_dup(q, 3, &bad);
-		lb->note = col_dup(q, 4, &bad);
-		lb->created_at = col_dup(q, 5, &bad);
-		lb->updated_at = col_dup(q, 6, &bad);
-		if (bad) {
-			e = ERR_NOMEM;
-			goto out;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		labels_fail(l, "reading the labels");
-		goto out;
-	}
-	e = ERR_OK;
-out:
-	sqlite3_finalize(q);
-	if (e == ERR_OK) {
-		*out = v;
-		*n = cnt;
-	} else {
-		labels_all_free(v, cnt);
-	}
-	return e;
+	return labels_select_task(l, &label_rows, sql, t, "reading the labels", (void **)out, n);
 }

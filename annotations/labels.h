@@ -23,6 +23,7 @@
 #define FORMDESK_LABELS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include "base/err.h"
 #include "sessions/store/store.h"
@@ -131,6 +132,41 @@ enum err labels_fail(struct labels *l, const char *what);
 /* labels_fail_store: record the store's last message (a reader failed) as l's last
  * error; returns ERR_DB. */
 enum err labels_fail_store(struct labels *l);
+
+/* Reading the annotation tables: a kind of row is its struct's size and, in the order a
+ * SELECT gives them, where each column goes, so that one loop (labels_select) reads every
+ * list and one function (labels_rows_free) frees it. A text member is owned by the row. */
+enum labels_type { LABELS_TEXT, LABELS_INT64, LABELS_INT };
+struct labels_column {
+	enum labels_type type;
+	size_t off;                  /* offsetof the member (char *, long long, int) */
+};
+struct labels_rows {
+	size_t size;                 /* bytes of one row struct */
+	const struct labels_column *cols;
+	int n_cols;
+};
+#define LABELS_COLUMN(type, st, member) {(type), offsetof(st, member)}
+/* LABELS_ROWS: the kind of rows of struct type st whose columns are the array cols. */
+#define LABELS_ROWS(st, cols) {sizeof(st), (cols), (int)(sizeof(cols) / sizeof((cols)[0]))}
+/* labels_row_clear: free the text members of row, of kind k. */
+void labels_row_clear(const struct labels_rows *k, void *row);
+/* labels_col: a copy of q's column i (caller frees), NULL for SQL NULL; *bad set when the
+ * copy fails. */
+char *labels_col(sqlite3_stmt *q, int i, bool *bad);
+/* labels_select: step q (prepared and bound by the caller; finalized here, also on
+ * failure) to its end, one row of kind k per result row; what names the read for l's
+ * error. Output: *out (an array of *n rows, caller frees with labels_rows_free; NULL when
+ * *n is 0). Errors: ERR_DB (l's error says why), ERR_NOMEM. */
+enum err labels_select(struct labels *l, const struct labels_rows *k, sqlite3_stmt *q,
+		       const char *what, void **out, int *n);
+/* labels_select_task: labels_select on sql, prepared here with task t's name bound as
+ * parameter 1 (left NULL when t is LABELS_NTASKS: every task). Errors: as
+ * labels_select. */
+enum err labels_select_task(struct labels *l, const struct labels_rows *k, const char *sql,
+			    enum labels_task t, const char *what, void **out, int *n);
+/* labels_rows_free: clear each of the n rows of kind k in v and free v; NULL does nothing. */
+void labels_rows_free(const struct labels_rows *k, void *v, int n);
 
 /* labels_items_add: store the n items of v that are not stored yet (same task and key),
  * in one transaction; items already there keep their row and what they showed. Output:

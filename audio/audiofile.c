@@ -2,6 +2,7 @@
  * libsndfile 1.1+ decodes MP3 through mpg123 (Debian 12 ships 1.2.0 built with it), so
  * WAV, FLAC and MP3 all take the same path. */
 #include "audiofile.h"
+#include "base/str.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -17,20 +18,6 @@
 /* Frames read per sf_readf_float call; MP3 frame counts from the header are estimates,
  * so the file is read to its end in blocks rather than trusting sf_info.frames. */
 #define READ_BLOCK 8192
-
-static void set_msg(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-
-	if (!errmsg)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	*errmsg = s;
-}
 
 /* Reads every frame of f (channels interleaved) and mixes them to mono by averaging.
  * Output: *out (caller frees), *n. Errors: ERR_NOMEM, ERR_AUDIO. */
@@ -121,7 +108,7 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 	if (errmsg)
 		*errmsg = NULL;
 	if (rate < 1000 || rate > 384000) {
-		set_msg(errmsg, "%s: unsupported output rate %d Hz", path, rate);
+		str_setf(errmsg, "%s: unsupported output rate %d Hz", path, rate);
 		return ERR_INVALID;
 	}
 	/* Looked at before it is opened: opening a FIFO waits for a writer, a device may never
@@ -129,7 +116,7 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 	struct stat sb;
 	int st = stat(path, &sb);
 	if (st == 0 && !S_ISREG(sb.st_mode)) {
-		set_msg(errmsg, "%s: %s", path,
+		str_setf(errmsg, "%s: %s", path,
 			S_ISDIR(sb.st_mode) ? strerror(EISDIR)
 					    : "not a regular file (a pipe, a device or a socket); refused");
 		return ERR_IO;
@@ -137,12 +124,12 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 	/* Tell "cannot open" (ERR_IO, with the system's reason) from "not audio" (ERR_AUDIO). */
 	probe = fopen(path, "rb");
 	if (!probe) {
-		set_msg(errmsg, "%s: %s", path, strerror(errno));
+		str_setf(errmsg, "%s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
 	fclose(probe);
 	if (st == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
-		set_msg(errmsg, "%s: cannot decode audio: the file is empty (0 bytes)", path);
+		str_setf(errmsg, "%s: cannot decode audio: the file is empty (0 bytes)", path);
 		return ERR_AUDIO;
 	}
 
@@ -153,18 +140,18 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 		/* libsndfile says this of a regular file whose MP3 stream mpg123 cannot read */
 		if (strstr(why, "not a regular file"))
 			why = "not a WAV, FLAC or MP3 stream that libsndfile can read.";
-		set_msg(errmsg, "%s: cannot decode audio: %s", path, why);
+		str_setf(errmsg, "%s: cannot decode audio: %s", path, why);
 		rc = ERR_AUDIO;
 		goto out;
 	}
 	if (info.channels < 1 || info.samplerate < 1) {
-		set_msg(errmsg, "%s: bad header (%d channels, %d Hz)", path, info.channels, info.samplerate);
+		str_setf(errmsg, "%s: bad header (%d channels, %d Hz)", path, info.channels, info.samplerate);
 		rc = ERR_AUDIO;
 		goto out;
 	}
 	rc = read_mono(f, info.channels, &mono, &n);
 	if (rc == ERR_AUDIO)
-		set_msg(errmsg, "%s: decode error: %s", path, sf_strerror(f));
+		str_setf(errmsg, "%s: decode error: %s", path, sf_strerror(f));
 	if (rc != ERR_OK)
 		goto out;
 	if (info.samplerate == rate || n == 0) {
@@ -175,7 +162,7 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 		int srcerr = 0;
 		rc = resample(mono, n, info.samplerate, rate, &conv, &n_conv, &srcerr);
 		if (rc == ERR_AUDIO)
-			set_msg(errmsg, "%s: resampling %d Hz to %d Hz failed: %s", path, info.samplerate,
+			str_setf(errmsg, "%s: resampling %d Hz to %d Hz failed: %s", path, info.samplerate,
 				rate, src_strerror(srcerr));
 		if (rc != ERR_OK)
 			goto out;
@@ -191,7 +178,7 @@ enum err audiofile_read(const char *path, int rate, float **samples, size_t *n_s
 	rc = ERR_OK;
 out:
 	if (rc == ERR_NOMEM)
-		set_msg(errmsg, "%s: out of memory", path);
+		str_setf(errmsg, "%s: out of memory", path);
 	free(mono);
 	if (f)
 		sf_close(f);
@@ -225,26 +212,26 @@ enum err audiofile_write(const char *path, const float *samples, size_t n_sample
 	info.channels = 1;
 	info.format = format_for(path);
 	if (!info.format) {
-		set_msg(errmsg, "%s: unknown audio file extension (use .wav or .flac)", path);
+		str_setf(errmsg, "%s: unknown audio file extension (use .wav or .flac)", path);
 		return ERR_INVALID;
 	}
 	if (!sf_format_check(&info)) {
-		set_msg(errmsg, "%s: cannot write %d Hz mono in this format", path, rate);
+		str_setf(errmsg, "%s: cannot write %d Hz mono in this format", path, rate);
 		return ERR_INVALID;
 	}
 	f = sf_open(path, SFM_WRITE, &info);
 	if (!f) {
-		set_msg(errmsg, "%s: cannot create: %s", path, sf_strerror(NULL));
+		str_setf(errmsg, "%s: cannot create: %s", path, sf_strerror(NULL));
 		return ERR_IO;
 	}
 	/* Clip out-of-range floats instead of letting them wrap around in 16-bit PCM. */
 	sf_command(f, SFC_SET_CLIPPING, NULL, SF_TRUE);
 	if (sf_writef_float(f, samples, (sf_count_t)n_samples) != (sf_count_t)n_samples) {
-		set_msg(errmsg, "%s: write failed: %s", path, sf_strerror(f));
+		str_setf(errmsg, "%s: write failed: %s", path, sf_strerror(f));
 		rc = ERR_IO;
 	}
 	if (sf_close(f) != 0 && rc == ERR_OK) {
-		set_msg(errmsg, "%s: closing failed", path);
+		str_setf(errmsg, "%s: closing failed", path);
 		rc = ERR_IO;
 	}
 	return rc;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "annotations/adjud.h"
 #include "annotations/labels.h"
@@ -119,20 +120,15 @@ int cmd_adjudicate(int argc, char **argv)
 	enum opts_result parsed = opts_parse(&cmd_adjudicate_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (parsed != OPTS_OK)
 		return parsed == OPTS_HELP ? 0 : 2;
-	if (labels_task_parse(o.task, &t) != ERR_OK) {
-		fprintf(stderr, "formdesk adjudicate: --task '%s': not a task (name-match, "
-				"turn-errors or stt)\n", o.task);
+	if (compose_task("adjudicate", o.task, &t) != ERR_OK)
 		return 2;
-	}
 	if (!o.list && (!o.reviewer || !o.reviewer[0])) {
 		fprintf(stderr, "formdesk adjudicate: --reviewer NAME is needed to decide (or "
 				"--list to only look)\n");
 		return 2;
 	}
-	if ((e = labels_open(o.db, &l, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk adjudicate: %s\n", msg ? msg : err_str(e));
+	if ((e = compose_labels("adjudicate", o.db, &l)) != ERR_OK)
 		goto out;
-	}
 	if ((e = adjud_label_counts(l, counts)) != ERR_OK) {
 		fprintf(stderr, "formdesk adjudicate: %s\n", labels_error(l));
 		goto out;

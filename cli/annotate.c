@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "annotations/labels.h"
 #include "annotations/queue.h"
@@ -158,11 +159,8 @@ int cmd_annotate(int argc, char **argv)
 		.call = o.call,
 		.run = o.run,
 	};
-	if (labels_task_parse(task, &t) != ERR_OK) {
-		fprintf(stderr, "formdesk annotate: --task '%s': not a task (name-match, "
-				"turn-errors or stt)\n", task);
+	if (compose_task("annotate", task, &t) != ERR_OK)
 		return 2;
-	}
 	if (!name_ok(who)) {
 		fprintf(stderr, "formdesk annotate: --annotator '%s': a name of 1 to 64 bytes "
 				"without control characters is needed\n", who);
@@ -176,10 +174,8 @@ int cmd_annotate(int argc, char **argv)
 	if ((rc = has_calls(db)) != 0)
 		return rc;
 	rc = 2;
-	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
+	if ((e = compose_labels("annotate", db, &l)) != ERR_OK)
 		goto out;
-	}
 	say_new_annotator(l, t, db, who);
 	e = queue_build(l, t, corpus, &notes, &added);
 	if (notes)

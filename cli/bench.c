@@ -38,6 +38,7 @@
 #include "sessions/eval/rundiff.h"
 #include "sessions/calls/runs.h"
 #include "sessions/store/store.h"
+#include "base/str.h"
 
 struct bench_opts {
 	const char *out, *judge;
@@ -132,7 +133,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	/* the integration's calls are a run of their own, in OUT/calls.db (the bench
 	 * database keeps a write transaction open while results come in) */
-	if ((mkdir(out, 0777) != 0 && errno != EEXIST) || !(calls_db = runs_printf("%s/calls.db", out))) {
+	if ((mkdir(out, 0777) != 0 && errno != EEXIST) || !(calls_db = str_printf("%s/calls.db", out))) {
 		fprintf(stderr, "formdesk bench: --out %s: cannot make it\n", out);
 		goto out;
 	}

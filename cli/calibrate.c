@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "agent/stages/backend.h"
 #include "annotations/adjud.h"
@@ -637,7 +638,7 @@ int cmd_calibrate(int argc, char **argv)
 	enum fmt f;
 	struct labels *l = NULL;
 	struct calib *c = NULL;
-	char *msg = NULL, *notes = NULL;
+	char *notes = NULL;
 	long counts[LABELS_NTASKS] = {0};
 	int rc = 2;
 	enum err e;
@@ -648,11 +649,8 @@ int cmd_calibrate(int argc, char **argv)
 	const char *db = o.db, *task = o.task, *judge = o.judge, *format = o.format,
 		   *llm = o.llm, *corpus = o.corpus;
 	unsigned seed = o.seed;
-	if (task && labels_task_parse(task, &t) != ERR_OK) {
-		fprintf(stderr, "formdesk calibrate: --task '%s': not a task (name-match, "
-				"turn-errors or stt)\n", task);
+	if (task && compose_task("calibrate", task, &t) != ERR_OK)
 		return 2;
-	}
 	if (strcmp(format, "table") == 0) {
 		f = FMT_TABLE;
 	} else if (strcmp(format, "markdown") == 0) {
@@ -664,10 +662,8 @@ int cmd_calibrate(int argc, char **argv)
 			format);
 		return 2;
 	}
-	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk calibrate: %s\n", msg ? msg : err_str(e));
+	if ((e = compose_labels("calibrate", db, &l)) != ERR_OK)
 		goto out;
-	}
 	if (pick_task(l, db, task, &t, counts) != ERR_OK)
 		goto out;
 	if (o.annotator) {
@@ -718,7 +714,6 @@ int cmd_calibrate(int argc, char **argv)
 	rc = 0;
 out:
 	calib_free(c);
-	free(msg);
 	free(notes);
 	labels_close(l);
 	return rc;

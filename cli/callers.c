@@ -30,6 +30,7 @@
 #include "sessions/calls/persona.h"
 #include "sessions/calls/runs.h"
 #include "sessions/store/store.h"
+#include "base/str.h"
 
 struct callers_opts {
 	const char *profiles, *behaviours, *expect_form, *caller_model, *persona, *condition, *voice;
@@ -178,7 +179,7 @@ int cmd_callers(int argc, char **argv)
 		goto out;
 	compose_engine(c, &cfg);
 	cfg.telephone = o.audio;
-	if (!(corpus_name = runs_printf("callers:%s", callers_profiles_name(prof)[0]
+	if (!(corpus_name = str_printf("callers:%s", callers_profiles_name(prof)[0]
 							      ? callers_profiles_name(prof) : o.profiles)))
 		goto out;
 	cfg.corpus_name = corpus_name;

@@ -244,6 +244,16 @@ void compose_engine(const struct compose *c, struct engine_config *cfg)
 	};
 }
 
+void compose_backends(const struct compose *c, struct engine_config *cfg)
+{
+	cfg->stt = c->stt;
+	cfg->extract = c->extract;
+	cfg->reply = c->reply;
+	cfg->lex = c->lex;
+	cfg->turn_deadline_ms = c->turn_deadline_ms;
+	cfg->call_deadline_ms = c->call_deadline_ms;
+}
+
 enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
 		     struct engine_config *cfg)
 {
@@ -253,6 +263,28 @@ enum err compose_run(const struct compose *c, const struct compose_opts *o, cons
 				.corpus_dir = c->corpus_dir}, &cfg->run_id, &msg);
 	if (e != ERR_OK)
 		fprintf(stderr, "%s: %s\n", c->who, msg ? msg : err_str(e));
+	free(msg);
+	return e;
+}
+
+enum err compose_task(const char *cmd, const char *name, enum labels_task *t)
+{
+	if (labels_task_parse(name, t) == ERR_OK)
+		return ERR_OK;
+	fprintf(stderr, "formdesk %s: --task '%s': not a task (", cmd, name);
+	for (int i = 0; i < LABELS_NTASKS; i++)
+		fprintf(stderr, "%s%s", i == 0 ? "" : i == LABELS_NTASKS - 1 ? " or " : ", ",
+			labels_task_name((enum labels_task)i));
+	fprintf(stderr, ")\n");
+	return ERR_NOTFOUND;
+}
+
+enum err compose_labels(const char *cmd, const char *db, struct labels **out)
+{
+	char *msg = NULL;
+	enum err e = labels_open(db, out, &msg);
+	if (e != ERR_OK)
+		fprintf(stderr, "formdesk %s: %s\n", cmd, msg ? msg : err_str(e));
 	free(msg);
 	return e;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "agent/stages/backend.h"
+#include "annotations/labels.h"
 #include "base/ymd.h"
 #include "opts.h"
 
@@ -107,6 +108,11 @@ enum err compose_store(struct compose *c, const char *db);
  * endpointing defaults; no telephone channel. c must outlive the engine. */
 void compose_engine(const struct compose *c, struct engine_config *cfg);
 
+/* compose_backends: only the backends, word lists and deadlines of cfg, borrowed from c
+ * (built with COMPOSE_BACKENDS and COMPOSE_LEXICON), for a command that sets the rest
+ * itself (import, replay). c must outlive the engine. */
+void compose_backends(const struct compose *c, struct engine_config *cfg);
+
 /* compose_run: record the run cfg's calls are made in (sessions/calls/runs.h, runs_begin: the
  * form kept whole, the backends as o gave them, the options, c's corpus) in c's store,
  * with source ("run", "simulate", "typed", "mic", "bench"); cfg->run_id becomes its id.
@@ -117,6 +123,17 @@ enum err compose_run(const struct compose *c, const struct compose_opts *o, cons
 /* compose_say_issues: a form's refusals (agent/rules/form.h), one indented "FIELD: MESSAGE" line
  * each on stderr, under a line the caller has already written naming the file. */
 void compose_say_issues(const struct form_issues *is);
+
+/* compose_task: the annotation task named name (annotations/labels.h), for command cmd
+ * ("annotate"). Output: *t. Errors: ERR_NOTFOUND, said on stderr as "formdesk CMD: --task
+ * 'NAME': not a task (name-match, turn-errors or stt)", the tasks listed from their
+ * table. */
+enum err compose_task(const char *cmd, const char *name, enum labels_task *t);
+
+/* compose_labels: the annotation tables of the session database db (labels_open), for
+ * command cmd. Output: *out (caller frees with labels_close). Errors: labels_open's, said
+ * on stderr as "formdesk CMD: MESSAGE". */
+enum err compose_labels(const char *cmd, const char *db, struct labels **out);
 
 /* compose_free: free everything c built, and the backends' shared state; NULL does
  * nothing. */

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "commands.h"
+#include "base/file.h"
 #include "compose.h"
 #include "opts.h"
 #include "agent/rules/form.h"
@@ -36,26 +37,6 @@ static const struct opts_spec build_spec[] = {
 const struct opts_cmd cmd_corpus_opts = {
 	.name = "corpus build", .spec = build_spec, .n = OPTS_N(build_spec),
 };
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *s = NULL;
-	long n;
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (s = malloc((size_t)n + 1))) {
-		if (fread(s, 1, (size_t)n, f) == (size_t)n)
-			s[n] = '\0';
-		else {
-			free(s);
-			s = NULL;
-		}
-	}
-	fclose(f);
-	return s;
-}
 
 /* line_of: the 1-based line of offset off in text. */
 static int line_of(const char *text, const char *at)
@@ -83,7 +64,7 @@ static int corpus_build(int argc, char **argv)
 	if (compose_new("corpus build", &co, COMPOSE_FORM, &c) != ERR_OK)
 		goto out;
 	o.form_path = co.form; /* as given: recorded in corpus.json */
-	if (!(text = slurp(o.profiles_path))) {
+	if (file_read(o.profiles_path, &text, NULL) != ERR_OK) {
 		fprintf(stderr, "formdesk corpus build: %s: cannot read: %s\n", o.profiles_path,
 			strerror(errno));
 		goto out;
@@ -118,13 +99,5 @@ out:
 
 int cmd_corpus(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "build") == 0)
-		return corpus_build(argc - 1, argv + 1);
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		opts_usage(&cmd_corpus_opts, stdout);
-		return 0;
-	}
-	fprintf(stderr, "formdesk corpus: expected 'build'\n");
-	opts_usage(&cmd_corpus_opts, stderr);
-	return 2;
+	return opts_sub(&cmd_corpus_opts, "build", corpus_build, argc, argv);
 }

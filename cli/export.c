@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "annotations/adjud.h"
 #include "annotations/export.h"
@@ -81,7 +82,6 @@ int cmd_export(int argc, char **argv)
 	enum export_format fmt;
 	struct labels *l = NULL;
 	FILE *f = stdout;
-	char *msg = NULL;
 	int rc = 2;
 	enum err e;
 
@@ -98,15 +98,10 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "formdesk export: --format '%s': use jsonl or csv\n", format);
 		return 2;
 	}
-	if (task && labels_task_parse(task, &t) != ERR_OK) {
-		fprintf(stderr, "formdesk export: --task '%s': not a task (name-match, "
-				"turn-errors or stt)\n", task);
+	if (task && compose_task("export", task, &t) != ERR_OK)
 		return 2;
-	}
-	if ((e = labels_open(db, &l, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk export: %s\n", msg ? msg : err_str(e));
+	if ((e = compose_labels("export", db, &l)) != ERR_OK)
 		goto out;
-	}
 	if (refuse(l, db, task ? &t : NULL, o.annotator, all))
 		goto out;
 	if (outp && !(f = fopen(outp, "w"))) {
@@ -127,7 +122,6 @@ out:
 		perror(outp);
 		rc = 2;
 	}
-	free(msg);
 	labels_close(l);
 	return rc;
 }

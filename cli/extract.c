@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "base/file.h"
 #include "compose.h"
 #include "opts.h"
 #include "agent/stages/backend.h"
@@ -48,41 +49,12 @@ const struct opts_cmd cmd_extract_opts = {
 		 "{\"role\":\"agent\"|\"user\",\"content\":\"...\"}\n",
 };
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *s = NULL;
-	size_t n = 0, cap = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = (n + 4096 + 1) * 2;
-			char *v = realloc(s, cap);
-			if (!v) {
-				free(s);
-				s = NULL;
-				break;
-			}
-			s = v;
-		}
-		size_t r = fread(s + n, 1, 4096, f);
-		n += r;
-		if (r < 4096)
-			break;
-	}
-	if (s)
-		s[n] = 0;
-	fclose(f);
-	return s;
-}
-
 /* The history file: a JSON array of {"role","content"} strings. NULL with a message on
  * stderr when it is not. */
 static cJSON *load_history(const char *path)
 {
-	char *s = read_all(path);
-	if (!s) {
+	char *s = NULL;
+	if (file_read(path, &s, NULL) != ERR_OK) {
 		fprintf(stderr, "formdesk extract: --history %s: cannot read the file\n", path);
 		return NULL;
 	}

@@ -72,7 +72,6 @@ int cmd_import(int argc, char **argv)
 	struct compose_opts co = {.stt = "reference", .extract = "rules", .reply = "script"};
 	struct form *form = NULL;
 	struct form_issues issues = {0};
-	const struct lexicon *lex = NULL;
 	struct compose *c = NULL;
 	struct corpus *calls = NULL;
 	struct store *store = NULL;
@@ -115,12 +114,7 @@ int cmd_import(int argc, char **argv)
 	/* the provider config, the backends and the word lists: the composition root's */
 	if (compose_new("import", &co, COMPOSE_CONFIG | COMPOSE_BACKENDS | COMPOSE_LEXICON, &c) != ERR_OK)
 		goto out;
-	cfg.stt = c->stt;
-	cfg.extract = c->extract;
-	cfg.reply = c->reply;
-	cfg.turn_deadline_ms = co.turn_deadline_ms;
-	cfg.call_deadline_ms = co.call_deadline_ms;
-	lex = c->lex;
+	compose_backends(c, &cfg);
 	free(msg);
 	msg = NULL;
 	if ((e = store_open(db, &store, &msg)) != ERR_OK) {
@@ -130,7 +124,6 @@ int cmd_import(int argc, char **argv)
 	cfg.form = form;
 	cfg.form_path = form_path;
 	cfg.corpus_name = calls->name;
-	cfg.lex = lex;
 	cfg.store = store;
 	if ((e = runs_begin(store, &(struct runs_spec){.source = "import", .cfg = &cfg,
 			    .extract = extract, .reply = reply}, &cfg.run_id, &msg)) != ERR_OK) {

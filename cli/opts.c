@@ -317,3 +317,18 @@ void opts_brief(const struct opts_cmd *c, FILE *f)
 	if (more)
 		fputs(" [OPTIONS]", f);
 }
+
+int opts_sub(const struct opts_cmd *c, const char *word, int (*fn)(int argc, char **argv),
+	     int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], word) == 0)
+		return fn(argc - 1, argv + 1);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		opts_usage(c, stdout);
+		return 0;
+	}
+	/* c is the word's command ("corpus build"): the message names the first word */
+	fprintf(stderr, "formdesk %.*s: expected '%s'\n", (int)strcspn(c->name, " "), c->name, word);
+	opts_usage(c, stderr);
+	return 2;
+}

@@ -84,6 +84,13 @@ enum opts_result opts_parse(const struct opts_cmd *c, int argc, char **argv, voi
  * 80 columns; the option list (rows with help); about; more. */
 void opts_usage(const struct opts_cmd *c, FILE *f);
 
+/* opts_sub: a command whose one subcommand is word, c being that subcommand's table
+ * (named "corpus build", "tts warm"): when argv[1] is word, fn(argc - 1, argv + 1)'s exit
+ * status; -h or --help: c's usage on stdout, 0; anything else: "formdesk corpus: expected
+ * 'build'" (c's first word) and the usage on stderr, 2. */
+int opts_sub(const struct opts_cmd *c, const char *word, int (*fn)(int argc, char **argv),
+	     int argc, char **argv);
+
 /* opts_brief: c's synopsis in one line, without "usage: formdesk": the name, the required
  * options, the positional arguments, "[OPTIONS]" when there are other options. */
 void opts_brief(const struct opts_cmd *c, FILE *f);

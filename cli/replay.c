@@ -155,7 +155,6 @@ int cmd_replay(int argc, char **argv)
 	struct store_run_row *runs = NULL;
 	struct form *form = NULL;
 	struct form_issues issues = {0};
-	const struct lexicon *lex = NULL;
 	struct compose *c = NULL;
 	struct engine_config cfg = {.endpoint = endpoint_defaults()};
 	struct replay_stats stats;
@@ -236,12 +235,7 @@ int cmd_replay(int argc, char **argv)
 	/* the provider config, the backends and the word lists: the composition root's */
 	if (compose_new("replay", &co, COMPOSE_CONFIG | COMPOSE_BACKENDS | COMPOSE_LEXICON, &c) != ERR_OK)
 		goto out;
-	cfg.stt = c->stt;
-	cfg.extract = c->extract;
-	cfg.reply = c->reply;
-	cfg.turn_deadline_ms = co.turn_deadline_ms;
-	cfg.call_deadline_ms = co.call_deadline_ms;
-	lex = c->lex;
+	compose_backends(c, &cfg);
 	if (from)
 		run_options(from->info.options, &cfg);
 	if (!today) {
@@ -252,7 +246,6 @@ int cmd_replay(int argc, char **argv)
 	cfg.form = form;
 	cfg.form_path = form_path;
 	cfg.corpus_name = from ? from->info.corpus : calls[0].info.corpus;
-	cfg.lex = lex;
 
 	struct replay_spec rs = {
 		.src = src,

@@ -77,13 +77,5 @@ out:
 
 int cmd_tts(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "warm") == 0)
-		return warm(argc - 1, argv + 1);
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		opts_usage(&cmd_tts_opts, stdout);
-		return 0;
-	}
-	fprintf(stderr, "formdesk tts: expected 'warm'\n");
-	opts_usage(&cmd_tts_opts, stderr);
-	return 2;
+	return opts_sub(&cmd_tts_opts, "warm", warm, argc, argv);
 }

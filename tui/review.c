@@ -20,6 +20,7 @@
 #include "sessions/store/store.h"
 #include "screen.h"
 #include "width.h"
+#include "base/str.h"
 
 static const char *const statuses[] = {NULL, "complete", "failed", "screened_out", "in_progress"};
 #define N_STATUSES (int)(sizeof statuses / sizeof statuses[0])
@@ -833,7 +834,7 @@ static char *unanswered(const char *form_status)
 		char *n;
 		if (!all || !s || strcmp(s, "answered") == 0)
 			continue;
-		n = runs_printf("%s%s%s", all, all[0] ? ", " : "", it->string);
+		n = str_printf("%s%s%s", all, all[0] ? ", " : "", it->string);
 		free(all);
 		all = n;
 	}

@@ -13,6 +13,7 @@
 #include <utf8proc.h>
 
 #include "base/utf8.h"
+#include "base/str.h"
 #include "text.h"
 
 /* The files read, in order; every one must exist (agent/words/README.md). */
@@ -186,17 +187,6 @@ void lexicon_free(struct lexicon *lex)
 	free(lex);
 }
 
-static void set_msg(char **errmsg, const char *fmt, ...)
-{
-	if (!errmsg)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	if (vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
-	va_end(ap);
-}
-
 static void trim(char *s)
 {
 	size_t n = strlen(s);
@@ -276,7 +266,7 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 	size_t cap = 0;
 	int lineno = 0;
 	if (!f) {
-		set_msg(errmsg, "%s: %s", path, strerror(errno));
+		str_setf(errmsg, "%s: %s", path, strerror(errno));
 		return ERR_IO;
 	}
 	ssize_t got;
@@ -287,10 +277,10 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 		const char *bad = utf8_bad(line, (size_t)got, false);
 		if (bad) {
 			if (*bad)
-				set_msg(errmsg, "%s line %d: not UTF-8 text (byte 0x%02X)", path, lineno,
+				str_setf(errmsg, "%s line %d: not UTF-8 text (byte 0x%02X)", path, lineno,
 					(unsigned)(unsigned char)*bad);
 			else
-				set_msg(errmsg, "%s line %d: the line holds a NUL byte", path, lineno);
+				str_setf(errmsg, "%s line %d: the line holds a NUL byte", path, lineno);
 			e = ERR_PARSE;
 			break;
 		}
@@ -304,7 +294,7 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 				*p++ = 0;
 		}
 		if (nc < 2 || nc > 3) {
-			set_msg(errmsg, "%s line %d: expected PHRASE<TAB>TAG[<TAB>VALUE], got %d column(s)",
+			str_setf(errmsg, "%s line %d: expected PHRASE<TAB>TAG[<TAB>VALUE], got %d column(s)",
 				path, lineno, nc);
 			e = ERR_PARSE;
 			break;
@@ -316,7 +306,7 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 			if (strcmp(cols[1], tag_names[i]) == 0)
 				tag = i;
 		if (tag < 0) {
-			set_msg(errmsg, "%s line %d: unknown tag '%s' (see README.md)", path, lineno, cols[1]);
+			str_setf(errmsg, "%s line %d: unknown tag '%s' (see README.md)", path, lineno, cols[1]);
 			e = ERR_PARSE;
 			break;
 		}
@@ -325,24 +315,24 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 			char *end = NULL;
 			if (nc < 3 || !*cols[2] || (ph.pub.value = strtod(cols[2], &end), *end) ||
 			    !isfinite(ph.pub.value)) {
-				set_msg(errmsg, "%s line %d: tag '%s' needs a number in the third column",
+				str_setf(errmsg, "%s line %d: tag '%s' needs a number in the third column",
 					path, lineno, cols[1]);
 				e = ERR_PARSE;
 				break;
 			}
 			if (tag == LEX_MONTH && !(ph.pub.value >= 1 && ph.pub.value <= 12 &&
 						  ph.pub.value == floor(ph.pub.value))) {
-				set_msg(errmsg, "%s line %d: tag 'month' needs a month number from 1 to 12, "
+				str_setf(errmsg, "%s line %d: tag 'month' needs a month number from 1 to 12, "
 						"got '%s'", path, lineno, cols[2]);
 				e = ERR_PARSE;
 				break;
 			}
 		} else if (nc == 3 && *cols[2] && !tag_words((enum lexicon_tag)tag)) {
-			set_msg(errmsg, "%s line %d: tag '%s' takes no third column", path, lineno, cols[1]);
+			str_setf(errmsg, "%s line %d: tag '%s' takes no third column", path, lineno, cols[1]);
 			e = ERR_PARSE;
 			break;
 		} else if (tag == LEX_HINT && (nc < 3 || !*cols[2])) {
-			set_msg(errmsg, "%s line %d: tag 'hint' needs the kind in the third column",
+			str_setf(errmsg, "%s line %d: tag 'hint' needs the kind in the third column",
 				path, lineno);
 			e = ERR_PARSE;
 			break;
@@ -353,7 +343,7 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 			break;
 		}
 		if (n == -2 || n == 0 || ph.words[0] == WILD || ph.words[n - 1] == WILD) {
-			set_msg(errmsg, "%s line %d: phrase '%s' must have 1 to %d words and not start or end with '*'",
+			str_setf(errmsg, "%s line %d: phrase '%s' must have 1 to %d words and not start or end with '*'",
 				path, lineno, cols[0], MAXWORDS);
 			e = ERR_PARSE;
 			break;
@@ -371,7 +361,7 @@ static enum err load_file(struct lexicon *lex, const char *dir, const char *name
 	}
 	if (e == ERR_OK && ferror(f)) {
 		/* a folder, or a read that failed: not an empty word list */
-		set_msg(errmsg, "%s: %s", path, strerror(errno));
+		str_setf(errmsg, "%s: %s", path, strerror(errno));
 		e = ERR_IO;
 	}
 	free(line);
@@ -705,7 +695,7 @@ enum err lexicon_load(const char *dir, struct lexicon **out, char **errmsg)
 	lex = NULL;
 out:
 	if (e == ERR_NOMEM && errmsg && !*errmsg)
-		set_msg(errmsg, "out of memory reading the word lists in %s", dir);
+		str_setf(errmsg, "out of memory reading the word lists in %s", dir);
 	lexicon_free(lex);
 	return e;
 }

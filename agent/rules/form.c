@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "base/file.h"
 #include "base/utf8.h"
 #include "normalize.h"
 
@@ -917,31 +918,11 @@ enum err form_load(const char *path, struct form **out, struct form_issues *issu
 	is->v = NULL;
 	is->n = 0;
 
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
+	size_t len = 0;
+	if ((e = file_read(path, &buf, &len)) == ERR_IO)
 		goto io;
-	size_t cap = 8192, len = 0;
-	buf = malloc(cap);
-	if (!buf) {
-		e = ERR_NOMEM;
+	if (e != ERR_OK)
 		goto out;
-	}
-	size_t got;
-	while ((got = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
-		len += got;
-		if (len + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				e = ERR_NOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (ferror(fp))
-		goto io;
-	buf[len] = 0;
 	if (strlen(buf) != len) {
 		int line, col;
 		char msg[100];
@@ -971,8 +952,6 @@ io:;
 	add_issue(&ld, msg, "");
 	e = ld.nomem ? ERR_NOMEM : ERR_IO;
 out:
-	if (fp)
-		fclose(fp);
 	free(buf);
 	if (!issues)
 		form_issues_free(&local);

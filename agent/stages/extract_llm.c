@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/utf8.h"
+#include "base/str.h"
 #include "llm.h"
 #include "llm_stream.h"
-#include "secret.h"
 #include "textcheck.h"
 #include "agent/rules/validate.h"
 
@@ -82,15 +81,11 @@ static char *system_prompt(const struct form *f, const struct extract_request *r
 	cJSON_Delete(fields);
 	if (!fj)
 		return NULL;
-	const char *title = f->title ? f->title : "";
-	const char *ctx = f->context ? f->context : "";
-	const char *ins = f->instructions ? f->instructions : "";
-	size_t n = strlen(SYSTEM_HEAD) + strlen(title) + strlen(ctx) + strlen(ins) + strlen(fj) + 256;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%sToday is %02d-%02d-%04d.\n\nForm: %s\nAbout the form: %s\n"
-			 "Form instructions: %s\nFields (JSON): %s\n",
-			 SYSTEM_HEAD, req->today.d, req->today.m, req->today.y, title, ctx, ins, fj);
+	char *s = str_printf("%sToday is %02d-%02d-%04d.\n\nForm: %s\nAbout the form: %s\n"
+			     "Form instructions: %s\nFields (JSON): %s\n",
+			     SYSTEM_HEAD, req->today.d, req->today.m, req->today.y,
+			     f->title ? f->title : "", f->context ? f->context : "",
+			     f->instructions ? f->instructions : "", fj);
 	cJSON_free(fj);
 	return s;
 }
@@ -497,25 +492,11 @@ out:
 
 bool extract_llm_ack_ready(const struct http_xfer *x, char **text)
 {
-	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
-	if (!s || !llm_stream_take_ack(s, text))
-		return false;
-	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
-	size_t len = strlen(*text);
-	if (utf8_bad(*text, len, false)) { /* the whole answer will be refused too */
-		free(*text);
-		*text = NULL;
-		return false;
-	}
-	return true;
+	return llm_stream_piece(x, llm_stream_take_ack, text);
 }
 
 const struct backend_ops extract_llm_ops = {
 	.stage = BACKEND_EXTRACT,
-	.call = llm_ops_call,
-	.start = llm_ops_start,
-	.finish = llm_ops_finish,
+	LLM_OPS,
 	.ack = extract_llm_ack_ready,
-	.usage = llm_ops_usage,
-	.free = llm_ops_free,
 };

@@ -237,10 +237,6 @@ static enum err judge_llm_client_response(const struct judge_llm_client *j, cons
 
 const struct backend_ops judge_llm_ops = {
 	.stage = BACKEND_JUDGE,
-	.call = llm_ops_call,
-	.start = llm_ops_start,
-	.finish = llm_ops_finish,
-	.usage = llm_ops_usage,
-	.free = llm_ops_free,
+	LLM_OPS,
 	.model = llm_ops_model,
 };

@@ -38,6 +38,24 @@ bool llm_count(const cJSON *v, const char *what, long *out, char *why, size_t n)
 	return false;
 }
 
+bool llm_counts(const cJSON *usage, const char *in, const char *out, long *tokens_in,
+		long *tokens_out, char *why, size_t n)
+{
+	char what[64];
+	snprintf(what, sizeof what, "usage.%s", in);
+	if (!llm_count(cJSON_GetObjectItemCaseSensitive(usage, in), what, tokens_in, why, n))
+		return false;
+	snprintf(what, sizeof what, "usage.%s", out);
+	return llm_count(cJSON_GetObjectItemCaseSensitive(usage, out), what, tokens_out, why, n);
+}
+
+enum err llm_provider_error(const cJSON *error, char *why, size_t n)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(error, "message");
+	snprintf(why, n, "provider error: %.160s", cJSON_IsString(m) ? m->valuestring : "unknown");
+	return ERR_BACKEND;
+}
+
 enum err llm_build(const struct provider *p, const struct llm_call *c, struct http_req **out)
 {
 	switch (p->info->protocol) {

@@ -161,6 +161,10 @@ enum err llm_ops_finish(void *ctx, const void *req, const struct http_result *re
 const struct backend_usage *llm_ops_usage(const void *ctx);
 void llm_ops_free(void *ctx);
 const char *llm_ops_model(const void *ctx);
+/* LLM_OPS: those shared members, for a stage's ops table ({.stage = ..., LLM_OPS, ...}). */
+#define LLM_OPS                                                                            \
+	.call = llm_ops_call, .start = llm_ops_start, .finish = llm_ops_finish,            \
+	.usage = llm_ops_usage, .free = llm_ops_free
 
 /* llm_send: the blocking half of a backend's call on p: resets u (llm_usage_begin), then
  * sends hr, the request its builder made with result built. Output: *res on ERR_OK (caller
@@ -201,5 +205,13 @@ enum err llm_set(char **slot, const char *s);
  * from 0 to NUMCONV_COUNT_MAX (fractions dropped). Returns false, with why (size n) naming
  * what and the number, when it is not: a count out of long's range cannot be converted. */
 bool llm_count(const cJSON *v, const char *what, long *out, char *why, size_t n);
+/* llm_counts: the answer's two usage counts, usage[in] and usage[out] (llm_count each,
+ * named "usage.KEY" in the message). Outputs: *tokens_in, *tokens_out. Returns false, with
+ * why (size n), for a count out of range. */
+bool llm_counts(const cJSON *usage, const char *in, const char *out, long *tokens_in,
+		long *tokens_out, char *why, size_t n);
+/* llm_provider_error: an error object in a provider's answer (its "message" string) said
+ * in why (size n) as "provider error: MESSAGE". Returns ERR_BACKEND. */
+enum err llm_provider_error(const cJSON *error, char *why, size_t n);
 
 #endif

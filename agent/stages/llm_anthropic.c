@@ -148,22 +148,15 @@ out:
 enum err llm_anthropic_parse(const cJSON *root, struct llm_result *r, char *why, size_t n)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "type");
-	if (cJSON_IsString(type) && strcmp(type->valuestring, "error") == 0) {
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(root, "error"), "message");
-		snprintf(why, n, "provider error: %.160s", cJSON_IsString(m) ? m->valuestring : "unknown");
-		return ERR_BACKEND;
-	}
+	if (cJSON_IsString(type) && strcmp(type->valuestring, "error") == 0)
+		return llm_provider_error(cJSON_GetObjectItemCaseSensitive(root, "error"), why, n);
 	const cJSON *content = cJSON_GetObjectItemCaseSensitive(root, "content");
 	if (!cJSON_IsArray(content)) {
 		snprintf(why, n, "no content array in the answer");
 		return ERR_PARSE;
 	}
-	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(usage, "input_tokens");
-	const cJSON *ot = cJSON_GetObjectItemCaseSensitive(usage, "output_tokens");
-	if (!llm_count(it, "usage.input_tokens", &r->tokens_in, why, n) ||
-	    !llm_count(ot, "usage.output_tokens", &r->tokens_out, why, n))
+	if (!llm_counts(cJSON_GetObjectItemCaseSensitive(root, "usage"), "input_tokens",
+			"output_tokens", &r->tokens_in, &r->tokens_out, why, n))
 		return ERR_PARSE;
 	const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop_reason");
 	if (cJSON_IsString(stop) && llm_set(&r->finish, stop->valuestring))

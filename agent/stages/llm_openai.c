@@ -176,17 +176,10 @@ out:
 enum err llm_openai_parse(const cJSON *root, struct llm_result *r, char *why, size_t n)
 {
 	const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "error");
-	if (err && !cJSON_IsNull(err)) {
-		/* OpenRouter can answer 200 with an error object */
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(err, "message");
-		snprintf(why, n, "provider error: %.160s", cJSON_IsString(m) ? m->valuestring : "unknown");
-		return ERR_BACKEND;
-	}
-	const cJSON *usage = cJSON_GetObjectItemCaseSensitive(root, "usage");
-	const cJSON *pt = cJSON_GetObjectItemCaseSensitive(usage, "prompt_tokens");
-	const cJSON *ct = cJSON_GetObjectItemCaseSensitive(usage, "completion_tokens");
-	if (!llm_count(pt, "usage.prompt_tokens", &r->tokens_in, why, n) ||
-	    !llm_count(ct, "usage.completion_tokens", &r->tokens_out, why, n))
+	if (err && !cJSON_IsNull(err)) /* OpenRouter can answer 200 with an error object */
+		return llm_provider_error(err, why, n);
+	if (!llm_counts(cJSON_GetObjectItemCaseSensitive(root, "usage"), "prompt_tokens",
+			"completion_tokens", &r->tokens_in, &r->tokens_out, why, n))
 		return ERR_PARSE;
 	const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "choices"), 0);
 	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(choice, "message");

@@ -7,6 +7,9 @@
 #include <strings.h>
 #include <cjson/cJSON.h>
 
+#include "base/utf8.h"
+#include "secret.h"
+
 struct sbuf {
 	char *p;
 	size_t n, cap;
@@ -604,4 +607,19 @@ enum err llm_stream_parse(enum provider_protocol proto, const char *body, size_t
 		e = llm_stream_result(s, out, why, n);
 	llm_stream_free(s);
 	return e;
+}
+
+bool llm_stream_piece(const struct http_xfer *x, bool (*take_fn)(struct llm_stream *, char **),
+		      char **text)
+{
+	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
+	if (!s || !take_fn(s, text))
+		return false;
+	secret_scrub_str(*text);
+	if (utf8_bad(*text, strlen(*text), false)) {
+		free(*text);
+		*text = NULL;
+		return false;
+	}
+	return true;
 }

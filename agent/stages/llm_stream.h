@@ -83,6 +83,14 @@ bool llm_stream_take_ack(struct llm_stream *s, char **text);
  * whole answer says it. */
 bool llm_stream_take_sentence(struct llm_stream *s, char **text);
 
+/* llm_stream_piece: a piece of the answer the stream observing transfer x holds, taken by
+ * take_fn (llm_stream_take_ack, llm_stream_take_sentence): true with *text a new string
+ * (caller frees), scrubbed of keys (read before http.c saw the whole body); false when x
+ * has no stream, take_fn has nothing, or the piece is not UTF-8 (the whole answer will be
+ * refused too). For a backend's ack and sentence hooks (backend.h). */
+bool llm_stream_piece(const struct http_xfer *x, bool (*take_fn)(struct llm_stream *, char **),
+		      char **text);
+
 /* llm_stream_result: what was read so far as one result, as llm_parse gives for a whole
  * answer (text, refusal, first tool call, finish reason, tokens); r->cut_short when the
  * stream's end ([DONE], message_stop) never came. Output: *out (caller frees with

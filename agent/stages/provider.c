@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "base/file.h"
 #include "http.h"
 #include "provider_stt.h"
 #include "secret.h"
@@ -62,43 +63,6 @@ const struct provider_info *provider_find(const char *name, enum provider_kind k
 		if (strcmp(t[i].name, name) == 0)
 			return &t[i];
 	return NULL;
-}
-
-static char *read_file(const char *path, enum err *e)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*e = ERR_IO;
-		return NULL;
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				*e = ERR_NOMEM;
-				return NULL;
-			}
-			buf = b;
-		}
-		size_t got = fread(buf + len, 1, 4096, f);
-		len += got;
-		if (got < 4096)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		*e = ERR_IO;
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
 }
 
 /* A key in the config file is refused: keys come from the environment only. */
@@ -264,9 +228,9 @@ enum err provider_config_load(const char *path, char *why, size_t n)
 	provider_config_free();
 	config_tried = true;
 
-	enum err e = ERR_OK;
-	char *text = read_file(path, &e);
-	if (!text) {
+	char *text = NULL;
+	enum err e = file_read(path, &text, NULL);
+	if (e != ERR_OK) {
 		if (e == ERR_IO && !explicit_path && errno == ENOENT)
 			return ERR_OK; /* no default file: built-in settings */
 		snprintf(why, n, "%s: %s", path, e == ERR_IO ? strerror(errno) : err_str(e));

@@ -9,6 +9,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include "base/file.h"
 #include "http.h"
 #include "base/numconv.h"
 #include "secret.h"
@@ -19,32 +20,6 @@ struct provider_google {
 	char *token;
 	long long expires; /* seconds since the epoch */
 };
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	do {
-		if (len + 4097 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = b;
-		}
-		got = fread(buf + len, 1, 4096, f);
-		len += got;
-	} while (got == 4096);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
 
 void provider_google_free(struct provider_google *g)
 {
@@ -63,8 +38,8 @@ void provider_google_free(struct provider_google *g)
 
 enum err provider_google_load(const char *path, struct provider_google **out, char *why, size_t n)
 {
-	char *text = slurp(path);
-	if (!text) {
+	char *text = NULL;
+	if (file_read(path, &text, NULL) != ERR_OK) {
 		snprintf(why, n, "cannot read the credentials file %s", path);
 		return ERR_IO;
 	}

@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/str.h"
 #include "agent/rules/decision.h"
 #include "agent/rules/form.h"
-#include "base/utf8.h"
 #include "llm.h"
 #include "llm_stream.h"
-#include "secret.h"
 
 LLM_STAGE_DEFINE(reply_llm)
 
@@ -27,16 +26,10 @@ static const char *const SYSTEM_HEAD =
 
 static char *system_prompt(const struct form *f)
 {
-	const char *title = f->title ? f->title : "";
-	const char *ctx = f->context ? f->context : "";
-	const char *ins = f->instructions ? f->instructions : "";
-	const char *persona = f->agent_persona ? f->agent_persona : "";
-	size_t n = strlen(SYSTEM_HEAD) + strlen(title) + strlen(ctx) + strlen(ins) + strlen(persona) + 128;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s\nForm: %s\nAbout the form: %s\nForm instructions: %s\nYou are: %s\n",
-			 SYSTEM_HEAD, title, ctx, ins, persona);
-	return s;
+	return str_printf("%s\nForm: %s\nAbout the form: %s\nForm instructions: %s\nYou are: %s\n",
+			  SYSTEM_HEAD, f->title ? f->title : "", f->context ? f->context : "",
+			  f->instructions ? f->instructions : "",
+			  f->agent_persona ? f->agent_persona : "");
 }
 
 /* reply_llm_call_id: the injected call's id for turn: "dec" and six digits. One format
@@ -273,24 +266,11 @@ out:
 
 bool reply_llm_sentence_ready(const struct http_xfer *x, char **text)
 {
-	struct llm_stream *s = http_xfer_observer(x, llm_stream_observe);
-	if (!s || !llm_stream_take_sentence(s, text))
-		return false;
-	secret_scrub_str(*text); /* read from the stream before http.c saw the whole body */
-	if (utf8_bad(*text, strlen(*text), false)) { /* the whole answer will be refused too */
-		free(*text);
-		*text = NULL;
-		return false;
-	}
-	return true;
+	return llm_stream_piece(x, llm_stream_take_sentence, text);
 }
 
 const struct backend_ops reply_llm_ops = {
 	.stage = BACKEND_REPLY,
-	.call = llm_ops_call,
-	.start = llm_ops_start,
-	.finish = llm_ops_finish,
+	LLM_OPS,
 	.sentence = reply_llm_sentence_ready,
-	.usage = llm_ops_usage,
-	.free = llm_ops_free,
 };

@@ -6,59 +6,39 @@
 #include <cjson/cJSON.h>
 
 #include "llm.h"
+#include "cloud.h"
 #include "provider_google.h"
 #include "textcheck.h"
 #include "stt_wav.h"
 
+/* all a client holds is the shared part (cloud.h) */
 struct stt_cloud {
-	struct provider *p;
-	struct provider_google *google;
-	struct backend_usage last;
-	bool used;
+	struct cloud c;
 };
 
 enum err stt_cloud_new(struct provider *p, struct stt_cloud **out, char *why, size_t n)
 {
-	struct stt_cloud *x = calloc(1, sizeof(*x));
-	if (!x) {
-		provider_free(p);
-		return ERR_NOMEM;
-	}
-	x->p = p;
-	if (p->info->oauth) {
-		enum err e = provider_google_load(p->key, &x->google, why, n);
-		if (e) {
-			stt_cloud_free(x);
-			return e;
-		}
-		if (!p->project && !provider_google_project(x->google)) {
-			snprintf(why, n, "google: no project (set \"project\" in the config file)");
-			stt_cloud_free(x);
-			return ERR_NOTFOUND;
-		}
-	}
-	*out = x;
-	return ERR_OK;
+	void *x = NULL;
+	enum err e = cloud_new(sizeof(struct stt_cloud), p, true, &x, why, n);
+	if (!e)
+		*out = x;
+	return e;
 }
 
 void stt_cloud_free(struct stt_cloud *x)
 {
-	if (!x)
-		return;
-	provider_google_free(x->google);
-	provider_free(x->p);
-	free(x);
+	cloud_free(x ? &x->c : NULL);
 }
 
 const struct backend_usage *stt_cloud_usage(const struct stt_cloud *x)
 {
-	return x->used ? &x->last : NULL;
+	return cloud_usage(&x->c);
 }
 
 enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, struct http_req **out,
 			   struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	if (!req->samples || req->sample_rate <= 0) {
 		snprintf(u->error, sizeof(u->error), "%s: no audio for this turn", p->info->name);
 		return ERR_INVALID;
@@ -76,8 +56,8 @@ enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, s
 	if (p->info->oauth) {
 		/* a kept token now; else it is fetched on the request's own transfer, before
 		 * it, so the loop never waits for the token endpoint */
-		c.token = provider_google_cached(x->google);
-		c.project = p->project ? p->project : provider_google_project(x->google);
+		c.token = provider_google_cached(x->c.google);
+		c.project = p->project ? p->project : provider_google_project(x->c.google);
 	}
 	if (!p->info->stt_request) {
 		e = ERR_UNSUPPORTED;
@@ -86,7 +66,7 @@ enum err stt_cloud_request(struct stt_cloud *x, const struct stt_request *req, s
 	if ((e = p->info->stt_request(&c, &r)))
 		goto out;
 	if (p->info->oauth && !c.token &&
-	    (e = provider_google_authorize(x->google, p->timeout_ms, r, u->error, sizeof(u->error))))
+	    (e = provider_google_authorize(x->c.google, p->timeout_ms, r, u->error, sizeof(u->error))))
 		goto out;
 	http_req_limits(r, p->timeout_ms, p->retries, 0);
 	*out = r;
@@ -104,13 +84,13 @@ enum err stt_cloud_parse(const struct provider *p, const char *body, size_t len,
 
 const struct provider *stt_cloud_provider(const struct stt_cloud *x)
 {
-	return x->p;
+	return x->c.p;
 }
 
 void stt_cloud_usage_begin(const struct stt_cloud *x, const struct stt_request *req,
 			   struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	llm_usage_begin(u, p);
 	u->audio_s = req->sample_rate > 0 ? (double)req->n_samples / req->sample_rate : 0;
 	if (p->usd_audio_min > 0)
@@ -120,7 +100,7 @@ void stt_cloud_usage_begin(const struct stt_cloud *x, const struct stt_request *
 enum err stt_cloud_response(const struct stt_cloud *x, const struct http_result *res, char **text,
 			    struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	enum err e;
 	llm_usage_http(u, res);
 	if (llm_http_error(p, res, u->error, sizeof(u->error)))
@@ -142,9 +122,9 @@ enum err stt_cloud_response(const struct stt_cloud *x, const struct http_result 
 enum err stt_cloud_transcribe(void *ctx, const struct stt_request *req, char **text)
 {
 	struct stt_cloud *x = ctx;
-	const struct provider *p = x->p;
-	struct backend_usage *u = &x->last;
-	x->used = true;
+	const struct provider *p = x->c.p;
+	struct backend_usage *u = &x->c.last;
+	x->c.used = true;
 	stt_cloud_usage_begin(x, req, u);
 	struct http_req *hr = NULL;
 	struct http_result *res = NULL;
@@ -181,21 +161,11 @@ static enum err ops_finish(void *ctx, const void *req, const struct http_result 
 	return stt_cloud_response(ctx, res, out, u);
 }
 
-static const struct backend_usage *ops_usage(const void *ctx)
-{
-	return stt_cloud_usage(ctx);
-}
-
-static void ops_free(void *ctx)
-{
-	stt_cloud_free(ctx);
-}
-
 const struct backend_ops stt_cloud_ops = {
 	.stage = BACKEND_STT,
 	.call = ops_call,
 	.start = ops_start,
 	.finish = ops_finish,
-	.usage = ops_usage,
-	.free = ops_free,
+	.usage = cloud_ops_usage,
+	.free = cloud_ops_free,
 };

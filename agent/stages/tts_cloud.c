@@ -8,51 +8,36 @@
 #include <openssl/evp.h>
 
 #include "llm.h"
+#include "cloud.h"
 #include "provider_google.h"
 
+/* all a client holds is the shared part (cloud.h) */
 struct tts_cloud {
-	struct provider *p;
-	struct provider_google *google;
-	struct backend_usage last;
-	bool used;
+	struct cloud c;
 };
 
 enum err tts_cloud_new(struct provider *p, struct tts_cloud **out, char *why, size_t n)
 {
-	struct tts_cloud *x = calloc(1, sizeof(*x));
-	if (!x) {
-		provider_free(p);
-		return ERR_NOMEM;
-	}
-	x->p = p;
-	if (p->info->oauth) {
-		enum err e = provider_google_load(p->key, &x->google, why, n);
-		if (e) {
-			tts_cloud_free(x);
-			return e;
-		}
-	}
-	*out = x;
-	return ERR_OK;
+	void *x = NULL;
+	enum err e = cloud_new(sizeof(struct tts_cloud), p, false, &x, why, n);
+	if (!e)
+		*out = x;
+	return e;
 }
 
 void tts_cloud_free(struct tts_cloud *x)
 {
-	if (!x)
-		return;
-	provider_google_free(x->google);
-	provider_free(x->p);
-	free(x);
+	cloud_free(x ? &x->c : NULL);
 }
 
 const struct backend_usage *tts_cloud_usage(const struct tts_cloud *x)
 {
-	return x->used ? &x->last : NULL;
+	return cloud_usage(&x->c);
 }
 
 const struct provider *tts_cloud_provider(const struct tts_cloud *x)
 {
-	return x->p;
+	return x->c.p;
 }
 
 /* ---- decoding ---- */
@@ -189,12 +174,12 @@ enum err tts_cloud_decode(const struct provider *p, const char *body, size_t len
  * characters, counted as Unicode code points, which is how the providers bill). */
 static void usage_begin(const struct tts_cloud *x, const char *text, struct backend_usage *u)
 {
-	llm_usage_begin(u, x->p);
-	if (x->p->usd_mchar > 0) {
+	llm_usage_begin(u, x->c.p);
+	if (x->c.p->usd_mchar > 0) {
 		size_t chars = 0;
 		for (const unsigned char *s = (const unsigned char *)text; *s; s++)
 			chars += (*s & 0xC0) != 0x80;
-		u->cost_usd = (double)chars * x->p->usd_mchar / 1e6;
+		u->cost_usd = (double)chars * x->c.p->usd_mchar / 1e6;
 	}
 }
 
@@ -205,17 +190,18 @@ static void usage_begin(const struct tts_cloud *x, const char *text, struct back
 static enum err request(struct tts_cloud *x, const char *text, struct http_req **out,
 			struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	struct tts_call c = {.p = p, .text = text, .lang = provider_language(p, "hi")};
 	enum err e;
 	if (p->info->oauth)
-		c.token = provider_google_cached(x->google);
+		c.token = provider_google_cached(x->c.google);
 	if ((e = p->info->tts_request(&c, out)) != ERR_OK) {
 		snprintf(u->error, sizeof(u->error), "%s: cannot build the request", p->info->name);
 		return e;
 	}
 	if (p->info->oauth && !c.token &&
-	    (e = provider_google_authorize(x->google, p->timeout_ms, *out, u->error, sizeof(u->error)))) {
+	    (e = provider_google_authorize(x->c.google, p->timeout_ms, *out, u->error,
+					   sizeof(u->error)))) {
 		http_req_free(*out);
 		*out = NULL;
 		return e;
@@ -228,7 +214,7 @@ static enum err request(struct tts_cloud *x, const char *text, struct http_req *
 static enum err response(const struct tts_cloud *x, const struct http_result *res,
 			 struct tts_audio *out, struct backend_usage *u)
 {
-	const struct provider *p = x->p;
+	const struct provider *p = x->c.p;
 	llm_usage_http(u, res);
 	if (llm_http_error(p, res, u->error, sizeof(u->error)))
 		return res->err == ERR_NOMEM ? ERR_NOMEM : ERR_BACKEND;
@@ -291,31 +277,32 @@ static void on_data(void *ud, const char *data, size_t len, int attempt, double 
 static enum err speak(struct tts_cloud *x, const char *text, backend_piece_fn fn, void *ud,
 		      bool stream, struct tts_audio *out)
 {
-	struct backend_usage *u = &x->last;
+	struct backend_usage *u = &x->c.last;
 	struct http_req *hr = NULL;
 	struct http_result *res = NULL;
-	x->used = true;
+	x->c.used = true;
 	usage_begin(x, text, u);
 	if (!text || !*text) {
-		*out = (struct tts_audio){NULL, 0, x->p->rate};
+		*out = (struct tts_audio){NULL, 0, x->c.p->rate};
 		return ERR_OK;
 	}
 	enum err e = request(x, text, &hr, u);
 	if (e)
 		return e;
-	bool piecewise = stream && x->p->info->streams && x->p->info->audio == AUDIO_PCM16;
+	bool piecewise = stream && x->c.p->info->streams && x->c.p->info->audio == AUDIO_PCM16;
 	if (piecewise) {
 		struct stream *s = calloc(1, sizeof(*s));
 		if (!s) {
 			http_req_free(hr);
 			return ERR_NOMEM;
 		}
-		*s = (struct stream){.fn = fn, .ud = ud, .rate = x->p->rate, .attempt = 1, .first_ms = -1};
+		*s = (struct stream){.fn = fn, .ud = ud, .rate = x->c.p->rate, .attempt = 1,
+				     .first_ms = -1};
 		http_req_observe(hr, on_data, s, free);
 	}
 	e = http_perform(hr, &res);
 	if (e) {
-		snprintf(u->error, sizeof(u->error), "%s: %s", x->p->info->name, err_str(e));
+		snprintf(u->error, sizeof(u->error), "%s: %s", x->c.p->info->name, err_str(e));
 		return e;
 	}
 	e = response(x, res, out, u);
@@ -346,10 +333,10 @@ static void job_done(void *ud, struct http_result *res)
 {
 	struct job *j = ud;
 	struct tts_audio a = {0};
-	enum err e = response(j->x, res, &a, &j->x->last);
+	enum err e = response(j->x, res, &a, &j->x->c.last);
 	const struct stream *s = res->observer;
 	if (!e && j->piecewise && s && s->first_ms >= 0)
-		j->x->last.ttfb_ms = s->first_ms;
+		j->x->c.last.ttfb_ms = s->first_ms;
 	if (!e && !j->piecewise && a.n)
 		j->fn(j->ud, a.samples, a.n, a.rate, res->total_ms);
 	free(a.samples);
@@ -365,18 +352,18 @@ static enum err ops_speak_start(void *ctx, struct http_client *c, const char *te
 {
 	struct tts_cloud *x = ctx;
 	struct http_req *hr = NULL;
-	x->used = true;
-	usage_begin(x, text ? text : "", &x->last);
+	x->c.used = true;
+	usage_begin(x, text ? text : "", &x->c.last);
 	if (!text || !*text) {
 		done(ud, ERR_OK);
 		return ERR_OK;
 	}
-	enum err e = request(x, text, &hr, &x->last);
+	enum err e = request(x, text, &hr, &x->c.last);
 	if (e)
 		return e;
 	struct job *j = calloc(1, sizeof(*j));
 	struct stream *s = NULL;
-	bool piecewise = x->p->info->streams && x->p->info->audio == AUDIO_PCM16;
+	bool piecewise = x->c.p->info->streams && x->c.p->info->audio == AUDIO_PCM16;
 	if (!j || (piecewise && !(s = calloc(1, sizeof(*s))))) {
 		free(j);
 		http_req_free(hr);
@@ -384,11 +371,13 @@ static enum err ops_speak_start(void *ctx, struct http_client *c, const char *te
 	}
 	*j = (struct job){.x = x, .c = c, .fn = fn, .done = done, .ud = ud, .piecewise = piecewise};
 	if (s) {
-		*s = (struct stream){.fn = fn, .ud = ud, .rate = x->p->rate, .attempt = 1, .first_ms = -1};
+		*s = (struct stream){.fn = fn, .ud = ud, .rate = x->c.p->rate, .attempt = 1,
+				     .first_ms = -1};
 		http_req_observe(hr, on_data, s, free);
 	}
 	if ((e = http_start(c, hr, job_done, j, &j->xfer)) != ERR_OK) {
-		snprintf(x->last.error, sizeof(x->last.error), "%s: %s", x->p->info->name, err_str(e));
+		snprintf(x->c.last.error, sizeof(x->c.last.error), "%s: %s", x->c.p->info->name,
+			 err_str(e));
 		free(j);
 		return e;
 	}
@@ -436,14 +425,9 @@ static enum err ops_finish(void *ctx, const void *req, const struct http_result 
 	return response(ctx, res, out, u);
 }
 
-static const struct backend_usage *ops_usage(const void *ctx)
-{
-	return tts_cloud_usage(ctx);
-}
-
 static void ops_voice(const void *ctx, char *buf, size_t n)
 {
-	const struct provider *p = ((const struct tts_cloud *)ctx)->p;
+	const struct provider *p = ((const struct tts_cloud *)ctx)->c.p;
 	snprintf(buf, n, "%s|%s|%d", p->model, p->voice ? p->voice : "", p->rate);
 }
 
@@ -453,20 +437,15 @@ static enum err ops_stream(void *ctx, const char *text, backend_piece_fn fn, voi
 	return tts_cloud_speak_stream(ctx, text, fn, ud, out);
 }
 
-static void ops_free(void *ctx)
-{
-	tts_cloud_free(ctx);
-}
-
 const struct backend_ops tts_cloud_ops = {
 	.stage = BACKEND_TTS,
 	.call = ops_call,
 	.start = ops_start,
 	.finish = ops_finish,
-	.usage = ops_usage,
+	.usage = cloud_ops_usage,
 	.voice = ops_voice,
 	.stream = ops_stream,
 	.speak_start = ops_speak_start,
 	.speak_cancel = ops_speak_cancel,
-	.free = ops_free,
+	.free = cloud_ops_free,
 };

@@ -12,6 +12,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/corpus/corpusgen.h"
 #include "runs.h"
+#include "base/str.h"
 
 static const char *const names[] = {
 #define X(id, name, about) name,
@@ -86,7 +87,7 @@ static int entry_line(const char *text, const char *id, const char *key)
 	do {                                                  \
 		if (errmsg) {                                 \
 			free(*(errmsg));                      \
-			*(errmsg) = runs_printf(__VA_ARGS__); \
+			*(errmsg) = str_printf(__VA_ARGS__); \
 		}                                             \
 	} while (0)
 

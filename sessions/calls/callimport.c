@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/utf8.h"
+#include "base/str.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/corpus/csv.h"
 #include "runs.h"
@@ -43,11 +44,11 @@ static enum err add_turn(struct corpus_call *call, const char *dir, const char *
 		return ERR_NOMEM;
 	call->turns = v;
 	if (audio) {
-		path = audio[0] == '/' ? strdup(audio) : runs_printf("%s/%s", dir, audio);
+		path = audio[0] == '/' ? strdup(audio) : str_printf("%s/%s", dir, audio);
 		if (!path)
 			return ERR_NOMEM;
 		if (access(path, R_OK) != 0) {
-			*errmsg = runs_printf("%s: audio '%s': no such file", where, path);
+			*errmsg = str_printf("%s: audio '%s': no such file", where, path);
 			free(path);
 			return ERR_INVALID;
 		}
@@ -57,7 +58,7 @@ static enum err add_turn(struct corpus_call *call, const char *dir, const char *
 	t->barge_in_ms = -1;
 	t->audio = path;
 	if (!(t->transcript = strdup(text)) || !(t->condition = strdup("imported")) ||
-	    !(t->utterance_id = runs_printf("%s-%d", call->id, call->n_turns + 1))) {
+	    !(t->utterance_id = str_printf("%s-%d", call->id, call->n_turns + 1))) {
 		free(t->transcript);
 		free(t->condition);
 		free(path);
@@ -81,14 +82,14 @@ static enum err utterance(struct corpus_call *call, const char *dir, const cJSON
 
 	if (!cJSON_IsObject(u) || !speaker || !text ||
 	    (audio && !cJSON_IsNull(audio) && !cJSON_IsString(audio))) {
-		*errmsg = runs_printf("%s: expected {\"speaker\": \"agent\"|\"user\", \"text\": "
+		*errmsg = str_printf("%s: expected {\"speaker\": \"agent\"|\"user\", \"text\": "
 				      "\"...\"[, \"audio\": \"FILE\"]}", where);
 		return ERR_INVALID;
 	}
 	if (strcmp(speaker, "agent") == 0)
 		return ERR_OK;
 	if (strcmp(speaker, "user") != 0) {
-		*errmsg = runs_printf("%s: speaker '%s': expected agent or user", where, speaker);
+		*errmsg = str_printf("%s: speaker '%s': expected agent or user", where, speaker);
 		return ERR_INVALID;
 	}
 	return add_turn(call, dir, text, cJSON_GetStringValue(audio), where, errmsg);
@@ -117,17 +118,17 @@ static enum err load_jsonl(const char *path, const char *text, const char *dir,
 			continue;
 		}
 		if (!(o = cJSON_Parse(l))) {
-			*errmsg = runs_printf("%s: not a JSON object", where);
+			*errmsg = str_printf("%s: not a JSON object", where);
 			e = ERR_PARSE;
 		} else if (!(id = str_of(o, "call")) || !id[0]) {
-			*errmsg = runs_printf("%s: no \"call\" (the call's id)", where);
+			*errmsg = str_printf("%s: no \"call\" (the call's id)", where);
 			e = ERR_INVALID;
 		} else {
 			struct corpus_call *call = c->n_calls ? &c->calls[c->n_calls - 1] : NULL;
 			if (!call || strcmp(call->id, id) != 0) {
 				for (int i = 0; i < c->n_calls; i++)
 					if (strcmp(c->calls[i].id, id) == 0) {
-						*errmsg = runs_printf("%s: call '%s' again after other "
+						*errmsg = str_printf("%s: call '%s' again after other "
 								      "calls: a call's lines go together",
 								      where, id);
 						e = ERR_INVALID;
@@ -157,19 +158,19 @@ static enum err conversation(const char *path, const char *dir, const cJSON *con
 	enum err e = ERR_OK;
 
 	if (!id && !cJSON_IsObject(conv)) {
-		*errmsg = runs_printf("%s: conversation %d: expected an object {\"conversation_id\", "
+		*errmsg = str_printf("%s: conversation %d: expected an object {\"conversation_id\", "
 				      "\"transcript\": [...]}", path, c->n_calls + 1);
 		return ERR_INVALID;
 	}
 	if (!id) {
 		id = str_of(conv, "conversation_id");
 		if (!id || !id[0]) {
-			*errmsg = runs_printf("%s: conversation %d: no \"conversation_id\"", path,
+			*errmsg = str_printf("%s: conversation %d: no \"conversation_id\"", path,
 					      c->n_calls + 1);
 			return ERR_INVALID;
 		}
 		if (!cJSON_IsArray(tr)) {
-			*errmsg = runs_printf("%s: conversation %s: no \"transcript\" (list the calls "
+			*errmsg = str_printf("%s: conversation %s: no \"transcript\" (list the calls "
 					      "with include_transcript=true)", path, id);
 			return ERR_INVALID;
 		}
@@ -191,7 +192,7 @@ static enum err load_formbharo(const char *path, const char *text, const char *d
 	enum err e = ERR_OK;
 
 	if (!j) {
-		*errmsg = runs_printf("%s: not JSON", path);
+		*errmsg = str_printf("%s: not JSON", path);
 		return ERR_PARSE;
 	}
 	list = cJSON_IsObject(j) && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "data"))
@@ -216,7 +217,7 @@ static enum err load_formbharo(const char *path, const char *text, const char *d
 			if ((e = conversation(path, dir, it, NULL, c, errmsg)) != ERR_OK)
 				break;
 	} else {
-		*errmsg = runs_printf("%s: expected FormBharo conversations or a transcript", path);
+		*errmsg = str_printf("%s: expected FormBharo conversations or a transcript", path);
 		e = ERR_INVALID;
 	}
 	cJSON_Delete(j);
@@ -242,12 +243,12 @@ static bool not_text(const char *path, const char *text, size_t len, char **errm
 	for (p = text; p < bad; p++)
 		line += *p == '\n';
 	if (*bad == '\\')
-		*errmsg = runs_printf("%s:%d: \\u0000 (a NUL) in a string; not text", path, line);
+		*errmsg = str_printf("%s:%d: \\u0000 (a NUL) in a string; not text", path, line);
 	else if (*bad)
-		*errmsg = runs_printf("%s:%d: not UTF-8 text (byte 0x%02X)", path, line,
+		*errmsg = str_printf("%s:%d: not UTF-8 text (byte 0x%02X)", path, line,
 				      (unsigned)(unsigned char)*bad);
 	else
-		*errmsg = runs_printf("%s:%d: the file holds a NUL byte; not text", path, line);
+		*errmsg = str_printf("%s:%d: the file holds a NUL byte; not text", path, line);
 	return true;
 }
 
@@ -272,7 +273,7 @@ enum err callimport_load(const char *path, enum callimport_format fmt, const cha
 	e = fmt == CALLIMPORT_JSONL ? load_jsonl(path, text, c->dir, c, errmsg)
 				    : load_formbharo(path, text, c->dir, c, errmsg);
 	if (e == ERR_OK && c->n_calls == 0) {
-		*errmsg = runs_printf("%s: no calls in it", path);
+		*errmsg = str_printf("%s: no calls in it", path);
 		e = ERR_INVALID;
 	}
 out:

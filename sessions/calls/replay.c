@@ -12,6 +12,7 @@
 #include "agent/rules/flow.h"
 #include "agent/rules/form.h"
 #include "base/ymd.h"
+#include "base/str.h"
 #include "audio/audiofile.h"
 #include "sessions/corpus/corpus.h"
 #include "engine.h"
@@ -111,20 +112,20 @@ static enum err check_one(const struct replay_spec *spec, const struct recorded 
 			continue;
 		if (is_mic(t) && t->t.recorded) {
 			if (access(mic_file(r->call, file, sizeof file), R_OK) != 0) {
-				*errmsg = runs_printf("%s, turn %d: its recording %s is gone (replay its words "
+				*errmsg = str_printf("%s, turn %d: its recording %s is gone (replay its words "
 					      "with --stt reference)",
 					      call_name(r->call, name, sizeof name), t->t.index, file);
 				return ERR_NOTFOUND;
 			}
 		} else if (t->t.audio && !is_mic(t) && access(t->t.audio, R_OK) != 0) {
-			*errmsg = runs_printf("%s, turn %d: its recording %s is gone (replay its words with "
+			*errmsg = str_printf("%s, turn %d: its recording %s is gone (replay its words with "
 				      "--stt reference)",
 				      call_name(r->call, name, sizeof name), t->t.index, t->t.audio);
 			return ERR_NOTFOUND;
 		}
 	}
 	if (asked_any && !fits) {
-		*errmsg = runs_printf("%s does not fit the form '%s': none of the questions it answered "
+		*errmsg = str_printf("%s does not fit the form '%s': none of the questions it answered "
 			      "(first: %s) is in it",
 			      call_name(r->call, name, sizeof name), form->title ? form->title : "?",
 			      r->recs[0].asked ? r->recs[0].asked : "?");
@@ -332,7 +333,7 @@ enum err replay_run(const struct replay_spec *spec, const struct store_call_row 
 			e = replay_one(spec, &cfg, &r, stats);
 		}
 		if (e != ERR_OK)
-			*errmsg = runs_printf("%s: %s", call_name(&calls[i], name, sizeof name),
+			*errmsg = str_printf("%s: %s", call_name(&calls[i], name, sizeof name),
 					      e == ERR_DB ? store_error(where) : err_str(e));
 		recorded_free(&r);
 	}

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <openssl/evp.h>
 
+#include "base/file.h"
 #include "agent/rules/decision.h"
 #include "agent/stages/extract_llm.h"
 #include "agent/rules/form.h"
@@ -31,36 +32,10 @@ bool runs_sha256_hex(const void *p, size_t n, char out[65])
 	return true;
 }
 
-char *runs_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 char *runs_read_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1))) {
-		if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[n] = '\0';
-		}
-	}
-	fclose(f);
-	return buf;
+	return file_read(path, &buf, NULL) == ERR_OK ? buf : NULL;
 }
 
 struct decision *runs_decision(const char *text)

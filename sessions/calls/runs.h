@@ -45,8 +45,6 @@ enum err runs_end(struct store *st, long long id);
  * out (FIPS 180-4, through libcrypto). Returns false when libcrypto fails. */
 bool runs_sha256_hex(const void *p, size_t n, char out[65]);
 
-/* runs_printf: printf into a new string (caller frees); NULL when out of memory. */
-char *runs_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* runs_read_file: the whole file at path, NUL-terminated (caller frees); NULL when it
  * cannot be read or memory is short. */

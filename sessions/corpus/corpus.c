@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "base/str.h"
 
 /* One row of transcripts.csv. */
 struct utt {
@@ -33,8 +34,7 @@ static void set_msg(char **errmsg, const char *fmt, ...)
 		return;
 	free(*errmsg);
 	va_start(ap, fmt);
-	if (vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
+	*errmsg = str_vprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -243,6 +243,67 @@ static enum err header(struct loader *L, const char *file, int line, char **f, i
 	return ERR_OK;
 }
 
+/* table_open: open the CSV file with its header, which must name the required ones of
+ * the k names; the column of each name goes to col (-1 when absent), the header's width
+ * to *width. Output: *csv (caller frees with csv_free). Errors (L->errmsg says where):
+ * those of csv_open and csv_next, ERR_PARSE (an empty file, a bad header), ERR_NOMEM. */
+static enum err table_open(struct loader *L, const char *file, const char *const *names,
+			   const bool *required, int *col, int k, struct csv **csv, int *width)
+{
+	char **f = NULL, need[200] = "";
+	int n = 0, line;
+	enum err e;
+
+	if ((e = csv_open(file, csv, L->errmsg)) != ERR_OK)
+		return e;
+	if ((e = csv_next(*csv, &f, &n, &line, L->errmsg)) == ERR_OK && n == 0) {
+		for (int i = 0; i < k; i++)
+			if (required[i])
+				snprintf(need + strlen(need), sizeof need - strlen(need), "%s%s",
+					 need[0] ? "," : "", names[i]);
+		set_msg(L->errmsg, "%s:1: field '%s': the file is empty (it needs the header %s)",
+			file, names[0], need);
+		e = ERR_PARSE;
+	}
+	if (e == ERR_OK)
+		e = header(L, file, line, f, n, names, required, col, k);
+	*width = n;
+	csv_fields_free(f, n);
+	if (e != ERR_OK) {
+		csv_free(*csv);
+		*csv = NULL;
+	}
+	return e;
+}
+
+/* table_row: the next row of a table table_open opened, its fields in *f (*n of them; 0
+ * at the end; the previous row's are freed first), at *line. A row without one of the k
+ * named columns, or wider than the header, is refused. Errors (L->errmsg says where):
+ * those of csv_next, ERR_PARSE. */
+static enum err table_row(struct loader *L, struct csv *csv, const char *file,
+			  const char *const *names, const int *col, int k, int width, char ***f,
+			  int *n, int *line)
+{
+	enum err e;
+
+	csv_fields_free(*f, *n);
+	*f = NULL;
+	*n = 0;
+	if ((e = csv_next(csv, f, n, line, L->errmsg)) != ERR_OK || *n == 0)
+		return e;
+	for (int i = 0; i < k; i++)
+		if (col[i] >= *n) {
+			set_msg(L->errmsg, "%s:%d: field '%s': missing (the row has %d fields)", file,
+				*line, names[i], *n);
+			return ERR_PARSE;
+		}
+	if (*n > width) {
+		set_msg(L->errmsg, TOO_MANY_FIELDS, file, *line, *n, width);
+		return ERR_PARSE;
+	}
+	return ERR_OK;
+}
+
 static int utt_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct utt *)a)->id, ((const struct utt *)b)->id);
@@ -317,38 +378,13 @@ static enum err load_transcripts(struct loader *L)
 	int n = 0, line, col[3], cap = 0, width;
 	enum err e = ERR_NOMEM;
 
-	if (!file)
+	if (!file || (e = table_open(L, file, names, required, col, 3, &csv, &width)) != ERR_OK)
 		goto out;
-	if ((e = csv_open(file, &csv, L->errmsg)) != ERR_OK)
-		goto out;
-	if ((e = csv_next(csv, &f, &n, &line, L->errmsg)) != ERR_OK)
-		goto out;
-	if (n == 0) {
-		set_msg(L->errmsg, "%s:1: field 'id': the file is empty (it needs the header id,text)",
-			file);
-		e = ERR_PARSE;
-		goto out;
-	}
-	if ((e = header(L, file, line, f, n, names, required, col, 3)) != ERR_OK)
-		goto out;
-	width = n;
 	for (;;) {
-		csv_fields_free(f, n);
-		f = NULL;
-		if ((e = csv_next(csv, &f, &n, &line, L->errmsg)) != ERR_OK)
+		if ((e = table_row(L, csv, file, names, col, 3, width, &f, &n, &line)) != ERR_OK)
 			goto out;
 		if (n == 0)
 			break;
-		e = ERR_PARSE;
-		if (n <= col[0] || n <= col[1] || (col[2] >= 0 && n <= col[2])) {
-			set_msg(L->errmsg, "%s:%d: field '%s': missing (the row has %d fields)", file,
-				line, n <= col[0] ? "id" : n <= col[1] ? "text" : "path", n);
-			goto out;
-		}
-		if (n > width) {
-			set_msg(L->errmsg, TOO_MANY_FIELDS, file, line, n, width);
-			goto out;
-		}
 		e = ERR_INVALID;
 		const char *id = f[col[0]], *path = col[2] >= 0 ? f[col[2]] : NULL;
 		if (!id[0]) {
@@ -444,39 +480,15 @@ static enum err load_calls(struct loader *L)
 	int n = 0, line, col[N_COLS], cap = 0, width;
 	enum err e = ERR_NOMEM;
 
-	if (!file)
+	if (!file ||
+	    (e = table_open(L, file, names, required, col, N_COLS, &csv, &width)) != ERR_OK)
 		goto out;
-	if ((e = csv_open(file, &csv, L->errmsg)) != ERR_OK)
-		goto out;
-	if ((e = csv_next(csv, &f, &n, &line, L->errmsg)) != ERR_OK)
-		goto out;
-	if (n == 0) {
-		set_msg(L->errmsg, "%s:1: field 'call_id': the file is empty (it needs the header "
-				   "call_id,turn,utterance_id,condition)", file);
-		e = ERR_PARSE;
-		goto out;
-	}
-	if ((e = header(L, file, line, f, n, names, required, col, N_COLS)) != ERR_OK)
-		goto out;
-	width = n;
 	for (;;) {
-		csv_fields_free(f, n);
-		f = NULL;
-		if ((e = csv_next(csv, &f, &n, &line, L->errmsg)) != ERR_OK)
+		e = table_row(L, csv, file, names, col, N_COLS, width, &f, &n, &line);
+		if (e != ERR_OK)
 			goto out;
 		if (n == 0)
 			break;
-		e = ERR_PARSE;
-		for (int k = 0; k < N_COLS; k++)
-			if (col[k] >= n) {
-				set_msg(L->errmsg, "%s:%d: field '%s': missing (the row has %d fields)",
-					file, line, names[k], n);
-				goto out;
-			}
-		if (n > width) {
-			set_msg(L->errmsg, TOO_MANY_FIELDS, file, line, n, width);
-			goto out;
-		}
 		const char *call_id = f[col[C_CALL]], *turn_s = f[col[C_TURN]];
 		const char *utt_id = f[col[C_UTT]], *cond = f[col[C_COND]];
 		const char *caller = col[C_CALLER] >= 0 ? f[col[C_CALLER]] : "";

@@ -7,38 +7,15 @@
 
 #include "corpusfit.h"
 
-/* The whole file at path, NUL-terminated (caller frees), or NULL when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *mem = open_memstream(&buf, &n);
-	char chunk[8192];
-	size_t k;
-	bool ok = mem != NULL;
-	while (ok && (k = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		ok = fwrite(chunk, 1, k, mem) == k;
-	ok = ok && !ferror(fp);
-	fclose(fp);
-	if (mem)
-		fclose(mem);
-	if (!ok) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
+#include "base/file.h"
 
 /* Whether files a and b can both be read and hold the same bytes. */
 static bool same_content(const char *a, const char *b)
 {
 	size_t la = 0, lb = 0;
-	char *x = slurp(a, &la), *y = slurp(b, &lb);
-	bool same = x && y && la == lb && memcmp(x, y, la) == 0;
+	char *x = NULL, *y = NULL;
+	bool same = file_read(a, &x, &la) == ERR_OK && file_read(b, &y, &lb) == ERR_OK &&
+		    la == lb && memcmp(x, y, la) == 0;
 	free(x);
 	free(y);
 	return same;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/ymd.h"
+#include "base/str.h"
 #include "audio/audiofile.h"
 #include "audio/channel.h"
 #include "csv.h"
@@ -60,8 +61,7 @@ static void fail(struct gen *g, enum err e, const char *fmt, ...)
 		return;
 	g->err = e;
 	va_start(ap, fmt);
-	if (vasprintf(&m, fmt, ap) < 0)
-		m = NULL;
+	m = str_vprintf(fmt, ap);
 	va_end(ap);
 	if (g->caller_id) {
 		if (asprintf(&g->msg, "%s: callers[%d] ('%s'): %s", g->o->profiles_path,

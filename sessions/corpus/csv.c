@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
 #include "base/utf8.h"
+#include "base/str.h"
 
 struct csv {
 	char *path;
@@ -18,55 +20,21 @@ struct csv {
 	int line; /* line of text[pos] */
 };
 
-static void set_msg(char **errmsg, const char *fmt, ...)
-{
-	va_list ap;
-	if (!errmsg)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(errmsg, fmt, ap) < 0)
-		*errmsg = NULL;
-	va_end(ap);
-}
-
 enum err csv_read_file(const char *path, char **text, size_t *len, char **errmsg)
 {
 	struct stat sb;
-	FILE *f = NULL;
-	char *s = NULL;
-	long size;
-	enum err e = ERR_IO;
+	enum err e;
 
 	/* looked at before it is opened: a FIFO would wait for a writer, a folder's size is
 	 * no size */
 	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		set_msg(errmsg, "%s: cannot read: %s", path,
+		str_setf(errmsg, "%s: cannot read: %s", path,
 			S_ISDIR(sb.st_mode) ? "it is a folder, not a file"
 					    : "not a regular file (a pipe, a device or a socket)");
 		return ERR_IO;
 	}
-	if (!(f = fopen(path, "rb")) || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	e = ERR_NOMEM;
-	if (!(s = malloc((size_t)size + 1)))
-		goto out;
-	e = ERR_IO;
-	if (fread(s, 1, (size_t)size, f) != (size_t)size) {
-		set_msg(errmsg, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	s[size] = '\0';
-	*text = s;
-	*len = (size_t)size;
-	s = NULL;
-	e = ERR_OK;
-out:
-	free(s);
-	if (f)
-		fclose(f);
+	if ((e = file_read(path, text, len)) == ERR_IO)
+		str_setf(errmsg, "%s: cannot read: %s", path, strerror(errno));
 	return e;
 }
 
@@ -91,10 +59,10 @@ enum err csv_open(const char *path, struct csv **out, char **errmsg)
 		for (const char *p = c->text; p < bad; p++)
 			line += *p == '\n';
 		if (*bad)
-			set_msg(errmsg, "%s:%d: not UTF-8 text (byte 0x%02X)", path, line,
+			str_setf(errmsg, "%s:%d: not UTF-8 text (byte 0x%02X)", path, line,
 				(unsigned)(unsigned char)*bad);
 		else
-			set_msg(errmsg, "%s:%d: the file holds a NUL byte; not CSV text", path, line);
+			str_setf(errmsg, "%s:%d: the file holds a NUL byte; not CSV text", path, line);
 		goto out;
 	}
 	e = ERR_OK;
@@ -199,7 +167,7 @@ enum err csv_next(struct csv *c, char ***fields_out, int *n_out, int *line, char
 			c->pos++;
 			for (;;) {
 				if (c->pos >= c->len) {
-					set_msg(errmsg, "%s:%d: a quoted field is never closed", c->path,
+					str_setf(errmsg, "%s:%d: a quoted field is never closed", c->path,
 						open_line);
 					e = ERR_PARSE;
 					goto out;
@@ -217,7 +185,7 @@ enum err csv_next(struct csv *c, char ***fields_out, int *n_out, int *line, char
 					goto out;
 			}
 			if (c->pos < c->len && c->text[c->pos] != ',' && !at_line_end(c)) {
-				set_msg(errmsg, "%s:%d: text after the closing quote of field %d", c->path,
+				str_setf(errmsg, "%s:%d: text after the closing quote of field %d", c->path,
 					open_line, n + 1);
 				e = ERR_PARSE;
 				goto out;
@@ -225,7 +193,7 @@ enum err csv_next(struct csv *c, char ***fields_out, int *n_out, int *line, char
 		} else {
 			while (c->pos < c->len && c->text[c->pos] != ',' && !at_line_end(c)) {
 				if (c->text[c->pos] == '"') {
-					set_msg(errmsg,
+					str_setf(errmsg,
 						"%s:%d: a quote inside unquoted field %d (quote the whole "
 						"field and double the quote)",
 						c->path, c->line, n + 1);

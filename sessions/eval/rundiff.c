@@ -14,6 +14,7 @@
 #include "sessions/calls/replay.h"
 #include "sessions/corpus/score.h"
 #include "sessions/store/store.h"
+#include "base/str.h"
 
 static const char *const format_names[] = {
 	[RUNDIFF_TABLE] = "table", [RUNDIFF_MARKDOWN] = "markdown", [RUNDIFF_CSV] = "csv",
@@ -77,7 +78,7 @@ static enum err run_side_load(struct store *st, long long id, struct run_side *r
 		return e;
 	}
 	if (r->n_row == 0) {
-		*errmsg = runs_printf("run %lld: no such run in %s (formdesk runs --db %s lists them)", id,
+		*errmsg = str_printf("run %lld: no such run in %s (formdesk runs --db %s lists them)", id,
 			      store_path(st), store_path(st));
 		return ERR_NOTFOUND;
 	}
@@ -183,7 +184,7 @@ static enum err side_load(const struct run_side *r, const struct store_call_row 
 			char *t;
 			if (!v->field)
 				continue;
-			t = runs_printf("%s %s%s%s", v->rule ? v->rule : "?", v->ok ? "ok" : "failed",
+			t = str_printf("%s %s%s%s", v->rule ? v->rule : "?", v->ok ? "ok" : "failed",
 					v->message && v->message[0] ? ": " : "",
 					v->message && v->message[0] ? v->message : "");
 			ok = t && set_str(verdicts, v->field, t);
@@ -200,7 +201,7 @@ static enum err side_load(const struct run_side *r, const struct store_call_row 
 				if (!b->id || !b->field)
 					continue;
 				old = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(branches, b->field));
-				t = runs_printf("%s%s%s=%s", old ? old : "", old ? "," : "", b->id,
+				t = str_printf("%s%s%s=%s", old ? old : "", old ? "," : "", b->id,
 						b->active ? "on" : "off");
 				ok = t && set_str(branches, b->field, t);
 				free(t);
@@ -306,7 +307,7 @@ static char *call_key(const struct store_call_row *c)
 {
 	if (c->info.corpus && c->info.corpus_call_id)
 		return strdup(c->info.corpus_call_id);
-	return runs_printf("call %lld", c->info.replay_of ? c->info.replay_of : c->id);
+	return str_printf("call %lld", c->info.replay_of ? c->info.replay_of : c->id);
 }
 
 /* b_keys: B's calls by key into keys (rb->n of them, each NULL before; caller frees
@@ -500,7 +501,7 @@ static char *field_text(const cJSON *fv)
 		return strdup("-");
 	const char *br = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fv, "branch"));
 	v = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(fv, "value"));
-	t = runs_printf("%s/%s r%d%s%s%s", v ? v : "?",
+	t = str_printf("%s/%s r%d%s%s%s", v ? v : "?",
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fv, "status")),
 		(int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(fv, "retries")),
 		br ? " [" : "", br ? br : "", br ? "]" : "");
@@ -519,7 +520,7 @@ static char *changed_fields(const cJSON *call)
 			continue;
 		fa = field_text(cJSON_GetObjectItemCaseSensitive(it, "a"));
 		fb = field_text(cJSON_GetObjectItemCaseSensitive(it, "b"));
-		n = runs_printf("%s%s%s: %s -> %s", all, all[0] ? "; " : "",
+		n = str_printf("%s%s%s: %s -> %s", all, all[0] ? "; " : "",
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "field")), fa, fb);
 		free(fa);
 		free(fb);
@@ -534,7 +535,7 @@ static char *diverge_text(const cJSON *call)
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(call, "diverge");
 	if (!cJSON_IsObject(d))
 		return strdup("-");
-	return runs_printf("turn %d %s", (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "turn")),
+	return str_printf("turn %d %s", (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(d, "turn")),
 		   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "stage")));
 }
 
@@ -547,7 +548,7 @@ static char *unanswered_text(const cJSON *call)
 		char *n;
 		if (!all)
 			break;
-		n = runs_printf("%s%s%s turn %d %s", all, all[0] ? ", " : "",
+		n = str_printf("%s%s%s turn %d %s", all, all[0] ? ", " : "",
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "run")),
 			(int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "turn")),
 			f ? f : "?");
@@ -732,7 +733,7 @@ enum err rundiff_run(struct store *sa, long long a, struct store *sb, long long 
 
 	/* the gate */
 	if (res->broken > res->fixed && res->p < RUNDIFF_ALPHA) {
-		char *r = runs_printf("B is worse than A beyond chance on the same calls: McNemar's exact "
+		char *r = str_printf("B is worse than A beyond chance on the same calls: McNemar's exact "
 			      "test, %d broken against %d fixed, p = %.4g < %.2g",
 			      res->broken, res->fixed, res->p, RUNDIFF_ALPHA);
 		if (!r)
@@ -748,7 +749,7 @@ enum err rundiff_run(struct store *sa, long long a, struct store *sb, long long 
 			       nb = cJSON_GetArrayItem(it, 2)->valuedouble,
 			       ob = cJSON_GetArrayItem(it, 3)->valuedouble;
 			if (na > 0 && nb > 0 && ob / nb < oa / na && required(&ra, &rb, it->string)) {
-				char *r = runs_printf("required field '%s': accuracy fell from %.1f%% to %.1f%%",
+				char *r = str_printf("required field '%s': accuracy fell from %.1f%% to %.1f%%",
 					      it->string, 100 * oa / na, 100 * ob / nb);
 				if (!r)
 					goto out;

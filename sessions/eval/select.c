@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "sessions/corpus/csv.h"
+#include "base/str.h"
 
 #define TIE 1e-12
 
@@ -22,9 +23,7 @@ static void set_error(char **error, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	char *s = str_vprintf(fmt, ap);
 	va_end(ap);
 	free(*error);
 	*error = s;

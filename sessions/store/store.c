@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,11 @@ static int exec(struct store *st, const char *sql, const char *what)
 		sqlite3_free(msg);
 	}
 	return rc;
+}
+
+int store_exec(struct store *st, const char *sql, const char *what)
+{
+	return exec(st, sql, what);
 }
 
 /* scalar: the integer in the first column of the first row of sql (its parameter 1
@@ -1123,77 +1129,74 @@ static enum err changed(struct store *st, sqlite3_stmt *q, const char *what)
 	return e;
 }
 
+/* update: prepare sql, bind the arguments after binds as parameters 1.. (one letter each:
+ * 't' a const char * or NULL, 'l' a long long, 'i' an int, 'm' a long of milliseconds, NULL
+ * when negative), and run it through changed(); what names the step for messages.
+ * Errors: ERR_DB, ERR_NOTFOUND (no row changed). */
+static enum err update(struct store *st, const char *what, const char *sql, const char *binds,
+		       ...)
+{
+	sqlite3_stmt *q = NULL;
+	va_list ap;
+
+	if (prepare(st, sql, what, &q) != ERR_OK)
+		return ERR_DB;
+	va_start(ap, binds);
+	for (int i = 1; binds[i - 1]; i++)
+		switch (binds[i - 1]) {
+		case 't':
+			bind_text(q, i, va_arg(ap, const char *));
+			break;
+		case 'l':
+			sqlite3_bind_int64(q, i, va_arg(ap, long long));
+			break;
+		case 'i':
+			sqlite3_bind_int(q, i, va_arg(ap, int));
+			break;
+		case 'm':
+			bind_ms(q, i, va_arg(ap, long));
+			break;
+		}
+	va_end(ap);
+	return changed(st, q, what);
+}
+
 enum err store_call_audio_dir(struct store *st, long long call, const char *dir)
 {
-	static const char what[] = "naming a call's recordings";
-	sqlite3_stmt *q = NULL;
-
-	if (prepare(st, "UPDATE calls SET audio_dir = ? WHERE id = ?", what, &q) != ERR_OK)
-		return ERR_DB;
-	bind_text(q, 1, dir);
-	sqlite3_bind_int64(q, 2, call);
-	return changed(st, q, what);
+	return update(st, "naming a call's recordings", "UPDATE calls SET audio_dir = ? WHERE id = ?",
+		      "tl", dir, call);
 }
 
 enum err store_call_replay_of(struct store *st, long long call, long long src)
 {
-	static const char what[] = "naming the call replayed";
-	sqlite3_stmt *q = NULL;
-
-	if (prepare(st, "UPDATE calls SET replay_of = ? WHERE id = ?", what, &q) != ERR_OK)
-		return ERR_DB;
-	sqlite3_bind_int64(q, 1, src);
-	sqlite3_bind_int64(q, 2, call);
-	return changed(st, q, what);
+	return update(st, "naming the call replayed", "UPDATE calls SET replay_of = ? WHERE id = ?",
+		      "ll", src, call);
 }
 
 enum err store_turn_reply_played(struct store *st, long long call, int index, const char *text)
 {
 	static const char what[] = "keeping the words the caller heard";
-	sqlite3_stmt *q = NULL;
 
-	if (prepare(st,
-		    index > 0 ? "UPDATE turns SET reply = ? WHERE call_id = ? AND idx = ?"
-			      : "UPDATE calls SET opening = ? WHERE id = ?",
-		    what, &q) != ERR_OK)
-		return ERR_DB;
-	sqlite3_bind_text(q, 1, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 2, call);
 	if (index > 0)
-		sqlite3_bind_int(q, 3, index);
-	return changed(st, q, what);
+		return update(st, what, "UPDATE turns SET reply = ? WHERE call_id = ? AND idx = ?",
+			      "tli", text, call, index);
+	return update(st, what, "UPDATE calls SET opening = ? WHERE id = ?", "tl", text, call);
 }
 
 enum err store_turn_agent_audio(struct store *st, long long call, int index, long start_ms,
 				long end_ms)
 {
-	static const char what[] = "placing a turn's reply in the recording";
-	sqlite3_stmt *q = NULL;
-
-	if (prepare(st,
-		    "UPDATE turns SET agent_audio_start_ms = ?, agent_audio_end_ms = ?"
-		    " WHERE call_id = ? AND idx = ?",
-		    what, &q) != ERR_OK)
-		return ERR_DB;
-	bind_ms(q, 1, start_ms);
-	bind_ms(q, 2, end_ms);
-	sqlite3_bind_int64(q, 3, call);
-	sqlite3_bind_int(q, 4, index);
-	return changed(st, q, what);
+	return update(st, "placing a turn's reply in the recording",
+		      "UPDATE turns SET agent_audio_start_ms = ?, agent_audio_end_ms = ?"
+		      " WHERE call_id = ? AND idx = ?",
+		      "mmli", start_ms, end_ms, call, index);
 }
 
 enum err store_turn_latency(struct store *st, long long call, int index, const char *latency)
 {
-	static const char what[] = "keeping a turn's latency";
-	sqlite3_stmt *q = NULL;
-
-	if (prepare(st, "UPDATE turns SET latency = ? WHERE call_id = ? AND idx = ?", what, &q) !=
-	    ERR_OK)
-		return ERR_DB;
-	sqlite3_bind_text(q, 1, latency, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 2, call);
-	sqlite3_bind_int(q, 3, index);
-	return changed(st, q, what);
+	return update(st, "keeping a turn's latency",
+		      "UPDATE turns SET latency = ? WHERE call_id = ? AND idx = ?", "tli", latency,
+		      call, index);
 }
 
 /* The readers: SELECT the COL_RD columns of a table into an array of its row structs. */
@@ -1480,12 +1483,19 @@ static const char *of_turns(long long turn)
 		    : "JOIN turns t ON t.id = x.turn_id WHERE t.call_id = ?1 ORDER BY t.idx, x.id";
 }
 
+/* turn_rows: the rows of table t (each size bytes) of one turn or of a whole call, as
+ * of_turns says. Output: *out, *n (freed with rows_free). Errors: ERR_DB, ERR_NOMEM. */
+static enum err turn_rows(struct store *st, int t, long long call, long long turn, size_t size,
+			  void **out, int *n)
+{
+	long long args[2] = {call, turn};
+	return select_rows(st, t, "x", of_turns(turn), args, 2, NULL, size, out, n);
+}
+
 enum err store_captures(struct store *st, long long call, long long turn,
 			struct store_capture **out, int *n)
 {
-	long long args[2] = {call, turn};
-	return select_rows(st, T_CAPTURES, "x", of_turns(turn), args, 2, NULL, sizeof **out,
-			   (void **)out, n);
+	return turn_rows(st, T_CAPTURES, call, turn, sizeof **out, (void **)out, n);
 }
 
 void store_captures_free(struct store_capture *v, int n)
@@ -1496,9 +1506,7 @@ void store_captures_free(struct store_capture *v, int n)
 enum err store_verdicts(struct store *st, long long call, long long turn,
 			struct store_verdict **out, int *n)
 {
-	long long args[2] = {call, turn};
-	return select_rows(st, T_VERDICTS, "x", of_turns(turn), args, 2, NULL, sizeof **out,
-			   (void **)out, n);
+	return turn_rows(st, T_VERDICTS, call, turn, sizeof **out, (void **)out, n);
 }
 
 void store_verdicts_free(struct store_verdict *v, int n)
@@ -1522,13 +1530,8 @@ enum err store_run_begin(struct store *st, const struct store_run_info *info, lo
 
 enum err store_run_end(struct store *st, long long id)
 {
-	static const char what[] = "ending a run";
-	sqlite3_stmt *q = NULL;
-
-	if (prepare(st, "UPDATE runs SET ended_at = " NOW " WHERE id = ?", what, &q) != ERR_OK)
-		return ERR_DB;
-	sqlite3_bind_int64(q, 1, id);
-	return changed(st, q, what);
+	return update(st, "ending a run", "UPDATE runs SET ended_at = " NOW " WHERE id = ?", "l",
+		      id);
 }
 
 enum err store_runs(struct store *st, long long id, struct store_run_row **out, int *n)

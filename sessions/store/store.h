@@ -126,6 +126,10 @@ const char *store_error(const struct store *st);
 /* store_fail: record "FILE: what: SQLite's message" as st's last error (for a part's
  * owner, after a failure on store_sqlite's connection); returns ERR_DB. */
 enum err store_fail(struct store *st, const char *what);
+/* store_exec: run the statements of sql on st's connection (for a part's owner, as
+ * store_fail); what names the step. On failure st's last error is "FILE: what: SQLite's
+ * message". Returns SQLite's result code (SQLITE_OK on success). */
+int store_exec(struct store *st, const char *sql, const char *what);
 /* store_sqlite: st's connection, for the owner of a part to reach its own tables only
  * (borrowed; valid until store_close). The store's tables are read with the readers
  * below. */
