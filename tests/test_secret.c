@@ -267,10 +267,8 @@ static void check_stt(const struct backend *be, const char *key, const char *wha
 /* A fresh RSA key in a service-account file naming the test server's token endpoint. */
 static int write_credentials(void)
 {
-	char uri[128];
 	EVP_PKEY *k = NULL;
-	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	if (svcacct_write(uri, cred_path, sizeof(cred_path), &k, &pem) != 0)
+	if (svcacct_write(ms, cred_path, sizeof(cred_path), &k, &pem) != 0)
 		return -1;
 	EVP_PKEY_free(k);
 	return 0;

@@ -49,14 +49,6 @@ static void clear_env(void)
 		unsetenv(ENV_VARS[i]);
 }
 
-/* A fresh RSA key and a service-account file naming the test server's token endpoint. */
-static int write_credentials(void)
-{
-	char uri[128];
-	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	return svcacct_write(uri, cred_path, sizeof(cred_path), &google_key, NULL);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -64,7 +56,8 @@ static int setup(void **state)
 	for (int i = 0; i < N_SAMPLES; i++)
 		samples[i] = 0.3f * sinf(2.0f * 3.14159265f * 220.0f * (float)i / 16000.0f);
 	ms = mockserver_start();
-	return ms && write_credentials() == 0 ? 0 : -1;
+	/* a fresh RSA key and a service-account file naming the test server's token endpoint */
+	return ms && svcacct_write(ms, cred_path, sizeof(cred_path), &google_key, NULL) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)

@@ -46,14 +46,10 @@ static void clear_env(void)
 
 static int setup(void **state)
 {
-	char uri[128];
 	(void)state;
 	clear_env();
 	ms = mockserver_start();
-	if (!ms)
-		return -1;
-	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	return svcacct_write(uri, cred_path, sizeof(cred_path), &google_key, NULL) == 0 ? 0 : -1;
+	return ms && svcacct_write(ms, cred_path, sizeof(cred_path), &google_key, NULL) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)

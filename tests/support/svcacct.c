@@ -8,8 +8,12 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-int svcacct_write(const char *token_uri, char *path, size_t n, EVP_PKEY **key, char **pem)
+#include "mockserver.h"
+
+int svcacct_write(const struct mockserver *ms, char *path, size_t n, EVP_PKEY **key, char **pem)
 {
+	char token_uri[128];
+	snprintf(token_uri, sizeof token_uri, "%s/token", mockserver_url(ms));
 	EVP_PKEY *k = EVP_RSA_gen(2048);
 	BIO *b = BIO_new(BIO_s_mem());
 	if (!k || !b) {
