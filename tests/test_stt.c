@@ -47,23 +47,9 @@ static const char *const ENV_VARS[] = {
 static int setup(void **state)
 {
 	(void)state;
-	envclear(ENV_VARS);
 	for (int i = 0; i < N_SAMPLES; i++)
 		samples[i] = 0.3f * sinf(2.0f * 3.14159265f * 220.0f * (float)i / 16000.0f);
-	ms = mockserver_start();
-	/* a fresh RSA key and a service-account file naming the test server's token endpoint */
-	return ms && svcacct_write(ms, cred_path, sizeof(cred_path), &google_key, NULL) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	EVP_PKEY_free(google_key);
-	unlink(cred_path);
-	envclear(ENV_VARS);
-	return 0;
+	return svcacct_open(ENV_VARS, &ms, cred_path, sizeof(cred_path), &google_key);
 }
 
 static size_t b64url_decode(const char *in, size_t n, unsigned char *out)
@@ -404,5 +390,5 @@ int main(void)
 		cmocka_unit_test(test_ttfb_delayed),
 		cmocka_unit_test(test_token_nonblocking),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, svcacct_teardown);
 }

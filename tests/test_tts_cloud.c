@@ -42,20 +42,7 @@ static const char *const ENV_VARS[] = {
 static int setup(void **state)
 {
 	(void)state;
-	envclear(ENV_VARS);
-	ms = mockserver_start();
-	return ms && svcacct_write(ms, cred_path, sizeof(cred_path), &google_key, NULL) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	EVP_PKEY_free(google_key);
-	unlink(cred_path);
-	envclear(ENV_VARS);
-	return 0;
+	return svcacct_open(ENV_VARS, &ms, cred_path, sizeof(cred_path), &google_key);
 }
 
 /* The audio a fake provider answers with: a quarter second of 330 Hz at rate Hz, as
@@ -473,5 +460,5 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_keys_scrubbed),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, svcacct_teardown);
 }
