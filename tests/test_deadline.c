@@ -24,6 +24,7 @@
 #include "sessions/store/store.h"
 #include "tests/support/enginefix.h"
 #include "tests/support/loopwait.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
@@ -182,19 +183,9 @@ static void test_config(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	unsetenv("FORMDESK_CONFIG");
-	if (tmpdir_make(dir, sizeof dir, "test_deadline") != 0 || !(ms = mockserver_start()))
+	if (mockdir_open(dir, sizeof dir, "test_deadline", mockserver_start, &ms) != 0)
 		return -1;
 	mockserver_record(ms, false);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	provider_config_free();
-	tmpdir_remove(dir);
 	return 0;
 }
 
@@ -205,5 +196,5 @@ int main(void)
 		cmocka_unit_test(test_engine_deadlines),
 		cmocka_unit_test(test_config),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

@@ -130,14 +130,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	enginefix_close(&f->fx);
-	free(f);
-	return 0;
-}
-
 /* A call of typed turns (no audio). */
 static struct corpus_call *make_call(const char *id, int n, const char *const *words)
 {
@@ -323,11 +315,11 @@ static void test_score(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_failures_and_hang_up, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_required_runs_out, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unreadable_audio, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_abandoned, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_score, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failures_and_hang_up, setup, enginefix_teardown),
+		cmocka_unit_test_setup_teardown(test_required_runs_out, setup, enginefix_teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_audio, setup, enginefix_teardown),
+		cmocka_unit_test_setup_teardown(test_abandoned, setup, enginefix_teardown),
+		cmocka_unit_test_setup_teardown(test_score, setup, enginefix_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

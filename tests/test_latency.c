@@ -97,14 +97,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	enginefix_close(&f->fx);
-	free(f);
-	return 0;
-}
-
 /* stored: turns.latency of turn idx of the only call, read back. */
 static struct latency stored(const struct fixture *f, int idx)
 {
@@ -264,8 +256,8 @@ static void test_json_and_line(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_reply_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ack_first_played, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reply_first, setup, enginefix_teardown),
+		cmocka_unit_test_setup_teardown(test_ack_first_played, setup, enginefix_teardown),
 		cmocka_unit_test(test_json_and_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

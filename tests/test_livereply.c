@@ -21,10 +21,10 @@
 #include "agent/stages/tts.h"
 #include "sessions/calls/livecall.h"
 #include "tests/support/loopwait.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/replyseen.h"
 #include "tests/support/sse.h"
-#include "tests/support/tmpdir.h"
 
 #define FORM "tests/data/bench_form.json" /* its intro is short: the opening plays soon */
 #define PIECE_MS 300
@@ -161,18 +161,9 @@ static void test_barge_in_stops_it(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	unsetenv("FORMDESK_CONFIG");
-	if (tmpdir_make(dir, sizeof dir, "test_livereply") != 0 || !(ms = sse_openai_server()))
+	if (mockdir_open(dir, sizeof dir, "test_livereply", sse_openai_server, &ms) != 0)
 		return -1;
 	mockserver_record(ms, false);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	tmpdir_remove(dir);
 	return 0;
 }
 
@@ -182,5 +173,5 @@ int main(void)
 		cmocka_unit_test(test_spoken_as_it_streams),
 		cmocka_unit_test(test_barge_in_stops_it),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

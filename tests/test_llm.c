@@ -19,6 +19,7 @@
 #include "agent/rules/flow.h"
 #include "agent/rules/form.h"
 #include "agent/stages/provider.h"
+#include "tests/support/envclear.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 
@@ -30,19 +31,13 @@ static const char *const ENV_VARS[] = {
 	"OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY",
 	"GEMINI_BASE_URL", "GEMINI_API_KEY", "MISTRAL_BASE_URL", "MISTRAL_API_KEY", "GROQ_BASE_URL",
 	"GROQ_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "LOCAL_BASE_URL", "LOCAL_API_KEY",
-	"FORMDESK_CONFIG",
+	"FORMDESK_CONFIG", NULL,
 };
-
-static void clear_env(void)
-{
-	for (size_t i = 0; i < sizeof(ENV_VARS) / sizeof(ENV_VARS[0]); i++)
-		unsetenv(ENV_VARS[i]);
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	clear_env();
+	envclear(ENV_VARS);
 	ms = mockserver_start();
 	char *h = reqcheck_file_text("tests/data/llm_reply/history.json");
 	history = h ? cJSON_Parse(h) : NULL;
@@ -59,7 +54,7 @@ static int teardown(void **state)
 	form_free(form);
 	cJSON_Delete(history);
 	backend_cleanup();
-	clear_env();
+	envclear(ENV_VARS);
 	return 0;
 }
 
@@ -90,7 +85,7 @@ static void test_protocols(void **state)
 		char expect[256], resp[256];
 		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
 		snprintf(resp, sizeof(resp), "tests/data/%s/response.json", dirs[i]);
-		clear_env();
+		envclear(ENV_VARS);
 		provider_config_free();
 		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
 		char *body = reqcheck_file_text(resp);
@@ -121,7 +116,7 @@ static void test_protocols(void **state)
 		assert_string_equal(u.error, "");
 		extraction_free(ex);
 	}
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* the chat-completions answer wrapping one message */
@@ -150,7 +145,7 @@ static char *completion(const cJSON *content, const cJSON *refusal)
 /* use_env: a clean environment, then base_env = the server's URL + path and key_env = key. */
 static void use_env(const char *base_env, const char *path, const char *key_env, const char *key)
 {
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	char base[160];
 	snprintf(base, sizeof(base), "%s%s", mockserver_url(ms), path);
@@ -608,7 +603,7 @@ static void test_groq_stream_usage(void **state)
 	assert_true(backend_last_usage(&be, &u));
 	assert_int_equal(u.tokens_in, 812);
 	assert_int_equal(u.tokens_out, 31);
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* An answer stopped at the token limit is reported as cut off on each protocol: chat
@@ -664,7 +659,7 @@ static void test_cut_off(void **state)
 			fail_msg("%s: REPLY error \"%s\"", cases[i].spec, u.error);
 	}
 	cJSON_Delete(ask);
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* ---- REPLY's injected decision fits its declared tool (decision.h) ---- */
@@ -830,7 +825,7 @@ static void test_reply_fits_tools(void **state)
 	for (size_t i = 0; i < N_DIRS; i++) {
 		char expect[256];
 		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
-		clear_env();
+		envclear(ENV_VARS);
 		provider_config_free();
 		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
 		bool anthropic = strcmp(dirs[i], "llm_anthropic") == 0;
@@ -854,7 +849,7 @@ static void test_reply_fits_tools(void **state)
 	}
 	mockserver_set_default(ms, (struct mock_reply){200, NULL, "{}", NULL, 0});
 	cJSON_Delete(decisions);
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 int main(void)

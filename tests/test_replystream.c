@@ -32,9 +32,9 @@
 #include "sessions/store/store.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/dbq.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/sse.h"
-#include "tests/support/tmpdir.h"
 
 #define FORM "forms/armman_enrollment.json"
 #define PIECE_MS 250 /* the server's wait before each piece after the first */
@@ -468,20 +468,10 @@ static void test_barge_in(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	unsetenv("FORMDESK_CONFIG");
-	if (tmpdir_make(dir, sizeof dir, "test_replystream") != 0 || !(ms = sse_openai_server()))
+	if (mockdir_open(dir, sizeof dir, "test_replystream", sse_openai_server, &ms) != 0)
 		return -1;
 	setenv("ANTHROPIC_BASE_URL", mockserver_url(ms), 1);
 	setenv("ANTHROPIC_API_KEY", "sk-ant-test-Qw7Zr4Xp9Lm2", 1);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	provider_config_free();
-	tmpdir_remove(dir);
 	return 0;
 }
 
@@ -498,5 +488,5 @@ int main(void)
 		cmocka_unit_test(test_end_call_refused),
 		cmocka_unit_test(test_barge_in),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

@@ -19,6 +19,7 @@
 #include "agent/rules/form.h"
 #include "agent/stages/provider.h"
 #include "agent/stages/secret.h"
+#include "tests/support/envclear.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
 
@@ -159,14 +160,8 @@ static const char *const ENV_VARS[] = {
 	"GROQ_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "LOCAL_BASE_URL", "LOCAL_API_KEY",
 	"ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "SARVAM_BASE_URL", "SARVAM_API_KEY",
 	"DEEPGRAM_BASE_URL", "DEEPGRAM_API_KEY", "GOOGLE_SPEECH_BASE_URL",
-	"GOOGLE_APPLICATION_CREDENTIALS", "WHISPERCPP_BASE_URL", "FORMDESK_CONFIG",
+	"GOOGLE_APPLICATION_CREDENTIALS", "WHISPERCPP_BASE_URL", "FORMDESK_CONFIG", NULL,
 };
-
-static void clear_env(void)
-{
-	for (size_t i = 0; i < sizeof(ENV_VARS) / sizeof(ENV_VARS[0]); i++)
-		unsetenv(ENV_VARS[i]);
-}
 
 /* A key for provider i: long, random-looking, unlike any other, as real keys are. */
 static void make_key(char *key, size_t n, int i)
@@ -210,7 +205,7 @@ static void test_llm_providers(void **state)
 	for (int i = 0; i < n; i++) {
 		char key[96];
 		make_key(key, sizeof(key), i);
-		clear_env();
+		envclear(ENV_VARS);
 		backend_cleanup();
 		setenv(t[i].base_env, mockserver_url(ms), 1);
 		setenv(t[i].key_env ? t[i].key_env : "LOCAL_API_KEY", key, 1);
@@ -234,7 +229,7 @@ static void test_llm_providers(void **state)
 		tried++;
 	}
 	assert_int_equal(tried, 7);
-	clear_env();
+	envclear(ENV_VARS);
 	backend_cleanup();
 }
 
@@ -267,10 +262,8 @@ static void check_stt(const struct backend *be, const char *key, const char *wha
 /* A fresh RSA key in a service-account file naming the test server's token endpoint. */
 static int write_credentials(void)
 {
-	char uri[128];
 	EVP_PKEY *k = NULL;
-	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	if (svcacct_write(uri, cred_path, sizeof(cred_path), &k, &pem) != 0)
+	if (svcacct_write(ms, cred_path, sizeof(cred_path), &k, &pem) != 0)
 		return -1;
 	EVP_PKEY_free(k);
 	return 0;
@@ -292,7 +285,7 @@ static void test_stt_providers(void **state)
 		bool google = t[i].oauth;
 		char key[96];
 		make_key(key, sizeof(key), i);
-		clear_env();
+		envclear(ENV_VARS);
 		backend_cleanup();
 		setenv(t[i].base_env, mockserver_url(ms), 1);
 		srv.token = key;
@@ -315,14 +308,14 @@ static void test_stt_providers(void **state)
 		tried++;
 	}
 	assert_int_equal(tried, 6);
-	clear_env();
+	envclear(ENV_VARS);
 	backend_cleanup();
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	clear_env();
+	envclear(ENV_VARS);
 	ms = mockserver_start();
 	if (!ms || form_load("forms/armman_enrollment.json", &form, NULL) != ERR_OK ||
 	    write_credentials() != 0)
@@ -341,7 +334,7 @@ static int teardown(void **state)
 	secret_forget_all();
 	unlink(cred_path);
 	free(pem);
-	clear_env();
+	envclear(ENV_VARS);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "agent/stages/secret.h"
 #include "agent/stages/provider.h"
 #include "agent/stages/stt_wav.h"
+#include "tests/support/envclear.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
@@ -40,42 +41,15 @@ static const char *const ENV_VARS[] = {
 	"ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "SARVAM_BASE_URL", "SARVAM_API_KEY",
 	"DEEPGRAM_BASE_URL", "DEEPGRAM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY", "GROQ_BASE_URL",
 	"GROQ_API_KEY", "GOOGLE_SPEECH_BASE_URL", "GOOGLE_APPLICATION_CREDENTIALS",
-	"WHISPERCPP_BASE_URL", "FORMDESK_CONFIG",
+	"WHISPERCPP_BASE_URL", "FORMDESK_CONFIG", NULL,
 };
-
-static void clear_env(void)
-{
-	for (size_t i = 0; i < sizeof(ENV_VARS) / sizeof(ENV_VARS[0]); i++)
-		unsetenv(ENV_VARS[i]);
-}
-
-/* A fresh RSA key and a service-account file naming the test server's token endpoint. */
-static int write_credentials(void)
-{
-	char uri[128];
-	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	return svcacct_write(uri, cred_path, sizeof(cred_path), &google_key, NULL);
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	clear_env();
 	for (int i = 0; i < N_SAMPLES; i++)
 		samples[i] = 0.3f * sinf(2.0f * 3.14159265f * 220.0f * (float)i / 16000.0f);
-	ms = mockserver_start();
-	return ms && write_credentials() == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	EVP_PKEY_free(google_key);
-	unlink(cred_path);
-	clear_env();
-	return 0;
+	return svcacct_open(ENV_VARS, &ms, cred_path, sizeof(cred_path), &google_key);
 }
 
 static size_t b64url_decode(const char *in, size_t n, unsigned char *out)
@@ -198,7 +172,7 @@ static void test_providers(void **state)
 		char expect[128], resp[128];
 		snprintf(expect, sizeof(expect), "tests/data/stt_%s/expect", names[i]);
 		snprintf(resp, sizeof(resp), "tests/data/stt_%s/response.json", names[i]);
-		clear_env();
+		envclear(ENV_VARS);
 		provider_config_free();
 		const char *spec = reqcheck_run(expect, ms, NULL, true, stt_verb);
 		char *body = reqcheck_file_text(resp);
@@ -241,7 +215,7 @@ static void test_providers(void **state)
 		}
 		free(body);
 	}
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* elevenlabs: ElevenLabs' STT row on the mock server (cleared) with the API key key. */
@@ -258,7 +232,7 @@ static struct backend elevenlabs(const char *key)
 static void test_errors(void **state)
 {
 	(void)state;
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	char cfg[] = "/tmp/formdesk-stt-XXXXXX";
 	int fd = mkstemp(cfg);
@@ -307,7 +281,7 @@ static void test_errors(void **state)
 	assert_int_equal(backend_stt("google", &be, &why), ERR_IO);
 	assert_non_null(strstr(why, "credentials"));
 	unlink(cfg);
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 }
 
@@ -318,7 +292,7 @@ static void test_errors(void **state)
 static void test_token_nonblocking(void **state)
 {
 	(void)state;
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	backend_cleanup(); /* no token kept from an earlier test */
 	const char *spec = reqcheck_run("tests/data/stt_google/expect", ms, NULL, true, stt_verb);
@@ -369,7 +343,7 @@ static void test_token_nonblocking(void **state)
 	mockserver_set_default(ms, (struct mock_reply){200, NULL, "{}", NULL, 0});
 	http_client_free(c);
 	free(body);
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 }
 
@@ -379,7 +353,7 @@ static void test_token_nonblocking(void **state)
 static void test_ttfb_delayed(void **state)
 {
 	(void)state;
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	struct backend be = elevenlabs("el-key");
 	char *out = NULL;
@@ -392,7 +366,7 @@ static void test_ttfb_delayed(void **state)
 	assert_true(u.total_ms >= u.ttfb_ms);
 	/* and no second's wait for a "100 Continue" the server never sends first */
 	assert_true(u.total_ms < 1900);
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 }
 
@@ -416,5 +390,5 @@ int main(void)
 		cmocka_unit_test(test_ttfb_delayed),
 		cmocka_unit_test(test_token_nonblocking),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, svcacct_teardown);
 }

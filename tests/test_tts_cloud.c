@@ -23,6 +23,7 @@
 #include "agent/stages/provider.h"
 #include "agent/stages/tts_cloud.h"
 #include "audio/resample.h"
+#include "tests/support/envclear.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
@@ -35,36 +36,13 @@ static char cred_path[64];
 static const char *const ENV_VARS[] = {
 	"ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "SARVAM_BASE_URL", "SARVAM_API_KEY",
 	"OPENAI_BASE_URL", "OPENAI_API_KEY", "GOOGLE_TTS_BASE_URL", "GOOGLE_APPLICATION_CREDENTIALS",
-	"AZURE_SPEECH_BASE_URL", "AZURE_SPEECH_KEY", "AZURE_SPEECH_REGION", "FORMDESK_CONFIG",
+	"AZURE_SPEECH_BASE_URL", "AZURE_SPEECH_KEY", "AZURE_SPEECH_REGION", "FORMDESK_CONFIG", NULL,
 };
-
-static void clear_env(void)
-{
-	for (size_t i = 0; i < sizeof(ENV_VARS) / sizeof(ENV_VARS[0]); i++)
-		unsetenv(ENV_VARS[i]);
-}
 
 static int setup(void **state)
 {
-	char uri[128];
 	(void)state;
-	clear_env();
-	ms = mockserver_start();
-	if (!ms)
-		return -1;
-	snprintf(uri, sizeof(uri), "%s/token", mockserver_url(ms));
-	return svcacct_write(uri, cred_path, sizeof(cred_path), &google_key, NULL) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	EVP_PKEY_free(google_key);
-	unlink(cred_path);
-	clear_env();
-	return 0;
+	return svcacct_open(ENV_VARS, &ms, cred_path, sizeof(cred_path), &google_key);
 }
 
 /* The audio a fake provider answers with: a quarter second of 330 Hz at rate Hz, as
@@ -157,7 +135,7 @@ static void test_providers(void **state)
 		const struct row *r = &rows[i];
 		char expect[128];
 		snprintf(expect, sizeof(expect), "tests/data/tts_%s/expect", r->name);
-		clear_env();
+		envclear(ENV_VARS);
 		provider_config_free();
 		const char *spec = reqcheck_run(expect, ms, NULL, true, tts_verb);
 		mockserver_clear(ms);
@@ -227,7 +205,7 @@ static void test_providers(void **state)
 		if (google)
 			mockserver_set_handler(ms, NULL, NULL);
 	}
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* Pieces of a streamed answer, and whether the first came before the server let the
@@ -254,7 +232,7 @@ static void on_piece(void *ud, const float *s, size_t n, int rate, double at_ms)
 
 static struct backend openai_backend(const char *config)
 {
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	setenv("OPENAI_BASE_URL", mockserver_url(ms), 1);
 	setenv("OPENAI_API_KEY", "sk-tts-key", 1);
@@ -283,7 +261,7 @@ static void test_token_nonblocking(void **state)
 	(void)state;
 	static unsigned char pcm[2 * 48000], file[44 + 2 * 48000];
 	static char b64[4 * (sizeof(file) + 2) / 3 + 1], json[sizeof(b64) + 100];
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	backend_cleanup(); /* no token kept from an earlier test */
 	const char *spec = reqcheck_run("tests/data/tts_google/expect", ms, NULL, true, tts_verb);
@@ -318,7 +296,7 @@ static void test_token_nonblocking(void **state)
 	assert_int_equal(mockserver_count(ms), 2);
 	assert_string_equal(mockserver_request(ms, 0)->path, "/token");
 	mockserver_set_handler(ms, NULL, NULL);
-	clear_env();
+	envclear(ENV_VARS);
 	provider_config_free();
 	backend_cleanup();
 }
@@ -403,7 +381,7 @@ static void test_price_voice_errors(void **state)
 	assert_int_equal(backend_tts("festival", &be, &why), ERR_NOTFOUND);
 	assert_non_null(strstr(why, "sarvam, elevenlabs, google, openai, azure"));
 	provider_config_free();
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* A provider that quotes the key back in an error, whole or cut, leaves no trace of it in
@@ -420,7 +398,7 @@ static void test_keys_scrubbed(void **state)
 			continue; /* Google's token: test_secret's service-account checks */
 		char key[64], body[300];
 		snprintf(key, sizeof(key), "tts-secret-%s-0123456789", t[i].name);
-		clear_env();
+		envclear(ENV_VARS);
 		provider_config_free();
 		setenv(t[i].base_env, mockserver_url(ms), 1);
 		setenv(t[i].key_env, key, 1);
@@ -443,7 +421,7 @@ static void test_keys_scrubbed(void **state)
 		tried++;
 	}
 	assert_int_equal(tried, 4);
-	clear_env();
+	envclear(ENV_VARS);
 }
 
 /* The config file's "tts" entries are checked as the "providers" ones are. */
@@ -482,5 +460,5 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_keys_scrubbed),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, svcacct_teardown);
 }

@@ -367,6 +367,26 @@ int store_exec(struct store *st, const char *sql, const char *what)
 	return exec(st, sql, what);
 }
 
+/* begin: open an IMMEDIATE transaction (the write lock taken now, not at the first write);
+ * what names the step for messages. Errors: ERR_DB (message in st). */
+static enum err begin(struct store *st, const char *what)
+{
+	return exec(st, "BEGIN IMMEDIATE", what) == SQLITE_OK ? ERR_OK : ERR_DB;
+}
+
+/* end: commit the open transaction when e is ERR_OK, else (or when the commit fails) roll
+ * it back, so no half-written call, turn or schema step stays; what names the commit for
+ * messages (unused, may be NULL, when e is not ERR_OK). Returns e, or ERR_DB when the
+ * commit fails (message in st). */
+static enum err end(struct store *st, enum err e, const char *what)
+{
+	if (e == ERR_OK && exec(st, "COMMIT", what) != SQLITE_OK)
+		e = ERR_DB;
+	if (e != ERR_OK)
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
+}
+
 /* scalar: the integer in the first column of the first row of sql (its parameter 1
  * bound to text arg when not NULL); def when there is no row or it is NULL. Errors:
  * ERR_DB (message in st). */
@@ -530,7 +550,7 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 			return ERR_DB;
 		/* IMMEDIATE, and the version read again inside: another process may have
 		 * migrated the file while this one waited for the lock. */
-		if (exec(st, "BEGIN IMMEDIATE", "starting the schema update") != SQLITE_OK)
+		if (begin(st, "starting the schema update") != ERR_OK)
 			return ERR_DB;
 		e = read_version(st, p, &v);
 		if (e != ERR_OK || v == latest || !version_ok(st, p, v, latest)) {
@@ -561,23 +581,16 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 			} else if (e == ERR_OK && !(sql = fresh = create_sql())) {
 				e = ERR_NOMEM;
 			}
-			if (e != ERR_OK) {
-				sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-				return e;
-			}
+			if (e != ERR_OK)
+				return end(st, e, NULL);
 			next = latest;
 		}
 		if (exec(st, sql, "updating the schema") != SQLITE_OK ||
-		    write_version(st, p, next) != SQLITE_OK) {
-			free(fresh);
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			return ERR_DB;
-		}
+		    write_version(st, p, next) != SQLITE_OK)
+			e = ERR_DB;
 		free(fresh);
-		if (exec(st, "COMMIT", "committing the schema") != SQLITE_OK) {
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			return ERR_DB;
-		}
+		if ((e = end(st, e, "committing the schema")) != ERR_OK)
+			return e;
 	}
 }
 
@@ -633,7 +646,7 @@ static enum err add_registered(struct store *st)
 
 	if ((e = missing_columns(st, &n)) != ERR_OK || n == 0)
 		return e;
-	if (exec(st, "BEGIN IMMEDIATE", "adding the registered turn columns") != SQLITE_OK)
+	if (begin(st, "adding the registered turn columns") != ERR_OK)
 		return ERR_DB;
 	for (int i = 0; i < turncol_count() && e == ERR_OK; i++) {
 		const struct turncol *c = turncol_at(i);
@@ -645,11 +658,7 @@ static enum err add_registered(struct store *st)
 		if (exec(st, sql, "adding a registered turn column") != SQLITE_OK)
 			e = ERR_DB;
 	}
-	if (e == ERR_OK && exec(st, "COMMIT", "committing the registered turn columns") != SQLITE_OK)
-		e = ERR_DB;
-	if (e != ERR_OK)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	return end(st, e, "committing the registered turn columns");
 }
 
 enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
@@ -893,31 +902,22 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 	struct store_call_row r = {.info = *c};
 	sqlite3_stmt *q = NULL;
 	enum err e = ERR_DB;
-	long long row;
-	bool open = false;
+	long long row = 0;
 	char *opening = NULL; /* the opening decision, printed once, here */
 
 	if (c->opening_decision_json &&
 	    !(r.info.opening_decision = opening = cJSON_PrintUnformatted(c->opening_decision_json)))
 		return ERR_NOMEM;
-	if (exec(st, "BEGIN IMMEDIATE", "starting a call") != SQLITE_OK)
+	if ((e = begin(st, "starting a call")) != ERR_OK)
 		goto out;
-	open = true;
-	if ((e = insert(st, T_CALLS, what, &q)) != ERR_OK ||
-	    (e = insert_row(st, T_CALLS, q, &r, what)) != ERR_OK)
-		goto out;
-	row = sqlite3_last_insert_rowid(st->db);
-	if ((e = add_usage(st, row, 0, c->usage, c->n_usage)) != ERR_OK)
-		goto out;
-	e = ERR_DB;
-	if (exec(st, "COMMIT", "committing a call") != SQLITE_OK)
-		goto out;
-	open = false;
-	*id = row;
-	e = ERR_OK;
+	if ((e = insert(st, T_CALLS, what, &q)) == ERR_OK &&
+	    (e = insert_row(st, T_CALLS, q, &r, what)) == ERR_OK) {
+		row = sqlite3_last_insert_rowid(st->db);
+		e = add_usage(st, row, 0, c->usage, c->n_usage);
+	}
+	if ((e = end(st, e, "committing a call")) == ERR_OK)
+		*id = row;
 out:
-	if (open)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(q);
 	cJSON_free(opening);
 	return e;
@@ -1009,7 +1009,6 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 	char *dtext = NULL; /* decision_json, printed once, here */
 	long long turn;
 	enum err e = ERR_DB;
-	bool open = false;
 
 	if (decision && !cJSON_IsObject(decision)) {
 		snprintf(st->err, sizeof st->err, "%s: turn %d: the decision record is not a JSON object",
@@ -1023,20 +1022,18 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 			 st->path, t->index);
 		return ERR_PARSE;
 	}
-	if (exec(st, "BEGIN IMMEDIATE", "starting a turn") != SQLITE_OK)
+	if ((e = begin(st, "starting a turn")) != ERR_OK)
 		goto out;
-	open = true;
 	if ((e = insert(st, T_TURNS, what, &q)) != ERR_OK ||
 	    (e = insert_row(st, T_TURNS, q, &r, what)) != ERR_OK)
-		goto out;
+		goto txn;
 	turn = sqlite3_last_insert_rowid(st->db);
 	if ((e = add_list(st, turn, decision, "captured", T_CAPTURES, "recording captures",
 			  fill_capture)) != ERR_OK ||
 	    (e = add_list(st, turn, decision, "verdicts", T_VERDICTS, "recording verdicts",
 			  fill_verdict)) != ERR_OK ||
 	    (e = add_usage(st, call, turn, t->usage, t->n_usage)) != ERR_OK)
-		goto out;
-	e = ERR_DB;
+		goto txn;
 	{
 		/* Keep the call's count current, so a killed run still shows its turns. */
 		sqlite3_stmt *u = NULL;
@@ -1051,16 +1048,12 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 		sqlite3_finalize(u);
 		if (rc != SQLITE_DONE) {
 			set_err(st, "counting turns");
-			goto out;
+			e = ERR_DB;
 		}
 	}
-	if (exec(st, "COMMIT", "committing a turn") != SQLITE_OK)
-		goto out;
-	open = false;
-	e = ERR_OK;
+txn:
+	e = end(st, e, "committing a turn");
 out:
-	if (open)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(q);
 	cJSON_Delete(parsed);
 	cJSON_free(dtext);

@@ -44,6 +44,14 @@ void enginefix_close(struct enginefix *fx)
 		fprintf(stderr, "could not remove %s\n", fx->dir);
 }
 
+int enginefix_teardown(void **state)
+{
+	struct enginefix *fx = *state; /* the fixture's first member: same address */
+	enginefix_close(fx);
+	free(fx);
+	return 0;
+}
+
 void enginefix_rig_open(struct enginefix_rig *r, const char *db, const char *stt, const char *extract)
 {
 	char *msg = NULL;

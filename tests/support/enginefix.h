@@ -27,6 +27,11 @@ void enginefix_open(struct enginefix *fx, const char *name, const char *corpus, 
  * opened (all zero) does nothing. */
 void enginefix_close(struct enginefix *fx);
 
+/* enginefix_teardown: a cmocka teardown for a test whose setup put in *state a fixture
+ * from calloc whose first member is a struct enginefix: enginefix_close on it, then free
+ * it. Returns 0. */
+int enginefix_teardown(void **state);
+
 /* The parts of an engine driven through named backends (enginefix_rig_open). */
 struct enginefix_rig {
 	struct form *form;

@@ -8,8 +8,14 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-int svcacct_write(const char *token_uri, char *path, size_t n, EVP_PKEY **key, char **pem)
+#include "agent/stages/backend.h"
+#include "envclear.h"
+#include "mockserver.h"
+
+int svcacct_write(const struct mockserver *ms, char *path, size_t n, EVP_PKEY **key, char **pem)
 {
+	char token_uri[128];
+	snprintf(token_uri, sizeof token_uri, "%s/token", mockserver_url(ms));
 	EVP_PKEY *k = EVP_RSA_gen(2048);
 	BIO *b = BIO_new(BIO_s_mem());
 	if (!k || !b) {
@@ -47,5 +53,34 @@ int svcacct_write(const char *token_uri, char *path, size_t n, EVP_PKEY **key, c
 		*pem = text_key;
 	else
 		free(text_key);
+	return 0;
+}
+
+/* What svcacct_open made, for the teardown: a test program opens one. */
+static const char *const *opened_env;
+static struct mockserver **opened_ms;
+static char *opened_path;
+static EVP_PKEY **opened_key;
+
+int svcacct_open(const char *const *env, struct mockserver **ms, char *path, size_t n,
+		 EVP_PKEY **key)
+{
+	opened_env = env;
+	opened_ms = ms;
+	opened_path = path;
+	opened_key = key;
+	envclear(env);
+	*ms = mockserver_start();
+	return *ms && svcacct_write(*ms, path, n, key, NULL) == 0 ? 0 : -1;
+}
+
+int svcacct_teardown(void **state)
+{
+	(void)state;
+	mockserver_stop(*opened_ms);
+	backend_cleanup();
+	EVP_PKEY_free(*opened_key);
+	unlink(opened_path);
+	envclear(opened_env);
 	return 0;
 }
