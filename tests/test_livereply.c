@@ -8,7 +8,8 @@
  *   server's connection is closed) and no later sentence of it is said or handed out;
  * - with a hosted voice that answers after VOICE_MS, each sentence is handed to the voice
  *   as soon as it is complete: the second's synthesis starts while the first still plays,
- *   and the sentences follow one another with no pause of a synthesis between them. */
+ *   and the sentences follow one another with no pause of a synthesis between them; a
+ *   barge-in then stops the first and drops the second, queued, before any of it sounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -250,6 +251,39 @@ static void test_next_synthesized_while_playing(void **state)
 		fail_msg("%ld ms heard, %d ms said", heard_ms, LONG_MS + 3 * SHORT_MS);
 }
 
+/* A barge-in while the first sentence plays and the second is being synthesized: the first
+ * stops where it was, the second is never heard, the third never asked for. */
+static void test_barge_in_drops_queued(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open_tts(&r, "openai");
+	r.seen.turn = 1;
+	double t0 = loopwait_ms();
+	assert_int_equal(livecall_typed(r.lc, ""), ERR_OK);
+	/* the second sentence's request is in flight (its voice waits VOICE_MS) while the
+	 * first plays (for LONG_MS) */
+	while (mockserver_count(ms) < 5 || !speaking(r.lc)) {
+		assert_int_equal(livecall_poll(r.lc, 5, NULL, 0), ERR_OK);
+		assert_true(loopwait_ms() - t0 < 10000);
+	}
+	double t1 = loopwait_ms();
+	assert_int_equal(livecall_typed(r.lc, "mera naam Sunita hai"), ERR_OK);
+	assert_true(r.seen.says_at > 0 && r.seen.says_at < t1 + 100); /* the cut turn's record */
+	int sentences = r.seen.sentences, requests = mockserver_count(ms);
+	assert_true(sentences >= 2);
+	rig_close(&r);
+	/* heard: the opening and the first sentence up to the cut, nothing after */
+	float *s = NULL;
+	size_t n = 0;
+	assert_int_equal(audiofile_read(r.out, LIVE_RATE, &s, &n, NULL), ERR_OK);
+	free(s);
+	long heard_ms = (long)(n * 1000 / LIVE_RATE);
+	if (heard_ms >= SHORT_MS + LONG_MS)
+		fail_msg("%ld ms heard: more than the opening and the first sentence", heard_ms);
+	assert_true(requests <= 6); /* the new turn's REPLY at most; no third sentence's voice */
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -265,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_spoken_as_it_streams),
 		cmocka_unit_test(test_barge_in_stops_it),
 		cmocka_unit_test(test_next_synthesized_while_playing),
+		cmocka_unit_test(test_barge_in_drops_queued),
 	};
 	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }
