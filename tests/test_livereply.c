@@ -5,7 +5,11 @@
  *   turn's first audio (its latency, completed when played) comes long before the whole
  *   reply has arrived; every sentence is spoken, one after the other;
  * - a barge-in while the first sentence plays stops it at once, cancels the request (the
- *   server's connection is closed) and no later sentence of it is said or handed out. */
+ *   server's connection is closed) and no later sentence of it is said or handed out;
+ * - with a hosted voice that answers after VOICE_MS, each sentence is handed to the voice
+ *   as soon as it is complete: the second's synthesis starts while the first still plays,
+ *   and the sentences follow one another with no pause of a synthesis between them; a
+ *   barge-in then stops the first and drops the second, queued, before any of it sounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +20,7 @@
 #include <cmocka.h>
 
 #include "agent/hindi/lexicon.h"
+#include "audio/audiofile.h"
 #include "agent/rules/form.h"
 #include "agent/stages/backend.h"
 #include "agent/stages/tts.h"
@@ -28,6 +33,10 @@
 
 #define FORM "tests/data/bench_form.json" /* its intro is short: the opening plays soon */
 #define PIECE_MS 300
+#define VOICE_MS 1000 /* the hosted voice's wait before its answer */
+#define LONG_MS 3000  /* the first sentence's audio */
+#define SHORT_MS 200  /* the other sentences' and the opening's */
+#define VOICE_HZ 24000 /* OpenAI's raw PCM */
 
 static struct mockserver *ms;
 static char dir[128];
@@ -45,7 +54,22 @@ struct rig {
 	char out[200];
 };
 
-static void rig_open(struct rig *r)
+/* voice_push: the hosted voice's next answer: ms of 16-bit raw PCM at VOICE_HZ after
+ * delay_ms. */
+static void voice_push(int ms_audio, int delay_ms)
+{
+	size_t n = (size_t)ms_audio * VOICE_HZ / 1000 * 2;
+	char *pcm = malloc(n);
+	assert_non_null(pcm);
+	for (size_t i = 0; i < n; i++) /* a quiet square wave with no zero byte */
+		pcm[i] = i % 4 < 2 ? 0x11 : 0x21;
+	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", pcm, NULL, delay_ms}, n);
+	free(pcm);
+}
+
+/* rig_open: a live typed call with tts ("openai": the local server answers as OpenAI's
+ * speech endpoint, VOICE_MS late for each sentence of turn 1), its opening played. */
+static void rig_open_tts(struct rig *r, const char *tts)
 {
 	struct engine_config cfg = {0};
 	char *msg = NULL;
@@ -65,11 +89,19 @@ static void rig_open(struct rig *r)
 	assert_int_equal(backend_extract("rules", &cfg.extract, &why), ERR_OK);
 	assert_int_equal(backend_reply("openai", &cfg.reply, &why), ERR_OK);
 	snprintf(r->out, sizeof r->out, "%s/agent.wav", dir);
-	struct livecall_options o = {.tts = TTS_DEFAULT, .live = live_defaults(),
-				     .output_file = r->out};
+	struct livecall_options o = {.tts = tts, .live = live_defaults(), .output_file = r->out};
+	bool hosted = strcmp(tts, "openai") == 0;
 	mockserver_clear(ms);
 	sse_push_openai(ms, OPENING, "stop", true, false, PIECE_MS, 1);
-	sse_push_openai(ms, DELTAS, "stop", true, false, PIECE_MS, 4);
+	if (hosted) { /* in the order asked: the opening's voice, the reply, its sentences' */
+		voice_push(SHORT_MS, 0);
+		sse_push_openai(ms, DELTAS, "stop", true, false, PIECE_MS, 1);
+		voice_push(LONG_MS, VOICE_MS);
+		voice_push(SHORT_MS, VOICE_MS);
+		voice_push(SHORT_MS, VOICE_MS);
+	} else {
+		sse_push_openai(ms, DELTAS, "stop", true, false, PIECE_MS, 4);
+	}
 	assert_int_equal(livecall_new(&cfg, &o, reply_seen_event, &r->seen, &r->lc, &msg), ERR_OK);
 	assert_int_equal(livecall_start(r->lc), ERR_OK);
 	double t0 = loopwait_ms();
@@ -77,6 +109,11 @@ static void rig_open(struct rig *r)
 		assert_int_equal(livecall_poll(r->lc, 5, NULL, 0), ERR_OK);
 		assert_true(loopwait_ms() - t0 < 30000);
 	}
+}
+
+static void rig_open(struct rig *r)
+{
+	rig_open_tts(r, TTS_DEFAULT);
 }
 
 static void rig_close(struct rig *r)
@@ -158,6 +195,95 @@ static void test_barge_in_stops_it(void **state)
 	rig_close(&r);
 }
 
+/* A voice that answers VOICE_MS late: the second sentence's request starts while the first
+ * still plays (it cannot have played out before VOICE_MS + LONG_MS after its request), and
+ * the reply ends one synthesis after its first request plus its audio, not one synthesis
+ * per sentence. The requests' order is the server's: 0 the opening's REPLY, 1 its voice,
+ * 2 turn 1's REPLY, 3..5 its sentences' voice. */
+static void test_next_synthesized_while_playing(void **state)
+{
+	(void)state;
+	struct rig r;
+	struct latency l;
+	rig_open_tts(&r, "openai");
+	assert_int_equal(mockserver_count(ms), 2);
+	r.seen.turn = 1;
+	double t0 = loopwait_ms(), asked[6] = {0};
+	assert_int_equal(livecall_typed(r.lc, ""), ERR_OK);
+	while (!livecall_listening(r.lc)) {
+		assert_int_equal(livecall_poll(r.lc, 5, NULL, 0), ERR_OK);
+		for (int i = 3, n = mockserver_count(ms); i < 6 && i < n; i++)
+			if (!asked[i])
+				asked[i] = loopwait_ms();
+		assert_true(loopwait_ms() - t0 < 30000);
+	}
+	assert_int_equal(r.seen.sentences, 3);
+	assert_int_equal(mockserver_count(ms), 6);
+	double done = loopwait_ms();
+	/* the first sentence's audio came VOICE_MS after its request and plays LONG_MS: the
+	 * second was asked for long before it could have played out */
+	if (asked[4] - asked[3] >= VOICE_MS + LONG_MS / 2)
+		fail_msg("the second sentence asked for %.0f ms after the first (its voice waits "
+			 "%d ms, its audio lasts %d ms)", asked[4] - asked[3], VOICE_MS, LONG_MS);
+	/* one synthesis, then the three sentences back to back; said one after another once
+	 * played, two more syntheses would lie between them */
+	double spoken = VOICE_MS + LONG_MS + 2 * SHORT_MS;
+	if (done - asked[3] >= spoken + VOICE_MS)
+		fail_msg("the reply took %.0f ms from its first request, %.0f ms of it the voice's "
+			 "wait and the audio", done - asked[3], spoken);
+	/* the turn's latency ends at its first sound, the first sentence's */
+	assert_true(livecall_latency(r.lc, &l));
+	assert_int_equal(l.turn, 1);
+	assert_true(l.played);
+	if (l.ms[LATENCY_TTS] < VOICE_MS || l.ms[LATENCY_TTS] >= 2 * VOICE_MS)
+		fail_msg("tts_first_audio %.0f ms, the voice answers after %d ms", l.ms[LATENCY_TTS],
+			 VOICE_MS);
+	print_message("second sentence asked %.0f ms after the first; reply done %.0f ms after it\n",
+		      asked[4] - asked[3], done - asked[3]);
+	rig_close(&r); /* the output file is whole once closed */
+	/* all of it was heard: the opening and the three sentences */
+	float *s = NULL;
+	size_t n = 0;
+	assert_int_equal(audiofile_read(r.out, LIVE_RATE, &s, &n, NULL), ERR_OK);
+	free(s);
+	long heard_ms = (long)(n * 1000 / LIVE_RATE);
+	if (labs(heard_ms - (LONG_MS + 3 * SHORT_MS)) > 10)
+		fail_msg("%ld ms heard, %d ms said", heard_ms, LONG_MS + 3 * SHORT_MS);
+}
+
+/* A barge-in while the first sentence plays and the second is being synthesized: the first
+ * stops where it was, the second is never heard, the third never asked for. */
+static void test_barge_in_drops_queued(void **state)
+{
+	(void)state;
+	struct rig r;
+	rig_open_tts(&r, "openai");
+	r.seen.turn = 1;
+	double t0 = loopwait_ms();
+	assert_int_equal(livecall_typed(r.lc, ""), ERR_OK);
+	/* the second sentence's request is in flight (its voice waits VOICE_MS) while the
+	 * first plays (for LONG_MS) */
+	while (mockserver_count(ms) < 5 || !speaking(r.lc)) {
+		assert_int_equal(livecall_poll(r.lc, 5, NULL, 0), ERR_OK);
+		assert_true(loopwait_ms() - t0 < 10000);
+	}
+	double t1 = loopwait_ms();
+	assert_int_equal(livecall_typed(r.lc, "mera naam Sunita hai"), ERR_OK);
+	assert_true(r.seen.says_at > 0 && r.seen.says_at < t1 + 100); /* the cut turn's record */
+	int sentences = r.seen.sentences, requests = mockserver_count(ms);
+	assert_true(sentences >= 2);
+	rig_close(&r);
+	/* heard: the opening and the first sentence up to the cut, nothing after */
+	float *s = NULL;
+	size_t n = 0;
+	assert_int_equal(audiofile_read(r.out, LIVE_RATE, &s, &n, NULL), ERR_OK);
+	free(s);
+	long heard_ms = (long)(n * 1000 / LIVE_RATE);
+	if (heard_ms >= SHORT_MS + LONG_MS)
+		fail_msg("%ld ms heard: more than the opening and the first sentence", heard_ms);
+	assert_true(requests <= 6); /* the new turn's REPLY at most; no third sentence's voice */
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -172,6 +298,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spoken_as_it_streams),
 		cmocka_unit_test(test_barge_in_stops_it),
+		cmocka_unit_test(test_next_synthesized_while_playing),
+		cmocka_unit_test(test_barge_in_drops_queued),
 	};
 	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

@@ -49,12 +49,16 @@ struct livecall {
 	char *ack;             /* EXTRACT's acknowledgement to speak at once, NULL when none */
 	bool acking;           /* the acknowledgement is playing: the reply waits for it */
 	char **sents;          /* a streamed reply's sentences still to say, in order
-	                          (ENGINE_REPLY_SENTENCE): each is said when the one before
-	                          has played */
+	                          (ENGINE_REPLY_SENTENCE): each is handed to live_say as soon
+	                          as it is complete (the first once the acknowledgement has
+	                          played); live queues it after those playing */
 	int n_sents, cap_sents;
 	int sent_turn;         /* the caller turn they answer */
 	bool sent_more;        /* more of that reply may come (the engine is not done) */
-	long sent_prior_ms;    /* ms of its sentences that played before the one playing */
+	long sent_prior_ms;    /* ms of its sentences that played in speeches before the one
+	                          playing (a speech holds the sentences queued together) */
+	bool synth_cut;        /* words were still being synthesized when the last barge-in
+	                          came: their length is not known */
 	int ack_turn;          /* the caller turn the acknowledgement answers */
 	struct latency lat;    /* the last turn's end of speech to first sound, for the status */
 	int say_turn;          /* the caller turn they answer (0: the opening) */
@@ -419,9 +423,13 @@ static void speak_ack(struct livecall *lc)
 		live_thinking(lc->live, true, now);
 }
 
-/* speak_sentence: say the next sentence of a streamed reply, the agent not speaking. The
- * first of a turn begins the reply's place in the recordings (and is its first sound);
- * the rest follow it there, so the reply lies from its first sentence to its last. */
+/* speak_sentence: hand the next sentence of a streamed reply to the turn-taking the moment
+ * it is complete: said while the reply's earlier sentences still play or synthesize, it is
+ * queued after them in the same speech (live_say), so its synthesis overlaps their playback
+ * and it follows them with no pause but the queue's. The first of a turn begins the reply's
+ * place in the recordings (and is its first sound); a sentence that starts a new speech
+ * (the ones before have played out) adds their length to sent_prior_ms, so the reply lies
+ * from its first sentence to its last. */
 static void speak_sentence(struct livecall *lc)
 {
 	double now = now_of(lc);
@@ -430,7 +438,8 @@ static void speak_sentence(struct livecall *lc)
 
 	memmove(lc->sents, lc->sents + 1, (size_t)--lc->n_sents * sizeof *lc->sents);
 	if (lc->agent_turn == lc->sent_turn) {
-		lc->sent_prior_ms += live_agent_ms(lc->live);
+		if (live_state(lc->live) != LIVE_SPEAKING) /* the speech before has ended */
+			lc->sent_prior_ms += live_agent_ms(lc->live);
 	} else {
 		if (lc->agent_turn >= 0) /* words still playing are cut by the new ones */
 			agent_audio(lc, live_call_ms(lc->live));
@@ -445,11 +454,14 @@ static void speak_sentence(struct livecall *lc)
 		lc->agent_start = live_agent_start_ms(lc->live);
 		lc->start_pending = true;
 	}
+	/* a kept sentence sounds within live_say: its first audio is taken now, before the
+	 * next sentence's request replaces it */
+	played(lc);
 }
 
 /* speak: say the agent's pending words: the acknowledgement at once, the reply once the
- * acknowledgement has played; a streamed reply's sentences one after the other, each
- * once the one before has played. */
+ * acknowledgement has played; a streamed reply's sentences each as soon as it is complete
+ * (its first once nothing else plays). */
 static void speak(struct livecall *lc)
 {
 	double now = now_of(lc);
@@ -458,16 +470,17 @@ static void speak(struct livecall *lc)
 	if (lc->ack)
 		speak_ack(lc);
 	if (lc->n_sents) {
-		if (lc->live && live_state(lc->live) == LIVE_SPEAKING)
-			return;
+		if (lc->live && live_state(lc->live) == LIVE_SPEAKING && lc->agent_turn != lc->sent_turn)
+			return; /* the acknowledgement first */
 		lc->acking = false;
 		if (!lc->live && (e = open_recording(lc)) != ERR_OK) {
 			error_event(lc, "turn-taking", e);
 			sents_clear(lc);
 			return;
 		}
-		speak_sentence(lc);
-		if (live_state(lc->live) != LIVE_SPEAKING && !lc->n_sents && !lc->sent_more)
+		while (lc->n_sents)
+			speak_sentence(lc);
+		if (live_state(lc->live) != LIVE_SPEAKING && !lc->sent_more)
 			agent_audio(lc, live_agent_start_ms(lc->live) + live_agent_ms(lc->live));
 		return;
 	}
@@ -547,13 +560,13 @@ static void events(struct livecall *lc)
 			lc->barge_ms = ev.during == LIVE_SPEAKING ? ev.played_ms : 0;
 			/* the engine keeps only the words she heard of the reply cut; of a
 			 * streamed reply, its sentences played before count too, and its length
-			 * is known only when nothing of it was left to say (else 0: the engine
-			 * takes the words at turnkind's pace) */
+			 * is known only when nothing of it was left to say or synthesize (else
+			 * 0: the engine takes the words at turnkind's pace) */
 			lc->barge_agent_ms = lc->acking ? -1 : live_agent_ms(lc->live);
 			if (!lc->acking && lc->agent_turn >= 0 && lc->agent_turn == lc->sent_turn) {
 				if (ev.during == LIVE_SPEAKING)
 					lc->barge_ms += lc->sent_prior_ms;
-				lc->barge_agent_ms = lc->n_sents || lc->sent_more
+				lc->barge_agent_ms = lc->n_sents || lc->sent_more || lc->synth_cut
 							     ? 0 : lc->sent_prior_ms + lc->barge_agent_ms;
 			}
 			if (ev.during == LIVE_SPEAKING && lc->agent_turn >= 0)
@@ -597,8 +610,9 @@ static void events(struct livecall *lc)
 					live_thinking(lc->live, true, now_of(lc));
 			} else if (lc->agent_turn >= 0 && lc->agent_turn == lc->sent_turn &&
 				   (lc->n_sents || lc->sent_more)) {
-				/* a sentence of a streamed reply has played: the next follows
-				 * (speak), or the agent thinks until it comes */
+				/* the sentences of a streamed reply said so far have played:
+				 * the next is said when it comes (speak); till then the agent
+				 * thinks */
 				if (!lc->n_sents)
 					live_thinking(lc->live, true, now_of(lc));
 			} else if (lc->agent_turn >= 0) {
@@ -671,6 +685,7 @@ enum err livecall_typed(struct livecall *lc, const char *text)
 			lc->listener(lc->ud, &ev);
 		return ERR_INVALID;
 	}
+	lc->synth_cut = lc->live && live_synthesizing(lc->live);
 	if (lc->live && live_interrupt(lc->live, now_of(lc)))
 		events(lc);
 	else if (engine_busy(lc->eng))
@@ -700,6 +715,7 @@ static bool drain(struct livecall *lc)
 		/* Before the call is recorded, and after it has ended, nobody listens. */
 		if (!lc->live || !engine_call_open(lc->eng))
 			continue;
+		lc->synth_cut = live_synthesizing(lc->live);
 		if (live_feed(lc->live, lc->buf, n, now_of(lc)) != ERR_OK)
 			error_event(lc, "endpointing", ERR_AUDIO);
 		events(lc);
