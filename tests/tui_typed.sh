@@ -43,6 +43,8 @@ check "the line editor's row is shown" wait_for '^caller says ›' 10
 check "the status bar says there is no output device, words shown only" wait_for 'no audio output device' 10
 check "the status bar shows the live keys" wait_for 'Enter send.*Esc hangup' 10
 
+# the empty line must come once the opening is said: during it, it would be a barge-in
+check "the opening said, the status bar says the agent is listening" wait_for 'typed +· +listening' 60
 say ""
 check "an empty line is a silence turn" wait_for 'caller 1: \(nothing heard\)' 30
 check "  ... shown as silence" wait_for '\[silence\]' 10
