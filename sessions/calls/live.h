@@ -12,10 +12,11 @@
  *   re-prompt setting) after the agent stops, it is reported once, so the loop can run a
  *   silent turn through the engine (whose retry rules decide the re-prompt or the end).
  *
- * live owns no thread and never waits: the loop feeds it what capture_read() returned and
- * the time, and takes events; the agent's TTS requests run on live's own HTTP client,
- * which the loop waits on beside its own descriptors (live_waitfds). Time in events is call time: ms of caller audio fed since
- * live_new (the caller's timeline, which the recorder shares). */
+ * live never waits: the loop feeds it what capture_read() returned and the time, and takes
+ * events; the agent's TTS requests run on live's own HTTP client, which the loop waits on
+ * beside its own descriptors (live_waitfds), and espeak-ng on the TTS backend's worker
+ * thread. Time in events is call time: ms of caller audio fed since live_new (the
+ * caller's timeline, which the recorder shares). */
 #ifndef FORMDESK_LIVE_H
 #define FORMDESK_LIVE_H
 
