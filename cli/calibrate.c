@@ -33,34 +33,6 @@
 
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
 
-struct calibrate_opts {
-	const char *db, *task, *judge, *format, *llm, *corpus, *annotator;
-	unsigned seed;
-};
-
-static const struct opts_spec calibrate_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct calibrate_opts, db), "FILE",
-	 "the database with the labels", OPTS_REQUIRED, 0, 0, NULL},
-	{"task", OPTS_STRING, offsetof(struct calibrate_opts, task), "name-match|stt|turn-errors",
-	 "the task (default: the one task with labels)", 0, 0, 0, NULL},
-	{"judge", OPTS_STRING, offsetof(struct calibrate_opts, judge), "NAME", "one judge only",
-	 0, 0, 0, NULL},
-	{"format", OPTS_STRING, offsetof(struct calibrate_opts, format), "table|markdown|csv",
-	 "the report's format (default table)", 0, 0, 0, NULL},
-	{"seed", OPTS_UINT, offsetof(struct calibrate_opts, seed), "N",
-	 "the dev/test split's seed", 0, 0, 4294967295.0, NULL},
-	{"llm", OPTS_STRING, offsetof(struct calibrate_opts, llm), "PROVIDER[:MODEL]",
-	 "ask a language model judge first (name-match)", 0, 0, 0, NULL},
-	{"corpus", OPTS_STRING, offsetof(struct calibrate_opts, corpus), "DIR",
-	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
-	{"annotator", OPTS_STRING, offsetof(struct calibrate_opts, annotator), "NAME",
-	 "that annotator's labels against the truth and the judges", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_calibrate_opts = {
-	.name = "calibrate", .spec = calibrate_spec, .n = OPTS_N(calibrate_spec),
-};
-
 /* num: x with 3 decimals, "n/a" for NaN. */
 static const char *num(double x, char *buf, size_t n)
 {

@@ -22,32 +22,6 @@
 #include "sessions/eval/rundiff.h"
 #include "sessions/store/store.h"
 
-struct diff_opts {
-	const char *db, *db_b, *format;
-	bool gate;
-};
-
-static const struct opts_spec diff_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct diff_opts, db), "FILE", "the session database",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"db-b", OPTS_STRING, offsetof(struct diff_opts, db_b), "FILE",
-	 "read RUN_B from this database (a replay recorded with --out-db)", 0, 0, 0, NULL},
-	{"format", OPTS_STRING, offsetof(struct diff_opts, format), "table|markdown|csv|json",
-	 "how the diff is printed (default table)", 0, 0, 0, NULL},
-	{"gate", OPTS_FLAG, offsetof(struct diff_opts, gate), NULL,
-	 "exit 1 when RUN_B is worse than RUN_A", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_diff_opts = {
-	.name = "diff", .spec = diff_spec, .n = OPTS_N(diff_spec), .args = "RUN_A RUN_B",
-	.min_args = 2, .max_args = 2,
-	.about = "Calls are matched by corpus call id (or the call replayed); per field value,\n"
-		 "status, retries, last verdict, branch; the first turn and stage that differ;\n"
-		 "fixed and broken against the expected forms. --gate: exit 1 when RUN_B is worse\n"
-		 "beyond chance (McNemar's exact test on per-call correctness, two-sided, level\n"
-		 "0.05) or a required field's accuracy falls.\n",
-};
-
 static bool run_id(const char *s, long long *v)
 {
 	char *end;

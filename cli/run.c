@@ -40,27 +40,6 @@
 #include "sessions/corpus/score.h"
 #include "sessions/store/store.h"
 
-struct run_opts {
-	bool headless, telephone;
-};
-
-static const struct opts_spec run_spec[] = {
-	{"headless", OPTS_FLAG, offsetof(struct run_opts, headless), NULL,
-	 "without a screen (the only way run runs; accepted for clarity)", 0, 0, 0, NULL},
-	COMPOSE_OPTS_ALL,
-	{"telephone", OPTS_FLAG, offsetof(struct run_opts, telephone), NULL,
-	 "the caller's audio through the 8 kHz mu-law telephone channel before VAD and STT",
-	 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_run_opts = {
-	.name = "run", .spec = run_spec, .n = OPTS_N(run_spec),
-	.about = "Defaults: --form " COMPOSE_DEFAULT_FORM " --corpus demo --db ./formdesk.db,\n"
-		 "backends reference, rules, script; --today the date the corpus was made for, else\n"
-		 "the real date. A model provider's key comes from its environment variable\n"
-		 "(formdesk providers lists them).\n",
-};
-
 /* Listener: stage errors go to stderr with the call and turn. */
 static void on_event(void *ud, const struct engine_event *ev)
 {

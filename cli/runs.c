@@ -15,24 +15,6 @@
 #include "sessions/calls/runs.h"
 #include "sessions/store/store.h"
 
-struct runs_opts {
-	const char *db;
-	bool json;
-};
-
-static const struct opts_spec runs_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct runs_opts, db), "FILE", "the session database",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"json", OPTS_FLAG, offsetof(struct runs_opts, json), NULL, "one JSON object a line", 0, 0,
-	 0, NULL},
-};
-
-const struct opts_cmd cmd_runs_opts = {
-	.name = "runs", .spec = runs_spec, .n = OPTS_N(runs_spec),
-	.about = "The runs recorded in FILE: id, when, source (" RUNS_SOURCES "),\n"
-		 "form, backends, calls, completion and form-completion accuracy.\n",
-};
-
 int cmd_runs(int argc, char **argv)
 {
 	struct runs_opts o = {0};
