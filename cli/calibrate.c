@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column.h"
 #include "commands.h"
 #include "compose.h"
 #include "opts.h"
@@ -29,7 +30,6 @@
 #include "annotations/queue.h"
 #include "annotations/task.h"
 #include "sessions/corpus/csv.h"
-#include "tui/width.h"
 
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
 
@@ -50,15 +50,6 @@ static const char *kappa_text(const struct calib_judge_figures *f, char *buf, si
 	else
 		snprintf(buf, n, "%.3f%s", f->kappa.kappa, f->kappa.degenerate ? "*" : "");
 	return buf;
-}
-
-/* pad: s then spaces to cols columns (measured with the screens' width function). */
-static void pad(const char *s, int cols)
-{
-	int w = width_cols(s);
-	fputs(s, stdout);
-	for (; w < cols; w++)
-		putchar(' ');
 }
 
 static const char *const cls[] = {"same", "different", "unsure"};
@@ -320,11 +311,11 @@ static void print_dis(const struct calib *c, enum fmt f)
 		const struct calib_disagreement *d = &c->dis[i];
 		char head[64];
 		snprintf(head, sizeof head, "  item %lld [%s]", d->item, calib_split_name(d->split));
-		pad(head, 20);
+		column_pad(stdout, head, 20);
 		printf(" %s@%s said %s, people said %s (%s)\n", d->judge, d->version, d->decision,
 		       d->majority, d->humans ? d->humans : "");
 		printf("      expected ");
-		pad(d->expected ? d->expected : "", 24);
+		column_pad(stdout, d->expected ? d->expected : "", 24);
 		printf("  captured %s\n", d->captured ? d->captured : "");
 		if (d->transcript)
 			printf("      caller said: %s\n", d->transcript);
@@ -503,7 +494,7 @@ static void print_annotator(const struct calib *c, enum fmt f)
 				printf(" %ld |", c->vs_truth[r * k + x]);
 		} else {
 			printf("  ");
-			pad(c->classes[r], 16);
+			column_pad(stdout, c->classes[r], 16);
 			for (int x = 0; x < k; x++)
 				printf(" %s=%ld", c->classes[x], c->vs_truth[r * k + x]);
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "column.h"
 #include "commands.h"
 #include "opts.h"
 #include "sessions/eval/chart.h"
@@ -119,14 +120,6 @@ static int *display_order(const struct select *s)
 	return ord;
 }
 
-static void pad(const char *text, int cols)
-{
-	int w = width_cols(text);
-	fputs(text, stdout);
-	for (; w < cols; w++)
-		putchar(' ');
-}
-
 static int print_table(const struct select *s, const struct select_opts *o)
 {
 	int *ord = display_order(s);
@@ -150,7 +143,7 @@ static int print_table(const struct select *s, const struct select_opts *o)
 		printf("none");
 	printf("\nweights: w_a %g, w_l %g, w_c %g\n\n", o->w.a, o->w.l, o->w.c);
 	printf("rank  ");
-	pad("model", mw);
+	column_pad(stdout, "model", mw);
 	printf("  accuracy   p95 ms    cost usd      a      l      c       U  excluded\n");
 	for (int k = 0; k < s->n; k++) {
 		const struct select_candidate *c = &s->v[ord[k]];
@@ -158,7 +151,7 @@ static int print_table(const struct select *s, const struct select_opts *o)
 			printf("%4d  ", c->rank);
 		else
 			printf("%4s  ", "-");
-		pad(c->model, mw);
+		column_pad(stdout, c->model, mw);
 		printf("  %7.2f%%  %7.0f  %10.6f", c->accuracy * 100, c->p95_ms, c->cost_usd);
 		if (c->status == SELECT_RANKED) {
 			printf("  %5.3f  %5.3f  %5.3f  %6.4f\n", c->a, c->l, c->c, c->u);
@@ -245,12 +238,12 @@ static int print_sweep(const struct select *s, const struct select_sweep *sw, bo
 	printf("\nsweep: w_a from %g to %g, w_l %g, w_c = 1 - w_a - w_l\n", sw->steps[0].w.a,
 	       sw->steps[sw->n_steps - 1].w.a, sw->steps[0].w.l);
 	printf("   w_a    w_l    w_c  ");
-	pad("leader", mw);
+	column_pad(stdout, "leader", mw);
 	printf("       U\n");
 	for (int k = 0; k < sw->n_steps; k++) {
 		const struct select_step *st = &sw->steps[k];
 		printf("%6.3f %6.3f %6.3f  ", st->w.a, st->w.l, st->w.c);
-		pad(st->leader >= 0 ? s->v[st->leader].model : "(none)", mw);
+		column_pad(stdout, st->leader >= 0 ? s->v[st->leader].model : "(none)", mw);
 		if (st->leader >= 0)
 			printf("  %6.4f", st->u[st->leader]);
 		putchar('\n');
