@@ -177,8 +177,7 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 out:
-	if (c && runs_end(c->store, ecfg.run_id) != ERR_OK)
-		fprintf(stderr, "formdesk bench: %s\n", store_error(c->store));
+	compose_run_end(c, ecfg.run_id);
 	free(calls_db);
 	benchdb_close(db);
 	compose_free(c);

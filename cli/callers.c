@@ -28,8 +28,6 @@
 #include "sessions/calls/callervoice.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/persona.h"
-#include "sessions/calls/runs.h"
-#include "sessions/store/store.h"
 #include "base/str.h"
 
 static void on_event(void *ud, const struct engine_event *ev)
@@ -197,8 +195,7 @@ int cmd_callers(int argc, char **argv)
 	rc = 0;
 out:
 	callersrun_free(run);
-	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
-		fprintf(stderr, "formdesk callers: %s\n", store_error(c->store));
+	compose_run_end(c, cfg.run_id);
 	callersrun_report_free(rep);
 	callervoice_free(voice);
 	persona_free(persona);

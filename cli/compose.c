@@ -267,6 +267,14 @@ enum err compose_run(const struct compose *c, const struct compose_opts *o, cons
 	return e;
 }
 
+enum err compose_run_end(const struct compose *c, long long run_id)
+{
+	enum err e = c ? runs_end(c->store, run_id) : ERR_OK;
+	if (e != ERR_OK)
+		fprintf(stderr, "%s: %s\n", c->who, store_error(c->store));
+	return e;
+}
+
 enum err compose_task(const char *cmd, const char *name, enum labels_task *t)
 {
 	if (labels_task_parse(name, t) == ERR_OK)

@@ -116,9 +116,14 @@ void compose_backends(const struct compose *c, struct engine_config *cfg);
 /* compose_run: record the run cfg's calls are made in (sessions/calls/runs.h, runs_begin: the
  * form kept whole, the backends as o gave them, the options, c's corpus) in c's store,
  * with source ("run", "simulate", "typed", "mic", "bench"); cfg->run_id becomes its id.
- * The caller ends it with runs_end. Errors: as runs_begin, said on stderr. */
+ * The caller ends it with compose_run_end. Errors: as runs_begin, said on stderr. */
 enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
 		     struct engine_config *cfg);
+
+/* compose_run_end: mark run run_id of c's store ended now (runs_end), as the command's
+ * last step; c NULL or run_id 0 does nothing. Errors: ERR_DB, said on stderr as
+ * "formdesk COMMAND: MESSAGE". */
+enum err compose_run_end(const struct compose *c, long long run_id);
 
 /* compose_say_issues: a form's refusals (agent/rules/form.h), one indented "FIELD: MESSAGE" line
  * each on stderr, under a line the caller has already written naming the file. */

@@ -36,9 +36,7 @@
 #include "sessions/calls/callline.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
-#include "sessions/calls/runs.h"
 #include "sessions/corpus/score.h"
-#include "sessions/store/store.h"
 
 /* Listener: stage errors go to stderr with the call and turn. */
 static void on_event(void *ud, const struct engine_event *ev)
@@ -205,8 +203,7 @@ int cmd_run(int argc, char **argv)
 	rc = 0;
 out:
 	engine_free(engine);
-	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
-		fprintf(stderr, "formdesk run: %s\n", store_error(c->store));
+	compose_run_end(c, cfg.run_id);
 	compose_free(c);
 	return rc;
 }

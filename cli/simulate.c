@@ -12,8 +12,6 @@
 #include "agent/stages/tts.h"
 #include "commands.h"
 #include "compose.h"
-#include "sessions/calls/runs.h"
-#include "sessions/store/store.h"
 #include "opts.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
@@ -99,8 +97,7 @@ int cmd_simulate(int argc, char **argv)
 	};
 	rc = simulate_run(&setup);
 out:
-	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
-		fprintf(stderr, "%s: %s\n", who, store_error(c->store));
+	compose_run_end(c, cfg.run_id);
 	compose_free(c);
 	tts_cleanup();
 	return rc;
