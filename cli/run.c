@@ -53,26 +53,15 @@ static int print_call(const struct engine *e, const struct corpus_call *call, in
 {
 	const struct flow *fl = engine_flow(e);
 	cJSON *o = cJSON_CreateObject(), *u = engine_usage_json(e);
-	char *s = NULL;
-	int rc = -1;
+	bool ok = o && u && cJSON_AddStringToObject(o, "call_id", call->id) &&
+		  cJSON_AddNumberToObject(o, "db_id", (double)engine_call_row(e)) &&
+		  callline_add_outcome(o, status, reason, flow_form_data(fl), flow_form_status(fl),
+				       turns) &&
+		  callline_add_usage(o, u) && callline_print(o);
 
-	if (!o || !u || !cJSON_AddStringToObject(o, "call_id", call->id) ||
-	    !cJSON_AddNumberToObject(o, "db_id", (double)engine_call_row(e)) ||
-	    !cJSON_AddStringToObject(o, "status", call_status_name(status)) ||
-	    !cJSON_AddStringToObject(o, "reason", reason) ||
-	    !cJSON_AddItemToObject(o, "form_data", cJSON_Duplicate(flow_form_data(fl), 1)) ||
-	    !cJSON_AddItemToObject(o, "form_status", cJSON_Duplicate(flow_form_status(fl), 1)) ||
-	    !cJSON_AddNumberToObject(o, "turns", turns) || !callline_add_usage(o, u) ||
-	    !(s = cJSON_PrintUnformatted(o)))
-		goto out;
-	puts(s);
-	fflush(stdout);
-	rc = 0;
-out:
-	free(s);
 	cJSON_Delete(o);
 	cJSON_Delete(u);
-	return rc;
+	return ok ? 0 : -1;
 }
 
 /* Tracks the status the engine ended a call with (the rules', or failed on hang-up). */
