@@ -45,14 +45,11 @@ static int has_calls(const char *db)
 	static const struct store_call_filter finished = {.finished = true};
 	struct store *st = NULL;
 	struct store_call_row *calls = NULL;
-	char *msg = NULL;
 	int n = 0, rc = 2;
 	enum err e;
 
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("annotate", db, STORE_EXISTING, &st) != ERR_OK)
 		goto out;
-	}
 	if ((e = store_calls(st, &finished, &calls, &n)) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: %s\n", store_error(st));
 		goto out;
@@ -67,7 +64,6 @@ static int has_calls(const char *db)
 out:
 	store_calls_free(calls, n);
 	store_close(st);
-	free(msg);
 	return rc;
 }
 

@@ -233,6 +233,17 @@ enum err compose_store(struct compose *c, const char *db)
 	return e;
 }
 
+enum err compose_open_db(const char *cmd, const char *db, enum store_mode mode,
+			 struct store **out)
+{
+	char *msg = NULL;
+	enum err e = store_open_with(db, mode, NULL, out, &msg);
+	if (e != ERR_OK)
+		fprintf(stderr, "formdesk %s: %s\n", cmd, msg ? msg : err_str(e));
+	free(msg);
+	return e;
+}
+
 void compose_engine(const struct compose *c, struct engine_config *cfg)
 {
 	*cfg = (struct engine_config){

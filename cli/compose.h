@@ -19,6 +19,7 @@
 #include "annotations/labels.h"
 #include "base/ymd.h"
 #include "opts.h"
+#include "sessions/store/store.h"
 
 struct engine_config;
 struct form_issues;
@@ -102,6 +103,14 @@ enum err compose_new(const char *cmd, const struct compose_opts *o, unsigned par
 /* compose_store: open the session store at db (after other checks that should come first,
  * such as the simulator's need of a terminal). Errors: ERR_DB, ERR_NOMEM, said on stderr. */
 enum err compose_store(struct compose *c, const char *db);
+
+/* compose_open_db: the session store at db (sessions/store/store.h, store_open_with in
+ * mode: STORE_EXISTING for a database the command only reads or adds to, STORE_CREATE for
+ * one it may create), for command cmd ("runs"), without a compose. Output: *out (caller
+ * frees with store_close), written only on success. Errors: store_open_with's, said on
+ * stderr as "formdesk CMD: MESSAGE", the message naming the file. */
+enum err compose_open_db(const char *cmd, const char *db, enum store_mode mode,
+			 struct store **out);
 
 /* compose_engine: an engine config (sessions/calls/engine.h) borrowing c's parts: form, form
  * path, corpus name, word lists, backends, store, today, the deadlines given; the

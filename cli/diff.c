@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "sessions/eval/rundiff.h"
 #include "sessions/store/store.h"
@@ -56,11 +57,9 @@ int cmd_diff(int argc, char **argv)
 			format);
 		goto out;
 	}
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &sa, &msg)) != ERR_OK ||
-	    (db_b && (e = store_open_with(db_b, STORE_EXISTING, NULL, &sb, &msg)) != ERR_OK)) {
-		fprintf(stderr, "formdesk diff: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("diff", db, STORE_EXISTING, &sa) != ERR_OK ||
+	    (db_b && compose_open_db("diff", db_b, STORE_EXISTING, &sb) != ERR_OK))
 		goto out;
-	}
 	if ((e = rundiff_run(sa, a, sb ? sb : sa, b, f, gate, stdout, stderr, &res, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk diff: %s\n", msg ? msg : err_str(e));
 		goto out;

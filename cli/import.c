@@ -94,10 +94,8 @@ int cmd_import(int argc, char **argv)
 	compose_backends(c, &cfg);
 	free(msg);
 	msg = NULL;
-	if ((e = store_open(db, &store, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk import: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("import", db, STORE_CREATE, &store) != ERR_OK)
 		goto out;
-	}
 	cfg.form = form;
 	cfg.form_path = form_path;
 	cfg.corpus_name = calls->name;

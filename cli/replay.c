@@ -169,10 +169,8 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "formdesk replay: --today '%s': expected a date YYYY-MM-DD\n", today);
 		return 2;
 	}
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &src, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk replay: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("replay", db, STORE_EXISTING, &src) != ERR_OK)
 		goto out;
-	}
 	if (run && (e = store_runs(src, run, &runs, &n_runs)) == ERR_OK && n_runs == 0) {
 		fprintf(stderr, "formdesk replay: run %lld: no such run in %s (formdesk runs --db %s "
 				"lists them)\n", run, db, db);
@@ -239,10 +237,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	free(msg);
 	msg = NULL;
-	if (out_db && (e = store_open_with(out_db, STORE_CREATE, NULL, &dst, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk replay: %s\n", msg ? msg : err_str(e));
+	if (out_db && compose_open_db("replay", out_db, STORE_CREATE, &dst) != ERR_OK)
 		goto out;
-	}
 	cfg.store = dst ? dst : src;
 	if ((e = replay_run(&rs, calls, n_calls, &new_run, &stats, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk replay: %s\n", msg ? msg : err_str(e));

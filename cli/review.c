@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "sessions/store/store.h"
 #include "tui/review.h"
@@ -24,8 +25,7 @@ int cmd_review(int argc, char **argv)
 	struct store *st = NULL;
 	struct store_run_row *runs = NULL;
 	int n_runs = 0, rc = 2;
-	char *msg = NULL, *end;
-	enum err e;
+	char *end;
 
 	enum opts_result pr = opts_parse(&cmd_review_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
@@ -56,10 +56,8 @@ int cmd_review(int argc, char **argv)
 		return 2;
 	}
 	term_locale();
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk review: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("review", db, STORE_EXISTING, &st) != ERR_OK)
 		goto out;
-	}
 	for (int k = 0; k < 2; k++) {
 		long long id = k ? f.against : f.run;
 		if (id && (store_runs(st, id, &runs, &n_runs) != ERR_OK || n_runs == 0)) {
@@ -81,6 +79,5 @@ int cmd_review(int argc, char **argv)
 out:
 	store_runs_free(runs, n_runs);
 	store_close(st);
-	free(msg);
 	return rc;
 }
