@@ -24,34 +24,6 @@
 #include "tui/adjudicate.h"
 #include "tui/term.h"
 
-struct adjudicate_opts {
-	const char *db, *task, *reviewer, *decide, *note, *annotator;
-	bool list, all;
-};
-
-static const struct opts_spec adjudicate_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct adjudicate_opts, db), "FILE",
-	 "the database with the labels", OPTS_REQUIRED, 0, 0, NULL},
-	{"task", OPTS_STRING, offsetof(struct adjudicate_opts, task), "name-match|turn-errors|stt",
-	 "the task", OPTS_REQUIRED, 0, 0, NULL},
-	{"reviewer", OPTS_STRING, offsetof(struct adjudicate_opts, reviewer), "NAME",
-	 "who decides (needed for the screen and --decide)", 0, 0, 0, NULL},
-	{"list", OPTS_FLAG, offsetof(struct adjudicate_opts, list), NULL,
-	 "print the items in disagreement instead of the screen", 0, 0, 0, NULL},
-	{"decide", OPTS_STRING, offsetof(struct adjudicate_opts, decide), "ITEM=LABEL",
-	 "record the final label of item ITEM (its number in --list)", 0, 0, 0, NULL},
-	{"note", OPTS_STRING, offsetof(struct adjudicate_opts, note), "TEXT",
-	 "why, kept with the decision (--decide)", 0, 0, 0, NULL},
-	{"annotator", OPTS_STRING, offsetof(struct adjudicate_opts, annotator), "NAME",
-	 "only items this annotator labelled", 0, 0, 0, NULL},
-	{"all", OPTS_FLAG, offsetof(struct adjudicate_opts, all), NULL,
-	 "items already decided too", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_adjudicate_opts = {
-	.name = "adjudicate", .spec = adjudicate_spec, .n = OPTS_N(adjudicate_spec),
-};
-
 static void print_list(const struct adjud_item *v, int n, enum labels_task t)
 {
 	const struct task_ops *ops = task_ops(t);

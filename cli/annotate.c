@@ -27,43 +27,6 @@
 #include "sessions/store/store.h"
 #include "tui/term.h"
 
-struct annotate_opts {
-	const char *db, *task, *annotator, *corpus, *tts, *order, *field, *call;
-	int run;
-	bool include_exact;
-};
-
-static const struct opts_spec annotate_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct annotate_opts, db), "FILE",
-	 "the database of recorded calls; labels are kept in it", OPTS_REQUIRED, 0, 0, NULL},
-	{"task", OPTS_STRING, offsetof(struct annotate_opts, task), "name-match|turn-errors|stt",
-	 "what to label", OPTS_REQUIRED, 0, 0, NULL},
-	{"annotator", OPTS_STRING, offsetof(struct annotate_opts, annotator), "NAME",
-	 "who labels (1 to 64 bytes)", OPTS_REQUIRED, 0, 0, NULL},
-	{"corpus", OPTS_STRING, offsetof(struct annotate_opts, corpus), "DIR|demo|respin",
-	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
-	{"include-exact", OPTS_FLAG, offsetof(struct annotate_opts, include_exact), NULL,
-	 "also show items whose captured value is the expected one (case and spaces aside)", 0, 0, 0,
-	 NULL},
-	{"order", OPTS_STRING, offsetof(struct annotate_opts, order), "judges|stored",
-	 "judges (default): what the judges are least sure of or disagree on first; stored: "
-	 "as drawn", 0, 0, 0, NULL},
-	{"field", OPTS_STRING, offsetof(struct annotate_opts, field), "NAME",
-	 "only items of this form field", 0, 0, 0, NULL},
-	{"call", OPTS_STRING, offsetof(struct annotate_opts, call), "ID",
-	 "only items of this call (its corpus call id, or its row id in the database)", 0, 0, 0,
-	 NULL},
-	{"run", OPTS_INT, offsetof(struct annotate_opts, run), "N",
-	 "only items of calls of this run (formdesk runs lists them)", 0, 1, 2147483647, NULL},
-	{"tts", OPTS_STRING, offsetof(struct annotate_opts, tts), "P[:M]",
-	 "the voice v says the agent's words in: espeak (default), sarvam, elevenlabs, google, "
-	 "openai, azure", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_annotate_opts = {
-	.name = "annotate", .spec = annotate_spec, .n = OPTS_N(annotate_spec),
-};
-
 /* name_ok: an annotator's name: not empty, no control characters, at most 64 bytes. */
 static bool name_ok(const char *s)
 {
@@ -82,14 +45,11 @@ static int has_calls(const char *db)
 	static const struct store_call_filter finished = {.finished = true};
 	struct store *st = NULL;
 	struct store_call_row *calls = NULL;
-	char *msg = NULL;
 	int n = 0, rc = 2;
 	enum err e;
 
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk annotate: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("annotate", db, STORE_EXISTING, &st) != ERR_OK)
 		goto out;
-	}
 	if ((e = store_calls(st, &finished, &calls, &n)) != ERR_OK) {
 		fprintf(stderr, "formdesk annotate: %s\n", store_error(st));
 		goto out;
@@ -104,7 +64,6 @@ static int has_calls(const char *db)
 out:
 	store_calls_free(calls, n);
 	store_close(st);
-	free(msg);
 	return rc;
 }
 

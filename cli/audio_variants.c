@@ -21,39 +21,10 @@
 #include "commands.h"
 #include "opts.h"
 
-struct job {
-	const char *in, *out, *noise;
-	double snr, fast, slow;
-	int rate;
-	bool telephone;
-	char name[256];
-};
-
-static const struct opts_spec variants_spec[] = {
-	{"out", OPTS_STRING, offsetof(struct job, out), "DIR", "where the variants go (made when missing)",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"snr", OPTS_DOUBLE, offsetof(struct job, snr), "DB", "the noise variant's SNR (default 10)",
-	 0, -20, 60, NULL},
-	{"noise", OPTS_STRING, offsetof(struct job, noise), "FILE|whitenoise|pinknoise|brownnoise",
-	 "a noise recording, or a generated kind (default pinknoise)", 0, 0, 0, NULL},
-	{"fast", OPTS_DOUBLE, offsetof(struct job, fast), "F", "pace-fast's tempo (default 1.25)",
-	 0, 1.0, 2.0, NULL},
-	{"slow", OPTS_DOUBLE, offsetof(struct job, slow), "F", "pace-slow's tempo (default 0.8)",
-	 0, 0.5, 1.0, NULL},
-	{"rate", OPTS_INT, offsetof(struct job, rate), "HZ", "the output's sample rate (default 16000)",
-	 0, 8000, 48000, NULL},
-	{"telephone", OPTS_FLAG, offsetof(struct job, telephone), NULL,
-	 "every variant through the 8 kHz mu-law telephone channel too", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_audio_variants_opts = {
-	.name = "audio-variants", .spec = variants_spec, .n = OPTS_N(variants_spec),
-	.args = "IN", .min_args = 1, .max_args = 1,
-};
-
 /* Writes one variant (optionally through the telephone channel) and prints its line.
  * Takes ownership of x. Returns 0 or -1 (message printed). */
-static int emit(const struct job *j, const char *cond, float *x, size_t n, double snr)
+static int emit(const struct audio_variants_opts *j, const char *cond, float *x, size_t n,
+		double snr)
 {
 	char path[4096], *msg = NULL;
 	float *t = NULL;
@@ -87,7 +58,7 @@ out:
 	return rc;
 }
 
-static int run(const struct job *j)
+static int run(const struct audio_variants_opts *j)
 {
 	float *clean = NULL, *noise = NULL, *v = NULL, *scaled = NULL;
 	size_t n = 0, nn = 0, m = 0;
@@ -164,7 +135,8 @@ out:
 
 int cmd_audio_variants(int argc, char **argv)
 {
-	struct job j = {.noise = "pinknoise", .snr = 10, .fast = 1.25, .slow = 0.8, .rate = 16000};
+	struct audio_variants_opts j = {.noise = "pinknoise", .snr = 10, .fast = 1.25, .slow = 0.8,
+					 .rate = 16000};
 	struct stat st;
 	char *copy, *dot;
 

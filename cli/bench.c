@@ -40,39 +40,6 @@
 #include "sessions/store/store.h"
 #include "base/str.h"
 
-struct bench_opts {
-	const char *out, *judge;
-	int concurrency, baseline;
-};
-
-static const struct opts_spec bench_spec[] = {
-	COMPOSE_OPT_FORM(OPTS_REQUIRED),
-	COMPOSE_OPT_CORPUS(OPTS_REQUIRED),
-	{"out", OPTS_STRING, offsetof(struct bench_opts, out), "DIR",
-	 "where the report goes (report.md, results*.csv, charts)", OPTS_REQUIRED, 0, 0, NULL},
-	COMPOSE_OPT_STT(0),
-	COMPOSE_OPT_EXTRACT(0),
-	COMPOSE_OPT_REPLY(0),
-	{"judge", OPTS_STRING, offsetof(struct bench_opts, judge), "P[:M]",
-	 "the language model asked where the offline judges cannot decide", 0, 0, 0, NULL},
-	COMPOSE_OPT_DB(0),
-	{"concurrency", OPTS_INT, offsetof(struct bench_opts, concurrency), "N",
-	 "requests in flight for network backends", 0, 1, 1024, NULL},
-	COMPOSE_OPT_TODAY(0),
-	{"baseline", OPTS_INT, offsetof(struct bench_opts, baseline), "RUN",
-	 "a run of OUT/calls.db to diff this one with; exit 1 when this one is worse", 0, 1,
-	 2147483647, "a run id"},
-};
-
-const struct opts_cmd cmd_bench_opts = {
-	.name = "bench", .spec = bench_spec, .n = OPTS_N(bench_spec),
-	.about = "Defaults: --stt reference --extract rules --reply script --db ./formdesk.db\n"
-		 "--concurrency 8; --judge the config file's \"judge\", else the offline judges only;\n"
-		 "--today the date the corpus was made for, else the real date.\n"
-		 "The integration's calls are a run (source bench) in OUT/calls.db; --baseline RUN\n"
-		 "diffs it with this one (formdesk diff) and exits 1 when the gate fails.\n",
-};
-
 /* The progress bar: one line on stderr, redrawn in place. */
 static void on_progress(void *ud, const char *stage, long done, long total)
 {
@@ -210,8 +177,7 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 out:
-	if (c && runs_end(c->store, ecfg.run_id) != ERR_OK)
-		fprintf(stderr, "formdesk bench: %s\n", store_error(c->store));
+	compose_run_end(c, ecfg.run_id);
 	free(calls_db);
 	benchdb_close(db);
 	compose_free(c);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column.h"
 #include "commands.h"
 #include "compose.h"
 #include "opts.h"
@@ -29,37 +30,8 @@
 #include "annotations/queue.h"
 #include "annotations/task.h"
 #include "sessions/corpus/csv.h"
-#include "tui/width.h"
 
 enum fmt { FMT_TABLE, FMT_MARKDOWN, FMT_CSV };
-
-struct calibrate_opts {
-	const char *db, *task, *judge, *format, *llm, *corpus, *annotator;
-	unsigned seed;
-};
-
-static const struct opts_spec calibrate_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct calibrate_opts, db), "FILE",
-	 "the database with the labels", OPTS_REQUIRED, 0, 0, NULL},
-	{"task", OPTS_STRING, offsetof(struct calibrate_opts, task), "name-match|stt|turn-errors",
-	 "the task (default: the one task with labels)", 0, 0, 0, NULL},
-	{"judge", OPTS_STRING, offsetof(struct calibrate_opts, judge), "NAME", "one judge only",
-	 0, 0, 0, NULL},
-	{"format", OPTS_STRING, offsetof(struct calibrate_opts, format), "table|markdown|csv",
-	 "the report's format (default table)", 0, 0, 0, NULL},
-	{"seed", OPTS_UINT, offsetof(struct calibrate_opts, seed), "N",
-	 "the dev/test split's seed", 0, 0, 4294967295.0, NULL},
-	{"llm", OPTS_STRING, offsetof(struct calibrate_opts, llm), "PROVIDER[:MODEL]",
-	 "ask a language model judge first (name-match)", 0, 0, 0, NULL},
-	{"corpus", OPTS_STRING, offsetof(struct calibrate_opts, corpus), "DIR",
-	 "the calls' corpus, when its name alone does not find it", 0, 0, 0, NULL},
-	{"annotator", OPTS_STRING, offsetof(struct calibrate_opts, annotator), "NAME",
-	 "that annotator's labels against the truth and the judges", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_calibrate_opts = {
-	.name = "calibrate", .spec = calibrate_spec, .n = OPTS_N(calibrate_spec),
-};
 
 /* num: x with 3 decimals, "n/a" for NaN. */
 static const char *num(double x, char *buf, size_t n)
@@ -78,15 +50,6 @@ static const char *kappa_text(const struct calib_judge_figures *f, char *buf, si
 	else
 		snprintf(buf, n, "%.3f%s", f->kappa.kappa, f->kappa.degenerate ? "*" : "");
 	return buf;
-}
-
-/* pad: s then spaces to cols columns (measured with the screens' width function). */
-static void pad(const char *s, int cols)
-{
-	int w = width_cols(s);
-	fputs(s, stdout);
-	for (; w < cols; w++)
-		putchar(' ');
 }
 
 static const char *const cls[] = {"same", "different", "unsure"};
@@ -348,11 +311,11 @@ static void print_dis(const struct calib *c, enum fmt f)
 		const struct calib_disagreement *d = &c->dis[i];
 		char head[64];
 		snprintf(head, sizeof head, "  item %lld [%s]", d->item, calib_split_name(d->split));
-		pad(head, 20);
+		column_pad(stdout, head, 20);
 		printf(" %s@%s said %s, people said %s (%s)\n", d->judge, d->version, d->decision,
 		       d->majority, d->humans ? d->humans : "");
 		printf("      expected ");
-		pad(d->expected ? d->expected : "", 24);
+		column_pad(stdout, d->expected ? d->expected : "", 24);
 		printf("  captured %s\n", d->captured ? d->captured : "");
 		if (d->transcript)
 			printf("      caller said: %s\n", d->transcript);
@@ -531,7 +494,7 @@ static void print_annotator(const struct calib *c, enum fmt f)
 				printf(" %ld |", c->vs_truth[r * k + x]);
 		} else {
 			printf("  ");
-			pad(c->classes[r], 16);
+			column_pad(stdout, c->classes[r], 16);
 			for (int x = 0; x < k; x++)
 				printf(" %s=%ld", c->classes[x], c->vs_truth[r * k + x]);
 		}

@@ -28,62 +28,7 @@
 #include "sessions/calls/callervoice.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/persona.h"
-#include "sessions/calls/runs.h"
-#include "sessions/store/store.h"
 #include "base/str.h"
-
-struct callers_opts {
-	const char *profiles, *behaviours, *expect_form, *caller_model, *persona, *condition, *voice;
-	int calls, repeat, turn_limit;
-	unsigned seed;
-	double temperature;
-	bool audio, json;
-};
-
-static const struct opts_spec callers_spec[] = {
-	COMPOSE_OPT_FORM(0), COMPOSE_OPT_DB(OPTS_REQUIRED), COMPOSE_OPT_TODAY(0),
-	COMPOSE_OPT_STT(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0),
-	{"profiles", OPTS_STRING, offsetof(struct callers_opts, profiles), "FILE",
-	 "the caller profiles (the format corpus build reads)", OPTS_REQUIRED, 0, 0, NULL},
-	{"behaviours", OPTS_LIST, offsetof(struct callers_opts, behaviours), "LIST|all",
-	 "NAME, NAME:WEIGHT, FIELD=NAME, ... or all (the default)", 0, 0, 0, NULL},
-	{"calls", OPTS_INT, offsetof(struct callers_opts, calls), "N",
-	 "calls to make (default: every caller with each listed behaviour once)", 0, 1, 1000000, NULL},
-	{"seed", OPTS_UINT, offsetof(struct callers_opts, seed), "S",
-	 "the seed of weighted draws and boolean answers (default 1)", 0, 0, 4294967295.0, NULL},
-	{"repeat", OPTS_INT, offsetof(struct callers_opts, repeat), "K",
-	 "run each call K times and report pass^k", 0, 1, 100, NULL},
-	{"expect-form", OPTS_STRING, offsetof(struct callers_opts, expect_form), "FILE",
-	 "the form the expected answers follow (default --form): pilot a change against it", 0,
-	 0, 0, NULL},
-	{"turn-limit", OPTS_INT, offsetof(struct callers_opts, turn_limit), "N",
-	 "caller turns before a call is hung up (default 4 per question + 8)", 0, 1, 10000, NULL},
-	{"audio", OPTS_FLAG, offsetof(struct callers_opts, audio), NULL,
-	 "speak her words (espeak-ng, synthetic) through the telephone channel, VAD and STT", 0,
-	 0, 0, NULL},
-	{"condition", OPTS_STRING, offsetof(struct callers_opts, condition), "NAME",
-	 "with --audio: ideal (the default), noise, distance, pace-fast or pace-slow", 0, 0, 0,
-	 NULL},
-	{"voice", OPTS_STRING, offsetof(struct callers_opts, voice), "TTS",
-	 "with --audio: the TTS voice her words are spoken in (default espeak, synthetic)", 0, 0,
-	 0, NULL},
-	{"caller-model", OPTS_STRING, offsetof(struct callers_opts, caller_model), "P[:M]",
-	 "a persona caller on this language model (needs --persona)", 0, 0, 0, NULL},
-	{"persona", OPTS_STRING, offsetof(struct callers_opts, persona), "FILE",
-	 "who the persona caller is, how she speaks, her patience, her language mix", 0, 0, 0,
-	 NULL},
-	{"temperature", OPTS_DOUBLE, offsetof(struct callers_opts, temperature), "X",
-	 "the caller model's temperature (default the persona's, else 0.7)", 0, 0, 2, NULL},
-	{"json", OPTS_FLAG, offsetof(struct callers_opts, json), NULL,
-	 "print only the summary JSON line", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_callers_opts = {
-	.name = "callers", .spec = callers_spec, .n = OPTS_N(callers_spec),
-	.about = "Defaults: --form " COMPOSE_DEFAULT_FORM ", backends reference, rules, script,\n"
-		 "--today the profiles' date, else the real date. docs/callers.md describes the\n"
-		 "behaviours, the persona file and the report.\n",
-};
 
 static void on_event(void *ud, const struct engine_event *ev)
 {
@@ -250,8 +195,7 @@ int cmd_callers(int argc, char **argv)
 	rc = 0;
 out:
 	callersrun_free(run);
-	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
-		fprintf(stderr, "formdesk callers: %s\n", store_error(c->store));
+	compose_run_end(c, cfg.run_id);
 	callersrun_report_free(rep);
 	callervoice_free(voice);
 	persona_free(persona);

@@ -13,22 +13,6 @@
 #include "agent/rules/form.h"
 #include "agent/rules/formlint.h"
 
-struct check_form_opts {
-	bool strict;
-};
-
-static const struct opts_spec check_form_spec[] = {
-	{"strict", OPTS_FLAG, offsetof(struct check_form_opts, strict), NULL,
-	 "warnings make the exit status 1", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_check_form_opts = {
-	.name = "check-form", .spec = check_form_spec, .n = OPTS_N(check_form_spec),
-	.args = "FILE", .min_args = 1, .max_args = 1,
-	.about = "FormBharo's refusals as {\"validation_issues\":[...]} on stdout (exit 1);\n"
-		 "warnings about what would misbehave on stderr (exit 0, or 1 with --strict).\n",
-};
-
 int cmd_check_form(int argc, char **argv)
 {
 	const char *path = NULL;

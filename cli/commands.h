@@ -1,13 +1,22 @@
 /* commands: every formdesk subcommand, listed once (X-macro) for dispatch and for the
  * usage text. Each entry: X(word on the command line, C function, what it does); the
- * function's option table, FUNCTION_opts, gives the rest of the usage.
+ * function's option table, FUNCTION_opts, gives the rest of the usage. Every command's
+ * option table is in cli/commands.c, one file for all of them (curl's single option table,
+ * src/tool_getparam.c, is the model), so that the options of the whole tool, their names,
+ * value names and help, are read and kept alike in one place; the structs the tables
+ * fill are below.
  * Each function takes the arguments after the subcommand word (argv[0] is the word) and
  * returns the process exit status: 0 success, 1 a negative answer (an invalid config, a
  * failed check), 2 bad usage or an error. */
 #ifndef FORMDESK_COMMANDS_H
 #define FORMDESK_COMMANDS_H
 
+#include <stdbool.h>
+
+#include "audio/endpoint.h"
 #include "opts.h"
+#include "sessions/calls/livecall.h"
+#include "sessions/eval/select.h"
 
 #define COMMANDS(X) \
 	X("check-form", cmd_check_form, "print FormBharo's validation issues for a form config") \
@@ -36,6 +45,155 @@
 	X("import", cmd_import, "calls made elsewhere (FormBharo, JSONL) played through a form into a run") \
 	X("callers", cmd_callers, "pilot a form with simulated callers: behaviours or a persona on a model") \
 	X("simulate", cmd_simulate, "the simulator (the default)")
+
+/* Each command's own options, where opts_parse (cli/opts.h) stores the values given on the
+ * command line: the command sets the defaults first, its table in cli/commands.c says which
+ * option goes to which field. The common options (--form, --db, --stt, ...) go to a
+ * struct compose_opts (cli/compose.h) instead; corpus build fills a struct
+ * corpusgen_options (sessions/corpus/corpusgen.h) directly. */
+
+/* formdesk check-form (cli/check_form.c) */
+struct check_form_opts {
+	bool strict;
+};
+
+/* formdesk run (cli/run.c) */
+struct run_opts {
+	bool headless, telephone;
+};
+
+/* formdesk extract (cli/extract.c) */
+struct extract_opts {
+	const char *field, *history;
+};
+
+/* formdesk vad (cli/vad.c): the endpointing options, as simulate takes them. */
+struct vad_opts {
+	struct endpoint_options ep;
+	const char *vad;
+};
+
+/* formdesk endpoint-eval (cli/endpoint_eval.c) */
+struct endpoint_eval_opts {
+	const char *corpus, *form, *conditions, *gaps, *sweep, *svg;
+	bool telephone;
+};
+
+/* formdesk providers (cli/providers.c) */
+struct providers_opts {
+	const char *config;
+	bool probe;
+};
+
+/* formdesk tts warm (cli/tts.c) */
+struct tts_opts {
+	const char *tts;
+};
+
+/* formdesk paths (cli/paths.c) */
+struct paths_opts {
+	const char *unknown;
+};
+
+/* formdesk select (cli/select.c) */
+struct select_opts {
+	const char *results, *svg_dir, *min_accuracy, *weights, *sweep_s, *stage;
+	/* Filled by the command from the options: lim from --max-p95-ms (stored there by the
+	 * table) and --min-accuracy, w from --weights, sweep, from, to, step from --sweep. */
+	struct select_limits lim;
+	struct select_weights w;
+	bool sweep, json;
+	double from, to, step;
+};
+
+/* formdesk bench (cli/bench.c) */
+struct bench_opts {
+	const char *out, *judge;
+	int concurrency, baseline;
+};
+
+/* formdesk corpus-respin (cli/corpus_respin.c) */
+struct corpus_respin_opts {
+	const char *clips, *out, *form;
+};
+
+/* formdesk annotate (cli/annotate.c) */
+struct annotate_opts {
+	const char *db, *task, *annotator, *corpus, *tts, *order, *field, *call;
+	int run;
+	bool include_exact;
+};
+
+/* formdesk calibrate (cli/calibrate.c) */
+struct calibrate_opts {
+	const char *db, *task, *judge, *format, *llm, *corpus, *annotator;
+	unsigned seed;
+};
+
+/* formdesk adjudicate (cli/adjudicate.c) */
+struct adjudicate_opts {
+	const char *db, *task, *reviewer, *decide, *note, *annotator;
+	bool list, all;
+};
+
+/* formdesk export (cli/export.c) */
+struct export_opts {
+	const char *db, *format, *task, *out, *annotator;
+	bool all;
+};
+
+/* formdesk audio-variants (cli/audio_variants.c) */
+struct audio_variants_opts {
+	const char *in, *out, *noise;
+	double snr, fast, slow;
+	int rate;
+	bool telephone;
+	char name[256]; /* IN's file name without its extension: the outputs' stem */
+};
+
+/* formdesk runs (cli/runs.c) */
+struct runs_opts {
+	const char *db;
+	bool json;
+};
+
+/* formdesk review (cli/review.c) */
+struct review_opts {
+	const char *db, *run, *status, *field, *said, *corpus, *fault, *output_device, *annotator,
+		*against;
+};
+
+/* formdesk replay (cli/replay.c) */
+struct replay_opts {
+	const char *db, *run, *call, *form, *out_db, *from;
+};
+
+/* formdesk diff (cli/diff.c) */
+struct diff_opts {
+	const char *db, *db_b, *format;
+	bool gate;
+};
+
+/* formdesk import (cli/import.c) */
+struct import_opts {
+	const char *db, *formbharo, *jsonl;
+};
+
+/* formdesk callers (cli/callers.c) */
+struct callers_opts {
+	const char *profiles, *behaviours, *expect_form, *caller_model, *persona, *condition, *voice;
+	int calls, repeat, turn_limit;
+	unsigned seed;
+	double temperature;
+	bool audio, json;
+};
+
+/* formdesk simulate (cli/simulate.c) */
+struct simulate_opts {
+	struct livecall_options lc; /* the live calls' options (mic is set per call) */
+	double speed;
+	bool typed, mic, headless, telephone;
+};
 
 /* Each command's function, and its option table (cli/opts.h), which gives its usage. */
 #define X(word, fn, summary) \

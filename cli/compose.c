@@ -233,6 +233,17 @@ enum err compose_store(struct compose *c, const char *db)
 	return e;
 }
 
+enum err compose_open_db(const char *cmd, const char *db, enum store_mode mode,
+			 struct store **out)
+{
+	char *msg = NULL;
+	enum err e = store_open_with(db, mode, NULL, out, &msg);
+	if (e != ERR_OK)
+		fprintf(stderr, "formdesk %s: %s\n", cmd, msg ? msg : err_str(e));
+	free(msg);
+	return e;
+}
+
 void compose_engine(const struct compose *c, struct engine_config *cfg)
 {
 	*cfg = (struct engine_config){
@@ -264,6 +275,14 @@ enum err compose_run(const struct compose *c, const struct compose_opts *o, cons
 	if (e != ERR_OK)
 		fprintf(stderr, "%s: %s\n", c->who, msg ? msg : err_str(e));
 	free(msg);
+	return e;
+}
+
+enum err compose_run_end(const struct compose *c, long long run_id)
+{
+	enum err e = c ? runs_end(c->store, run_id) : ERR_OK;
+	if (e != ERR_OK)
+		fprintf(stderr, "%s: %s\n", c->who, store_error(c->store));
 	return e;
 }
 

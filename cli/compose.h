@@ -19,6 +19,7 @@
 #include "annotations/labels.h"
 #include "base/ymd.h"
 #include "opts.h"
+#include "sessions/store/store.h"
 
 struct engine_config;
 struct form_issues;
@@ -103,6 +104,14 @@ enum err compose_new(const char *cmd, const struct compose_opts *o, unsigned par
  * such as the simulator's need of a terminal). Errors: ERR_DB, ERR_NOMEM, said on stderr. */
 enum err compose_store(struct compose *c, const char *db);
 
+/* compose_open_db: the session store at db (sessions/store/store.h, store_open_with in
+ * mode: STORE_EXISTING for a database the command only reads or adds to, STORE_CREATE for
+ * one it may create), for command cmd ("runs"), without a compose. Output: *out (caller
+ * frees with store_close), written only on success. Errors: store_open_with's, said on
+ * stderr as "formdesk CMD: MESSAGE", the message naming the file. */
+enum err compose_open_db(const char *cmd, const char *db, enum store_mode mode,
+			 struct store **out);
+
 /* compose_engine: an engine config (sessions/calls/engine.h) borrowing c's parts: form, form
  * path, corpus name, word lists, backends, store, today, the deadlines given; the
  * endpointing defaults; no telephone channel. c must outlive the engine. */
@@ -116,9 +125,14 @@ void compose_backends(const struct compose *c, struct engine_config *cfg);
 /* compose_run: record the run cfg's calls are made in (sessions/calls/runs.h, runs_begin: the
  * form kept whole, the backends as o gave them, the options, c's corpus) in c's store,
  * with source ("run", "simulate", "typed", "mic", "bench"); cfg->run_id becomes its id.
- * The caller ends it with runs_end. Errors: as runs_begin, said on stderr. */
+ * The caller ends it with compose_run_end. Errors: as runs_begin, said on stderr. */
 enum err compose_run(const struct compose *c, const struct compose_opts *o, const char *source,
 		     struct engine_config *cfg);
+
+/* compose_run_end: mark run run_id of c's store ended now (runs_end), as the command's
+ * last step; c NULL or run_id 0 does nothing. Errors: ERR_DB, said on stderr as
+ * "formdesk COMMAND: MESSAGE". */
+enum err compose_run_end(const struct compose *c, long long run_id);
 
 /* compose_say_issues: a form's refusals (agent/rules/form.h), one indented "FIELD: MESSAGE" line
  * each on stderr, under a line the caller has already written naming the file. */

@@ -20,24 +20,6 @@
 #include "agent/rules/form.h"
 #include "sessions/corpus/corpusgen.h"
 
-static const struct opts_spec build_spec[] = {
-	COMPOSE_OPT_FORM(OPTS_REQUIRED),
-	{"profiles", OPTS_STRING, offsetof(struct corpusgen_options, profiles_path), "FILE",
-	 "the caller profiles (docs/evaluation.md)", OPTS_REQUIRED, 0, 0, NULL},
-	{"out", OPTS_STRING, offsetof(struct corpusgen_options, out_dir), "DIR",
-	 "where the corpus goes (made when missing)", OPTS_REQUIRED, 0, 0, NULL},
-	{"unknown", OPTS_LIST, offsetof(struct corpusgen_options, unknown), "F,...",
-	 "fields the callers may not know (else the profiles')", 0, 0, 0, NULL},
-	{"conditions", OPTS_LIST, offsetof(struct corpusgen_options, conditions),
-	 "ideal,noise,distance,pace", "the acoustic conditions (else the profiles')", 0, 0, 0, NULL},
-	{"synthesize", OPTS_FLAG, offsetof(struct corpusgen_options, synthesize), NULL,
-	 "speak the answers that have no recording with espeak-ng", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_corpus_opts = {
-	.name = "corpus build", .spec = build_spec, .n = OPTS_N(build_spec),
-};
-
 /* line_of: the 1-based line of offset off in text. */
 static int line_of(const char *text, const char *at)
 {

@@ -28,8 +28,6 @@
 #include "sessions/corpus/csv.h"
 #include "sessions/corpus/paths.h"
 
-#define DEFAULT_FORM "forms/armman_enrollment.json"
-
 /* The RESPIN sample's licence statement (its README.md), shown wherever the clips are. */
 #define RESPIN_ATTRIBUTION                                                                      \
 	"RESPIN-S1.0 sample clips (SPIRE Lab, Indian Institute of Science, Bengaluru), from the " \
@@ -344,26 +342,9 @@ out:
 	return e;
 }
 
-struct respin_opts {
-	const char *clips, *out, *form;
-};
-
-static const struct opts_spec respin_spec[] = {
-	{"clips", OPTS_STRING, offsetof(struct respin_opts, clips), "DIR", "the RESPIN clips",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"out", OPTS_STRING, offsetof(struct respin_opts, out), "DIR", "where the corpus goes",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"form", OPTS_STRING, offsetof(struct respin_opts, form), "FILE",
-	 "the form the calls answer (default " DEFAULT_FORM ")", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_corpus_respin_opts = {
-	.name = "corpus-respin", .spec = respin_spec, .n = OPTS_N(respin_spec),
-};
-
 int cmd_corpus_respin(int argc, char **argv)
 {
-	const char *clips_dir = NULL, *out_dir = NULL, *form_path = DEFAULT_FORM;
+	const char *clips_dir = NULL, *out_dir = NULL, *form_path = COMPOSE_DEFAULT_FORM;
 	struct form *form = NULL;
 	struct clip *clips = NULL;
 	struct silent_call w = {0};
@@ -372,7 +353,7 @@ int cmd_corpus_respin(int argc, char **argv)
 	int n = -1, rc = 2, n_calls = 0;
 	enum err e;
 
-	struct respin_opts ro = {.form = DEFAULT_FORM};
+	struct corpus_respin_opts ro = {.form = COMPOSE_DEFAULT_FORM};
 	enum opts_result pr = opts_parse(&cmd_corpus_respin_opts, argc, argv, &ro, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
 		return pr == OPTS_HELP ? 0 : 2;

@@ -11,10 +11,6 @@
 #include "commands.h"
 #include "opts.h"
 
-const struct opts_cmd cmd_devices_opts = {
-	.name = "devices", .about = "(or formdesk --list-devices)\n",
-};
-
 int cmd_devices(int argc, char **argv)
 {
 	struct padev_info *devs = NULL;

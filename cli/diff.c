@@ -18,35 +18,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "sessions/eval/rundiff.h"
 #include "sessions/store/store.h"
-
-struct diff_opts {
-	const char *db, *db_b, *format;
-	bool gate;
-};
-
-static const struct opts_spec diff_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct diff_opts, db), "FILE", "the session database",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"db-b", OPTS_STRING, offsetof(struct diff_opts, db_b), "FILE",
-	 "read RUN_B from this database (a replay recorded with --out-db)", 0, 0, 0, NULL},
-	{"format", OPTS_STRING, offsetof(struct diff_opts, format), "table|markdown|csv|json",
-	 "how the diff is printed (default table)", 0, 0, 0, NULL},
-	{"gate", OPTS_FLAG, offsetof(struct diff_opts, gate), NULL,
-	 "exit 1 when RUN_B is worse than RUN_A", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_diff_opts = {
-	.name = "diff", .spec = diff_spec, .n = OPTS_N(diff_spec), .args = "RUN_A RUN_B",
-	.min_args = 2, .max_args = 2,
-	.about = "Calls are matched by corpus call id (or the call replayed); per field value,\n"
-		 "status, retries, last verdict, branch; the first turn and stage that differ;\n"
-		 "fixed and broken against the expected forms. --gate: exit 1 when RUN_B is worse\n"
-		 "beyond chance (McNemar's exact test on per-call correctness, two-sided, level\n"
-		 "0.05) or a required field's accuracy falls.\n",
-};
 
 static bool run_id(const char *s, long long *v)
 {
@@ -82,11 +57,9 @@ int cmd_diff(int argc, char **argv)
 			format);
 		goto out;
 	}
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &sa, &msg)) != ERR_OK ||
-	    (db_b && (e = store_open_with(db_b, STORE_EXISTING, NULL, &sb, &msg)) != ERR_OK)) {
-		fprintf(stderr, "formdesk diff: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("diff", db, STORE_EXISTING, &sa) != ERR_OK ||
+	    (db_b && compose_open_db("diff", db_b, STORE_EXISTING, &sb) != ERR_OK))
 		goto out;
-	}
 	if ((e = rundiff_run(sa, a, sb ? sb : sa, b, f, gate, stdout, stderr, &res, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk diff: %s\n", msg ? msg : err_str(e));
 		goto out;

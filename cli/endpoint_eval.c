@@ -21,34 +21,6 @@
 
 #define MAX_LIST 32
 
-struct endpoint_eval_opts {
-	const char *corpus, *form, *conditions, *gaps, *sweep, *svg;
-	bool telephone;
-};
-
-static const struct opts_spec endpoint_eval_spec[] = {
-	{"corpus", OPTS_STRING, offsetof(struct endpoint_eval_opts, corpus), "DIR",
-	 "the corpus whose answers are joined and cut (a folder, demo or respin)", OPTS_REQUIRED, 0,
-	 0, NULL},
-	{"form", OPTS_STRING, offsetof(struct endpoint_eval_opts, form), "FILE",
-	 "the form (default: the corpus's own)", 0, 0, 0, NULL},
-	{"telephone", OPTS_FLAG, offsetof(struct endpoint_eval_opts, telephone), NULL,
-	 "the answers through the 8 kHz mu-law telephone channel", 0, 0, 0, NULL},
-	{"conditions", OPTS_LIST, offsetof(struct endpoint_eval_opts, conditions), "C,...",
-	 "the acoustic conditions to take answers from", 0, 0, 0, NULL},
-	{"gaps", OPTS_LIST, offsetof(struct endpoint_eval_opts, gaps), "MS,...",
-	 "the gaps put inside answers (default 300,500,700,900)", 0, 0, 0, NULL},
-	{"sweep", OPTS_LIST, offsetof(struct endpoint_eval_opts, sweep), "stop=MS,...,wait=MS,...",
-	 "every stop with every wait (default stop=200, wait=200,400,600,800,1200,1600)", 0, 0, 0,
-	 NULL},
-	{"svg", OPTS_STRING, offsetof(struct endpoint_eval_opts, svg), "FILE", "a chart of the table",
-	 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_endpoint_eval_opts = {
-	.name = "endpoint-eval", .spec = endpoint_eval_spec, .n = OPTS_N(endpoint_eval_spec),
-};
-
 /* Reads "N,N,..." (whole ms, 0..60000) into v; returns the count, or -1 (message printed). */
 static int parse_list(const char *opt, const char *s, int *v, int max)
 {

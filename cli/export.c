@@ -20,30 +20,6 @@
 #include "annotations/export.h"
 #include "annotations/labels.h"
 
-struct export_opts {
-	const char *db, *format, *task, *out, *annotator;
-	bool all;
-};
-
-static const struct opts_spec export_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct export_opts, db), "FILE", "the database with the labels",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"format", OPTS_STRING, offsetof(struct export_opts, format), "jsonl|csv",
-	 "Label Studio JSONL tasks or CSV rows", OPTS_REQUIRED, 0, 0, NULL},
-	{"task", OPTS_STRING, offsetof(struct export_opts, task), "name-match|turn-errors|stt",
-	 "one task only", 0, 0, 0, NULL},
-	{"annotator", OPTS_STRING, offsetof(struct export_opts, annotator), "NAME",
-	 "that annotator's labels only", 0, 0, 0, NULL},
-	{"all", OPTS_FLAG, offsetof(struct export_opts, all), NULL,
-	 "items nobody labelled too", 0, 0, 0, NULL},
-	{"out", OPTS_STRING, offsetof(struct export_opts, out), "FILE", "instead of stdout", 0, 0, 0,
-	 NULL},
-};
-
-const struct opts_cmd cmd_export_opts = {
-	.name = "export", .spec = export_spec, .n = OPTS_N(export_spec),
-};
-
 /* refuse: whether there is nothing to export (no labels of the task, unless all) or the
  * annotator labelled nothing; says why on stderr. */
 static bool refuse(struct labels *l, const char *db, const enum labels_task *t,

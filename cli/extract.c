@@ -23,32 +23,6 @@
 #include "agent/stages/http.h"
 #include "agent/stages/provider.h"
 
-struct extract_opts {
-	const char *field, *history;
-};
-
-static const struct opts_spec extract_spec[] = {
-	COMPOSE_OPT_FORM(OPTS_REQUIRED),
-	{"field", OPTS_STRING, offsetof(struct extract_opts, field), "NAME",
-	 "the question just asked", OPTS_REQUIRED, 0, 0, NULL},
-	COMPOSE_OPT_TODAY(0),
-	{"history", OPTS_STRING, offsetof(struct extract_opts, history), "FILE",
-	 "the conversation so far (below)", 0, 0, 0, NULL},
-	COMPOSE_OPT_EXTRACT(0),
-	COMPOSE_OPT_CONFIG(0),
-	COMPOSE_DEADLINE_ROW("turn-deadline-ms", turn_deadline_ms,
-			     "the request ends after this, as failed (default 90000)"),
-};
-
-const struct opts_cmd cmd_extract_opts = {
-	.name = "extract", .spec = extract_spec, .n = OPTS_N(extract_spec),
-	.args = "TEXT", .min_args = 1, .max_args = 1,
-	.about = "TEXT is the caller's utterance (one argument: quote it).\n"
-		 "--extract defaults to rules (offline); a model provider needs its key in the\n"
-		 "environment. --history: the conversation so far, a JSON array of\n"
-		 "{\"role\":\"agent\"|\"user\",\"content\":\"...\"}\n",
-};
-
 /* The history file: a JSON array of {"role","content"} strings. NULL with a message on
  * stderr when it is not. */
 static cJSON *load_history(const char *path)

@@ -30,29 +30,6 @@
 #include "sessions/calls/runs.h"
 #include "sessions/store/store.h"
 
-struct import_opts {
-	const char *db, *formbharo, *jsonl;
-};
-
-#define R(name, field, arg, help, fl) \
-	{name, OPTS_STRING, offsetof(struct import_opts, field), arg, help, fl, 0, 0, NULL}
-static const struct opts_spec import_spec[] = {
-	R("db", db, "FILE", "the database the new run goes into", OPTS_REQUIRED),
-	COMPOSE_OPT_FORM(OPTS_REQUIRED),
-	R("formbharo", formbharo, "FILE", "FormBharo conversations or a transcript, as its API returns them", 0),
-	R("jsonl", jsonl, "FILE", "utterances, one a line: {call, speaker, text[, audio]}", 0),
-	COMPOSE_OPT_TODAY(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0),
-	COMPOSE_OPT_DEADLINES,
-};
-#undef R
-
-const struct opts_cmd cmd_import_opts = {
-	.name = "import", .spec = import_spec, .n = OPTS_N(import_spec),
-	.about = "Plays calls made elsewhere through the form into a new run (source import):\n"
-		 "one of --formbharo or --jsonl (docs/evaluation.md, \"Calls from outside\").\n"
-		 "Defaults: --extract rules --reply script, today the real date.\n",
-};
-
 /* Tracks how the engine ended the call in progress. */
 static void on_event(void *ud, const struct engine_event *ev)
 {
@@ -117,10 +94,8 @@ int cmd_import(int argc, char **argv)
 	compose_backends(c, &cfg);
 	free(msg);
 	msg = NULL;
-	if ((e = store_open(db, &store, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk import: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("import", db, STORE_CREATE, &store) != ERR_OK)
 		goto out;
-	}
 	cfg.form = form;
 	cfg.form_path = form_path;
 	cfg.corpus_name = calls->name;

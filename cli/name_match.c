@@ -5,11 +5,6 @@
 #include "commands.h"
 #include "opts.h"
 
-const struct opts_cmd cmd_name_match_opts = {
-	.name = "name-match", .args = "A B", .min_args = 2, .max_args = 2,
-	.about = "Prints same, different or unsure.\n",
-};
-
 int cmd_name_match(int argc, char **argv)
 {
 	const char *ab[2] = {NULL, NULL};

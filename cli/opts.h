@@ -1,8 +1,8 @@
 /* opts: the one option parser of every formdesk command. A command describes its options
  * in one table (a row per option: name, kind, where the value goes, the value's name, one
  * line of help), and the same table drives getopt_long, the checks of each value, the
- * messages and the usage text. The model is curl's single option table
- * (src/tool_getparam.c).
+ * messages and the usage text. Every command's table is in cli/commands.c, in one file as
+ * in curl's single option table (src/tool_getparam.c).
  *
  * Conventions, the same for every command: options are "--name VALUE" or "--name=VALUE"
  * (or a bare "--name" for a flag), in any order, mixed with the positional arguments

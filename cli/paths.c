@@ -10,20 +10,6 @@
 #include "agent/rules/form.h"
 #include "sessions/corpus/paths.h"
 
-struct paths_opts {
-	const char *unknown;
-};
-
-static const struct opts_spec paths_spec[] = {
-	COMPOSE_OPT_FORM(OPTS_REQUIRED),
-	{"unknown", OPTS_LIST, offsetof(struct paths_opts, unknown), "FIELD,...",
-	 "fields the caller may not know (each adds a path)", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_paths_opts = {
-	.name = "paths", .spec = paths_spec, .n = OPTS_N(paths_spec),
-};
-
 static int print_path(void *ctx, long number, const enum paths_answer *answers)
 {
 	const struct form *f = ctx;

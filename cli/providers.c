@@ -12,18 +12,6 @@
 #include "commands.h"
 #include "opts.h"
 
-struct providers_opts {
-	const char *config;
-	bool probe;
-};
-
-static const struct opts_spec providers_spec[] = {
-	{"config", OPTS_STRING, offsetof(struct providers_opts, config), "FILE",
-	 "the config file (else $FORMDESK_CONFIG, else ./formdesk.json)", 0, 0, 0, NULL},
-	{"probe", OPTS_FLAG, offsetof(struct providers_opts, probe), NULL,
-	 "reach each server that needs no key (GET BASE/models)", 0, 0, 0, NULL},
-};
-
 /* probe: whether the server at base answers GET base/models; why says what happened. */
 static bool probe(const char *base, char *why, size_t n)
 {
@@ -46,10 +34,6 @@ static bool probe(const char *base, char *why, size_t n)
 	http_result_free(res);
 	return ok;
 }
-
-const struct opts_cmd cmd_providers_opts = {
-	.name = "providers", .spec = providers_spec, .n = OPTS_N(providers_spec),
-};
 
 int cmd_providers(int argc, char **argv)
 {

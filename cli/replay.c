@@ -38,33 +38,6 @@
 
 #define MAX_CALLS 4096
 
-struct replay_opts {
-	const char *db, *run, *call, *form, *out_db, *from;
-};
-
-#define R(name, field, arg, help, fl) \
-	{name, OPTS_STRING, offsetof(struct replay_opts, field), arg, help, fl, 0, 0, NULL}
-static const struct opts_spec replay_spec[] = {
-	R("db", db, "FILE", "the database the calls were recorded in", OPTS_REQUIRED),
-	R("run", run, "R", "replay every finished call of run R", 0),
-	R("call", call, "N[,N...]", "replay these calls (may be given more than once)", 0),
-	R("form", form, "FILE", "the form to play them through (default: the run's own)", 0),
-	COMPOSE_OPT_STT(0), COMPOSE_OPT_EXTRACT(0), COMPOSE_OPT_REPLY(0), COMPOSE_OPT_CONFIG(0),
-	COMPOSE_OPT_TODAY(0), COMPOSE_OPT_DEADLINES,
-	R("out-db", out_db, "FILE", "record the new run in this database, not --db", 0),
-	R("from", from, "words|audio", "play the recorded words or the recordings", 0),
-};
-#undef R
-
-const struct opts_cmd cmd_replay_opts = {
-	.name = "replay", .spec = replay_spec, .n = OPTS_N(replay_spec),
-	.about = "Plays recorded calls again, turn by turn, through the form, backends and\n"
-		 "options given, into a new run; prints {\"run\":N,...} as its last line. A\n"
-		 "question the recording never answered is heard as silence. One of --run or --call.\n"
-		 "Defaults: the run's own form, --stt reference (the recorded words), --extract\n"
-		 "rules, --reply script, each call's own today.\n",
-};
-
 /* parse_ids: the call ids in "N[,N...]" added to ids (*n of them, at most MAX_CALLS).
  * Returns false on a word that is not a positive id. */
 static bool parse_ids(const char *s, long long *ids, int *n)
@@ -196,10 +169,8 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "formdesk replay: --today '%s': expected a date YYYY-MM-DD\n", today);
 		return 2;
 	}
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &src, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk replay: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("replay", db, STORE_EXISTING, &src) != ERR_OK)
 		goto out;
-	}
 	if (run && (e = store_runs(src, run, &runs, &n_runs)) == ERR_OK && n_runs == 0) {
 		fprintf(stderr, "formdesk replay: run %lld: no such run in %s (formdesk runs --db %s "
 				"lists them)\n", run, db, db);
@@ -266,10 +237,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	free(msg);
 	msg = NULL;
-	if (out_db && (e = store_open_with(out_db, STORE_CREATE, NULL, &dst, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk replay: %s\n", msg ? msg : err_str(e));
+	if (out_db && compose_open_db("replay", out_db, STORE_CREATE, &dst) != ERR_OK)
 		goto out;
-	}
 	cfg.store = dst ? dst : src;
 	if ((e = replay_run(&rs, calls, n_calls, &new_run, &stats, &msg)) != ERR_OK) {
 		fprintf(stderr, "formdesk replay: %s\n", msg ? msg : err_str(e));

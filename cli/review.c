@@ -12,40 +12,11 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "sessions/store/store.h"
 #include "tui/review.h"
 #include "tui/term.h"
-
-struct review_opts {
-	const char *db, *run, *status, *field, *said, *corpus, *fault, *output_device, *annotator,
-		*against;
-};
-
-#define R(name, field, arg, help, fl) \
-	{name, OPTS_STRING, offsetof(struct review_opts, field), arg, help, fl, 0, 0, NULL}
-static const struct opts_spec review_spec[] = {
-	R("db", db, "FILE", "the session database", OPTS_REQUIRED),
-	R("run", run, "R", "only the calls of run R", 0),
-	R("against", against, "B", "each call beside the call of run B the diff pairs with it", 0),
-	R("status", status, "complete|failed|screened_out|in_progress", "only calls that ended so", 0),
-	R("field", field, "NAME", "only calls that left NAME unanswered", 0),
-	R("said", said, "TEXT", "only calls whose caller said TEXT", 0),
-	R("corpus", corpus, "NAME", "only calls of corpus NAME", 0),
-	R("fault", fault, "stt|extract|reply|validation|any",
-	  "only calls where that stage failed on a turn (a failed request, or a refused answer)", 0),
-	R("output-device", output_device, "NAME|INDEX", "where a turn's audio plays (default: the default output)", 0),
-	R("annotator", annotator, "NAME", "whose turn-errors labels l makes (default: review)", 0),
-};
-#undef R
-
-const struct opts_cmd cmd_review_opts = {
-	.name = "review", .spec = review_spec, .n = OPTS_N(review_spec),
-	.about = "The recorded calls, filtered; Enter opens one, n/p step its turns, each with\n"
-		 "every stage's input and output; a plays a turn's audio, l labels it for the\n"
-		 "turn-errors task; s cycles the status, f the stage fault, / searches; q goes\n"
-		 "back, and quits.\n",
-};
 
 int cmd_review(int argc, char **argv)
 {
@@ -54,8 +25,7 @@ int cmd_review(int argc, char **argv)
 	struct store *st = NULL;
 	struct store_run_row *runs = NULL;
 	int n_runs = 0, rc = 2;
-	char *msg = NULL, *end;
-	enum err e;
+	char *end;
 
 	enum opts_result pr = opts_parse(&cmd_review_opts, argc, argv, &o, NULL, NULL, NULL);
 	if (pr != OPTS_OK)
@@ -86,10 +56,8 @@ int cmd_review(int argc, char **argv)
 		return 2;
 	}
 	term_locale();
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk review: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("review", db, STORE_EXISTING, &st) != ERR_OK)
 		goto out;
-	}
 	for (int k = 0; k < 2; k++) {
 		long long id = k ? f.against : f.run;
 		if (id && (store_runs(st, id, &runs, &n_runs) != ERR_OK || n_runs == 0)) {
@@ -111,6 +79,5 @@ int cmd_review(int argc, char **argv)
 out:
 	store_runs_free(runs, n_runs);
 	store_close(st);
-	free(msg);
 	return rc;
 }

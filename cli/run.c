@@ -36,30 +36,7 @@
 #include "sessions/calls/callline.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/engine.h"
-#include "sessions/calls/runs.h"
 #include "sessions/corpus/score.h"
-#include "sessions/store/store.h"
-
-struct run_opts {
-	bool headless, telephone;
-};
-
-static const struct opts_spec run_spec[] = {
-	{"headless", OPTS_FLAG, offsetof(struct run_opts, headless), NULL,
-	 "without a screen (the only way run runs; accepted for clarity)", 0, 0, 0, NULL},
-	COMPOSE_OPTS_ALL,
-	{"telephone", OPTS_FLAG, offsetof(struct run_opts, telephone), NULL,
-	 "the caller's audio through the 8 kHz mu-law telephone channel before VAD and STT",
-	 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_run_opts = {
-	.name = "run", .spec = run_spec, .n = OPTS_N(run_spec),
-	.about = "Defaults: --form " COMPOSE_DEFAULT_FORM " --corpus demo --db ./formdesk.db,\n"
-		 "backends reference, rules, script; --today the date the corpus was made for, else\n"
-		 "the real date. A model provider's key comes from its environment variable\n"
-		 "(formdesk providers lists them).\n",
-};
 
 /* Listener: stage errors go to stderr with the call and turn. */
 static void on_event(void *ud, const struct engine_event *ev)
@@ -76,26 +53,15 @@ static int print_call(const struct engine *e, const struct corpus_call *call, in
 {
 	const struct flow *fl = engine_flow(e);
 	cJSON *o = cJSON_CreateObject(), *u = engine_usage_json(e);
-	char *s = NULL;
-	int rc = -1;
+	bool ok = o && u && cJSON_AddStringToObject(o, "call_id", call->id) &&
+		  cJSON_AddNumberToObject(o, "db_id", (double)engine_call_row(e)) &&
+		  callline_add_outcome(o, status, reason, flow_form_data(fl), flow_form_status(fl),
+				       turns) &&
+		  callline_add_usage(o, u) && callline_print(o);
 
-	if (!o || !u || !cJSON_AddStringToObject(o, "call_id", call->id) ||
-	    !cJSON_AddNumberToObject(o, "db_id", (double)engine_call_row(e)) ||
-	    !cJSON_AddStringToObject(o, "status", call_status_name(status)) ||
-	    !cJSON_AddStringToObject(o, "reason", reason) ||
-	    !cJSON_AddItemToObject(o, "form_data", cJSON_Duplicate(flow_form_data(fl), 1)) ||
-	    !cJSON_AddItemToObject(o, "form_status", cJSON_Duplicate(flow_form_status(fl), 1)) ||
-	    !cJSON_AddNumberToObject(o, "turns", turns) || !callline_add_usage(o, u) ||
-	    !(s = cJSON_PrintUnformatted(o)))
-		goto out;
-	puts(s);
-	fflush(stdout);
-	rc = 0;
-out:
-	free(s);
 	cJSON_Delete(o);
 	cJSON_Delete(u);
-	return rc;
+	return ok ? 0 : -1;
 }
 
 /* Tracks the status the engine ended a call with (the rules', or failed on hang-up). */
@@ -226,8 +192,7 @@ int cmd_run(int argc, char **argv)
 	rc = 0;
 out:
 	engine_free(engine);
-	if (c && runs_end(c->store, cfg.run_id) != ERR_OK)
-		fprintf(stderr, "formdesk run: %s\n", store_error(c->store));
+	compose_run_end(c, cfg.run_id);
 	compose_free(c);
 	return rc;
 }

@@ -11,33 +11,15 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "compose.h"
 #include "opts.h"
 #include "sessions/calls/runs.h"
 #include "sessions/store/store.h"
-
-struct runs_opts {
-	const char *db;
-	bool json;
-};
-
-static const struct opts_spec runs_spec[] = {
-	{"db", OPTS_STRING, offsetof(struct runs_opts, db), "FILE", "the session database",
-	 OPTS_REQUIRED, 0, 0, NULL},
-	{"json", OPTS_FLAG, offsetof(struct runs_opts, json), NULL, "one JSON object a line", 0, 0,
-	 0, NULL},
-};
-
-const struct opts_cmd cmd_runs_opts = {
-	.name = "runs", .spec = runs_spec, .n = OPTS_N(runs_spec),
-	.about = "The runs recorded in FILE: id, when, source (" RUNS_SOURCES "),\n"
-		 "form, backends, calls, completion and form-completion accuracy.\n",
-};
 
 int cmd_runs(int argc, char **argv)
 {
 	struct runs_opts o = {0};
 	struct store *st = NULL;
-	char *msg = NULL;
 	int rc = 2;
 	enum err e;
 
@@ -46,10 +28,8 @@ int cmd_runs(int argc, char **argv)
 		return pr == OPTS_HELP ? 0 : 2;
 	const char *db = o.db;
 	bool json = o.json;
-	if ((e = store_open_with(db, STORE_EXISTING, NULL, &st, &msg)) != ERR_OK) {
-		fprintf(stderr, "formdesk runs: %s\n", msg ? msg : err_str(e));
+	if (compose_open_db("runs", db, STORE_EXISTING, &st) != ERR_OK)
 		goto out;
-	}
 	if ((e = runs_list(st, json, stdout)) != ERR_OK) {
 		fprintf(stderr, "formdesk runs: %s\n", store_error(st)[0] ? store_error(st) : err_str(e));
 		goto out;
@@ -57,6 +37,5 @@ int cmd_runs(int argc, char **argv)
 	rc = 0;
 out:
 	store_close(st);
-	free(msg);
 	return rc;
 }

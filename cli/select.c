@@ -3,56 +3,18 @@
  * see sessions/eval/select.h and docs/evaluation.md).
  * Exit status: 0 a leader was found, 1 no candidate meets the limits, 2 bad usage or an
  * unreadable or malformed results file. */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "column.h"
 #include "commands.h"
 #include "opts.h"
 #include "sessions/eval/chart.h"
 #include "sessions/eval/select.h"
 #include "tui/width.h"
-
-struct opts {
-	const char *results, *svg_dir, *min_accuracy, *weights, *sweep_s, *stage;
-	struct select_limits lim;
-	struct select_weights w;
-	bool sweep, json;
-	double from, to, step;
-};
-
-static const struct opts_spec select_spec[] = {
-	{"results", OPTS_STRING, offsetof(struct opts, results), "DIR|FILE.csv",
-	 "the benchmark results: a CSV, or a folder's results.csv", OPTS_REQUIRED, 0, 0, NULL},
-	{"stage", OPTS_STRING, offsetof(struct opts, stage), "STAGE",
-	 "in a bench folder, read results-STAGE.csv (stt, extract, reply, call)", 0, 0, 0, NULL},
-	{"max-p95-ms", OPTS_DOUBLE, offsetof(struct opts, lim.max_p95_ms), "N",
-	 "p95 latency must be below N ms", OPTS_ABOVE_MIN, 0, DBL_MAX,
-	 "a positive number of milliseconds"},
-	{"min-accuracy", OPTS_STRING, offsetof(struct opts, min_accuracy), "PCT",
-	 "accuracy must be above PCT percent", 0, 0, 0, NULL},
-	{"weights", OPTS_LIST, offsetof(struct opts, weights), "A,L,C",
-	 "weights of accuracy, latency, cost (default 0.7,0.1,0.2)", 0, 0, 0, NULL},
-	{"sweep", OPTS_STRING, offsetof(struct opts, sweep_s), "FROM:TO:STEP",
-	 "vary w_a, w_l fixed, w_c = 1 - w_a - w_l", 0, 0, 0, NULL},
-	{"json", OPTS_FLAG, offsetof(struct opts, json), NULL, "JSON instead of a table", 0, 0, 0, NULL},
-	{"svg", OPTS_STRING, offsetof(struct opts, svg_dir), "DIR",
-	 "write tradeoff.svg (and sweep.svg) into DIR", 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_select_opts = {
-	.name = "select", .spec = select_spec, .n = OPTS_N(select_spec),
-	.about =
-	"The CSV has columns model,accuracy,p95_ms,cost_usd (accuracy in percent or as a\n"
-	"fraction); a folder is read through its results.csv. A file with a stage column must\n"
-	"hold one stage: in a bench folder give --stage extract (or stt, reply, call), which\n"
-	"reads OUT/results-extract.csv, since its results.csv holds every stage. Limits are\n"
-	"strict: p95 below N ms, accuracy above PCT% (the paper: EXTRACT --max-p95-ms 5000\n"
-	"--min-accuracy 90, REPLY --max-p95-ms 4000 --min-accuracy 95).\n",
-};
 
 static double round9(double x)
 {
@@ -85,7 +47,7 @@ static int bad(const char *fmt, const char *arg)
 }
 
 /* parse_args: 0 read, 2 bad usage (message printed), -1 --help (usage on stdout). */
-static int parse_args(int argc, char **argv, struct opts *o)
+static int parse_args(int argc, char **argv, struct select_opts *o)
 {
 	o->w = SELECT_DEFAULT_WEIGHTS;
 	o->lim.max_p95_ms = NAN;
@@ -158,15 +120,7 @@ static int *display_order(const struct select *s)
 	return ord;
 }
 
-static void pad(const char *text, int cols)
-{
-	int w = width_cols(text);
-	fputs(text, stdout);
-	for (; w < cols; w++)
-		putchar(' ');
-}
-
-static int print_table(const struct select *s, const struct opts *o)
+static int print_table(const struct select *s, const struct select_opts *o)
 {
 	int *ord = display_order(s);
 	if (!ord)
@@ -189,7 +143,7 @@ static int print_table(const struct select *s, const struct opts *o)
 		printf("none");
 	printf("\nweights: w_a %g, w_l %g, w_c %g\n\n", o->w.a, o->w.l, o->w.c);
 	printf("rank  ");
-	pad("model", mw);
+	column_pad(stdout, "model", mw);
 	printf("  accuracy   p95 ms    cost usd      a      l      c       U  excluded\n");
 	for (int k = 0; k < s->n; k++) {
 		const struct select_candidate *c = &s->v[ord[k]];
@@ -197,7 +151,7 @@ static int print_table(const struct select *s, const struct opts *o)
 			printf("%4d  ", c->rank);
 		else
 			printf("%4s  ", "-");
-		pad(c->model, mw);
+		column_pad(stdout, c->model, mw);
 		printf("  %7.2f%%  %7.0f  %10.6f", c->accuracy * 100, c->p95_ms, c->cost_usd);
 		if (c->status == SELECT_RANKED) {
 			printf("  %5.3f  %5.3f  %5.3f  %6.4f\n", c->a, c->l, c->c, c->u);
@@ -216,7 +170,7 @@ static bool add_num(cJSON *o, const char *k, double v)
 	return cJSON_AddNumberToObject(o, k, round9(v)) != NULL;
 }
 
-static int print_json(const struct select *s, const struct opts *o)
+static int print_json(const struct select *s, const struct select_opts *o)
 {
 	int *ord = display_order(s);
 	if (!ord)
@@ -284,12 +238,12 @@ static int print_sweep(const struct select *s, const struct select_sweep *sw, bo
 	printf("\nsweep: w_a from %g to %g, w_l %g, w_c = 1 - w_a - w_l\n", sw->steps[0].w.a,
 	       sw->steps[sw->n_steps - 1].w.a, sw->steps[0].w.l);
 	printf("   w_a    w_l    w_c  ");
-	pad("leader", mw);
+	column_pad(stdout, "leader", mw);
 	printf("       U\n");
 	for (int k = 0; k < sw->n_steps; k++) {
 		const struct select_step *st = &sw->steps[k];
 		printf("%6.3f %6.3f %6.3f  ", st->w.a, st->w.l, st->w.c);
-		pad(st->leader >= 0 ? s->v[st->leader].model : "(none)", mw);
+		column_pad(stdout, st->leader >= 0 ? s->v[st->leader].model : "(none)", mw);
 		if (st->leader >= 0)
 			printf("  %6.4f", st->u[st->leader]);
 		putchar('\n');
@@ -310,7 +264,7 @@ static int print_sweep(const struct select *s, const struct select_sweep *sw, bo
 }
 
 static int write_charts(const struct select *s, const struct select_sweep *sw,
-			const struct opts *o)
+			const struct select_opts *o)
 {
 	int rc = 2;
 	char *path = NULL;
@@ -373,7 +327,7 @@ out:
 
 int cmd_select(int argc, char **argv)
 {
-	struct opts o = {0};
+	struct select_opts o = {0};
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc; /* -1: --help printed the usage */

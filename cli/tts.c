@@ -15,25 +15,6 @@
 #include "opts.h"
 #include "sessions/calls/ttscache.h"
 
-struct tts_opts {
-	const char *tts;
-};
-
-static const struct opts_spec tts_spec[] = {
-	COMPOSE_OPT_FORM(OPTS_REQUIRED),
-	{"tts", OPTS_STRING, offsetof(struct tts_opts, tts), "P[:M]",
-	 "the hosted voice: sarvam, elevenlabs, google, openai, azure (default sarvam)", 0, 0, 0,
-	 NULL},
-	COMPOSE_OPT_DB(0),
-	COMPOSE_OPT_CONFIG(0),
-};
-
-const struct opts_cmd cmd_tts_opts = {
-	.name = "tts warm", .spec = tts_spec, .n = OPTS_N(tts_spec),
-	.about = "The cache is DB.tts/ beside the database (--db, default ./formdesk.db); the voice's "
-		 "settings come from the config file's \"tts\" entry and its key from the environment.",
-};
-
 static int warm(int argc, char **argv)
 {
 	struct tts_opts o = {.tts = "sarvam"};

@@ -13,30 +13,6 @@
 
 #define VAD_RATE 16000
 
-/* The endpointing options, as simulate takes them (cli/simulate.c). */
-struct vad_opts {
-	struct endpoint_options ep;
-	const char *vad;
-};
-
-static const struct opts_spec vad_spec[] = {
-	{"start-ms", OPTS_INT, offsetof(struct vad_opts, ep.start_ms), "N",
-	 "speech this long starts an utterance", 0, 0, 60000, "a whole number of ms from 0 to 60000"},
-	{"stop-ms", OPTS_INT, offsetof(struct vad_opts, ep.stop_ms), "N",
-	 "silence this long stops one", 0, 0, 60000, "a whole number of ms from 0 to 60000"},
-	{"turn-wait-ms", OPTS_INT, offsetof(struct vad_opts, ep.turn_wait_ms), "N",
-	 "silence this long ends the turn", 0, 0, 60000, "a whole number of ms from 0 to 60000"},
-	{"min-loudness-db", OPTS_DOUBLE, offsetof(struct vad_opts, ep.min_loudness_db), "X",
-	 "quieter frames are silence", 0, -200, 0, "a level in dBFS from -200 to 0"},
-	{"vad", OPTS_STRING, offsetof(struct vad_opts, vad), "webrtc|speex", "the voice detector",
-	 0, 0, 0, NULL},
-};
-
-const struct opts_cmd cmd_vad_opts = {
-	.name = "vad", .spec = vad_spec, .n = OPTS_N(vad_spec),
-	.args = "FILE", .min_args = 1, .max_args = 1,
-};
-
 int cmd_vad(int argc, char **argv)
 {
 	struct endpoint_options opt = endpoint_defaults();

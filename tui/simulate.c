@@ -482,32 +482,22 @@ static int print_live_call(struct sim *s, const struct engine_event *ev)
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(ev->json, "usage");
 	cJSON *o = cJSON_CreateObject();
 	const char *dir = livecall_audio_dir(s->lc);
-	char *text = NULL;
-	int barge = 0, silence = 0, rc = -1;
+	int barge = 0, silence = 0;
 
 	livecall_counts(s->lc, &barge, &silence);
-	if (!o || !cJSON_AddStringToObject(o, "call_id", "live") ||
-	    !cJSON_AddNumberToObject(o, "call", (double)engine_call_row(livecall_engine(s->lc))) ||
-	    !cJSON_AddStringToObject(o, "input", s->lc_mic ? "mic" : "typed") ||
-	    !cJSON_AddStringToObject(o, "status", call_status_name(ev->status)) ||
-	    !cJSON_AddStringToObject(o, "reason", ev->text ? ev->text : "") ||
-	    !cJSON_AddItemToObject(o, "form_data",
-				   cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev->json, "form_data"), 1)) ||
-	    !cJSON_AddItemToObject(o, "form_status",
-				   cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev->json, "form_status"), 1)) ||
-	    !cJSON_AddNumberToObject(o, "turns", ev->turn) ||
-	    !cJSON_AddNumberToObject(o, "barge_ins", barge) ||
-	    !cJSON_AddNumberToObject(o, "silences", silence) ||
-	    !cJSON_AddItemToObject(o, "audio_dir", *dir ? cJSON_CreateString(dir) : cJSON_CreateNull()) ||
-	    !callline_add_usage(o, u) || !(text = cJSON_PrintUnformatted(o)))
-		goto out;
-	puts(text);
-	fflush(stdout);
-	rc = 0;
-out:
-	free(text);
+	bool ok = o && cJSON_AddStringToObject(o, "call_id", "live") &&
+		  cJSON_AddNumberToObject(o, "call", (double)engine_call_row(livecall_engine(s->lc))) &&
+		  cJSON_AddStringToObject(o, "input", s->lc_mic ? "mic" : "typed") &&
+		  callline_add_outcome(o, ev->status, ev->text ? ev->text : "",
+				       cJSON_GetObjectItemCaseSensitive(ev->json, "form_data"),
+				       cJSON_GetObjectItemCaseSensitive(ev->json, "form_status"), ev->turn) &&
+		  cJSON_AddNumberToObject(o, "barge_ins", barge) &&
+		  cJSON_AddNumberToObject(o, "silences", silence) &&
+		  cJSON_AddItemToObject(o, "audio_dir", *dir ? cJSON_CreateString(dir) : cJSON_CreateNull()) &&
+		  callline_add_usage(o, u) && callline_print(o);
+
 	cJSON_Delete(o);
-	return rc;
+	return ok ? 0 : -1;
 }
 
 static void headless_listener(void *ud, const struct engine_event *ev)

@@ -1,5 +1,8 @@
 #include "callline.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 bool callline_add_usage(cJSON *o, const cJSON *usage)
 {
 	cJSON *lat = NULL;
@@ -17,4 +20,25 @@ bool callline_add_usage(cJSON *o, const cJSON *usage)
 	const cJSON *turns = cJSON_GetObjectItemCaseSensitive(usage, "turn_latency");
 	return ok && cJSON_AddItemToObject(o, "per_turn", turns ? cJSON_Duplicate(turns, 1)
 								: cJSON_CreateArray());
+}
+
+bool callline_add_outcome(cJSON *o, enum call_status status, const char *reason,
+			  const cJSON *form_data, const cJSON *form_status, int turns)
+{
+	return cJSON_AddStringToObject(o, "status", call_status_name(status)) &&
+	       cJSON_AddStringToObject(o, "reason", reason) &&
+	       cJSON_AddItemToObject(o, "form_data", cJSON_Duplicate(form_data, 1)) &&
+	       cJSON_AddItemToObject(o, "form_status", cJSON_Duplicate(form_status, 1)) &&
+	       cJSON_AddNumberToObject(o, "turns", turns);
+}
+
+bool callline_print(const cJSON *o)
+{
+	char *s = cJSON_PrintUnformatted(o);
+	if (!s)
+		return false;
+	puts(s);
+	fflush(stdout);
+	free(s);
+	return true;
 }
