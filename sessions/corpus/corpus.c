@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "base/str.h"
+#include "base/vec.h"
 
 /* One row of transcripts.csv. */
 struct utt {
@@ -354,20 +355,6 @@ static enum err audio_for(const char *dir, const char *id, const char *path, cha
 	return ERR_OK;
 }
 
-/* grow: room for one element after the first n of the array v (*cap elements of size
- * bytes), doubling from 64. Returns v, or its new place with *cap updated; NULL when out
- * of memory (v is unchanged and still the caller's). */
-static void *grow(void *v, int n, int *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	int ncap = *cap ? *cap * 2 : 64;
-	void *nv = realloc(v, (size_t)ncap * size);
-	if (nv)
-		*cap = ncap;
-	return nv;
-}
-
 static enum err load_transcripts(struct loader *L)
 {
 	static const char *const names[] = {"id", "text", "path"};
@@ -396,7 +383,7 @@ static enum err load_transcripts(struct loader *L)
 			goto out;
 		}
 		e = ERR_NOMEM;
-		struct utt *v = grow(L->utts, L->n_utts, &cap, sizeof *v);
+		struct utt *v = vec_grow(L->utts, L->n_utts, &cap, sizeof *v, 64);
 		if (!v)
 			goto out;
 		L->utts = v;
@@ -530,7 +517,7 @@ static enum err load_calls(struct loader *L)
 				goto out;
 			}
 			e = ERR_NOMEM;
-			struct corpus_call *v = grow(c->calls, c->n_calls, &cap, sizeof *v);
+			struct corpus_call *v = vec_grow(c->calls, c->n_calls, &cap, sizeof *v, 64);
 			if (!v)
 				goto out;
 			c->calls = v;
