@@ -35,6 +35,8 @@ enum col_kind {
 	K_REAL,     /* double */
 	K_REAL_OPT, /* double: negative stored NULL (unknown) */
 	K_REAL_POS, /* double: 0 or negative stored NULL (none) */
+	K_CHARS,    /* char array: written only, as K_TEXT */
+	K_CHARS_NONEMPTY, /* char array: written only, "" stored NULL */
 };
 
 #define COL_INS 1 /* bound by INSERT */
@@ -60,6 +62,8 @@ struct column {
 #define KTYPE_K_REAL double
 #define KTYPE_K_REAL_OPT double
 #define KTYPE_K_REAL_POS double
+#define KTYPE_K_CHARS char *
+#define KTYPE_K_CHARS_NONEMPTY char *
 #define MEMBER(T, m, k) \
 	(offsetof(T, m) + 0 * sizeof(char[_Generic(((T *)0)->m, KTYPE_##k: 1, default: -1)]))
 /* C: a column of member m; G: one stored only when bool member g is true; N: declared
@@ -174,17 +178,17 @@ static const struct column usage_cols[] = {
 	  IR),
 	C(UR, "turn_id", "INTEGER REFERENCES turns(id) ON DELETE CASCADE", K_ID, turn_id, IR),
 	C(UR, "stage", "TEXT NOT NULL", K_TEXT, u.stage, IR),
-	C(UR, "provider", "TEXT", K_TEXT, u.provider, IR),
-	C(UR, "model", "TEXT", K_TEXT, u.model, IR),
-	C(UR, "ttfb_ms", "REAL", K_REAL, u.ttfb_ms, IR),
-	C(UR, "total_ms", "REAL", K_REAL, u.total_ms, IR),
-	C(UR, "attempts", "INTEGER", K_INT, u.attempts, IR),
-	C(UR, "tokens_in", "INTEGER", K_LONG, u.tokens_in, IR),
-	C(UR, "tokens_out", "INTEGER", K_LONG, u.tokens_out, IR),
-	C(UR, "audio_s", "REAL", K_REAL, u.audio_s, IR),
-	C(UR, "cost_usd", "REAL", K_REAL_OPT, u.cost_usd, IR),
-	C(UR, "error", "TEXT", K_NONEMPTY, u.error, IR),
-	C(UR, "ack_ms", "REAL", K_REAL_POS, u.ack_ms, IR), /* v4 */
+	C(UR, "provider", "TEXT", K_CHARS, u.backend.provider, COL_INS),
+	C(UR, "model", "TEXT", K_CHARS, u.backend.model, COL_INS),
+	C(UR, "ttfb_ms", "REAL", K_REAL, u.backend.ttfb_ms, IR),
+	C(UR, "total_ms", "REAL", K_REAL, u.backend.total_ms, IR),
+	C(UR, "attempts", "INTEGER", K_INT, u.backend.attempts, IR),
+	C(UR, "tokens_in", "INTEGER", K_LONG, u.backend.tokens_in, IR),
+	C(UR, "tokens_out", "INTEGER", K_LONG, u.backend.tokens_out, IR),
+	C(UR, "audio_s", "REAL", K_REAL, u.backend.audio_s, IR),
+	C(UR, "cost_usd", "REAL", K_REAL_OPT, u.backend.cost_usd, IR),
+	C(UR, "error", "TEXT", K_CHARS_NONEMPTY, u.backend.error, COL_INS),
+	C(UR, "ack_ms", "REAL", K_REAL_POS, u.backend.ack_ms, IR), /* v4 */
 };
 
 #define RR struct store_run_row
@@ -746,8 +750,13 @@ static void bind_col(sqlite3_stmt *q, int i, const struct column *c, const void 
 	case K_TEXT:
 		bind_text(q, i, AT(row, c, const char *const));
 		break;
-	case K_NONEMPTY: {
-		const char *s = AT(row, c, const char *const);
+	case K_CHARS:
+		bind_text(q, i, (const char *)row + c->off);
+		break;
+	case K_NONEMPTY:
+	case K_CHARS_NONEMPTY: {
+		const char *s = c->kind == K_CHARS_NONEMPTY ? (const char *)row + c->off
+						   : AT(row, c, const char *const);
 		bind_text(q, i, s && s[0] ? s : NULL);
 		break;
 	}
@@ -1227,6 +1236,8 @@ static enum err read_col(sqlite3_stmt *q, int i, const struct column *c, void *r
 		AT(row, c, double) = null && c->kind != K_REAL ? -1 : sqlite3_column_double(q, i);
 		break;
 	case K_NONE:
+	case K_CHARS:
+	case K_CHARS_NONEMPTY: /* written only */
 		break;
 	}
 	return ERR_OK;
