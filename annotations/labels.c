@@ -221,6 +221,25 @@ static int exec(struct labels *l, const char *sql, const char *what)
 	return rc;
 }
 
+/* begin: open an IMMEDIATE transaction, so a write waits for the write lock up front (busy
+ * timeout) instead of failing half way. Errors: ERR_DB (message in l). */
+static enum err begin(struct labels *l, const char *what)
+{
+	return exec(l, "BEGIN IMMEDIATE", what) == SQLITE_OK ? ERR_OK : ERR_DB;
+}
+
+/* end: commit the open transaction when e is ERR_OK, else (or when the commit fails) roll
+ * it back; what names the commit for messages. Returns e, or ERR_DB when the commit fails
+ * (message in l). */
+static enum err end(struct labels *l, enum err e, const char *what)
+{
+	if (e == ERR_OK && exec(l, "COMMIT", what) != SQLITE_OK)
+		e = ERR_DB;
+	if (e != ERR_OK)
+		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
+	return e;
+}
+
 enum err labels_open(const char *path, struct labels **out, char **errmsg)
 {
 	struct labels *l = calloc(1, sizeof *l);
@@ -376,13 +395,11 @@ enum err labels_items_add(struct labels *l, struct labels_item *v, int n)
 	static const char get[] = "SELECT id FROM ann_items WHERE task = ? AND key = ?";
 	sqlite3_stmt *qi = NULL, *qg = NULL;
 	enum err e = ERR_DB;
-	bool open = false;
 
 	if (n == 0)
 		return ERR_OK;
-	if (exec(l, "BEGIN IMMEDIATE", "storing the items") != SQLITE_OK)
-		goto out;
-	open = true;
+	if (begin(l, "storing the items") != ERR_OK)
+		return ERR_DB;
 	if (sqlite3_prepare_v2(l->db, ins, -1, &qi, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(l->db, get, -1, &qg, NULL) != SQLITE_OK) {
 		labels_fail(l, "storing the items");
@@ -420,16 +437,11 @@ enum err labels_items_add(struct labels *l, struct labels_item *v, int n)
 		}
 		v[i].id = sqlite3_column_int64(qg, 0);
 	}
-	if (exec(l, "COMMIT", "storing the items") != SQLITE_OK)
-		goto out;
-	open = false;
 	e = ERR_OK;
 out:
 	sqlite3_finalize(qi);
 	sqlite3_finalize(qg);
-	if (open)
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	return end(l, e, "storing the items");
 }
 
 enum err labels_items(struct labels *l, enum labels_task t, struct labels_item **out, int *n)
@@ -474,23 +486,15 @@ out:
 	return e;
 }
 
-/* write1: run a one-statement write in its own IMMEDIATE transaction, so it waits for the
- * write lock up front (busy timeout) instead of failing half way. */
+/* write1: run a one-statement write in its own transaction. */
 static enum err write1(struct labels *l, sqlite3_stmt *q, const char *what)
 {
-	enum err e = ERR_DB;
-	if (exec(l, "BEGIN IMMEDIATE", what) != SQLITE_OK)
+	enum err e = ERR_OK;
+	if (begin(l, what) != ERR_OK)
 		return ERR_DB;
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		labels_fail(l, what);
-		goto out;
-	}
-	if (exec(l, "COMMIT", what) != SQLITE_OK)
-		goto out;
-	return ERR_OK;
-out:
-	sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	if (sqlite3_step(q) != SQLITE_DONE)
+		e = labels_fail(l, what);
+	return end(l, e, what);
 }
 
 enum err labels_put_many(struct labels *l, const long long *items, int n, const char *annotator,
@@ -503,7 +507,6 @@ enum err labels_put_many(struct labels *l, const long long *items, int n, const 
 	sqlite3_stmt *q = NULL;
 	enum labels_task t, t0 = LABELS_NTASKS;
 	enum err e;
-	bool open = false;
 
 	if (!annotator || !annotator[0]) {
 		snprintf(l->err, sizeof l->err, "a label needs the annotator's name");
@@ -526,9 +529,8 @@ enum err labels_put_many(struct labels *l, const long long *items, int n, const 
 		return ERR_INVALID;
 	}
 	e = ERR_DB;
-	if (exec(l, "BEGIN IMMEDIATE", "storing a label") != SQLITE_OK)
+	if (begin(l, "storing a label") != ERR_OK)
 		return ERR_DB;
-	open = true;
 	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
 		labels_fail(l, "storing a label");
 		goto out;
@@ -544,15 +546,10 @@ enum err labels_put_many(struct labels *l, const long long *items, int n, const 
 			goto out;
 		}
 	}
-	if (exec(l, "COMMIT", "storing a label") != SQLITE_OK)
-		goto out;
-	open = false;
 	e = ERR_OK;
 out:
 	sqlite3_finalize(q);
-	if (open)
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	return end(l, e, "storing a label");
 }
 
 enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,
