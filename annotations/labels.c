@@ -212,32 +212,19 @@ const char *labels_path(const struct labels *l)
 	return l->path;
 }
 
-/* exec: store_exec on l's store, its message kept as l's last error. */
-static int exec(struct labels *l, const char *sql, const char *what)
-{
-	int rc = store_exec(l->st, sql, what);
-	if (rc != SQLITE_OK)
-		labels_fail_store(l);
-	return rc;
-}
-
-/* begin: open an IMMEDIATE transaction, so a write waits for the write lock up front (busy
- * timeout) instead of failing half way. Errors: ERR_DB (message in l). */
+/* begin, end: store_begin and store_end on l's connection (a write waits for the write
+ * lock up front, busy timeout, instead of failing half way), their message kept in l. */
 static enum err begin(struct labels *l, const char *what)
 {
-	return exec(l, "BEGIN IMMEDIATE", what) == SQLITE_OK ? ERR_OK : ERR_DB;
+	return store_begin(l->st, what) == ERR_OK ? ERR_OK : labels_fail_store(l);
 }
 
-/* end: commit the open transaction when e is ERR_OK, else (or when the commit fails) roll
- * it back; what names the commit for messages. Returns e, or ERR_DB when the commit fails
- * (message in l). */
 static enum err end(struct labels *l, enum err e, const char *what)
 {
-	if (e == ERR_OK && exec(l, "COMMIT", what) != SQLITE_OK)
-		e = ERR_DB;
-	if (e != ERR_OK)
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	enum err r = store_end(l->st, e, what);
+	if (e == ERR_OK && r != ERR_OK)
+		labels_fail_store(l);
+	return r;
 }
 
 enum err labels_open(const char *path, struct labels **out, char **errmsg)

@@ -371,18 +371,12 @@ int store_exec(struct store *st, const char *sql, const char *what)
 	return exec(st, sql, what);
 }
 
-/* begin: open an IMMEDIATE transaction (the write lock taken now, not at the first write);
- * what names the step for messages. Errors: ERR_DB (message in st). */
-static enum err begin(struct store *st, const char *what)
+enum err store_begin(struct store *st, const char *what)
 {
 	return exec(st, "BEGIN IMMEDIATE", what) == SQLITE_OK ? ERR_OK : ERR_DB;
 }
 
-/* end: commit the open transaction when e is ERR_OK, else (or when the commit fails) roll
- * it back, so no half-written call, turn or schema step stays; what names the commit for
- * messages (unused, may be NULL, when e is not ERR_OK). Returns e, or ERR_DB when the
- * commit fails (message in st). */
-static enum err end(struct store *st, enum err e, const char *what)
+enum err store_end(struct store *st, enum err e, const char *what)
 {
 	if (e == ERR_OK && exec(st, "COMMIT", what) != SQLITE_OK)
 		e = ERR_DB;
@@ -554,7 +548,7 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 			return ERR_DB;
 		/* IMMEDIATE, and the version read again inside: another process may have
 		 * migrated the file while this one waited for the lock. */
-		if (begin(st, "starting the schema update") != ERR_OK)
+		if (store_begin(st, "starting the schema update") != ERR_OK)
 			return ERR_DB;
 		e = read_version(st, p, &v);
 		if (e != ERR_OK || v == latest || !version_ok(st, p, v, latest)) {
@@ -586,14 +580,14 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 				e = ERR_NOMEM;
 			}
 			if (e != ERR_OK)
-				return end(st, e, NULL);
+				return store_end(st, e, NULL);
 			next = latest;
 		}
 		if (exec(st, sql, "updating the schema") != SQLITE_OK ||
 		    write_version(st, p, next) != SQLITE_OK)
 			e = ERR_DB;
 		free(fresh);
-		if ((e = end(st, e, "committing the schema")) != ERR_OK)
+		if ((e = store_end(st, e, "committing the schema")) != ERR_OK)
 			return e;
 	}
 }
@@ -650,7 +644,7 @@ static enum err add_registered(struct store *st)
 
 	if ((e = missing_columns(st, &n)) != ERR_OK || n == 0)
 		return e;
-	if (begin(st, "adding the registered turn columns") != ERR_OK)
+	if (store_begin(st, "adding the registered turn columns") != ERR_OK)
 		return ERR_DB;
 	for (int i = 0; i < turncol_count() && e == ERR_OK; i++) {
 		const struct turncol *c = turncol_at(i);
@@ -662,7 +656,7 @@ static enum err add_registered(struct store *st)
 		if (exec(st, sql, "adding a registered turn column") != SQLITE_OK)
 			e = ERR_DB;
 	}
-	return end(st, e, "committing the registered turn columns");
+	return store_end(st, e, "committing the registered turn columns");
 }
 
 enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
@@ -917,14 +911,14 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 	if (c->opening_decision_json &&
 	    !(r.info.opening_decision = opening = cJSON_PrintUnformatted(c->opening_decision_json)))
 		return ERR_NOMEM;
-	if ((e = begin(st, "starting a call")) != ERR_OK)
+	if ((e = store_begin(st, "starting a call")) != ERR_OK)
 		goto out;
 	if ((e = insert(st, T_CALLS, what, &q)) == ERR_OK &&
 	    (e = insert_row(st, T_CALLS, q, &r, what)) == ERR_OK) {
 		row = sqlite3_last_insert_rowid(st->db);
 		e = add_usage(st, row, 0, c->usage, c->n_usage);
 	}
-	if ((e = end(st, e, "committing a call")) == ERR_OK)
+	if ((e = store_end(st, e, "committing a call")) == ERR_OK)
 		*id = row;
 out:
 	sqlite3_finalize(q);
@@ -1031,7 +1025,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 			 st->path, t->index);
 		return ERR_PARSE;
 	}
-	if ((e = begin(st, "starting a turn")) != ERR_OK)
+	if ((e = store_begin(st, "starting a turn")) != ERR_OK)
 		goto out;
 	if ((e = insert(st, T_TURNS, what, &q)) != ERR_OK ||
 	    (e = insert_row(st, T_TURNS, q, &r, what)) != ERR_OK)
@@ -1061,7 +1055,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 		}
 	}
 txn:
-	e = end(st, e, "committing a turn");
+	e = store_end(st, e, "committing a turn");
 out:
 	sqlite3_finalize(q);
 	cJSON_Delete(parsed);

@@ -131,6 +131,15 @@ enum err store_fail(struct store *st, const char *what);
  * store_fail); what names the step. On failure st's last error is "FILE: what: SQLite's
  * message". Returns SQLite's result code (SQLITE_OK on success). */
 int store_exec(struct store *st, const char *sql, const char *what);
+/* store_begin: open an IMMEDIATE transaction on st's connection (the write lock taken now,
+ * not at the first write); what names the step for messages. Errors: ERR_DB (message in
+ * st). */
+enum err store_begin(struct store *st, const char *what);
+/* store_end: commit the open transaction when e is ERR_OK, else (or when the commit fails)
+ * roll it back, so no half-written call, turn, schema step or part's write stays; what
+ * names the commit for messages (unused, may be NULL, when e is not ERR_OK). Returns e, or
+ * ERR_DB when the commit fails (message in st). */
+enum err store_end(struct store *st, enum err e, const char *what);
 /* store_sqlite: st's connection, for the owner of a part to reach its own tables only
  * (borrowed; valid until store_close). The store's tables are read with the readers
  * below. */
