@@ -174,7 +174,6 @@ static struct labels_item *new_item(struct queue_build *b)
 	}
 	b->items = v;
 	struct labels_item *it = &b->items[b->n++];
-	memset(it, 0, sizeof *it);
 	it->task = b->task;
 	return it;
 }

@@ -616,7 +616,6 @@ static enum err push(struct ui *u, bool labelled)
 		return ERR_NOMEM;
 	u->hist = v;
 	struct step *s = &u->hist[u->n_hist];
-	memset(s, 0, sizeof *s);
 	if (!(s->ids = malloc((size_t)g->n * sizeof *s->ids)))
 		return ERR_NOMEM;
 	for (int m = 0; m < g->n; m++)

@@ -80,7 +80,6 @@ static struct item *push(struct playback *p)
 		return NULL;
 	p->q = q;
 	struct item *it = &p->q[p->n++];
-	memset(it, 0, sizeof(*it));
 	return it;
 }
 

@@ -144,7 +144,6 @@ static int intern(struct lexicon *lex, const char *k, size_t n)
 		return -1;
 	lex->words = v;
 	struct word *wd = &lex->words[lex->nwords];
-	memset(wd, 0, sizeof(*wd));
 	wd->key = strndup(k, n);
 	if (!wd->key)
 		return -1;

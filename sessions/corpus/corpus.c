@@ -388,7 +388,6 @@ static enum err load_transcripts(struct loader *L)
 			goto out;
 		L->utts = v;
 		struct utt *u = &L->utts[L->n_utts];
-		memset(u, 0, sizeof *u);
 		if (!(u->id = strdup(id)) || !(u->text = strdup(f[col[1]]))) {
 			free(u->id);
 			free(u->text);
@@ -522,7 +521,6 @@ static enum err load_calls(struct loader *L)
 				goto out;
 			c->calls = v;
 			call = &c->calls[c->n_calls];
-			memset(call, 0, sizeof *call);
 			if (!(call->id = strdup(call_id)))
 				goto out;
 			c->n_calls++;

@@ -249,7 +249,6 @@ static struct unit *unit_add(struct bench *b)
 		return NULL;
 	b->units = v;
 	struct unit *u = &b->units[b->n_units++];
-	memset(u, 0, sizeof *u);
 	return u;
 }
 

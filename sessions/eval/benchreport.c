@@ -181,7 +181,6 @@ static struct lcell *lcell_of(struct agg *a, const char *field)
 		return NULL;
 	a->lat = v;
 	struct lcell *c = &a->lat[a->n_lat];
-	memset(c, 0, sizeof *c);
 	if (!(c->field = strdup(field)))
 		return NULL;
 	a->n_lat++;
