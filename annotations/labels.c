@@ -7,6 +7,7 @@
 
 #include "adjud.h"
 #include "task.h"
+#include "base/vec.h"
 
 struct labels {
 	struct store *st;
@@ -320,16 +321,11 @@ enum err labels_select(struct labels *l, const struct labels_rows *k, sqlite3_st
 	enum err e = ERR_NOMEM;
 
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			int nc = cap ? cap * 2 : 32;
-			char *nv = realloc(v, (size_t)nc * k->size);
-			if (!nv)
-				goto out;
-			v = nv;
-			cap = nc;
-		}
+		char *nv = vec_grow(v, cnt, &cap, k->size, 32);
+		if (!nv)
+			goto out;
+		v = nv;
 		char *row = v + (size_t)cnt++ * k->size;
-		memset(row, 0, k->size);
 		if (!fill(k, q, row))
 			goto out;
 	}

@@ -10,6 +10,8 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
+#include "base/vec.h"
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -1330,18 +1332,13 @@ static enum err select_rows_n(struct store *st, int t, const char *alias, const 
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		char *row;
 		int col = 0;
-		if (cnt == cap) {
-			int nc = cap ? cap * 2 : 16;
-			char *nv = realloc(v, (size_t)nc * size);
-			if (!nv) {
-				e = ERR_NOMEM;
-				goto out;
-			}
-			v = nv;
-			cap = nc;
+		char *nv = vec_grow(v, cnt, &cap, size, 16);
+		if (!nv) {
+			e = ERR_NOMEM;
+			goto out;
 		}
+		v = nv;
 		row = v + (size_t)cnt++ * size;
-		memset(row, 0, size);
 		for (int i = 0; i < tables[t].n; i++)
 			if ((tables[t].cols[i].flags & COL_RD) &&
 			    read_col(q, col++, &tables[t].cols[i], row) != ERR_OK) {
