@@ -90,7 +90,7 @@ build/san/tests/test_fuzz: $(FUZZ_C:%.c=build/san/%.o)
 # allocator that fails the Nth allocation (tests/support/failalloc.h), linked instead of
 # their usual objects.
 FAILALLOC_SRC := agent/rules/form.c agent/rules/flow.c agent/rules/decision.c agent/rules/validate.c agent/rules/normalize.c \
-	agent/rules/extraction.c agent/stages/provider.c sessions/store/store.c base/file.c
+	agent/rules/extraction.c agent/stages/provider.c sessions/store/store.c base/file.c base/vec.c
 FAILALLOC_OBJ := $(FAILALLOC_SRC:%.c=build/san/failalloc/%.o)
 build/san/failalloc/%.o: %.c
 	@mkdir -p $(dir $@)

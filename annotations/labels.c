@@ -7,6 +7,7 @@
 
 #include "adjud.h"
 #include "task.h"
+#include "base/vec.h"
 
 struct labels {
 	struct store *st;
@@ -212,13 +213,19 @@ const char *labels_path(const struct labels *l)
 	return l->path;
 }
 
-/* exec: store_exec on l's store, its message kept as l's last error. */
-static int exec(struct labels *l, const char *sql, const char *what)
+/* begin, end: store_begin and store_end on l's connection (a write waits for the write
+ * lock up front, busy timeout, instead of failing half way), their message kept in l. */
+static enum err begin(struct labels *l, const char *what)
 {
-	int rc = store_exec(l->st, sql, what);
-	if (rc != SQLITE_OK)
+	return store_begin(l->st, what) == ERR_OK ? ERR_OK : labels_fail_store(l);
+}
+
+static enum err end(struct labels *l, enum err e, const char *what)
+{
+	enum err r = store_end(l->st, e, what);
+	if (e == ERR_OK && r != ERR_OK)
 		labels_fail_store(l);
-	return rc;
+	return r;
 }
 
 enum err labels_open(const char *path, struct labels **out, char **errmsg)
@@ -314,16 +321,11 @@ enum err labels_select(struct labels *l, const struct labels_rows *k, sqlite3_st
 	enum err e = ERR_NOMEM;
 
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			int nc = cap ? cap * 2 : 32;
-			char *nv = realloc(v, (size_t)nc * k->size);
-			if (!nv)
-				goto out;
-			v = nv;
-			cap = nc;
-		}
+		char *nv = vec_grow(v, cnt, &cap, k->size, 32);
+		if (!nv)
+			goto out;
+		v = nv;
 		char *row = v + (size_t)cnt++ * k->size;
-		memset(row, 0, k->size);
 		if (!fill(k, q, row))
 			goto out;
 	}
@@ -376,13 +378,11 @@ enum err labels_items_add(struct labels *l, struct labels_item *v, int n)
 	static const char get[] = "SELECT id FROM ann_items WHERE task = ? AND key = ?";
 	sqlite3_stmt *qi = NULL, *qg = NULL;
 	enum err e = ERR_DB;
-	bool open = false;
 
 	if (n == 0)
 		return ERR_OK;
-	if (exec(l, "BEGIN IMMEDIATE", "storing the items") != SQLITE_OK)
-		goto out;
-	open = true;
+	if (begin(l, "storing the items") != ERR_OK)
+		return ERR_DB;
 	if (sqlite3_prepare_v2(l->db, ins, -1, &qi, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(l->db, get, -1, &qg, NULL) != SQLITE_OK) {
 		labels_fail(l, "storing the items");
@@ -420,16 +420,11 @@ enum err labels_items_add(struct labels *l, struct labels_item *v, int n)
 		}
 		v[i].id = sqlite3_column_int64(qg, 0);
 	}
-	if (exec(l, "COMMIT", "storing the items") != SQLITE_OK)
-		goto out;
-	open = false;
 	e = ERR_OK;
 out:
 	sqlite3_finalize(qi);
 	sqlite3_finalize(qg);
-	if (open)
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	return end(l, e, "storing the items");
 }
 
 enum err labels_items(struct labels *l, enum labels_task t, struct labels_item **out, int *n)
@@ -474,23 +469,15 @@ out:
 	return e;
 }
 
-/* write1: run a one-statement write in its own IMMEDIATE transaction, so it waits for the
- * write lock up front (busy timeout) instead of failing half way. */
+/* write1: run a one-statement write in its own transaction. */
 static enum err write1(struct labels *l, sqlite3_stmt *q, const char *what)
 {
-	enum err e = ERR_DB;
-	if (exec(l, "BEGIN IMMEDIATE", what) != SQLITE_OK)
+	enum err e = ERR_OK;
+	if (begin(l, what) != ERR_OK)
 		return ERR_DB;
-	if (sqlite3_step(q) != SQLITE_DONE) {
-		labels_fail(l, what);
-		goto out;
-	}
-	if (exec(l, "COMMIT", what) != SQLITE_OK)
-		goto out;
-	return ERR_OK;
-out:
-	sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	if (sqlite3_step(q) != SQLITE_DONE)
+		e = labels_fail(l, what);
+	return end(l, e, what);
 }
 
 enum err labels_put_many(struct labels *l, const long long *items, int n, const char *annotator,
@@ -503,7 +490,6 @@ enum err labels_put_many(struct labels *l, const long long *items, int n, const 
 	sqlite3_stmt *q = NULL;
 	enum labels_task t, t0 = LABELS_NTASKS;
 	enum err e;
-	bool open = false;
 
 	if (!annotator || !annotator[0]) {
 		snprintf(l->err, sizeof l->err, "a label needs the annotator's name");
@@ -526,9 +512,8 @@ enum err labels_put_many(struct labels *l, const long long *items, int n, const 
 		return ERR_INVALID;
 	}
 	e = ERR_DB;
-	if (exec(l, "BEGIN IMMEDIATE", "storing a label") != SQLITE_OK)
+	if (begin(l, "storing a label") != ERR_OK)
 		return ERR_DB;
-	open = true;
 	if (sqlite3_prepare_v2(l->db, sql, -1, &q, NULL) != SQLITE_OK) {
 		labels_fail(l, "storing a label");
 		goto out;
@@ -544,15 +529,10 @@ enum err labels_put_many(struct labels *l, const long long *items, int n, const 
 			goto out;
 		}
 	}
-	if (exec(l, "COMMIT", "storing a label") != SQLITE_OK)
-		goto out;
-	open = false;
 	e = ERR_OK;
 out:
 	sqlite3_finalize(q);
-	if (open)
-		sqlite3_exec(l->db, "ROLLBACK", NULL, NULL, NULL);
-	return e;
+	return end(l, e, "storing a label");
 }
 
 enum err labels_put(struct labels *l, long long item, const char *annotator, const char *label,

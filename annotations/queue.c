@@ -14,6 +14,7 @@
 #include "task.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/corpus/score.h"
+#include "base/vec.h"
 
 /* Corpora and forms loaded so far, by name or path, so each is read once. */
 struct cache {
@@ -166,18 +167,13 @@ static const struct corpus_call *find_call(const struct corpus *c, const char *i
 
 static struct labels_item *new_item(struct queue_build *b)
 {
-	if (b->n == b->cap) {
-		int nc = b->cap ? b->cap * 2 : 64;
-		struct labels_item *v = realloc(b->items, (size_t)nc * sizeof *v);
-		if (!v) {
-			b->e = ERR_NOMEM;
-			return NULL;
-		}
-		b->items = v;
-		b->cap = nc;
+	struct labels_item *v = vec_grow(b->items, b->n, &b->cap, sizeof *v, 64);
+	if (!v) {
+		b->e = ERR_NOMEM;
+		return NULL;
 	}
+	b->items = v;
 	struct labels_item *it = &b->items[b->n++];
-	memset(it, 0, sizeof *it);
 	it->task = b->task;
 	return it;
 }

@@ -85,6 +85,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
+
 #define FRAME_MS 10
 #define SILENT_DB (-120.0)
 
@@ -599,16 +601,12 @@ enum err endpoint_find(const float *samples, size_t n_samples, int rate,
 		while (endpoint_next(ep, &ev)) {
 			if (ev.kind != ENDPOINT_TURN_END)
 				continue;
-			if (n == cap) {
-				int ncap = cap ? cap * 2 : 8;
-				struct endpoint_segment *p = realloc(out, (size_t)ncap * sizeof(*p));
-				if (!p) {
-					rc = ERR_NOMEM;
-					goto out;
-				}
-				out = p;
-				cap = ncap;
+			struct endpoint_segment *p = vec_grow(out, n, &cap, sizeof *p, 8);
+			if (!p) {
+				rc = ERR_NOMEM;
+				goto out;
 			}
+			out = p;
 			out[n].start_ms = ev.start_ms;
 			out[n].end_ms = ev.end_ms;
 			n++;

@@ -68,40 +68,35 @@ char *ymd_format(struct ymd d, char *buf)
 	return buf;
 }
 
-static bool parse3(const char *s, const char *fmt, int *a, int *b, int *c, size_t len)
+/* parse: s written as fmt ("DD-DD-DDDD" day first, "DDDD-DD-DD" year first; D a digit,
+ * the rest as it is) into *out when it is a real calendar date; false otherwise. */
+static bool parse(const char *s, const char *fmt, struct ymd *out)
 {
-	int n = 0;
-	if (strlen(s) != len)
+	size_t len = strlen(fmt);
+	bool day_first = fmt[2] == '-';
+	struct ymd r;
+
+	if (!s || strlen(s) != len)
 		return false;
 	for (size_t i = 0; i < len; i++)
 		if (fmt[i] == 'D' ? (s[i] < '0' || s[i] > '9') : s[i] != fmt[i])
 			return false;
-	n = sscanf(s, fmt[2] == '-' ? "%2d-%2d-%4d" : "%4d-%2d-%2d", a, b, c);
-	return n == 3;
+	if (sscanf(s, day_first ? "%2d-%2d-%4d" : "%4d-%2d-%2d", day_first ? &r.d : &r.y, &r.m,
+		   day_first ? &r.y : &r.d) != 3 ||
+	    !ymd_valid(r))
+		return false;
+	*out = r;
+	return true;
 }
 
 bool ymd_parse_stored(const char *s, struct ymd *out)
 {
-	int d, m, y;
-	if (!s || !parse3(s, "DD-DD-DDDD", &d, &m, &y, 10))
-		return false;
-	struct ymd r = {y, m, d};
-	if (!ymd_valid(r))
-		return false;
-	*out = r;
-	return true;
+	return parse(s, "DD-DD-DDDD", out);
 }
 
 bool ymd_parse_iso(const char *s, struct ymd *out)
 {
-	int d, m, y;
-	if (!s || !parse3(s, "DDDD-DD-DD", &y, &m, &d, 10))
-		return false;
-	struct ymd r = {y, m, d};
-	if (!ymd_valid(r))
-		return false;
-	*out = r;
-	return true;
+	return parse(s, "DDDD-DD-DD", out);
 }
 
 struct ymd ymd_today(void)

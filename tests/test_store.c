@@ -147,9 +147,10 @@ static char *schema_of(const char *path)
 /* version 1: new turns can carry stage usage */
 static void write_v1(struct store *st)
 {
-	struct store_usage u = {.stage = "extract", .provider = "openai", .model = "m",
-				.ttfb_ms = 10, .total_ms = 20, .attempts = 1,
-				.tokens_in = 100, .tokens_out = 7, .cost_usd = -1};
+	struct store_usage u = {.stage = "extract",
+				.backend = {.provider = "openai", .model = "m", .ttfb_ms = 10,
+					    .total_ms = 20, .attempts = 1, .tokens_in = 100,
+					    .tokens_out = 7, .cost_usd = -1}};
 	struct store_turn t = turn(2, "nahi", decision1);
 	t.usage = &u;
 	t.n_usage = 1;
@@ -176,15 +177,18 @@ static void write_v2(struct store *st)
 static void write_v3(struct store *st)
 {
 	struct store_usage u[3] = {
-		{.stage = "extract", .provider = "openai", .model = "m", .ttfb_ms = 50,
-		 .total_ms = 400, .attempts = 1, .tokens_in = 90, .tokens_out = 12,
-		 .cost_usd = -1, .ack_ms = 120.5},
-		{.stage = "reply", .provider = "openai", .model = "m", .ttfb_ms = 30,
-		 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
-		 .cost_usd = -1, .ack_ms = -1},
-		{.stage = "stt", .provider = "deepgram", .model = "nova-3", .ttfb_ms = 30,
-		 .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
-		 .cost_usd = -1},
+		{.stage = "extract",
+		 .backend = {.provider = "openai", .model = "m", .ttfb_ms = 50, .total_ms = 400,
+			     .attempts = 1, .tokens_in = 90, .tokens_out = 12, .cost_usd = -1,
+			     .ack_ms = 120.5}},
+		{.stage = "reply",
+		 .backend = {.provider = "openai", .model = "m", .ttfb_ms = 30, .total_ms = 70,
+			     .attempts = 1, .tokens_in = -1, .tokens_out = -1, .cost_usd = -1,
+			     .ack_ms = -1}},
+		{.stage = "stt",
+		 .backend = {.provider = "deepgram", .model = "nova-3", .ttfb_ms = 30,
+			     .total_ms = 70, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
+			     .cost_usd = -1}},
 	};
 	struct store_turn t = turn(2, "Gaya", decision1);
 	t.ack = "जी";
@@ -399,16 +403,20 @@ static void test_usage_and_cancelled(void **state)
 	struct fixture *f = *state;
 	struct store *st = NULL;
 	long long id = 0;
-	struct store_usage open_u = {.stage = "reply", .provider = "openai", .model = "gpt-x",
-				     .ttfb_ms = 40, .total_ms = 55.5, .attempts = 1,
-				     .tokens_in = 300, .tokens_out = 20, .cost_usd = 0.00042};
+	struct store_usage open_u = {.stage = "reply",
+				     .backend = {.provider = "openai", .model = "gpt-x",
+						 .ttfb_ms = 40, .total_ms = 55.5, .attempts = 1,
+						 .tokens_in = 300, .tokens_out = 20,
+						 .cost_usd = 0.00042}};
 	struct store_usage turn_u[2] = {
-		{.stage = "stt", .provider = "deepgram", .model = "nova-3", .ttfb_ms = 80,
-		 .total_ms = 90, .attempts = 1, .tokens_in = -1, .tokens_out = -1, .audio_s = 1.5,
-		 .cost_usd = 0.0001},
-		{.stage = "extract", .provider = "openai", .model = "gpt-x", .ttfb_ms = 0,
-		 .total_ms = 1200, .attempts = 3, .tokens_in = -1, .tokens_out = -1,
-		 .cost_usd = -1, .error = "openai: HTTP 500"},
+		{.stage = "stt",
+		 .backend = {.provider = "deepgram", .model = "nova-3", .ttfb_ms = 80,
+			     .total_ms = 90, .attempts = 1, .tokens_in = -1, .tokens_out = -1,
+			     .audio_s = 1.5, .cost_usd = 0.0001}},
+		{.stage = "extract",
+		 .backend = {.provider = "openai", .model = "gpt-x", .ttfb_ms = 0,
+			     .total_ms = 1200, .attempts = 3, .tokens_in = -1, .tokens_out = -1,
+			     .cost_usd = -1, .error = "openai: HTTP 500"}},
 	};
 	struct store_call_info info = {.corpus = "u", .corpus_call_id = "c", .opening = "नमस्ते",
 				       .usage = &open_u, .n_usage = 1};
@@ -773,9 +781,11 @@ static void test_calls_page(void **state)
 		 * request succeeded */
 		struct store_turn t = turn(1, i == 3 ? "Mera naam PATNA" : "mera naam Sunita",
 					   i == 4 ? decision2 : decision1);
-		struct store_usage u = {.stage = i == 2 ? "extract" : "stt", .provider = "p",
-					.attempts = 1, .tokens_in = -1, .tokens_out = -1,
-					.cost_usd = -1, .error = i == 2 ? "HTTP 503" : ""};
+		struct store_usage u = {.stage = i == 2 ? "extract" : "stt",
+					.backend = {.provider = "p", .attempts = 1, .tokens_in = -1,
+						    .tokens_out = -1, .cost_usd = -1}};
+		if (i == 2)
+			snprintf(u.backend.error, sizeof u.backend.error, "HTTP 503");
 		if (i == 1 || i == 2) {
 			t.usage = &u;
 			t.n_usage = 1;

@@ -24,6 +24,7 @@
 #include "annotations/task.h"
 #include "term.h"
 #include "width.h"
+#include "base/vec.h"
 
 enum action {
 #define X(name, key, shown, hint, help, tasks) ACT_##name,
@@ -610,16 +611,11 @@ static int find_entry(const struct ui *u, long long id)
 static enum err push(struct ui *u, bool labelled)
 {
 	const struct queue_group *g = cur_group(u);
-	if (u->n_hist == u->cap_hist) {
-		int nc = u->cap_hist ? u->cap_hist * 2 : 32;
-		struct step *v = realloc(u->hist, (size_t)nc * sizeof *v);
-		if (!v)
-			return ERR_NOMEM;
-		u->hist = v;
-		u->cap_hist = nc;
-	}
+	struct step *v = vec_grow(u->hist, u->n_hist, &u->cap_hist, sizeof *v, 32);
+	if (!v)
+		return ERR_NOMEM;
+	u->hist = v;
 	struct step *s = &u->hist[u->n_hist];
-	memset(s, 0, sizeof *s);
 	if (!(s->ids = malloc((size_t)g->n * sizeof *s->ids)))
 		return ERR_NOMEM;
 	for (int m = 0; m < g->n; m++)

@@ -8,6 +8,7 @@
 #include "agent/stages/backend.h"
 #include "sessions/corpus/corpus.h"
 #include "callview.h"
+#include "base/vec.h"
 
 /* Pacing, as fractions of one caller turn's time on screen: the extraction and decision
  * follow the caller's words after BEAT, the agent's reply follows them after another
@@ -74,16 +75,11 @@ static void item_free(struct item *it)
 /* Append an empty item. NULL when out of memory. */
 static struct item *push(struct playback *p)
 {
-	if (p->n == p->cap) {
-		int cap = p->cap ? p->cap * 2 : 32;
-		struct item *q = realloc(p->q, (size_t)cap * sizeof(*q));
-		if (!q)
-			return NULL;
-		p->q = q;
-		p->cap = cap;
-	}
+	struct item *q = vec_grow(p->q, p->n, &p->cap, sizeof *q, 32);
+	if (!q)
+		return NULL;
+	p->q = q;
 	struct item *it = &p->q[p->n++];
-	memset(it, 0, sizeof(*it));
 	return it;
 }
 

@@ -16,6 +16,7 @@
 #include "keys.h"
 #include "term.h"
 #include "width.h"
+#include "base/vec.h"
 
 enum { P_AGENT = 1, P_CALLER, P_OK, P_FAIL, P_NOTE, P_HEAD, P_BAR, P_CURRENT, P_BORDER };
 
@@ -292,13 +293,10 @@ static int wrap_rows(const struct callview_lines *l, int cols, struct row **rows
 		do {
 			size_t next;
 			size_t k = width_wrap(t + off, tw, &next);
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				struct row *nr = realloc(r, (size_t)cap * sizeof(*r));
-				if (!nr)
-					goto out;
-				r = nr;
-			}
+			struct row *nr = vec_grow(r, n, &cap, sizeof *nr, 64);
+			if (!nr)
+				goto out;
+			r = nr;
 			r[n++] = (struct row){i, first, off, k};
 			first = false;
 			off += next ? next : len - off;

@@ -14,6 +14,7 @@
 
 #include "base/utf8.h"
 #include "base/str.h"
+#include "base/vec.h"
 #include "text.h"
 
 /* The files read, in order; every one must exist (agent/words/README.md). */
@@ -138,16 +139,11 @@ static int intern(struct lexicon *lex, const char *k, size_t n)
 	int w = find_word(lex, k, n);
 	if (w >= 0)
 		return w;
-	if (lex->nwords == lex->capwords) {
-		int cap = lex->capwords ? lex->capwords * 2 : 256;
-		struct word *v = realloc(lex->words, (size_t)cap * sizeof(*v));
-		if (!v)
-			return -1;
-		lex->words = v;
-		lex->capwords = cap;
-	}
+	struct word *v = vec_grow(lex->words, lex->nwords, &lex->capwords, sizeof *v, 256);
+	if (!v)
+		return -1;
+	lex->words = v;
 	struct word *wd = &lex->words[lex->nwords];
-	memset(wd, 0, sizeof(*wd));
 	wd->key = strndup(k, n);
 	if (!wd->key)
 		return -1;
@@ -242,16 +238,12 @@ static int phrase_words(struct lexicon *lex, const char *phrase, int *ids)
 /* add_phrase: append ph to the phrases; on ERR_NOMEM its arg is freed. */
 static enum err add_phrase(struct lexicon *lex, const struct phrase *ph)
 {
-	if (lex->nphr == lex->capphr) {
-		int c = lex->capphr ? lex->capphr * 2 : 512;
-		struct phrase *v = realloc(lex->phr, (size_t)c * sizeof(*v));
-		if (!v) {
-			free((char *)ph->pub.arg);
-			return ERR_NOMEM;
-		}
-		lex->phr = v;
-		lex->capphr = c;
+	struct phrase *v = vec_grow(lex->phr, lex->nphr, &lex->capphr, sizeof *v, 512);
+	if (!v) {
+		free((char *)ph->pub.arg);
+		return ERR_NOMEM;
 	}
+	lex->phr = v;
 	lex->phr[lex->nphr++] = *ph;
 	return ERR_OK;
 }

@@ -7,13 +7,9 @@
 #include <strings.h>
 #include <cjson/cJSON.h>
 
+#include "base/sbuf.h"
 #include "base/utf8.h"
 #include "secret.h"
-
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
 
 /* The scanner of one growing JSON text: where it stopped and what it was inside. */
 struct scan {
@@ -46,32 +42,6 @@ struct llm_stream {
 	size_t said;          /* bytes of text handed out as sentences */
 };
 
-static bool sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p)
-			return false;
-		b->p = p;
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-	return true;
-}
-
-static void sb_clear(struct sbuf *b)
-{
-	b->n = 0;
-	if (b->p)
-		b->p[0] = '\0';
-}
-
 enum err llm_stream_new(enum provider_protocol proto, struct llm_stream **out)
 {
 	if (proto != PROTO_OPENAI_CHAT && proto != PROTO_ANTHROPIC)
@@ -103,11 +73,11 @@ void llm_stream_free(void *v)
 
 void llm_stream_reset(struct llm_stream *s)
 {
-	sb_clear(&s->line);
-	sb_clear(&s->data);
-	sb_clear(&s->text);
-	sb_clear(&s->tool);
-	sb_clear(&s->refusal);
+	sbuf_clear(&s->line);
+	sbuf_clear(&s->data);
+	sbuf_clear(&s->text);
+	sbuf_clear(&s->tool);
+	sbuf_clear(&s->refusal);
 	s->last_cr = false;
 	s->event[0] = '\0';
 	free(s->tool_name);
@@ -237,17 +207,17 @@ static bool openai_event(struct llm_stream *s, const cJSON *root)
 	const cJSON *fn = get(call, "function");
 	const cJSON *name = get(fn, "name"), *args = get(fn, "arguments");
 	const cJSON *fr = get(choice, "finish_reason");
-	if (cJSON_IsString(content) && !sb_add(&s->text, content->valuestring, strlen(content->valuestring)))
+	if (cJSON_IsString(content) && !sbuf_add(&s->text, content->valuestring, strlen(content->valuestring)))
 		return false;
 	if (cJSON_IsString(refusal) &&
-	    !sb_add(&s->refusal, refusal->valuestring, strlen(refusal->valuestring)))
+	    !sbuf_add(&s->refusal, refusal->valuestring, strlen(refusal->valuestring)))
 		return false;
 	/* only the first tool call's pieces (index 0) */
 	const cJSON *idx = get(call, "index");
 	bool first = !cJSON_IsNumber(idx) || idx->valuedouble == 0;
 	if (first && cJSON_IsString(name) && name->valuestring[0] && !set_str(&s->tool_name, name->valuestring))
 		return false;
-	if (first && cJSON_IsString(args) && !sb_add(&s->tool, args->valuestring, strlen(args->valuestring)))
+	if (first && cJSON_IsString(args) && !sbuf_add(&s->tool, args->valuestring, strlen(args->valuestring)))
 		return false;
 	if (cJSON_IsString(fr) && !set_str(&s->finish, fr->valuestring))
 		return false;
@@ -284,12 +254,12 @@ static bool anthropic_event(struct llm_stream *s, const cJSON *root)
 			return true;
 		if (strcmp(dt->valuestring, "text_delta") == 0) {
 			const cJSON *x = get(d, "text");
-			if (cJSON_IsString(x) && !sb_add(&s->text, x->valuestring, strlen(x->valuestring)))
+			if (cJSON_IsString(x) && !sbuf_add(&s->text, x->valuestring, strlen(x->valuestring)))
 				return false;
 		} else if (strcmp(dt->valuestring, "input_json_delta") == 0 &&
 			   (!cJSON_IsNumber(idx) || idx->valueint == s->tool_block)) {
 			const cJSON *x = get(d, "partial_json");
-			if (cJSON_IsString(x) && !sb_add(&s->tool, x->valuestring, strlen(x->valuestring)))
+			if (cJSON_IsString(x) && !sbuf_add(&s->tool, x->valuestring, strlen(x->valuestring)))
 				return false;
 		}
 	} else if (strcmp(t, "message_delta") == 0) {
@@ -324,7 +294,7 @@ static bool dispatch(struct llm_stream *s, double at_ms)
 	if (ok)
 		ok = scan(s, &s->scan_text, &s->text, at_ms) && scan(s, &s->scan_tool, &s->tool, at_ms);
 out:
-	sb_clear(&s->data);
+	sbuf_clear(&s->data);
 	s->event[0] = '\0';
 	return ok;
 }
@@ -345,7 +315,7 @@ static bool line(struct llm_stream *s, const char *p, size_t n, double at_ms)
 		vl--;
 	}
 	if (fl == 4 && memcmp(p, "data", 4) == 0)
-		return sb_add(&s->data, v, vl) && sb_add(&s->data, "\n", 1);
+		return sbuf_add(&s->data, v, vl) && sbuf_add(&s->data, "\n", 1);
 	if (fl == 5 && memcmp(p, "event", 5) == 0)
 		snprintf(s->event, sizeof(s->event), "%.*s", (int)(vl < 39 ? vl : 39), v);
 	return true;
@@ -365,14 +335,14 @@ enum err llm_stream_feed(struct llm_stream *s, const char *data, size_t len, dou
 		if (c == '\n' || c == '\r') {
 			if (!line(s, s->line.p ? s->line.p : "", s->line.n, at_ms))
 				goto fail;
-			sb_clear(&s->line);
+			sbuf_clear(&s->line);
 			continue;
 		}
 		/* copy the run of ordinary bytes at once */
 		size_t j = i;
 		while (j < len && data[j] != '\n' && data[j] != '\r')
 			j++;
-		if (!sb_add(&s->line, data + i, j - i))
+		if (!sbuf_add(&s->line, data + i, j - i))
 			goto fail;
 		i = j - 1;
 	}
@@ -540,7 +510,7 @@ enum err llm_stream_result(struct llm_stream *s, struct llm_result **out, char *
 	if (s->line.n) {
 		if (!line(s, s->line.p, s->line.n, s->ack_ms))
 			s->failed = true;
-		sb_clear(&s->line);
+		sbuf_clear(&s->line);
 	}
 	if (!s->failed && !dispatch(s, s->ack_ms))
 		s->failed = true;

@@ -1196,24 +1196,29 @@ static void usage_rows(const struct turn *t, struct store_usage rows[ENGINE_STAG
 {
 	*n = 0;
 	for (int s = 0; s < ENGINE_STAGES; s++) {
-		const struct backend_usage *u = &t->tm.usage[s];
 		if (!t->tm.has_usage[s])
 			continue;
-		rows[(*n)++] = (struct store_usage){
-			.stage = stage_keys[s],
-			.provider = u->provider,
-			.model = u->model,
-			.ttfb_ms = u->ttfb_ms,
-			.total_ms = u->total_ms,
-			.attempts = u->attempts,
-			.tokens_in = u->tokens_in,
-			.tokens_out = u->tokens_out,
-			.audio_s = u->audio_s,
-			.cost_usd = u->cost_usd,
-			.error = u->error,
-			.ack_ms = s == ENGINE_STAGE_EXTRACT ? u->ack_ms : -1,
-		};
+		struct store_usage *r = &rows[(*n)++];
+		*r = (struct store_usage){.stage = stage_keys[s], .backend = t->tm.usage[s]};
+		if (s != ENGINE_STAGE_EXTRACT) /* only EXTRACT has an acknowledgement */
+			r->backend.ack_ms = -1;
 	}
+}
+
+/* end_if_due: after turn t (or the opening) is recorded, end the call when the rules
+ * ended it, when t ran over the call's deadline, or with hung_up as the reason when the
+ * recorded caller has no turn left (hung_up NULL: the caller still has one). Errors: as
+ * finish. */
+static enum err end_if_due(struct engine *e, const struct turn *t, const char *hung_up)
+{
+	const char *late = over_deadline(e, t);
+	if (flow_status(e->flow) != CALL_IN_PROGRESS)
+		return finish(e, flow_status(e->flow), end_reason(t->dec));
+	if (late)
+		return finish(e, CALL_FAILED, late);
+	if (hung_up)
+		return finish(e, CALL_FAILED, hung_up);
+	return ERR_OK;
 }
 
 /* opening_done: the opening's words are known (or were cancelled): record the call,
@@ -1257,15 +1262,10 @@ static enum err opening_done(struct engine *e, struct turn *t)
 	}
 	if (t->said)
 		emit(e, ENGINE_AGENT_SAYS, 0, t->said, NULL, NULL);
-	err = ERR_OK;
-	const char *late = over_deadline(e, t);
 	/* A form with nothing to ask ends at once. */
-	if (flow_status(e->flow) != CALL_IN_PROGRESS)
-		err = finish(e, flow_status(e->flow), end_reason(t->dec));
-	else if (late)
-		err = finish(e, CALL_FAILED, late);
-	else if (e->call && e->call->n_turns == 0)
-		err = finish(e, CALL_FAILED, "the caller hung up: the call has no caller turns");
+	err = end_if_due(e, t, e->call && e->call->n_turns == 0
+				       ? "the caller hung up: the call has no caller turns"
+				       : NULL);
 out:
 	return err;
 }
@@ -1355,14 +1355,9 @@ static enum err turn_done(struct engine *e, struct turn *t)
 		emit(e, ENGINE_TURN_DONE, t->index, shown, NULL, &t->tm);
 	}
 
-	err = ERR_OK;
-	const char *late = over_deadline(e, t);
-	if (flow_status(e->flow) != CALL_IN_PROGRESS)
-		err = finish(e, flow_status(e->flow), end_reason(t->dec));
-	else if (late)
-		err = finish(e, CALL_FAILED, late);
-	else if (e->call && e->next >= e->call->n_turns)
-		err = finish(e, CALL_FAILED, "the caller hung up: the call's recorded turns ran out");
+	err = end_if_due(e, t, e->call && e->next >= e->call->n_turns
+				       ? "the caller hung up: the call's recorded turns ran out"
+				       : NULL);
 out:
 	free(seg_text);
 	free(ex_text);

@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "base/str.h"
+#include "base/vec.h"
 
 /* One row of transcripts.csv. */
 struct utt {
@@ -354,20 +355,6 @@ static enum err audio_for(const char *dir, const char *id, const char *path, cha
 	return ERR_OK;
 }
 
-/* grow: room for one element after the first n of the array v (*cap elements of size
- * bytes), doubling from 64. Returns v, or its new place with *cap updated; NULL when out
- * of memory (v is unchanged and still the caller's). */
-static void *grow(void *v, int n, int *cap, size_t size)
-{
-	if (n < *cap)
-		return v;
-	int ncap = *cap ? *cap * 2 : 64;
-	void *nv = realloc(v, (size_t)ncap * size);
-	if (nv)
-		*cap = ncap;
-	return nv;
-}
-
 static enum err load_transcripts(struct loader *L)
 {
 	static const char *const names[] = {"id", "text", "path"};
@@ -396,12 +383,11 @@ static enum err load_transcripts(struct loader *L)
 			goto out;
 		}
 		e = ERR_NOMEM;
-		struct utt *v = grow(L->utts, L->n_utts, &cap, sizeof *v);
+		struct utt *v = vec_grow(L->utts, L->n_utts, &cap, sizeof *v, 64);
 		if (!v)
 			goto out;
 		L->utts = v;
 		struct utt *u = &L->utts[L->n_utts];
-		memset(u, 0, sizeof *u);
 		if (!(u->id = strdup(id)) || !(u->text = strdup(f[col[1]]))) {
 			free(u->id);
 			free(u->text);
@@ -530,12 +516,11 @@ static enum err load_calls(struct loader *L)
 				goto out;
 			}
 			e = ERR_NOMEM;
-			struct corpus_call *v = grow(c->calls, c->n_calls, &cap, sizeof *v);
+			struct corpus_call *v = vec_grow(c->calls, c->n_calls, &cap, sizeof *v, 64);
 			if (!v)
 				goto out;
 			c->calls = v;
 			call = &c->calls[c->n_calls];
-			memset(call, 0, sizeof *call);
 			if (!(call->id = strdup(call_id)))
 				goto out;
 			c->n_calls++;

@@ -21,6 +21,7 @@
 #include "audio/channel.h"
 #include "csv.h"
 #include "paths.h"
+#include "base/vec.h"
 
 extern char **environ;
 
@@ -231,17 +232,13 @@ static struct utt *utterance(struct gen *g, const char *field, const cJSON *ans,
 			free(id);
 			return g->utts[i].audio ? &g->utts[i] : NULL;
 		}
-	if (g->n_utts == g->cap_utts) {
-		int cap = g->cap_utts ? g->cap_utts * 2 : 64;
-		struct utt *v = realloc(g->utts, (size_t)cap * sizeof *v);
-		if (!v) {
-			free(id);
-			fail(g, ERR_NOMEM, "out of memory");
-			return NULL;
-		}
-		g->utts = v;
-		g->cap_utts = cap;
+	struct utt *v = vec_grow(g->utts, g->n_utts, &g->cap_utts, sizeof *v, 64);
+	if (!v) {
+		free(id);
+		fail(g, ERR_NOMEM, "out of memory");
+		return NULL;
 	}
+	g->utts = v;
 	u = &g->utts[g->n_utts++];
 	*u = (struct utt){.id = id, .text = text, .condition = cond};
 	if ((u->audio = recording(g, field, ans, key, cond)))

@@ -20,6 +20,7 @@
 #include "replycheck.h"
 #include "sessions/corpus/score.h"
 #include "wer.h"
+#include "base/vec.h"
 
 #define STT_RATE 16000
 
@@ -113,9 +114,9 @@ struct bench {
 	struct benchdb *db;
 	char *scope, *call_spec;
 	struct unit *units;
-	long n_units, cap_units;
+	int n_units, cap_units;
 	struct utt *utts;
-	long n_utts, cap_utts;
+	int n_utts, cap_utts;
 	const struct corpus_call **calls;
 	long n_calls;
 	struct expect *expect;   /* per call (as calls): its expected conversation */
@@ -243,16 +244,11 @@ static char *script_words(const struct form *f, const cJSON *decision, const cJS
 
 static struct unit *unit_add(struct bench *b)
 {
-	if (b->n_units == b->cap_units) {
-		long cap = b->cap_units ? b->cap_units * 2 : 256;
-		struct unit *v = realloc(b->units, (size_t)cap * sizeof *v);
-		if (!v)
-			return NULL;
-		b->units = v;
-		b->cap_units = cap;
-	}
+	struct unit *v = vec_grow(b->units, b->n_units, &b->cap_units, sizeof *v, 256);
+	if (!v)
+		return NULL;
+	b->units = v;
 	struct unit *u = &b->units[b->n_units++];
-	memset(u, 0, sizeof *u);
 	return u;
 }
 
@@ -560,14 +556,10 @@ static enum err plan(struct bench *b)
 				continue;
 			if (!set_add(&utt_seen, turn->utterance_id))
 				goto out;
-			if (b->n_utts == b->cap_utts) {
-				long cap = b->cap_utts ? b->cap_utts * 2 : 256;
-				struct utt *v = realloc(b->utts, (size_t)cap * sizeof *v);
-				if (!v)
-					goto out;
-				b->utts = v;
-				b->cap_utts = cap;
-			}
+			struct utt *v = vec_grow(b->utts, b->n_utts, &b->cap_utts, sizeof *v, 256);
+			if (!v)
+				goto out;
+			b->utts = v;
 			b->utts[b->n_utts++] = (struct utt){turn, call->caller};
 		}
 	}

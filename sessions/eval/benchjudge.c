@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "sessions/store/benchdb.h"
 #include "wer.h"
+#include "base/vec.h"
 
 /* One distinct item to judge (texts owned). */
 struct item {
@@ -32,9 +33,9 @@ struct bj {
 	const struct benchjudge_config *cfg;
 	char judge[256];
 	struct item *items;
-	long n_items, cap_items;
+	int n_items, cap_items;
 	struct row *rows;
-	long n_rows, cap_rows;
+	int n_rows, cap_rows;
 	bool apply;         /* visiting rows to rewrite them (else to collect items) */
 	struct benchjudge_counts counts;
 	struct http_client *http;
@@ -101,17 +102,13 @@ static const char *judged(struct bj *b, const struct judge_llm_item *q, bool *fa
 		free(key);
 		return v;
 	}
-	if (b->n_items == b->cap_items) {
-		long cap = b->cap_items ? b->cap_items * 2 : 64;
-		struct item *nv = realloc(b->items, (size_t)cap * sizeof *nv);
-		if (!nv) {
-			free(key);
-			fail(b, ERR_NOMEM, "item");
-			return NULL;
-		}
-		b->items = nv;
-		b->cap_items = cap;
+	struct item *nv = vec_grow(b->items, b->n_items, &b->cap_items, sizeof *nv, 64);
+	if (!nv) {
+		free(key);
+		fail(b, ERR_NOMEM, "item");
+		return NULL;
 	}
+	b->items = nv;
 	struct item *it = &b->items[b->n_items++];
 	*it = (struct item){key, q->kind, dup0(q->a), dup0(q->b), dup0(q->ctx_a), dup0(q->ctx_b),
 			    NULL, false};
@@ -272,14 +269,10 @@ static int load_row(void *ud, const char *spec, const char *key, const char *dat
 {
 	struct loader *l = ud;
 	struct bj *b = l->b;
-	if (b->n_rows == b->cap_rows) {
-		long cap = b->cap_rows ? b->cap_rows * 2 : 256;
-		struct row *v = realloc(b->rows, (size_t)cap * sizeof *v);
-		if (!v)
-			return 1;
-		b->rows = v;
-		b->cap_rows = cap;
-	}
+	struct row *v = vec_grow(b->rows, b->n_rows, &b->cap_rows, sizeof *v, 256);
+	if (!v)
+		return 1;
+	b->rows = v;
 	struct row *r = &b->rows[b->n_rows];
 	*r = (struct row){l->stage, strdup(spec), strdup(key), cJSON_Parse(data)};
 	b->n_rows++;

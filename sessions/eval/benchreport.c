@@ -18,6 +18,7 @@
 #include "sessions/store/latency.h"
 #include "select.h"
 #include "stats.h"
+#include "base/vec.h"
 
 #define MAX_FAILS 20
 #define MAX_CONDS 16
@@ -129,14 +130,10 @@ static bool fcell_add(struct agg *a, const char *field, const char *cond, const 
 		    !strcmp(a->cells[i].path, path))
 			c = &a->cells[i];
 	if (!c) {
-		if (a->n_cells == a->cap_cells) {
-			int cap = a->cap_cells ? a->cap_cells * 2 : 64;
-			struct fcell *v = realloc(a->cells, (size_t)cap * sizeof *v);
-			if (!v)
-				return false;
-			a->cells = v;
-			a->cap_cells = cap;
-		}
+		struct fcell *v = vec_grow(a->cells, a->n_cells, &a->cap_cells, sizeof *v, 64);
+		if (!v)
+			return false;
+		a->cells = v;
 		c = &a->cells[a->n_cells];
 		*c = (struct fcell){strdup(field), strdup(cond), strdup(path), 0, 0, 0, 0};
 		if (!c->field || !c->cond || !c->path) {
@@ -179,16 +176,11 @@ static struct lcell *lcell_of(struct agg *a, const char *field)
 	for (int i = 0; i < a->n_lat; i++)
 		if (!strcmp(a->lat[i].field, field))
 			return &a->lat[i];
-	if (a->n_lat == a->cap_lat) {
-		int cap = a->cap_lat ? a->cap_lat * 2 : 16;
-		struct lcell *v = realloc(a->lat, (size_t)cap * sizeof *v);
-		if (!v)
-			return NULL;
-		a->lat = v;
-		a->cap_lat = cap;
-	}
+	struct lcell *v = vec_grow(a->lat, a->n_lat, &a->cap_lat, sizeof *v, 16);
+	if (!v)
+		return NULL;
+	a->lat = v;
 	struct lcell *c = &a->lat[a->n_lat];
-	memset(c, 0, sizeof *c);
 	if (!(c->field = strdup(field)))
 		return NULL;
 	a->n_lat++;

@@ -7,6 +7,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/corpus/score.h"
 #include "stats.h"
+#include "base/vec.h"
 
 struct callersrun {
 	struct engine *e;
@@ -294,14 +295,10 @@ enum err callersrun_report_add(struct callersrun_report *rep, const bool *used, 
 	if (repeat == rep->k - 1 && rep->cur_passing)
 		rep->passed_all++;
 	if (!o->status_ok) {
-		if (rep->n_failed == rep->cap_failed) {
-			int cap = rep->cap_failed ? rep->cap_failed * 2 : 16;
-			struct failed *v = realloc(rep->failed, (size_t)cap * sizeof *v);
-			if (!v)
-				return ERR_NOMEM;
-			rep->failed = v;
-			rep->cap_failed = cap;
-		}
+		struct failed *v = vec_grow(rep->failed, rep->n_failed, &rep->cap_failed, sizeof *v, 16);
+		if (!v)
+			return ERR_NOMEM;
+		rep->failed = v;
 		struct failed *fl = &rep->failed[rep->n_failed];
 		fl->id = strdup(id ? id : "?");
 		if (asprintf(&fl->why, "%s: %s", call_status_name(o->status), o->reason) < 0)

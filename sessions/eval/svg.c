@@ -8,9 +8,10 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "base/sbuf.h"
+
 struct svg {
-	char *buf;
-	size_t len, cap;
+	struct sbuf out;
 	double width, height;
 	bool failed;
 };
@@ -19,22 +20,9 @@ static bool put(struct svg *s, const char *text, size_t n)
 {
 	if (s->failed)
 		return false;
-	if (s->len + n + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap : 1024;
-		while (cap < s->len + n + 1)
-			cap *= 2;
-		char *p = realloc(s->buf, cap);
-		if (!p) {
-			s->failed = true;
-			return false;
-		}
-		s->buf = p;
-		s->cap = cap;
-	}
-	memcpy(s->buf + s->len, text, n);
-	s->len += n;
-	s->buf[s->len] = '\0';
-	return true;
+	if (!sbuf_add(&s->out, text, n))
+		s->failed = true;
+	return !s->failed;
 }
 
 static void put_str(struct svg *s, const char *text)
@@ -149,7 +137,7 @@ void svg_free(struct svg *s)
 {
 	if (!s)
 		return;
-	free(s->buf);
+	free(s->out.p);
 	free(s);
 }
 
@@ -237,11 +225,11 @@ enum err svg_string(const struct svg *s, char **out)
 	if (s->failed)
 		return ERR_NOMEM;
 	static const char end[] = "</svg>\n";
-	char *r = malloc(s->len + sizeof end);
+	char *r = malloc(s->out.n + sizeof end);
 	if (!r)
 		return ERR_NOMEM;
-	memcpy(r, s->buf, s->len);
-	memcpy(r + s->len, end, sizeof end);
+	memcpy(r, s->out.p, s->out.n);
+	memcpy(r + s->out.n, end, sizeof end);
 	*out = r;
 	return ERR_OK;
 }

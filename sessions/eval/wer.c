@@ -7,35 +7,13 @@
 #include <string.h>
 #include <utf8proc.h>
 
-/* A growable byte buffer. */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
+#include "base/sbuf.h"
 
-static bool buf_put(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *p = realloc(b->s, cap);
-		if (!p)
-			return false;
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return true;
-}
-
-static bool buf_cp(struct buf *b, utf8proc_int32_t cp)
+static bool buf_cp(struct sbuf *b, utf8proc_int32_t cp)
 {
 	utf8proc_uint8_t tmp[4];
 	utf8proc_ssize_t n = utf8proc_encode_char(cp, tmp);
-	return buf_put(b, (const char *)tmp, (size_t)n);
+	return sbuf_add(b, (const char *)tmp, (size_t)n);
 }
 
 /* The code point that stands for cp after steps 2-5, 0 to delete it, ' ' for a space. */
@@ -69,7 +47,7 @@ static utf8proc_int32_t fold(utf8proc_int32_t cp)
 static enum err normalize(const char *text, char **out)
 {
 	utf8proc_uint8_t *nfc = NULL;
-	struct buf b = {0};
+	struct sbuf b = {0};
 	enum err e = ERR_NOMEM;
 	utf8proc_ssize_t n = utf8proc_map((const utf8proc_uint8_t *)text, 0, &nfc,
 					  UTF8PROC_NULLTERM | UTF8PROC_STABLE |
@@ -78,7 +56,7 @@ static enum err normalize(const char *text, char **out)
 		e = n == UTF8PROC_ERROR_NOMEM ? ERR_NOMEM : ERR_PARSE;
 		goto out;
 	}
-	if (!buf_put(&b, "", 0))
+	if (!sbuf_add(&b, "", 0))
 		goto out;
 	bool space = false;
 	for (utf8proc_ssize_t i = 0; i < n;) {
@@ -93,20 +71,20 @@ static enum err normalize(const char *text, char **out)
 		if (cp == 0)
 			continue;
 		if (cp == ' ') {
-			space = b.len > 0;
+			space = b.n > 0;
 			continue;
 		}
-		if (space && !buf_put(&b, " ", 1))
+		if (space && !sbuf_add(&b, " ", 1))
 			goto out;
 		space = false;
 		if (!buf_cp(&b, cp))
 			goto out;
 	}
-	*out = b.s;
-	b.s = NULL;
+	*out = b.p;
+	b.p = NULL;
 	e = ERR_OK;
 out:
-	free(b.s);
+	free(b.p);
 	free(nfc);
 	return e;
 }
@@ -220,18 +198,18 @@ static bool tok_eq(const char *a, const struct toks *ta, int i, const char *b,
 static char *span(const char *s, const struct toks *t, int from, int count,
 		  enum wer_unit unit)
 {
-	struct buf b = {0};
-	if (!buf_put(&b, "", 0))
+	struct sbuf b = {0};
+	if (!sbuf_add(&b, "", 0))
 		return NULL;
 	for (int k = from; k < from + count; k++) {
-		if (unit == WER_WORDS && k > from && !buf_put(&b, " ", 1))
+		if (unit == WER_WORDS && k > from && !sbuf_add(&b, " ", 1))
 			goto fail;
-		if (!buf_put(&b, s + t->start[k], (size_t)t->len[k]))
+		if (!sbuf_add(&b, s + t->start[k], (size_t)t->len[k]))
 			goto fail;
 	}
-	return b.s;
+	return b.p;
 fail:
-	free(b.s);
+	free(b.p);
 	return NULL;
 }
 

@@ -10,6 +10,8 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 
+#include "base/vec.h"
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -35,6 +37,8 @@ enum col_kind {
 	K_REAL,     /* double */
 	K_REAL_OPT, /* double: negative stored NULL (unknown) */
 	K_REAL_POS, /* double: 0 or negative stored NULL (none) */
+	K_CHARS,    /* char array: written only, as K_TEXT */
+	K_CHARS_NONEMPTY, /* char array: written only, "" stored NULL */
 };
 
 #define COL_INS 1 /* bound by INSERT */
@@ -60,6 +64,8 @@ struct column {
 #define KTYPE_K_REAL double
 #define KTYPE_K_REAL_OPT double
 #define KTYPE_K_REAL_POS double
+#define KTYPE_K_CHARS char *
+#define KTYPE_K_CHARS_NONEMPTY char *
 #define MEMBER(T, m, k) \
 	(offsetof(T, m) + 0 * sizeof(char[_Generic(((T *)0)->m, KTYPE_##k: 1, default: -1)]))
 /* C: a column of member m; G: one stored only when bool member g is true; N: declared
@@ -174,17 +180,17 @@ static const struct column usage_cols[] = {
 	  IR),
 	C(UR, "turn_id", "INTEGER REFERENCES turns(id) ON DELETE CASCADE", K_ID, turn_id, IR),
 	C(UR, "stage", "TEXT NOT NULL", K_TEXT, u.stage, IR),
-	C(UR, "provider", "TEXT", K_TEXT, u.provider, IR),
-	C(UR, "model", "TEXT", K_TEXT, u.model, IR),
-	C(UR, "ttfb_ms", "REAL", K_REAL, u.ttfb_ms, IR),
-	C(UR, "total_ms", "REAL", K_REAL, u.total_ms, IR),
-	C(UR, "attempts", "INTEGER", K_INT, u.attempts, IR),
-	C(UR, "tokens_in", "INTEGER", K_LONG, u.tokens_in, IR),
-	C(UR, "tokens_out", "INTEGER", K_LONG, u.tokens_out, IR),
-	C(UR, "audio_s", "REAL", K_REAL, u.audio_s, IR),
-	C(UR, "cost_usd", "REAL", K_REAL_OPT, u.cost_usd, IR),
-	C(UR, "error", "TEXT", K_NONEMPTY, u.error, IR),
-	C(UR, "ack_ms", "REAL", K_REAL_POS, u.ack_ms, IR), /* v4 */
+	C(UR, "provider", "TEXT", K_CHARS, u.backend.provider, COL_INS),
+	C(UR, "model", "TEXT", K_CHARS, u.backend.model, COL_INS),
+	C(UR, "ttfb_ms", "REAL", K_REAL, u.backend.ttfb_ms, IR),
+	C(UR, "total_ms", "REAL", K_REAL, u.backend.total_ms, IR),
+	C(UR, "attempts", "INTEGER", K_INT, u.backend.attempts, IR),
+	C(UR, "tokens_in", "INTEGER", K_LONG, u.backend.tokens_in, IR),
+	C(UR, "tokens_out", "INTEGER", K_LONG, u.backend.tokens_out, IR),
+	C(UR, "audio_s", "REAL", K_REAL, u.backend.audio_s, IR),
+	C(UR, "cost_usd", "REAL", K_REAL_OPT, u.backend.cost_usd, IR),
+	C(UR, "error", "TEXT", K_CHARS_NONEMPTY, u.backend.error, COL_INS),
+	C(UR, "ack_ms", "REAL", K_REAL_POS, u.backend.ack_ms, IR), /* v4 */
 };
 
 #define RR struct store_run_row
@@ -367,18 +373,12 @@ int store_exec(struct store *st, const char *sql, const char *what)
 	return exec(st, sql, what);
 }
 
-/* begin: open an IMMEDIATE transaction (the write lock taken now, not at the first write);
- * what names the step for messages. Errors: ERR_DB (message in st). */
-static enum err begin(struct store *st, const char *what)
+enum err store_begin(struct store *st, const char *what)
 {
 	return exec(st, "BEGIN IMMEDIATE", what) == SQLITE_OK ? ERR_OK : ERR_DB;
 }
 
-/* end: commit the open transaction when e is ERR_OK, else (or when the commit fails) roll
- * it back, so no half-written call, turn or schema step stays; what names the commit for
- * messages (unused, may be NULL, when e is not ERR_OK). Returns e, or ERR_DB when the
- * commit fails (message in st). */
-static enum err end(struct store *st, enum err e, const char *what)
+enum err store_end(struct store *st, enum err e, const char *what)
 {
 	if (e == ERR_OK && exec(st, "COMMIT", what) != SQLITE_OK)
 		e = ERR_DB;
@@ -550,7 +550,7 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 			return ERR_DB;
 		/* IMMEDIATE, and the version read again inside: another process may have
 		 * migrated the file while this one waited for the lock. */
-		if (begin(st, "starting the schema update") != ERR_OK)
+		if (store_begin(st, "starting the schema update") != ERR_OK)
 			return ERR_DB;
 		e = read_version(st, p, &v);
 		if (e != ERR_OK || v == latest || !version_ok(st, p, v, latest)) {
@@ -582,14 +582,14 @@ static enum err upgrade(struct store *st, enum store_mode mode, const struct sto
 				e = ERR_NOMEM;
 			}
 			if (e != ERR_OK)
-				return end(st, e, NULL);
+				return store_end(st, e, NULL);
 			next = latest;
 		}
 		if (exec(st, sql, "updating the schema") != SQLITE_OK ||
 		    write_version(st, p, next) != SQLITE_OK)
 			e = ERR_DB;
 		free(fresh);
-		if ((e = end(st, e, "committing the schema")) != ERR_OK)
+		if ((e = store_end(st, e, "committing the schema")) != ERR_OK)
 			return e;
 	}
 }
@@ -646,7 +646,7 @@ static enum err add_registered(struct store *st)
 
 	if ((e = missing_columns(st, &n)) != ERR_OK || n == 0)
 		return e;
-	if (begin(st, "adding the registered turn columns") != ERR_OK)
+	if (store_begin(st, "adding the registered turn columns") != ERR_OK)
 		return ERR_DB;
 	for (int i = 0; i < turncol_count() && e == ERR_OK; i++) {
 		const struct turncol *c = turncol_at(i);
@@ -658,7 +658,7 @@ static enum err add_registered(struct store *st)
 		if (exec(st, sql, "adding a registered turn column") != SQLITE_OK)
 			e = ERR_DB;
 	}
-	return end(st, e, "committing the registered turn columns");
+	return store_end(st, e, "committing the registered turn columns");
 }
 
 enum err store_open_with(const char *path, enum store_mode mode, const struct store_part *part,
@@ -746,8 +746,13 @@ static void bind_col(sqlite3_stmt *q, int i, const struct column *c, const void 
 	case K_TEXT:
 		bind_text(q, i, AT(row, c, const char *const));
 		break;
-	case K_NONEMPTY: {
-		const char *s = AT(row, c, const char *const);
+	case K_CHARS:
+		bind_text(q, i, (const char *)row + c->off);
+		break;
+	case K_NONEMPTY:
+	case K_CHARS_NONEMPTY: {
+		const char *s = c->kind == K_CHARS_NONEMPTY ? (const char *)row + c->off
+						   : AT(row, c, const char *const);
 		bind_text(q, i, s && s[0] ? s : NULL);
 		break;
 	}
@@ -908,14 +913,14 @@ enum err store_call_begin(struct store *st, const struct store_call_info *c, lon
 	if (c->opening_decision_json &&
 	    !(r.info.opening_decision = opening = cJSON_PrintUnformatted(c->opening_decision_json)))
 		return ERR_NOMEM;
-	if ((e = begin(st, "starting a call")) != ERR_OK)
+	if ((e = store_begin(st, "starting a call")) != ERR_OK)
 		goto out;
 	if ((e = insert(st, T_CALLS, what, &q)) == ERR_OK &&
 	    (e = insert_row(st, T_CALLS, q, &r, what)) == ERR_OK) {
 		row = sqlite3_last_insert_rowid(st->db);
 		e = add_usage(st, row, 0, c->usage, c->n_usage);
 	}
-	if ((e = end(st, e, "committing a call")) == ERR_OK)
+	if ((e = store_end(st, e, "committing a call")) == ERR_OK)
 		*id = row;
 out:
 	sqlite3_finalize(q);
@@ -1022,7 +1027,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 			 st->path, t->index);
 		return ERR_PARSE;
 	}
-	if ((e = begin(st, "starting a turn")) != ERR_OK)
+	if ((e = store_begin(st, "starting a turn")) != ERR_OK)
 		goto out;
 	if ((e = insert(st, T_TURNS, what, &q)) != ERR_OK ||
 	    (e = insert_row(st, T_TURNS, q, &r, what)) != ERR_OK)
@@ -1052,7 +1057,7 @@ enum err store_turn_add(struct store *st, long long call, const struct store_tur
 		}
 	}
 txn:
-	e = end(st, e, "committing a turn");
+	e = store_end(st, e, "committing a turn");
 out:
 	sqlite3_finalize(q);
 	cJSON_Delete(parsed);
@@ -1227,6 +1232,8 @@ static enum err read_col(sqlite3_stmt *q, int i, const struct column *c, void *r
 		AT(row, c, double) = null && c->kind != K_REAL ? -1 : sqlite3_column_double(q, i);
 		break;
 	case K_NONE:
+	case K_CHARS:
+	case K_CHARS_NONEMPTY: /* written only */
 		break;
 	}
 	return ERR_OK;
@@ -1325,18 +1332,13 @@ static enum err select_rows_n(struct store *st, int t, const char *alias, const 
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		char *row;
 		int col = 0;
-		if (cnt == cap) {
-			int nc = cap ? cap * 2 : 16;
-			char *nv = realloc(v, (size_t)nc * size);
-			if (!nv) {
-				e = ERR_NOMEM;
-				goto out;
-			}
-			v = nv;
-			cap = nc;
+		char *nv = vec_grow(v, cnt, &cap, size, 16);
+		if (!nv) {
+			e = ERR_NOMEM;
+			goto out;
 		}
+		v = nv;
 		row = v + (size_t)cnt++ * size;
-		memset(row, 0, size);
 		for (int i = 0; i < tables[t].n; i++)
 			if ((tables[t].cols[i].flags & COL_RD) &&
 			    read_col(q, col++, &tables[t].cols[i], row) != ERR_OK) {

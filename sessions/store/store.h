@@ -69,6 +69,7 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 #include "base/err.h"
+#include "agent/stages/backend.h"
 #include "sessions/store/turncol.h"
 
 #define STORE_SCHEMA_VERSION 6
@@ -130,6 +131,15 @@ enum err store_fail(struct store *st, const char *what);
  * store_fail); what names the step. On failure st's last error is "FILE: what: SQLite's
  * message". Returns SQLite's result code (SQLITE_OK on success). */
 int store_exec(struct store *st, const char *sql, const char *what);
+/* store_begin: open an IMMEDIATE transaction on st's connection (the write lock taken now,
+ * not at the first write); what names the step for messages. Errors: ERR_DB (message in
+ * st). */
+enum err store_begin(struct store *st, const char *what);
+/* store_end: commit the open transaction when e is ERR_OK, else (or when the commit fails)
+ * roll it back, so no half-written call, turn, schema step or part's write stays; what
+ * names the commit for messages (unused, may be NULL, when e is not ERR_OK). Returns e, or
+ * ERR_DB when the commit fails (message in st). */
+enum err store_end(struct store *st, enum err e, const char *what);
 /* store_sqlite: st's connection, for the owner of a part to reach its own tables only
  * (borrowed; valid until store_close). The store's tables are read with the readers
  * below. */
@@ -137,20 +147,14 @@ struct sqlite3 *store_sqlite(struct store *st);
 /* store_path: the database file's path (borrowed). */
 const char *store_path(const struct store *st);
 
-/* One network request of a stage (see struct backend_usage, agent/stages/backend.h). Strings are
- * borrowed; provider, model and error may be NULL. */
+/* One network request of a stage, as the backend measured it: provider, model, time to
+ * first byte and total (ms), attempts, tokens (-1 unknown, stored NULL), seconds of audio
+ * sent, cost in USD (-1 when no price is configured, stored NULL), error ("" none, stored
+ * NULL), EXTRACT's time to its acknowledgement (0 or less none or not measured, stored
+ * NULL); its http_status is not stored. */
 struct store_usage {
-	const char *stage;          /* "stt", "extract", "reply" */
-	const char *provider, *model;
-	double ttfb_ms, total_ms;   /* milliseconds */
-	int attempts;               /* 1 + retries; 0 when nothing was sent */
-	long tokens_in, tokens_out; /* -1 unknown (stored NULL) */
-	double audio_s;             /* seconds of audio sent */
-	double cost_usd;            /* -1 when no price is configured (stored NULL) */
-	const char *error;          /* "" or NULL when the request succeeded */
-	double ack_ms;              /* EXTRACT: ms from the request's start to the
-	                               acknowledgement being known; 0 or less when there was
-	                               none or it was not measured (stored NULL) */
+	const char *stage;              /* "stt", "extract", "reply" */
+	struct backend_usage backend;
 };
 
 /* What is known when a call opens. Every string is borrowed and may be NULL. */
