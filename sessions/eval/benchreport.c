@@ -26,21 +26,18 @@
 static const char *const STAGES[] = {"stt", "extract", "reply", "call"};
 #define N_STAGES 4
 
-struct vec {
+/* A growing list of figures (ms, cost, WER) whose p50/p95 the report prints. */
+struct samples {
 	double *v;
-	size_t n, cap;
+	int n, cap;
 };
 
-static bool vec_push(struct vec *x, double d)
+static bool samples_push(struct samples *x, double d)
 {
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 256;
-		double *v = realloc(x->v, cap * sizeof *v);
-		if (!v)
-			return false;
-		x->v = v;
-		x->cap = cap;
-	}
+	double *v = vec_grow(x->v, x->n, &x->cap, sizeof *v, 256);
+	if (!v)
+		return false;
+	x->v = v;
 	x->v[x->n++] = d;
 	return true;
 }
@@ -57,7 +54,7 @@ struct fcell {
 #define N_LAT (LATENCY_PARTS + 1)
 struct lcell {
 	char *field;
-	struct vec v[N_LAT];
+	struct samples v[N_LAT];
 };
 
 /* Where failed calls went wrong: the stages, in the order of a turn. */
@@ -70,13 +67,13 @@ struct agg {
 	char *spec;
 	const char *stage;
 	long n, pass;
-	struct vec ms, cost;
+	struct samples ms, cost;
 	long words, werr, wgen, chars, cerr;
-	struct vec utt_wer;
+	struct samples utt_wer;
 	long ask, ask_pass, end, end_pass, dims[5];
 	long fields, correct, calls_all, status_ok, turns;
 	long rep_open, rep_open_ok, rep_turn, rep_turn_ok, rep_end, rep_end_ok;
-	struct vec open_ms; /* the opening REPLY's time, apart from the caller turns' */
+	struct samples open_ms; /* the opening REPLY's time, apart from the caller turns' */
 	long fields_all, correct_all;
 	struct fcell *cells;
 	int n_cells, cap_cells;
@@ -203,8 +200,8 @@ static void call_latency(struct agg *a, const cJSON *o)
 				continue;
 			}
 			for (int p = 0; p < LATENCY_PARTS; p++)
-				a->nomem |= !vec_push(&c[k]->v[p], l.ms[p]);
-			a->nomem |= !vec_push(&c[k]->v[LATENCY_PARTS], l.total_ms);
+				a->nomem |= !samples_push(&c[k]->v[p], l.ms[p]);
+			a->nomem |= !samples_push(&c[k]->v[LATENCY_PARTS], l.total_ms);
 		}
 		for (int p = 0; p < LATENCY_PARTS; p++)
 			if (l.by[p][0])
@@ -235,9 +232,9 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		a->chars += count(o, "chars");
 		a->cerr += count(o, "char_errors");
 		double w = num(o, "words");
-		a->nomem |= !vec_push(&a->utt_wer, w > 0 ? num(o, "word_errors") / w
+		a->nomem |= !samples_push(&a->utt_wer, w > 0 ? num(o, "word_errors") / w
 						       : num(o, "word_errors") > 0);
-		a->nomem |= !vec_push(&a->ms, num(o, "ms")) || !vec_push(&a->cost, num(o, "cost"));
+		a->nomem |= !samples_push(&a->ms, num(o, "ms")) || !samples_push(&a->cost, num(o, "cost"));
 		a->pass += num(o, "word_genuine") == 0;
 	} else if (strcmp(a->stage, "call") == 0) {
 		a->fields += count(o, "fields");
@@ -251,13 +248,13 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 		a->rep_turn_ok += count(o, "replies_turn_ok");
 		a->rep_end += count(o, "replies_end");
 		a->rep_end_ok += count(o, "replies_end_ok");
-		a->nomem |= !vec_push(&a->open_ms, num(o, "opening_ms"));
+		a->nomem |= !samples_push(&a->open_ms, num(o, "opening_ms"));
 		call_fields(a, o);
 		call_latency(a, o);
-		a->nomem |= !vec_push(&a->cost, num(o, "cost"));
+		a->nomem |= !samples_push(&a->cost, num(o, "cost"));
 		const cJSON *t;
 		cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(o, "turn_ms"))
-			a->nomem |= !vec_push(&a->ms, t->valuedouble);
+			a->nomem |= !samples_push(&a->ms, t->valuedouble);
 		const char *cond = str(o, "condition");
 		int c = 0;
 		while (c < a->n_cond && strcmp(a->cond_name[c], cond) != 0)
@@ -276,7 +273,7 @@ static int on_row(void *ud, const char *spec, const char *key, const char *data)
 	} else {
 		bool pass = flag(o, "pass");
 		a->pass += pass;
-		a->nomem |= !vec_push(&a->ms, num(o, "ms")) || !vec_push(&a->cost, num(o, "cost"));
+		a->nomem |= !samples_push(&a->ms, num(o, "ms")) || !samples_push(&a->cost, num(o, "cost"));
 		if (strcmp(a->stage, "reply") == 0) {
 			bool end = strcmp(str(o, "kind"), "end") == 0;
 			a->end += end;
@@ -707,7 +704,7 @@ static void pct_of(FILE *f, long k, long n)
 }
 
 /* p50_p95: "p50 / p95" ms of x, "-" when empty. */
-static void p50_p95(FILE *f, const struct vec *x)
+static void p50_p95(FILE *f, const struct samples *x)
 {
 	struct stats_summary s;
 	if (x->n && stats_summarize(x->v, x->n, &s) == ERR_OK)
@@ -749,7 +746,7 @@ static void latency_md(FILE *f, const struct agg *a)
 		const struct lcell *c = &a->lat[i];
 		fputs("| ", f);
 		md_text(f, c->field[0] ? c->field : "(none)");
-		fprintf(f, " | %zu | ", c->v[LATENCY_PARTS].n);
+		fprintf(f, " | %d | ", c->v[LATENCY_PARTS].n);
 		p50_p95(f, &c->v[LATENCY_PARTS]);
 		for (int p = 0; p < LATENCY_PARTS; p++) {
 			fputs(" | ", f);
