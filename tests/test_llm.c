@@ -82,14 +82,8 @@ static void test_protocols(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_DIRS; i++) {
-		char expect[256], resp[256];
-		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
-		snprintf(resp, sizeof(resp), "tests/data/%s/response.json", dirs[i]);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
-		char *body = reqcheck_file_text(resp);
-		assert_non_null(body);
+		char *body = NULL;
+		const char *spec = reqcheck_case(dirs[i], ENV_VARS, ms, NULL, &body);
 		mockserver_answer(ms, body);
 		free(body);
 		struct backend be;
@@ -100,7 +94,7 @@ static void test_protocols(void **state)
 		assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 		const struct mock_request *q = mockserver_request(ms, 0);
 		assert_non_null(q);
-		reqcheck_run(expect, ms, q, false, NULL);
+		reqcheck_case_request(dirs[i], ms, q, NULL);
 		assert_null(ex->fault);
 		assert_int_equal(ex->n, 1);
 		assert_string_equal(ex->items[0].field, "district");
@@ -823,11 +817,7 @@ static void test_reply_fits_tools(void **state)
 	const char *anthropic_text = "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
 		"\"content\":[{\"type\":\"text\",\"text\":\"जी\"}],\"stop_reason\":\"end_turn\"}";
 	for (size_t i = 0; i < N_DIRS; i++) {
-		char expect[256];
-		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
+		const char *spec = reqcheck_case(dirs[i], ENV_VARS, ms, NULL, NULL);
 		bool anthropic = strcmp(dirs[i], "llm_anthropic") == 0;
 		struct backend rb;
 		assert_int_equal(backend_reply(spec, &rb, NULL), ERR_OK);

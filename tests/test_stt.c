@@ -166,19 +166,14 @@ static const struct stt_request REQ = {samples, N_SAMPLES, 16000, NULL, "hi"};
 static void test_providers(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"elevenlabs", "sarvam", "deepgram", "openai", "groq",
-					    "whispercpp", "google"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char expect[128], resp[128];
-		snprintf(expect, sizeof(expect), "tests/data/stt_%s/expect", names[i]);
-		snprintf(resp, sizeof(resp), "tests/data/stt_%s/response.json", names[i]);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, stt_verb);
-		char *body = reqcheck_file_text(resp);
-		assert_non_null(body);
+	/* one folder per provider under tests/data: expect, response.json */
+	static const char *const dirs[] = {"stt_elevenlabs", "stt_sarvam", "stt_deepgram", "stt_openai",
+					   "stt_groq", "stt_whispercpp", "stt_google"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *body = NULL;
+		const char *spec = reqcheck_case(dirs[i], ENV_VARS, ms, stt_verb, &body);
 		mockserver_clear(ms);
-		bool google = strcmp(names[i], "google") == 0;
+		bool google = strcmp(dirs[i], "stt_google") == 0;
 		if (google) {
 			setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
 			google_response = body;
@@ -200,7 +195,7 @@ static void test_providers(void **state)
 		free(text);
 		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
 		assert_non_null(q);
-		reqcheck_run(expect, ms, q, false, stt_verb);
+		reqcheck_case_request(dirs[i], ms, q, stt_verb);
 		struct backend_usage u;
 		assert_true(backend_last_usage(&be, &u));
 		assert_true(fabs(u.audio_s - 0.5) < 1e-9);
@@ -292,12 +287,9 @@ static void test_errors(void **state)
 static void test_token_nonblocking(void **state)
 {
 	(void)state;
-	envclear(ENV_VARS);
-	provider_config_free();
 	backend_cleanup(); /* no token kept from an earlier test */
-	const char *spec = reqcheck_run("tests/data/stt_google/expect", ms, NULL, true, stt_verb);
-	char *body = reqcheck_file_text("tests/data/stt_google/response.json");
-	assert_non_null(body);
+	char *body = NULL;
+	const char *spec = reqcheck_case("stt_google", ENV_VARS, ms, stt_verb, &body);
 	setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
 	mockserver_clear(ms);
 	google_response = body;

@@ -133,11 +133,9 @@ static void test_providers(void **state)
 	static char b64[4 * (sizeof(file) + 2) / 3 + 1], json[sizeof(b64) + 100];
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		char expect[128];
-		snprintf(expect, sizeof(expect), "tests/data/tts_%s/expect", r->name);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, tts_verb);
+		char dir[64];
+		snprintf(dir, sizeof(dir), "tts_%s", r->name);
+		const char *spec = reqcheck_case(dir, ENV_VARS, ms, tts_verb, NULL);
 		mockserver_clear(ms);
 		size_t n = tone(r->rate, pcm);
 		struct mock_reply ans = {200, r->content_type, (const char *)pcm, NULL, 0};
@@ -175,7 +173,7 @@ static void test_providers(void **state)
 		}
 		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
 		assert_non_null(q);
-		reqcheck_run(expect, ms, q, false, tts_verb);
+		reqcheck_case_request(dir, ms, q, tts_verb);
 		/* decoded: the very samples sent, at the provider's rate */
 		assert_int_equal(a.rate, r->rate);
 		assert_int_equal(a.n, n);
@@ -261,10 +259,8 @@ static void test_token_nonblocking(void **state)
 	(void)state;
 	static unsigned char pcm[2 * 48000], file[44 + 2 * 48000];
 	static char b64[4 * (sizeof(file) + 2) / 3 + 1], json[sizeof(b64) + 100];
-	envclear(ENV_VARS);
-	provider_config_free();
 	backend_cleanup(); /* no token kept from an earlier test */
-	const char *spec = reqcheck_run("tests/data/tts_google/expect", ms, NULL, true, tts_verb);
+	const char *spec = reqcheck_case("tts_google", ENV_VARS, ms, tts_verb, NULL);
 	size_t n = tone(24000, pcm);
 	EVP_EncodeBlock((unsigned char *)b64, file, (int)wav_file(pcm, n, 24000, file));
 	snprintf(json, sizeof(json), "{\"audioContent\":\"%s\"}", b64);
