@@ -47,8 +47,9 @@ static float *sine(size_t n, double freq, double amp, int rate)
 }
 
 /* tone row: FREQ MIN_DB MAX_DB (tests/data/channel_tones.tsv). */
-static void tone_row(struct table_row *r)
+static void tone_row(struct table_row *r, const void *ud)
 {
+	(void)ud;
 	double freq = table_num(r, 0), lo = table_num(r, 1), hi = table_num(r, 2);
 	double a_in, a_out, db;
 	size_t n = RATE, m = 0;
@@ -72,12 +73,13 @@ static void tone_row(struct table_row *r)
 static void test_band_limit(void **state)
 {
 	(void)state;
-	assert_true(table_each("tests/data/channel_tones.tsv", 3, 3, 0, tone_row) >= 8);
+	assert_true(table_each("tests/data/channel_tones.tsv", 3, 3, 0, tone_row, NULL) >= 8);
 }
 
 /* mu-law row: AMPLITUDE REL_ERROR FLOOR MIN_SNR_DB (tests/data/channel_mulaw.tsv). */
-static void mulaw_row(struct table_row *r)
+static void mulaw_row(struct table_row *r, const void *ud)
 {
+	(void)ud;
 	double amp = table_num(r, 0), rel = table_num(r, 1), floor_ = table_num(r, 2);
 	double min_snr = table_num(r, 3), snr;
 	size_t n = 8000;
@@ -100,7 +102,7 @@ static void mulaw_row(struct table_row *r)
 static void test_mulaw(void **state)
 {
 	(void)state;
-	assert_true(table_each("tests/data/channel_mulaw.tsv", 4, 4, 0, mulaw_row) >= 4);
+	assert_true(table_each("tests/data/channel_mulaw.tsv", 4, 4, 0, mulaw_row, NULL) >= 4);
 }
 
 /* A speech-like test signal: 0.3 s bursts of two tones with gaps. */

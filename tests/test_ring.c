@@ -21,8 +21,9 @@
 
 /* ring row: NAME CAPACITY OPS AVAILABLE OVERRUNS DROPPED (tests/data/ring_ops.tsv): the
  * operations run on a ring and on a model queue, which must agree at every read. */
-static void ops_row(struct table_row *row)
+static void ops_row(struct table_row *row, const void *ud)
 {
+	(void)ud;
 	const char *name = row->col[0];
 	size_t cap = (size_t)table_num(row, 1), want_avail = (size_t)table_num(row, 3);
 	unsigned long long want_over = (unsigned long long)table_num(row, 4);
@@ -80,7 +81,7 @@ static void ops_row(struct table_row *row)
 static void test_table(void **state)
 {
 	(void)state;
-	assert_true(table_each("tests/data/ring_ops.tsv", 6, 6, 0, ops_row) >= 10);
+	assert_true(table_each("tests/data/ring_ops.tsv", 6, 6, 0, ops_row, NULL) >= 10);
 }
 
 static void test_errors(void **state)

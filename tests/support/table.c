@@ -133,13 +133,13 @@ void table_free(struct table_row *rows, int n)
 }
 
 int table_each(const char *path, int min_cols, int max_cols, unsigned flags,
-	       void (*fn)(struct table_row *r))
+	       void (*fn)(struct table_row *r, const void *ud), const void *ud)
 {
 	struct table_row *rows;
 	int nrows;
 	table_load(path, min_cols, max_cols, flags, &rows, &nrows);
 	for (int i = 0; i < nrows; i++)
-		fn(&rows[i]);
+		fn(&rows[i], ud);
 	table_free(rows, nrows);
 	return nrows;
 }
