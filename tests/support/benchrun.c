@@ -21,6 +21,17 @@ double benchrun_wall_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void benchrun_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+}
+
 void benchrun_dir(char *dir, size_t n, const char *name)
 {
 	snprintf(dir, n, "/tmp/formdesk-%s-XXXXXX", name);

@@ -13,6 +13,9 @@ double benchrun_cpu_s(void);
  * differences mean anything). */
 double benchrun_wall_s(void);
 
+/* benchrun_sort: sort the n timings at v ascending (for their median and percentiles). */
+void benchrun_sort(double *v, size_t n);
+
 /* benchrun_dir: make a private folder /tmp/formdesk-NAME-XXXXXX and write its path to dir
  * (size n, at least 64). A folder that cannot be made stops the program (exit status 1)
  * with a message naming name (the program). */
