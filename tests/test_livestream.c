@@ -100,6 +100,24 @@ static void push_streamed_answer(void)
 				     sizeof(pcm), cuts, 3, true, false);
 }
 
+/* A live speaking with voice on a file sink at out that reads test_clock, now at start_ms,
+ * with the streamed answer queued and held back until playback first reads the clock.
+ * Output: the live (caller frees, then *sink). */
+static struct live *streamed_live(const char *out, struct backend *voice, double start_ms,
+				  struct sink **sink)
+{
+	struct live *l = NULL;
+	assert_true(backend_streams(voice));
+	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, sink, NULL), ERR_OK);
+	assert_int_equal(live_new(*sink, voice, NULL, NULL, &l), ERR_OK);
+	mockserver_clear(ms);
+	push_streamed_answer();
+	clock_ms = start_ms;
+	clock_reads = 0;
+	released_by_playback = false;
+	return l;
+}
+
 /* say: live_say, then the loop's ticks until the words' request has ended (live_say no
  * longer waits for it). */
 static enum err say(struct live *l, const char *text, double now_ms)
@@ -128,18 +146,10 @@ static void test_plays_as_it_arrives(void **state)
 	char out[256];
 	struct backend voice;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	struct live_event ev;
 	snprintf(out, sizeof(out), "%s/agent.wav", dir);
 	assert_int_equal(backend_tts("openai", &voice, NULL), ERR_OK);
-	assert_true(backend_streams(&voice));
-	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, &sink, NULL), ERR_OK);
-	assert_int_equal(live_new(sink, &voice, NULL, NULL, &l), ERR_OK);
-	mockserver_clear(ms);
-	push_streamed_answer();
-	clock_ms = 1000;
-	clock_reads = 0;
-	released_by_playback = false;
+	struct live *l = streamed_live(out, &voice, 1000, &sink);
 	assert_int_equal(say(l, "नमस्ते जी", 0), ERR_OK);
 	assert_true(released_by_playback);
 	assert_int_equal(live_state(l), LIVE_SPEAKING);
@@ -176,17 +186,9 @@ static void test_cache_and_barge_in(void **state)
 	char out[256], db[192];
 	struct backend voice;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	snprintf(out, sizeof(out), "%s/agent2.wav", dir);
 	struct ttscache *c = cached_voice("calls.db", &voice, db, sizeof(db));
-	assert_true(backend_streams(&voice));
-	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, &sink, NULL), ERR_OK);
-	assert_int_equal(live_new(sink, &voice, NULL, NULL, &l), ERR_OK);
-	mockserver_clear(ms);
-	push_streamed_answer();
-	clock_ms = 0;
-	clock_reads = 0;
-	released_by_playback = false;
+	struct live *l = streamed_live(out, &voice, 0, &sink);
 	/* a new sentence: streamed through the cache as it arrives */
 	assert_int_equal(say(l, "आपका नाम क्या है?", 0), ERR_OK);
 	assert_true(released_by_playback);
