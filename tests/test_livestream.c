@@ -30,8 +30,8 @@
 #include "audio/sink.h"
 #include "sessions/calls/live.h"
 #include "sessions/calls/ttscache.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
-#include "tests/support/tmpdir.h"
 
 #define N 12000 /* half a second at 24 kHz */
 #define VN 4800          /* 200 ms of audio at the voice's 24 kHz */
@@ -75,22 +75,10 @@ static int setup(void **state)
 	}
 	for (int i = 0; i < 2 * VN; i++)
 		vpcm[i] = i % 4 < 2 ? 0x11 : 0x21;
-	ms = mockserver_start();
-	if (!ms || tmpdir_make(dir, sizeof(dir), "livestream") != 0)
+	if (mockdir_open(dir, sizeof(dir), "livestream", mockserver_start, &ms) != 0)
 		return -1;
-	setenv("OPENAI_BASE_URL", mockserver_url(ms), 1);
-	setenv("OPENAI_API_KEY", "sk-stream-key", 1);
+	mockdir_provider("OPENAI", "sk-stream-key");
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	unsetenv("OPENAI_BASE_URL");
-	unsetenv("OPENAI_API_KEY");
-	return tmpdir_remove(dir);
 }
 
 static void push_streamed_answer(void)
@@ -537,5 +525,5 @@ int main(void)
 		cmocka_unit_test(test_espeak_off_the_loop),
 		cmocka_unit_test(test_cache_write_off_the_loop),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

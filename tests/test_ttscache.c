@@ -20,8 +20,8 @@
 #include "agent/rules/form.h"
 #include "agent/stages/provider.h"
 #include "sessions/calls/ttscache.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
-#include "tests/support/tmpdir.h"
 
 static struct mockserver *ms;
 static char dir[128], db[192];
@@ -58,24 +58,12 @@ static void sarvam_handler(void *ud, const struct mock_request *req, struct mock
 static int setup(void **state)
 {
 	(void)state;
-	ms = mockserver_start();
-	if (!ms || tmpdir_make(dir, sizeof(dir), "ttscache") != 0)
+	if (mockdir_open(dir, sizeof(dir), "ttscache", mockserver_start, &ms) != 0)
 		return -1;
 	snprintf(db, sizeof(db), "%s/calls.db", dir);
 	mockserver_set_handler(ms, sarvam_handler, NULL);
-	setenv("SARVAM_BASE_URL", mockserver_url(ms), 1);
-	setenv("SARVAM_API_KEY", "sv-cache-key", 1);
+	mockdir_provider("SARVAM", "sv-cache-key");
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	unsetenv("SARVAM_BASE_URL");
-	unsetenv("SARVAM_API_KEY");
-	return tmpdir_remove(dir);
 }
 
 static struct ttscache *cache_for(struct backend *b)
@@ -213,5 +201,5 @@ int main(void)
 		cmocka_unit_test(test_sentences),
 		cmocka_unit_test(test_offline),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }
