@@ -129,13 +129,25 @@ static void tasks_and_labels(void **state)
 	assert_int_equal(t, LABELS_TURN_ERRORS);
 	assert_int_equal(labels_task_parse("names", &t), ERR_NOTFOUND);
 	assert_string_equal(labels_task_name(LABELS_STT), "stt");
-	assert_true(labels_valid(LABELS_NAME_MATCH, "same"));
-	assert_true(labels_valid(LABELS_STT, "unsure"));
-	assert_false(labels_valid(LABELS_NAME_MATCH, "stt_error"));
-	assert_true(labels_valid(LABELS_TURN_ERRORS, "bargein_mishandled"));
-	assert_true(labels_valid(LABELS_TURN_ERRORS, "none"));
-	assert_false(labels_valid(LABELS_TURN_ERRORS, "same"));
-	assert_false(labels_valid(LABELS_NAME_MATCH, NULL));
+	/* a task's label and whether it is one of the task's */
+	static const struct {
+		enum labels_task task;
+		const char *label;
+		bool valid;
+	} labels[] = {
+		{LABELS_NAME_MATCH, "same", true},
+		{LABELS_STT, "unsure", true},
+		{LABELS_NAME_MATCH, "stt_error", false},
+		{LABELS_TURN_ERRORS, "bargein_mishandled", true},
+		{LABELS_TURN_ERRORS, "none", true},
+		{LABELS_TURN_ERRORS, "same", false},
+		{LABELS_NAME_MATCH, NULL, false},
+	};
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		if (labels_valid(labels[i].task, labels[i].label) != labels[i].valid)
+			fail_msg("%s: '%s' %s", labels_task_name(labels[i].task),
+				 labels[i].label ? labels[i].label : "(null)",
+				 labels[i].valid ? "should be a label" : "is no label");
 }
 
 /* build: the queue of task t from CORPUS (its notes dropped); fails the test if it cannot
