@@ -431,6 +431,23 @@ static int fault_row(void *ud, const char *spec, const char *key, const char *da
 	return 0;
 }
 
+/* file_has: the file dir/name, read whole, holds each of the n texts of want; the failure
+ * names the file and the text missing. */
+static void file_has(const char *dir, const char *name, const char *const *want, size_t n)
+{
+	char path[256], *text = NULL;
+	size_t cap = 0;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(getdelim(&text, &cap, '\0', f) > 0);
+	fclose(f);
+	for (size_t i = 0; i < n; i++)
+		if (!strstr(text, want[i]))
+			fail_msg("%s has no \"%s\"", name, want[i]);
+	free(text);
+}
+
 static void stage_attribution_planted(void **state)
 {
 	struct form *form = NULL;
@@ -471,13 +488,6 @@ static void stage_attribution_planted(void **state)
 	}
 	/* the report: both denominators, per stage, and results-field.csv */
 	assert_int_equal(benchreport_write(db, scope, &cfg, &c, out, &msg), ERR_OK);
-	char path[128], *md = NULL, *csv = NULL;
-	size_t n = 0;
-	snprintf(path, sizeof path, "%s/report.md", out);
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	assert_true(getdelim(&md, &n, '\0', f) > 0);
-	fclose(f);
 	static const char *const md_has[] = {
 		"answered or skipped): 19 of 24 fields",
 		"counts as wrong): 25 of 30",
@@ -487,27 +497,16 @@ static void stage_attribution_planted(void **state)
 		"| `c_index` | 3 | `district` | answered `\"Gaya\"` | skipped `null` | EXTRACT |",
 		"| `c_digit` | 2 | `age` | answered `24` | answered `25` | EXTRACT |",
 	};
-	for (size_t i = 0; i < sizeof md_has / sizeof md_has[0]; i++)
-		if (!strstr(md, md_has[i]))
-			fail_msg("report.md has no \"%s\"", md_has[i]);
-	snprintf(path, sizeof path, "%s/results-field.csv", out);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = 0;
-	assert_true(getdelim(&csv, &n, '\0', f) > 0);
-	fclose(f);
 	static const char *const csv_has[] = {
 		"call:fake+fake+script,age,*,*,6,5,0.833333,",
 		"call:fake+fake+script,district,noise,*,3,1,0.333333,",
 		"call:fake+fake+script,months,*,*,0,0,",
 	};
-	for (size_t i = 0; i < sizeof csv_has / sizeof csv_has[0]; i++)
-		if (!strstr(csv, csv_has[i]))
-			fail_msg("results-field.csv has no \"%s\"", csv_has[i]);
+	file_has(out, "report.md", md_has, sizeof md_has / sizeof md_has[0]);
+	file_has(out, "results-field.csv", csv_has, sizeof csv_has / sizeof csv_has[0]);
+	char path[128];
 	snprintf(path, sizeof path, "%s/field-accuracy.svg", out);
 	assert_int_equal(access(path, R_OK), 0);
-	free(md);
-	free(csv);
 	free(scope);
 	benchdb_close(db);
 	snprintf(cmd, sizeof cmd, "rm -rf %s %s %s-wal %s-shm", out, dbp, dbp, dbp);
