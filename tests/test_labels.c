@@ -159,6 +159,16 @@ static void build(struct labels *l, enum labels_task t)
 	free(notes);
 }
 
+/* queue: build the queue of task t (build) and read it back. Output: its items, *n of them
+ * (caller frees with labels_items_free). */
+static struct labels_item *queue(struct labels *l, enum labels_task t, int *n)
+{
+	struct labels_item *v = NULL;
+	build(l, t);
+	assert_int_equal(labels_items(l, t, &v, n), ERR_OK);
+	return v;
+}
+
 /* The name-match queue: six items from calls 1-6 (call 7's expected name is null, call
  * 8's corpus cannot be found, call 9 is in progress). */
 /* Every task's table is whole: answers with one distinct key each, accepted by
@@ -231,12 +241,9 @@ static void queue_name_match(void **state)
  * "complete" where the corpus expects call1 to stay "in_progress". */
 static void queue_turn_errors(void **state)
 {
-	struct labels *l = *state;
-	struct labels_item *v;
 	int n;
+	struct labels_item *v = queue(*state, LABELS_TURN_ERRORS, &n);
 
-	build(l, LABELS_TURN_ERRORS);
-	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);
 	assert_int_equal(n, 8);
 	for (int i = 0; i < n; i++) {
 		char key[32];
@@ -253,12 +260,9 @@ static void queue_turn_errors(void **state)
  * 3-6's words differ from "mera naam Sunita Devi hai"; call 2's is the same. */
 static void queue_stt(void **state)
 {
-	struct labels *l = *state;
-	struct labels_item *v;
 	int n;
+	struct labels_item *v = queue(*state, LABELS_STT, &n);
 
-	build(l, LABELS_STT);
-	assert_int_equal(labels_items(l, LABELS_STT, &v, &n), ERR_OK);
 	assert_int_equal(n, 7);
 	assert_string_equal(v[0].expected, "mera naam Sunita Devi hai");
 	assert_string_equal(v[0].captured, "मेरा नाम सुनीता देवी है");
