@@ -28,6 +28,7 @@
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
+#include "tests/support/table.h"
 
 static struct mockserver *ms;
 static EVP_PKEY *google_key;
@@ -385,29 +386,27 @@ static void test_keys_scrubbed(void **state)
 	envclear(ENV_VARS);
 }
 
+/* config row: TEXT SAYS (tests/data/tts_config_errors.tsv): a config file holding TEXT is
+ * refused, its message saying SAYS. */
+static void config_row(struct table_row *r, const void *ud)
+{
+	char path[] = "/tmp/formdesk-ttsconf-XXXXXX", why[300];
+	int fd = mkstemp(path);
+	size_t len = strlen(r->col[0]);
+	(void)ud;
+	assert_int_equal(write(fd, r->col[0], len), (ssize_t)len);
+	close(fd);
+	assert_int_not_equal(provider_config_load(path, why, sizeof(why)), ERR_OK);
+	if (!strstr(why, r->col[1]))
+		fail_msg("%s: \"%s\" does not say \"%s\"", r->name, why, r->col[1]);
+	unlink(path);
+}
+
 /* The config file's "tts" entries are checked as the "providers" ones are. */
 static void test_config(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *text, *says;
-	} bad[] = {
-		{"{\"tts\":{\"festival\":{}}}", "tts.festival: no such TTS provider"},
-		{"{\"tts\":{\"azure\":{\"voice\":5}}}", "tts.azure.voice must be a string"},
-		{"{\"tts\":{\"sarvam\":{\"sample_rate\":4000}}}", "tts.sarvam.sample_rate must be a whole number from 8000 to 48000"},
-		{"{\"tts\":[]}", "\"tts\" must be an object"},
-		{"{\"tts\":{\"openai\":{\"api_key\":\"x\"}}}", "environment only"},
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char path[] = "/tmp/formdesk-ttsconf-XXXXXX", why[300];
-		int fd = mkstemp(path);
-		assert_int_equal(write(fd, bad[i].text, strlen(bad[i].text)), (ssize_t)strlen(bad[i].text));
-		close(fd);
-		assert_int_not_equal(provider_config_load(path, why, sizeof(why)), ERR_OK);
-		if (!strstr(why, bad[i].says))
-			fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].text, why, bad[i].says);
-		unlink(path);
-	}
+	table_each("tests/data/tts_config_errors.tsv", 2, 2, 0, config_row, NULL);
 	provider_config_free();
 }
 

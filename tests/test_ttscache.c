@@ -22,6 +22,7 @@
 #include "sessions/calls/ttscache.h"
 #include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/table.h"
 
 static struct mockserver *ms;
 static char dir[128], db[192];
@@ -161,24 +162,21 @@ static enum err collect(void *ud, const char *s, size_t len)
 	return ERR_OK;
 }
 
+/* sentence row: TEXT SENTENCES (tests/data/ttscache_sentences.tsv): the sentences
+ * ttscache_sentences cuts TEXT into, each followed by "|". */
+static void sentence_row(struct table_row *r, const void *ud)
+{
+	char out[512] = "";
+	(void)ud;
+	assert_int_equal(ttscache_sentences(r->col[0], collect, out), ERR_OK);
+	if (strcmp(out, r->col[1]))
+		fail_msg("%s: got \"%s\", want \"%s\"", r->name, out, r->col[1]);
+}
+
 static void test_sentences(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *in, *out;
-	} rows[] = {
-		{"नमस्ते! आपका नाम क्या है?", "नमस्ते!|आपका नाम क्या है?|"},
-		{"  जी।  अब बस तीन सवाल बचे हैं।", "जी।|अब बस तीन सवाल बचे हैं।|"},
-		{"उम्र 2.5 साल. ठीक", "उम्र 2.5 साल.|ठीक|"},
-		{"", ""},
-		{"   ", ""},
-		{"बिना विराम", "बिना विराम|"},
-	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		char out[512] = "";
-		assert_int_equal(ttscache_sentences(rows[i].in, collect, out), ERR_OK);
-		assert_string_equal(out, rows[i].out);
-	}
+	table_each("tests/data/ttscache_sentences.tsv", 2, 2, TABLE_UNESCAPE, sentence_row, NULL);
 }
 
 /* Offline voices are not cached. */
