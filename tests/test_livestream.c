@@ -219,16 +219,19 @@ static double wall_clock(void *ud)
 }
 
 /* live_on_voice: turn-taking on the voice spec (backend_tts), playing into DIR/name on the
- * wall clock; the server's queue and records emptied. */
-static void live_on_voice(const char *spec, const char *name, struct sink **sink, struct live **l)
+ * wall clock; the server's queue and records emptied. Output: the live (caller frees, then
+ * *sink). */
+static struct live *live_on_voice(const char *spec, const char *name, struct sink **sink)
 {
 	char out[256];
 	struct backend voice;
+	struct live *l = NULL;
 	snprintf(out, sizeof(out), "%s/%s", dir, name);
 	assert_int_equal(backend_tts(spec, &voice, NULL), ERR_OK);
 	assert_int_equal(sink_open_file(out, LIVE_RATE, wall_clock, NULL, sink, NULL), ERR_OK);
-	assert_int_equal(live_new(*sink, &voice, NULL, NULL, l), ERR_OK);
+	assert_int_equal(live_new(*sink, &voice, NULL, NULL, &l), ERR_OK);
 	mockserver_clear(ms);
+	return l;
 }
 
 /* loop_once: one turn of a loop that waits as livecall's does: on live's request (its
@@ -264,9 +267,8 @@ static void test_barge_in_during_synthesis(void **state)
 {
 	(void)state;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	struct live_event ev;
-	live_on_voice("openai", "slow.wav", &sink, &l);
+	struct live *l = live_on_voice("openai", "slow.wav", &sink);
 	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, SLOW_MS}, 2 * VN);
 
 	double t0 = mono_ms();
@@ -318,8 +320,7 @@ static void test_queued_after_playing(void **state)
 {
 	(void)state;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
-	live_on_voice("openai", "queued.wav", &sink, &l);
+	struct live *l = live_on_voice("openai", "queued.wav", &sink);
 	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, 50}, 2 * VN);
 	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, 50}, 2 * VN);
 	double t0 = mono_ms();
@@ -339,9 +340,8 @@ static void test_espeak_off_the_loop(void **state)
 {
 	(void)state;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	struct live_event ev;
-	live_on_voice("espeak", "espeak.wav", &sink, &l);
+	struct live *l = live_on_voice("espeak", "espeak.wav", &sink);
 	double t0 = mono_ms();
 	assert_int_equal(live_say(l, "नमस्ते! यह माँ और बच्चे के स्वास्थ्य की एक मुफ़्त सेवा है। मैं आपसे "
 				  "कुछ सवाल पूछूँगी, आप बोलकर जवाब दीजिए।", false, t0), ERR_OK);
