@@ -18,14 +18,9 @@
 #include "audio/resample.h"
 #include "audio/sink.h"
 #include "sessions/calls/live.h"
+#include "tests/support/benchrun.h"
 
 #define TRIALS 200
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static double clock_ms(void *ud)
 {
@@ -82,7 +77,7 @@ static int run(struct sink *k, const struct backend *tts, const float *speech, s
 		printf("%-44s no barge-in measured\n", label);
 		return -1;
 	}
-	qsort(stop, (size_t)got, sizeof(double), cmp);
+	benchrun_sort(stop, (size_t)got);
 	printf("%-44s %3d barge-ins  p50 %6.2f ms  p95 %6.2f ms  max %6.2f ms  (target p95 < 30 ms)\n",
 	       label, got, stop[got / 2], stop[(int)(got * 0.95) < got ? (int)(got * 0.95) : got - 1],
 	       stop[got - 1]);

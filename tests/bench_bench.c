@@ -23,6 +23,7 @@
 #include "sessions/eval/benchreport.h"
 #include "sessions/corpus/corpus.h"
 #include "sessions/corpus/corpusgen.h"
+#include "tests/support/benchrun.h"
 #include "tests/support/mockserver.h"
 
 #define FORM "forms/armman_enrollment.json"
@@ -35,20 +36,6 @@ static const char RESPONSE[] =
 	"{\"role\":\"assistant\",\"content\":\"{\\\"ack\\\":\\\"ठीक है\\\",\\\"fields\\\":[]}\","
 	"\"refusal\":null},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":812,"
 	"\"completion_tokens\":12}}";
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double wall_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static char *slurp(const char *path)
 {
@@ -94,9 +81,9 @@ static void on_progress(void *ud, const char *stage, long done, long total)
 {
 	struct stage_clock *sc = ud;
 	if (!strcmp(stage, "extract") && done == 0)
-		sc->extract_start = wall_s();
+		sc->extract_start = benchrun_wall_s();
 	if (!strcmp(stage, "extract") && done == total) {
-		sc->extract_end = wall_s();
+		sc->extract_end = benchrun_wall_s();
 		sc->extract_total = total;
 	}
 }
@@ -145,7 +132,7 @@ int main(void)
 	snprintf(path, sizeof path, "%s/bench.db", dir);
 	if (benchdb_open(path, &db, &msg) != ERR_OK)
 		goto out;
-	double c0 = cpu_s(), w0 = wall_s();
+	double c0 = benchrun_cpu_s(), w0 = benchrun_wall_s();
 	char *scope = NULL;
 	if (bench_run(&cfg, db, &counts, &msg) != ERR_OK || !(scope = bench_scope(&cfg))) {
 		fprintf(stderr, "bench_bench: %s\n", msg ? msg : "bench failed");
@@ -158,7 +145,7 @@ int main(void)
 		goto out;
 	}
 	free(scope);
-	double cpu = cpu_s() - c0, wall = wall_s() - w0;
+	double cpu = benchrun_cpu_s() - c0, wall = benchrun_wall_s() - w0;
 	printf("offline enrollment benchmark: %ld calls, %ld EXTRACT + %ld REPLY unit tests "
 	       "(%ld end-call), %ld utterances: CPU %.3f s (target under 2 s), wall %.3f s\n",
 	       counts.calls, counts.extract, counts.reply_ask + counts.reply_end, counts.reply_end,

@@ -11,6 +11,7 @@
 #include "agent/rules/flow.h"
 #include "agent/rules/form.h"
 #include "agent/hindi/lexicon.h"
+#include "tests/support/benchrun.h"
 
 #define ROUNDS 200
 
@@ -19,12 +20,6 @@ static double now_us(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(void)
@@ -93,7 +88,7 @@ int main(void)
 			cJSON_Delete(res);
 			extraction_free(ex);
 		}
-	qsort(t, (size_t)k, sizeof(double), cmp_double);
+	benchrun_sort(t, (size_t)k);
 	printf("extract+rules: %d utterances x %d rounds: median %.2f us, p99 %.2f us, max %.2f us "
 	       "(target: median < 20 us)\n",
 	       n, ROUNDS, t[k / 2], t[(size_t)(k * 0.99)], t[k - 1]);

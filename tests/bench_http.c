@@ -14,6 +14,7 @@
 #include "agent/rules/form.h"
 #include "agent/stages/http.h"
 #include "agent/stages/provider.h"
+#include "tests/support/benchrun.h"
 #include "tests/support/mockserver.h"
 
 #define OVERHEAD_RUNS 2000
@@ -26,19 +27,6 @@ static const char RESPONSE[] =
 	"{\"role\":\"assistant\",\"content\":\"{\\\"ack\\\":\\\"ठीक है\\\",\\\"fields\\\":[{\\\"field\\\":"
 	"\\\"district\\\",\\\"value\\\":1,\\\"skip\\\":false,\\\"reason\\\":\\\"none\\\"}]}\",\"refusal\":null},"
 	"\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":812,\"completion_tokens\":31}}";
-
-static double now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 struct run {
 	struct http_client *c;
@@ -111,7 +99,7 @@ int main(void)
 				     .attempts = 1};
 	static double t[OVERHEAD_RUNS];
 	for (int i = 0; i < OVERHEAD_RUNS; i++) {
-		double t0 = now_us();
+		double t0 = benchrun_wall_s();
 		struct http_req *hr = NULL;
 		struct extraction *ex = NULL;
 		if (extract_llm_request(x, &rq, &hr) != ERR_OK ||
@@ -121,9 +109,9 @@ int main(void)
 		}
 		http_req_free(hr);
 		extraction_free(ex);
-		t[i] = now_us() - t0;
+		t[i] = (benchrun_wall_s() - t0) * 1e6; /* microseconds */
 	}
-	qsort(t, OVERHEAD_RUNS, sizeof(double), cmp);
+	benchrun_sort(t, OVERHEAD_RUNS);
 	printf("EXTRACT request build + response parse: median %.1f us, p95 %.1f us (%d runs)\n",
 	       t[OVERHEAD_RUNS / 2], t[OVERHEAD_RUNS * 95 / 100], OVERHEAD_RUNS);
 
@@ -132,13 +120,13 @@ int main(void)
 	if (http_client_new(&c) != ERR_OK)
 		return 1;
 	struct run r = {c, x, &rq, 0, 0, 0};
-	double t0 = now_us();
+	double t0 = benchrun_wall_s();
 	for (int i = 0; i < CONCURRENCY; i++)
 		start_one(&r);
 	while (r.done < CALLS)
 		if (http_poll(c, 1000, NULL, 0) != ERR_OK)
 			break;
-	double wall = (now_us() - t0) / 1e6;
+	double wall = benchrun_wall_s() - t0;
 	printf("%d EXTRACT calls, %d at a time, server delay %d ms: wall %.2f s (ideal %.2f s), "
 	       "%d failed\n", CALLS, CONCURRENCY, DELAY_MS, wall,
 	       (double)CALLS / CONCURRENCY * DELAY_MS / 1000.0, r.failed);

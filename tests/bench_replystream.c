@@ -21,6 +21,7 @@
 #include "agent/stages/tts.h"
 #include "sessions/calls/livecall.h"
 #include "sessions/store/latency.h"
+#include "tests/support/benchrun.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/replyseen.h"
@@ -34,15 +35,9 @@
 static const char *const DELTAS[] = {"जी, कोई बात नहीं।", " कृपया अपना पूरा", " नाम बताइए।",
 				     " आपका नाम फ़ॉर्म में", " लिखा जाएगा।", NULL};
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp);
+	benchrun_sort(v, (size_t)n);
 	return n ? v[n / 2] : 0;
 }
 

@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "sessions/store/store.h"
+#include "tests/support/benchrun.h"
 #include "tests/support/dbq.h"
 
 #define CALLS 100000
@@ -138,15 +139,12 @@ static int first_screen(const char *bin, const char *path, double *ms)
 
 int main(void)
 {
-	char dir[] = "/tmp/formdesk-bench-review-XXXXXX", db[128];
+	char dir[64], db[128];
 	const char *bin = getenv("FORMDESK_BIN") ? getenv("FORMDESK_BIN") : "./formdesk";
 	double t0, build_ms, ms = 0;
 	int rc = 1;
 
-	if (!mkdtemp(dir)) {
-		perror("bench_review: mkdtemp");
-		return 1;
-	}
+	benchrun_dir(dir, sizeof dir, "bench_review");
 	snprintf(db, sizeof db, "%s/review.db", dir);
 	t0 = now_ms();
 	if (build(db) != 0)

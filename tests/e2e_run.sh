@@ -54,6 +54,15 @@ sql() {
 	sqlite3 -batch -noheader "$db" "$1"
 }
 
+# sql_is WANT QUERY WHAT: ok when QUERY's answer on the database is WANT; the line says WHAT
+# and the answer.
+sql_is() {
+	local got
+	got=$(sql "$2")
+	[ "$got" = "$1" ]
+	ok $? "$3 ($got)"
+}
+
 # ---- demo ----
 if [ -f corpus/demo/corpus.json ]; then
 	"$BIN" run --headless --form forms/armman_enrollment.json --corpus demo --db "$db" \
@@ -75,9 +84,8 @@ if [ -f corpus/demo/corpus.json ]; then
 	ok $? "demo: per turn, the end of speech to the agent's first words in named parts that add up to the total"
 	check 'all(c["turns"] == sum(1 for s in c["form_status"].values() if s != "empty") for c in calls)' "$tmp/demo.out"
 	ok $? "demo: one caller turn per question asked"
-	got=$(sql "SELECT group_concat(caller || '=' || n, ' ') FROM (SELECT caller, count(DISTINCT path) AS n FROM calls WHERE corpus = 'demo' GROUP BY caller ORDER BY caller)")
-	[ "$got" = "jhanvi=48 jhumri=48 khushboo=48" ]
-	ok $? "demo: all 48 branch paths for every caller ($got)"
+	sql_is "jhanvi=48 jhumri=48 khushboo=48" "SELECT group_concat(caller || '=' || n, ' ') FROM (SELECT caller, count(DISTINCT path) AS n FROM calls WHERE corpus = 'demo' GROUP BY caller ORDER BY caller)" \
+		"demo: all 48 branch paths for every caller"
 	# The 48 paths, as the expected forms show them: pregnancy x linked x WhatsApp x Aadhaar.
 	check 'len({(c["form_status"]["gestational_age"], c["form_status"]["linked_number"], c["form_data"]["phone_linked"], c["form_status"]["whatsapp_same"], c["form_status"]["whatsapp_number"], c["form_status"]["aadhaar_last4"]) for c in calls}) == 48' "$tmp/demo.out"
 	ok $? "demo: the final forms show 2 x 3 x 4 x 2 = 48 distinct paths"
@@ -109,12 +117,10 @@ if [ -f corpus/respin/corpus.json ]; then
 	ok $? "respin: name skipped"
 	grep -q 'CC-BY-4.0' "$tmp/respin.err"
 	ok $? "respin: the CC-BY-4.0 attribution is shown"
-	got=$(sql "SELECT count(*) FROM turns t JOIN calls c ON c.id = t.call_id WHERE c.corpus = 'respin' AND t.seg_start_ms IS NOT NULL")
-	[ "$got" = 95 ]
-	ok $? "respin: the endpointer found speech in all 95 clips ($got)"
-	got=$(sql "SELECT count(*) FROM calls WHERE corpus = 'respin' AND reason LIKE 'district%'")
-	[ "$got" = 19 ]
-	ok $? "respin: every call ends on district running out of retries ($got)"
+	sql_is "95" "SELECT count(*) FROM turns t JOIN calls c ON c.id = t.call_id WHERE c.corpus = 'respin' AND t.seg_start_ms IS NOT NULL" \
+		"respin: the endpointer found speech in all 95 clips"
+	sql_is "19" "SELECT count(*) FROM calls WHERE corpus = 'respin' AND reason LIKE 'district%'" \
+		"respin: every call ends on district running out of retries"
 else
 	skip "respin corpus" "corpus/respin not built (clips absent)"
 fi
@@ -125,18 +131,14 @@ if [ -f "$db" ]; then
 	got=$(sql "SELECT count(*) FROM turns")
 	[ "$got" = "$want" ] && [ "$got" -gt 0 ]
 	ok $? "store: every turn of both runs is in the database ($got of $want)"
-	got=$(sql "SELECT count(*) FROM turns WHERE transcript IS NULL OR decision IS NULL OR json_valid(decision) = 0")
-	[ "$got" = 0 ]
-	ok $? "store: every turn has its transcript and decision ($got missing)"
-	got=$(sql "SELECT count(*) FROM calls WHERE status = 'in_progress' OR ended_at IS NULL")
-	[ "$got" = 0 ]
-	ok $? "store: every call is closed with its status"
-	got=$(sql "SELECT count(*) FROM calls c WHERE turns != (SELECT count(*) FROM turns t WHERE t.call_id = c.id)")
-	[ "$got" = 0 ]
-	ok $? "store: each call's turn count matches its turn rows"
-	got=$(sql "PRAGMA journal_mode")
-	[ "$got" = wal ]
-	ok $? "store: WAL journal"
+	sql_is "0" "SELECT count(*) FROM turns WHERE transcript IS NULL OR decision IS NULL OR json_valid(decision) = 0" \
+		"store: every turn has its transcript and decision"
+	sql_is "0" "SELECT count(*) FROM calls WHERE status = 'in_progress' OR ended_at IS NULL" \
+		"store: every call is closed with its status"
+	sql_is "0" "SELECT count(*) FROM calls c WHERE turns != (SELECT count(*) FROM turns t WHERE t.call_id = c.id)" \
+		"store: each call's turn count matches its turn rows"
+	sql_is "wal" "PRAGMA journal_mode" \
+		"store: WAL journal"
 	if [ -f "$tmp/demo.out" ]; then
 		got=$(sql "SELECT count(*) FROM verdicts v JOIN turns t ON t.id = v.turn_id JOIN calls c ON c.id = t.call_id WHERE c.corpus = 'demo'")
 		[ "$got" -gt 0 ]

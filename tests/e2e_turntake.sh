@@ -57,28 +57,7 @@ import wave
 w = wave.open('$C/audios/u_silence.wav', 'wb'); w.setnchannels(1); w.setsampwidth(2)
 w.setframerate(16000); w.writeframes(bytes(2 * 24000)); w.close()"
 echo "u_silence," >>"$C/transcripts.csv"
-cat >"$C/calls.csv" <<'EOF'
-call_id,turn,utterance_id,condition,barge_in_ms
-bc1,1,u_hmm,ideal,1500
-bc1,2,u_name,ideal,
-bc1,3,u_gaya,ideal,
-bc1,4,u_clinic,ideal,
-bc1,5,u_yes,ideal,
-bc1,6,u_months,ideal,
-bc1,7,u_haan,ideal,1900
-bc1,8,u_no,ideal,
-bc2,1,u_haanhaan,ideal,3000
-bc2,2,u_name,ideal,
-hz,1,u_name,ideal,
-hz,2,u_umm,ideal,
-hz,3,u_gaya2,ideal,
-sil,1,u_name,ideal,
-sil,2,u_gaya,ideal,
-sil,3,u_clinic,ideal,
-sil,4,u_yes,ideal,
-sil,5,u_silence,ideal,
-sil,6,u_months,ideal,
-EOF
+cp tests/data/turntake_calls.csv "$C/calls.csv"
 
 "$BIN" run --headless --corpus "$C" --db "$tmp/c.db" >"$tmp/c.out" 2>"$tmp/c.err"
 rc=$?

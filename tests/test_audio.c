@@ -29,12 +29,6 @@ static int setup(void **state)
 	return tmpdir_make(tmpdir, sizeof(tmpdir), "audio");
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	return tmpdir_remove(tmpdir);
-}
-
 /* Writes seconds of a channels-channel file at rate Hz: channel c holds a sine of
  * freq[c] Hz with amplitude amp[c]. Returns 0, or -1 if libsndfile cannot write format. */
 static int make_file(const char *path, int format, int rate, int channels, double seconds,
@@ -321,5 +315,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_roundtrip),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }

@@ -19,6 +19,7 @@
 #include "audio/audiofile.h"
 #include "audio/channel.h"
 #include "endpoint_clips.h"
+#include "tests/support/table.h"
 
 #define RATE 16000
 
@@ -45,79 +46,63 @@ static float *sine(size_t n, double freq, double amp, int rate)
 	return x;
 }
 
-static FILE *open_table(const char *path)
+/* tone row: FREQ MIN_DB MAX_DB (tests/data/channel_tones.tsv). */
+static void tone_row(struct table_row *r, const void *ud)
 {
-	FILE *f = fopen(path, "r");
+	(void)ud;
+	double freq = table_num(r, 0), lo = table_num(r, 1), hi = table_num(r, 2);
+	double a_in, a_out, db;
+	size_t n = RATE, m = 0;
+	float *x, *y = NULL;
+	char *msg = NULL;
 
-	assert_non_null(f);
-	return f;
+	x = sine(n, freq, 0.3, RATE);
+	if (channel_telephone(x, n, RATE, &y, &m, &msg) != ERR_OK)
+		fail_msg("telephone channel: %s", msg ? msg : "?");
+	assert_true(m > n - n / 100 && m < n + n / 100); /* same duration */
+	/* The middle half: clear of the filters' start and end. */
+	a_in = tone_amp(x, n / 4, 3 * n / 4, freq, RATE);
+	a_out = tone_amp(y, n / 4, 3 * n / 4, freq, RATE);
+	db = 20 * log10(fmax(a_out, 1e-12) / a_in);
+	if (db < lo || db > hi)
+		fail_msg("%.0f Hz: %.1f dB, expected %.0f..%.0f", freq, db, lo, hi);
+	free(x);
+	free(y);
 }
 
 static void test_band_limit(void **state)
 {
-	FILE *f = open_table("tests/data/channel_tones.tsv");
-	char line[256];
-	int rows = 0;
-
 	(void)state;
-	while (fgets(line, sizeof(line), f)) {
-		double freq, lo, hi, a_in, a_out, db;
-		size_t n = RATE, m = 0;
-		float *x, *y = NULL;
-		char *msg = NULL;
+	assert_true(table_each("tests/data/channel_tones.tsv", 3, 3, 0, tone_row, NULL) >= 8);
+}
 
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		assert_int_equal(sscanf(line, "%lf\t%lf\t%lf", &freq, &lo, &hi), 3);
-		x = sine(n, freq, 0.3, RATE);
-		if (channel_telephone(x, n, RATE, &y, &m, &msg) != ERR_OK)
-			fail_msg("telephone channel: %s", msg ? msg : "?");
-		assert_true(m > n - n / 100 && m < n + n / 100); /* same duration */
-		/* The middle half: clear of the filters' start and end. */
-		a_in = tone_amp(x, n / 4, 3 * n / 4, freq, RATE);
-		a_out = tone_amp(y, n / 4, 3 * n / 4, freq, RATE);
-		db = 20 * log10(fmax(a_out, 1e-12) / a_in);
-		if (db < lo || db > hi)
-			fail_msg("%.0f Hz: %.1f dB, expected %.0f..%.0f", freq, db, lo, hi);
-		free(x);
-		free(y);
-		rows++;
+/* mu-law row: AMPLITUDE REL_ERROR FLOOR MIN_SNR_DB (tests/data/channel_mulaw.tsv). */
+static void mulaw_row(struct table_row *r, const void *ud)
+{
+	(void)ud;
+	double amp = table_num(r, 0), rel = table_num(r, 1), floor_ = table_num(r, 2);
+	double min_snr = table_num(r, 3), snr;
+	size_t n = 8000;
+	float *x, *y = NULL;
+
+	x = sine(n, 1013, amp, 8000); /* not a divisor of the rate: many sample values */
+	assert_int_equal(channel_mulaw(x, n, &y, NULL), ERR_OK);
+	for (size_t i = 0; i < n; i++) {
+		double err = fabs((double)y[i] - x[i]);
+		if (err > rel * fabs(x[i]) + floor_)
+			fail_msg("amplitude %g, sample %zu: %g became %g", amp, i, x[i], y[i]);
 	}
-	fclose(f);
-	assert_true(rows >= 8);
+	snr = channel_snr_db(x, y, n);
+	if (snr < min_snr)
+		fail_msg("amplitude %g: round trip SNR %.1f dB, expected at least %.0f", amp, snr, min_snr);
+	free(x);
+	free(y);
 }
 
 static void test_mulaw(void **state)
 {
-	FILE *f = open_table("tests/data/channel_mulaw.tsv");
-	char line[256];
-	int rows = 0;
-
 	(void)state;
-	while (fgets(line, sizeof(line), f)) {
-		double amp, rel, floor_, min_snr, snr;
-		size_t n = 8000;
-		float *x, *y = NULL;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		assert_int_equal(sscanf(line, "%lf\t%lf\t%lf\t%lf", &amp, &rel, &floor_, &min_snr), 4);
-		x = sine(n, 1013, amp, 8000); /* not a divisor of the rate: many sample values */
-		assert_int_equal(channel_mulaw(x, n, &y, NULL), ERR_OK);
-		for (size_t i = 0; i < n; i++) {
-			double err = fabs((double)y[i] - x[i]);
-			if (err > rel * fabs(x[i]) + floor_)
-				fail_msg("amplitude %g, sample %zu: %g became %g", amp, i, x[i], y[i]);
-		}
-		snr = channel_snr_db(x, y, n);
-		if (snr < min_snr)
-			fail_msg("amplitude %g: round trip SNR %.1f dB, expected at least %.0f", amp, snr, min_snr);
-		free(x);
-		free(y);
-		rows++;
-	}
-	fclose(f);
-	assert_true(rows >= 4);
+	assert_true(table_each("tests/data/channel_mulaw.tsv", 4, 4, 0, mulaw_row, NULL) >= 4);
 }
 
 /* A speech-like test signal: 0.3 s bursts of two tones with gaps. */

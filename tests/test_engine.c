@@ -130,10 +130,13 @@ static int setup(void **state)
 	return 0;
 }
 
-/* A call of typed turns (no audio). */
-static struct corpus_call *make_call(const char *id, int n, const char *const *words)
+/* A corpus of one call of typed turns (no audio); free it with corpus_free. */
+static struct corpus *make_call(const char *id, int n, const char *const *words)
 {
-	struct corpus_call *c = calloc(1, sizeof *c);
+	struct corpus *k = calloc(1, sizeof *k);
+	assert_non_null(k);
+	struct corpus_call *c = k->calls = calloc(1, sizeof *c);
+	k->n_calls = 1;
 	c->id = strdup(id);
 	c->turns = calloc((size_t)n, sizeof *c->turns);
 	c->n_turns = n;
@@ -143,20 +146,7 @@ static struct corpus_call *make_call(const char *id, int n, const char *const *w
 		c->turns[i].condition = strdup("ideal");
 		c->turns[i].barge_in_ms = -1; /* as corpus_load: no barge-in */
 	}
-	return c;
-}
-
-static void free_call(struct corpus_call *c)
-{
-	for (int i = 0; i < c->n_turns; i++) {
-		free(c->turns[i].utterance_id);
-		free(c->turns[i].transcript);
-		free(c->turns[i].condition);
-		free(c->turns[i].audio);
-	}
-	free(c->turns);
-	free(c->id);
-	free(c);
+	return k;
 }
 
 static int run(struct fixture *f, const struct corpus_call *c)
@@ -179,7 +169,8 @@ static void test_failures_and_hang_up(void **state)
 	struct fixture *f = *state;
 	static const char *const words[] = {"name=Sunita Devi", "extract-fails", "stt-fails",
 					    "district=1"};
-	struct corpus_call *c = make_call("k1", 4, words);
+	struct corpus *k = make_call("k1", 4, words);
+	struct corpus_call *c = k->calls;
 
 	assert_int_equal(run(f, c), 4);
 	assert_string_equal(f->log.kinds, "SDA" "CXDAT" "C!DAT" "!CDAT" "CXDATE");
@@ -206,7 +197,7 @@ static void test_failures_and_hang_up(void **state)
 	dbq_expect(f->fx.db, "SELECT count(*) FROM captures WHERE field = 'district' AND status = 'answered'",
 		   "1");
 	dbq_expect(f->fx.db, "SELECT json_extract(form_data, '$.district') FROM calls", "Gaya");
-	free_call(c);
+	corpus_free(k);
 }
 
 /* The rules end the call (a required field runs out) before the turns do; later turns are
@@ -215,7 +206,8 @@ static void test_required_runs_out(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const words[] = {"name?", "umm", "hmm", "ahh", "district=1", "more"};
-	struct corpus_call *c = make_call("k2", 6, words);
+	struct corpus *k = make_call("k2", 6, words);
+	struct corpus_call *c = k->calls;
 
 	assert_int_equal(run(f, c), 4);
 	assert_int_equal(f->log.end_status, CALL_FAILED);
@@ -223,7 +215,7 @@ static void test_required_runs_out(void **state)
 	dbq_expect(f->fx.db, "SELECT reason LIKE 'district%' FROM calls", "1");
 	dbq_expect(f->fx.db, "SELECT json_extract(form_status, '$.name') FROM calls", "skipped");
 	dbq_expect(f->fx.db, "SELECT reply FROM turns WHERE idx = 4", "end_call -");
-	free_call(c);
+	corpus_free(k);
 }
 
 /* An audio file that cannot be read: recorded, nothing captured. */
@@ -231,14 +223,15 @@ static void test_unreadable_audio(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const words[] = {"name=Sunita"};
-	struct corpus_call *c = make_call("k3", 1, words);
+	struct corpus *k = make_call("k3", 1, words);
+	struct corpus_call *c = k->calls;
 	c->turns[0].audio = strdup("/nonexistent/a.wav");
 
 	assert_int_equal(run(f, c), 1);
 	assert_non_null(strstr(f->log.last_error, "/nonexistent/a.wav"));
 	dbq_expect(f->fx.db, "SELECT error LIKE 'audio: %/nonexistent/a.wav%' FROM turns", "1");
 	dbq_expect(f->fx.db, "SELECT json_extract(form_status, '$.name') FROM calls", "empty");
-	free_call(c);
+	corpus_free(k);
 }
 
 /* A call left open when the next one begins is recorded as abandoned. */
@@ -246,7 +239,8 @@ static void test_abandoned(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const words[] = {"name=Sunita", "district=2"};
-	struct corpus_call *a = make_call("a", 2, words), *b = make_call("b", 2, words);
+	struct corpus *ka = make_call("a", 2, words), *kb = make_call("b", 2, words);
+	struct corpus_call *a = ka->calls, *b = kb->calls;
 	bool ended = false;
 
 	assert_int_equal(engine_begin(f->fx.engine, a), ERR_OK);
@@ -257,8 +251,8 @@ static void test_abandoned(void **state)
 		   "failed|1|abandoned: the next call was started");
 	dbq_expect(f->fx.db, "SELECT json_extract(form_data, '$.district') FROM calls WHERE corpus_call_id = 'b'",
 		   "Leh");
-	free_call(a);
-	free_call(b);
+	corpus_free(ka);
+	corpus_free(kb);
 }
 
 static void test_score(void **state)

@@ -153,17 +153,11 @@ static int setup(void **state)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	return tmpdir_remove(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_allocation_fails_once),
 		cmocka_unit_test(test_sqlite_allocations_fail),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }

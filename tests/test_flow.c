@@ -157,6 +157,16 @@ static struct flow *start(const struct form *f, cJSON **d)
 	return fl;
 }
 
+/* started: a flow on f begun, its opening decision (checked by json_of) dropped. Output:
+ * the flow (caller frees). */
+static struct flow *started(const struct form *f)
+{
+	cJSON *d;
+	struct flow *fl = start(f, &d);
+	cJSON_Delete(d);
+	return fl;
+}
+
 /* Apply one caller turn of n items; returns the decision (caller frees). */
 static cJSON *turn(struct flow *fl, const struct it *items, int n)
 {
@@ -359,10 +369,8 @@ static void test_required_exhausted_fails(void **state)
 {
 	(void)state;
 	struct form *f = load("forms/armman_enrollment.json");
-	cJSON *d;
-	struct flow *fl = start(f, &d);
-	cJSON_Delete(d);
-	d = TURN(fl, {"name", "\"Sunita\"", false});
+	struct flow *fl = started(f);
+	cJSON *d = TURN(fl, {"name", "\"Sunita\"", false});
 	assert_string_equal(asking(d), "district");
 	/* district: max_retries 2 -> asked, re-asked twice, then the call ends. */
 	for (int i = 1; i <= 3; i++) {
@@ -398,10 +406,8 @@ static void test_optional_exhausted_skips(void **state)
 {
 	(void)state;
 	struct form *f = load("forms/armman_enrollment.json");
-	cJSON *d;
-	struct flow *fl = start(f, &d);
-	cJSON_Delete(d);
-	d = TURN(fl, {"name", "\"S\"", false}); /* too short: invalid, re-ask with the error */
+	struct flow *fl = started(f);
+	cJSON *d = TURN(fl, {"name", "\"S\"", false}); /* too short: invalid, re-ask with the error */
 	assert_string_equal(asking(d), "name");
 	assert_int_equal(arg(d, "retry")->valueint, 1);
 	assert_string_equal(arg(d, "error")->valuestring,
@@ -441,8 +447,7 @@ static void test_until_answered_and_allow_retries(void **state)
 	(void)state;
 	struct form *f = parse(retry_form);
 	cJSON *d;
-	struct flow *fl = start(f, &d);
-	cJSON_Delete(d);
+	struct flow *fl = started(f);
 	for (int i = 1; i <= 10; i++) {
 		d = turn(fl, NULL, 0);
 		assert_string_equal(asking(d), "forever");
@@ -472,8 +477,7 @@ static void test_until_answered_and_allow_retries(void **state)
 	flow_free(fl);
 
 	/* allow_retries false, required: the first failure ends the call. */
-	fl = start(f, &d);
-	cJSON_Delete(d);
+	fl = started(f);
 	d = TURN(fl, {"forever", "\"x\"", false}, {"once_opt", NULL, true}, {"opt_end", "\"y\"", false});
 	assert_string_equal(asking(d), "once_req");
 	cJSON_Delete(d);
@@ -512,8 +516,7 @@ static void test_end_call_value_screens_out(void **state)
 	flow_free(fl);
 
 	/* "Yes" goes on; fever_days re-asks with its {error} retry message. */
-	fl = start(f, &d);
-	cJSON_Delete(d);
+	fl = started(f);
 	d = TURN(fl, {"has_fever", "true", false});
 	assert_string_equal(asking(d), "fever_days");
 	assert_string_equal(cJSON_GetObjectItem(flow_form_data(fl), "has_fever")->valuestring, "Yes");
@@ -540,10 +543,8 @@ static void test_present_branches(void **state)
 {
 	(void)state;
 	struct form *f = parse(present_form);
-	cJSON *d;
-	struct flow *fl = start(f, &d);
-	cJSON_Delete(d);
-	d = TURN(fl, {"a", "\"x\"", false});
+	struct flow *fl = started(f);
+	cJSON *d = TURN(fl, {"a", "\"x\"", false});
 	assert_string_equal(asking(d), "if_a");
 	assert_true(flow_branch_active(fl, 0));
 	assert_false(flow_branch_active(fl, 1));
@@ -558,8 +559,7 @@ static void test_present_branches(void **state)
 	cJSON_Delete(d);
 	flow_free(fl);
 
-	fl = start(f, &d);
-	cJSON_Delete(d);
+	fl = started(f);
 	d = TURN(fl, {"a", NULL, true}); /* skipped -> present false branch (present wins) */
 	assert_string_equal(asking(d), "if_not_a");
 	assert_json(cJSON_GetObjectItem(d, "branches"),
@@ -576,10 +576,8 @@ static void test_multi_field_and_corrections(void **state)
 {
 	(void)state;
 	struct form *f = load("forms/armman_enrollment.json");
-	cJSON *d;
-	struct flow *fl = start(f, &d);
-	cJSON_Delete(d);
-	d = TURN(fl, {"name", "\"Sunita Devi\"", false}, {"district", "\"gaya\"", false},
+	struct flow *fl = started(f);
+	cJSON *d = TURN(fl, {"name", "\"Sunita Devi\"", false}, {"district", "\"gaya\"", false},
 		 {"clinic_name", "\"PHC\"", false}, {"pregnant", "true", false});
 	assert_string_equal(asking(d), "gestational_age");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(d, "captured")), 4);
@@ -618,10 +616,8 @@ static void test_faults(void **state)
 {
 	(void)state;
 	struct form *f = load("forms/armman_enrollment.json");
-	cJSON *d;
-	struct flow *fl = start(f, &d);
-	cJSON_Delete(d);
-	d = TURN(fl, {"name", "{\"first\":\"S\"}", false}, {"favourite_colour", "\"blue\"", false});
+	struct flow *fl = started(f);
+	cJSON *d = TURN(fl, {"name", "{\"first\":\"S\"}", false}, {"favourite_colour", "\"blue\"", false});
 	assert_string_equal(asking(d), "name");
 	assert_int_equal(arg(d, "retry")->valueint, 1);
 	assert_string_equal(arg(d, "error")->valuestring, "Value must be text.");

@@ -129,13 +129,25 @@ static void tasks_and_labels(void **state)
 	assert_int_equal(t, LABELS_TURN_ERRORS);
 	assert_int_equal(labels_task_parse("names", &t), ERR_NOTFOUND);
 	assert_string_equal(labels_task_name(LABELS_STT), "stt");
-	assert_true(labels_valid(LABELS_NAME_MATCH, "same"));
-	assert_true(labels_valid(LABELS_STT, "unsure"));
-	assert_false(labels_valid(LABELS_NAME_MATCH, "stt_error"));
-	assert_true(labels_valid(LABELS_TURN_ERRORS, "bargein_mishandled"));
-	assert_true(labels_valid(LABELS_TURN_ERRORS, "none"));
-	assert_false(labels_valid(LABELS_TURN_ERRORS, "same"));
-	assert_false(labels_valid(LABELS_NAME_MATCH, NULL));
+	/* a task's label and whether it is one of the task's */
+	static const struct {
+		enum labels_task task;
+		const char *label;
+		bool valid;
+	} labels[] = {
+		{LABELS_NAME_MATCH, "same", true},
+		{LABELS_STT, "unsure", true},
+		{LABELS_NAME_MATCH, "stt_error", false},
+		{LABELS_TURN_ERRORS, "bargein_mishandled", true},
+		{LABELS_TURN_ERRORS, "none", true},
+		{LABELS_TURN_ERRORS, "same", false},
+		{LABELS_NAME_MATCH, NULL, false},
+	};
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		if (labels_valid(labels[i].task, labels[i].label) != labels[i].valid)
+			fail_msg("%s: '%s' %s", labels_task_name(labels[i].task),
+				 labels[i].label ? labels[i].label : "(null)",
+				 labels[i].valid ? "should be a label" : "is no label");
 }
 
 /* build: the queue of task t from CORPUS (its notes dropped); fails the test if it cannot
@@ -145,6 +157,16 @@ static void build(struct labels *l, enum labels_task t)
 	char *notes = NULL;
 	assert_int_equal(queue_build(l, t, CORPUS, &notes, NULL), ERR_OK);
 	free(notes);
+}
+
+/* queue: build the queue of task t (build) and read it back. Output: its items, *n of them
+ * (caller frees with labels_items_free). */
+static struct labels_item *queue(struct labels *l, enum labels_task t, int *n)
+{
+	struct labels_item *v = NULL;
+	build(l, t);
+	assert_int_equal(labels_items(l, t, &v, n), ERR_OK);
+	return v;
 }
 
 /* The name-match queue: six items from calls 1-6 (call 7's expected name is null, call
@@ -219,12 +241,9 @@ static void queue_name_match(void **state)
  * "complete" where the corpus expects call1 to stay "in_progress". */
 static void queue_turn_errors(void **state)
 {
-	struct labels *l = *state;
-	struct labels_item *v;
 	int n;
+	struct labels_item *v = queue(*state, LABELS_TURN_ERRORS, &n);
 
-	build(l, LABELS_TURN_ERRORS);
-	assert_int_equal(labels_items(l, LABELS_TURN_ERRORS, &v, &n), ERR_OK);
 	assert_int_equal(n, 8);
 	for (int i = 0; i < n; i++) {
 		char key[32];
@@ -241,12 +260,9 @@ static void queue_turn_errors(void **state)
  * 3-6's words differ from "mera naam Sunita Devi hai"; call 2's is the same. */
 static void queue_stt(void **state)
 {
-	struct labels *l = *state;
-	struct labels_item *v;
 	int n;
+	struct labels_item *v = queue(*state, LABELS_STT, &n);
 
-	build(l, LABELS_STT);
-	assert_int_equal(labels_items(l, LABELS_STT, &v, &n), ERR_OK);
 	assert_int_equal(n, 7);
 	assert_string_equal(v[0].expected, "mera naam Sunita Devi hai");
 	assert_string_equal(v[0].captured, "मेरा नाम सुनीता देवी है");

@@ -23,11 +23,13 @@
 #include "audio/resample.h"
 #include "audio/sink.h"
 #include "sessions/calls/live.h"
+#include "tests/support/tmpdir.h"
 
 static char tmpdir[64];
 static double now_ms;
 static float *speech; /* a spoken phrase at 16 kHz, trimmed to about its speech */
 static size_t n_speech;
+static float agent[LIVE_RATE * 3]; /* 3 s of agent audio (a tone) */
 static struct backend tts;
 
 static double clock_fn(void *ud)
@@ -43,8 +45,9 @@ static int setup(void **state)
 	int rate = 0;
 
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/formdesk-test-live-XXXXXX");
-	if (!mkdtemp(tmpdir) || backend_tts("espeak", &tts, NULL) != ERR_OK)
+	for (size_t i = 0; i < LIVE_RATE * 3; i++)
+		agent[i] = (float)(0.2 * sin(2 * M_PI * 300 * i / LIVE_RATE));
+	if (tmpdir_make(tmpdir, sizeof(tmpdir), "live") != 0 || backend_tts("espeak", &tts, NULL) != ERR_OK)
 		return -1;
 	if (speak_parts(&tts, "मेरा नाम सुनीता देवी है", &s, &n, &rate) != ERR_OK)
 		return -1;
@@ -56,13 +59,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
 	free(speech);
 	tts_cleanup();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tmpdir_remove(tmpdir);
 }
 
 struct seen {
@@ -125,32 +125,34 @@ static struct sink *file_sink(const char *name)
 	return k;
 }
 
-/* 3 s of agent audio (a tone). */
-static float *agent_words(size_t *n)
+/* A live on the file sink name (its sink in *k, caller frees after the live) with the
+ * recorder rec and the options o (both may be NULL), the clock at 0. */
+static struct live *live_on(const char *name, struct recorder *rec, const struct live_options *o,
+			    struct sink **k)
 {
-	float *a;
+	struct live *l = NULL;
 
-	*n = LIVE_RATE * 3;
-	a = malloc(*n * sizeof(float));
-	assert_non_null(a);
-	for (size_t i = 0; i < *n; i++)
-		a[i] = (float)(0.2 * sin(2 * M_PI * 300 * i / LIVE_RATE));
-	return a;
+	now_ms = 0;
+	*k = file_sink(name);
+	assert_int_equal(live_new(*k, &tts, rec, o, &l), ERR_OK);
+	return l;
+}
+
+/* The agent says the first n samples of its 3 s tone, now. */
+static void say_agent(struct live *l, size_t n)
+{
+	assert_int_equal(live_say_samples(l, agent, n, LIVE_RATE, false, now_ms), ERR_OK);
 }
 
 static void test_barge_in_while_speaking(void **state)
 {
-	struct sink *k = file_sink("agent1.wav");
-	struct live *l = NULL;
+	struct sink *k;
+	struct live *l = live_on("agent1.wav", NULL, NULL, &k);
 	struct seen s = {0};
-	size_t na;
-	float *a = agent_words(&na);
 	const struct live_event *b, *t;
 
 	(void)state;
-	now_ms = 0;
-	assert_int_equal(live_new(k, &tts, NULL, NULL, &l), ERR_OK);
-	assert_int_equal(live_say_samples(l, a, na, LIVE_RATE, false, now_ms), ERR_OK);
+	say_agent(l, LIVE_RATE * 3);
 	assert_int_equal(live_state(l), LIVE_SPEAKING);
 	feed(l, NULL, LIVE_RATE / 2, &s);     /* 0.5 s of silence: no barge-in */
 	assert_int_equal(count(&s, LIVE_BARGE_IN), 0);
@@ -172,18 +174,15 @@ static void test_barge_in_while_speaking(void **state)
 	assert_int_equal(live_state(l), LIVE_THINKING);
 	live_free(l);
 	sink_free(k);
-	free(a);
 }
 
 static void test_barge_in_while_thinking(void **state)
 {
-	struct sink *k = file_sink("agent2.wav");
-	struct live *l = NULL;
+	struct sink *k;
+	struct live *l = live_on("agent2.wav", NULL, NULL, &k);
 	struct seen s = {0};
 
 	(void)state;
-	now_ms = 0;
-	assert_int_equal(live_new(k, &tts, NULL, NULL, &l), ERR_OK);
 	feed(l, speech, n_speech, &s);
 	feed(l, NULL, LIVE_RATE, &s);
 	assert_int_equal(count(&s, LIVE_TURN_END), 1);
@@ -199,18 +198,14 @@ static void test_barge_in_while_thinking(void **state)
 
 static void test_mute(void **state)
 {
-	struct sink *k = file_sink("agent3.wav");
+	struct sink *k;
 	struct live_options o = live_defaults();
-	struct live *l = NULL;
 	struct seen s = {0};
-	size_t na;
-	float *a = agent_words(&na);
 
 	(void)state;
-	now_ms = 0;
 	o.mute_while_agent_speaks = true;
-	assert_int_equal(live_new(k, &tts, NULL, &o, &l), ERR_OK);
-	assert_int_equal(live_say_samples(l, a, na, LIVE_RATE, false, now_ms), ERR_OK);
+	struct live *l = live_on("agent3.wav", NULL, &o, &k);
+	say_agent(l, LIVE_RATE * 3);
 	feed(l, speech, n_speech, &s); /* over the agent: ignored */
 	feed(l, NULL, LIVE_RATE * 3, &s);
 	assert_int_equal(count(&s, LIVE_BARGE_IN), 0);
@@ -221,22 +216,17 @@ static void test_mute(void **state)
 	assert_int_equal(count(&s, LIVE_TURN_END), 1);
 	live_free(l);
 	sink_free(k);
-	free(a);
 }
 
 static void test_silence(void **state)
 {
-	struct sink *k = file_sink("agent4.wav");
-	struct live *l = NULL;
+	struct sink *k;
+	struct live *l = live_on("agent4.wav", NULL, NULL, &k);
 	struct seen s = {0};
-	size_t na;
-	float *a = agent_words(&na);
 	const struct live_event *d, *q;
 
 	(void)state;
-	now_ms = 0;
-	assert_int_equal(live_new(k, &tts, NULL, NULL, &l), ERR_OK);
-	assert_int_equal(live_say_samples(l, a, na, LIVE_RATE, false, now_ms), ERR_OK);
+	say_agent(l, LIVE_RATE * 3);
 	feed(l, NULL, LIVE_RATE * 3 + LIVE_RATE * 29 / 10, &s); /* 3 s of agent + 2.9 s */
 	assert_non_null(d = find(&s, LIVE_AGENT_DONE));
 	assert_int_equal(count(&s, LIVE_SILENCE), 0);          /* not yet */
@@ -248,25 +238,22 @@ static void test_silence(void **state)
 	feed(l, NULL, LIVE_RATE * 5, &s);
 	assert_int_equal(count(&s, LIVE_SILENCE), 1);          /* once */
 	/* The agent re-prompts: the timer starts again. */
-	assert_int_equal(live_say_samples(l, a, LIVE_RATE / 2, LIVE_RATE, false, now_ms), ERR_OK);
+	say_agent(l, LIVE_RATE / 2);
 	feed(l, NULL, LIVE_RATE * 4, &s);
 	assert_int_equal(count(&s, LIVE_SILENCE), 2);
 	live_free(l);
 	sink_free(k);
-	free(a);
 }
 
 /* An answer with an 800 ms pause inside: two turns for a name, one for a number. */
 static int turns_with_pause(bool numeric)
 {
-	struct sink *k = file_sink("agent5.wav");
-	struct live *l = NULL;
+	struct sink *k;
+	struct live *l = live_on("agent5.wav", NULL, NULL, &k);
 	struct seen s = {0};
 	float beep = 0;
 	int n;
 
-	now_ms = 0;
-	assert_int_equal(live_new(k, &tts, NULL, NULL, &l), ERR_OK);
 	assert_int_equal(live_say_samples(l, &beep, 1, LIVE_RATE, numeric, now_ms), ERR_OK);
 	assert_int_equal(live_turn_wait_ms(l), numeric ? 1200 : 400);
 	feed(l, NULL, LIVE_RATE / 2, &s);
@@ -291,22 +278,18 @@ static void test_number_wait(void **state)
 static void test_recording(void **state)
 {
 	char dir[128], path[192];
-	struct sink *k = file_sink("agent6.wav");
+	struct sink *k;
 	struct recorder *rec = NULL;
-	struct live *l = NULL;
 	struct seen s = {0};
-	size_t na;
-	float *a = agent_words(&na);
 	SF_INFO info = {0};
 	SNDFILE *f;
 
 	(void)state;
-	now_ms = 0;
 	snprintf(dir, sizeof(dir), "%s/rec", tmpdir);
 	assert_int_equal(recorder_open(dir, LIVE_RATE, &rec, NULL), ERR_OK);
-	assert_int_equal(live_new(k, &tts, rec, NULL, &l), ERR_OK);
+	struct live *l = live_on("agent6.wav", rec, NULL, &k);
 	feed(l, NULL, LIVE_RATE / 4, &s);
-	assert_int_equal(live_say_samples(l, a, na, LIVE_RATE, false, now_ms), ERR_OK);
+	say_agent(l, LIVE_RATE * 3);
 	feed(l, NULL, LIVE_RATE, &s);
 	feed(l, speech, n_speech, &s); /* barge-in after about 1.1 s of the agent */
 	feed(l, NULL, LIVE_RATE, &s);
@@ -331,7 +314,6 @@ static void test_recording(void **state)
 	sf_close(f);
 	assert_int_equal(info.frames, LIVE_RATE / 4 + LIVE_RATE + n_speech + LIVE_RATE);
 	sink_free(k);
-	free(a);
 }
 
 int main(void)

@@ -30,8 +30,8 @@
 #include "audio/sink.h"
 #include "sessions/calls/live.h"
 #include "sessions/calls/ttscache.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
-#include "tests/support/tmpdir.h"
 
 #define N 12000 /* half a second at 24 kHz */
 #define VN 4800          /* 200 ms of audio at the voice's 24 kHz */
@@ -75,22 +75,10 @@ static int setup(void **state)
 	}
 	for (int i = 0; i < 2 * VN; i++)
 		vpcm[i] = i % 4 < 2 ? 0x11 : 0x21;
-	ms = mockserver_start();
-	if (!ms || tmpdir_make(dir, sizeof(dir), "livestream") != 0)
+	if (mockdir_open(dir, sizeof(dir), "livestream", mockserver_start, &ms) != 0)
 		return -1;
-	setenv("OPENAI_BASE_URL", mockserver_url(ms), 1);
-	setenv("OPENAI_API_KEY", "sk-stream-key", 1);
+	mockdir_provider("OPENAI", "sk-stream-key");
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	unsetenv("OPENAI_BASE_URL");
-	unsetenv("OPENAI_API_KEY");
-	return tmpdir_remove(dir);
 }
 
 static void push_streamed_answer(void)
@@ -98,6 +86,24 @@ static void push_streamed_answer(void)
 	static const size_t cuts[] = {3001, 9000, 16000};
 	mockserver_push_pieces_bytes(ms, (struct mock_reply){200, "audio/pcm", (const char *)pcm, NULL, 0},
 				     sizeof(pcm), cuts, 3, true, false);
+}
+
+/* A live speaking with voice on a file sink at out that reads test_clock, now at start_ms,
+ * with the streamed answer queued and held back until playback first reads the clock.
+ * Output: the live (caller frees, then *sink). */
+static struct live *streamed_live(const char *out, struct backend *voice, double start_ms,
+				  struct sink **sink)
+{
+	struct live *l = NULL;
+	assert_true(backend_streams(voice));
+	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, sink, NULL), ERR_OK);
+	assert_int_equal(live_new(*sink, voice, NULL, NULL, &l), ERR_OK);
+	mockserver_clear(ms);
+	push_streamed_answer();
+	clock_ms = start_ms;
+	clock_reads = 0;
+	released_by_playback = false;
+	return l;
 }
 
 /* say: live_say, then the loop's ticks until the words' request has ended (live_say no
@@ -128,18 +134,10 @@ static void test_plays_as_it_arrives(void **state)
 	char out[256];
 	struct backend voice;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	struct live_event ev;
 	snprintf(out, sizeof(out), "%s/agent.wav", dir);
 	assert_int_equal(backend_tts("openai", &voice, NULL), ERR_OK);
-	assert_true(backend_streams(&voice));
-	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, &sink, NULL), ERR_OK);
-	assert_int_equal(live_new(sink, &voice, NULL, NULL, &l), ERR_OK);
-	mockserver_clear(ms);
-	push_streamed_answer();
-	clock_ms = 1000;
-	clock_reads = 0;
-	released_by_playback = false;
+	struct live *l = streamed_live(out, &voice, 1000, &sink);
 	assert_int_equal(say(l, "नमस्ते जी", 0), ERR_OK);
 	assert_true(released_by_playback);
 	assert_int_equal(live_state(l), LIVE_SPEAKING);
@@ -176,17 +174,9 @@ static void test_cache_and_barge_in(void **state)
 	char out[256], db[192];
 	struct backend voice;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	snprintf(out, sizeof(out), "%s/agent2.wav", dir);
 	struct ttscache *c = cached_voice("calls.db", &voice, db, sizeof(db));
-	assert_true(backend_streams(&voice));
-	assert_int_equal(sink_open_file(out, LIVE_RATE, test_clock, NULL, &sink, NULL), ERR_OK);
-	assert_int_equal(live_new(sink, &voice, NULL, NULL, &l), ERR_OK);
-	mockserver_clear(ms);
-	push_streamed_answer();
-	clock_ms = 0;
-	clock_reads = 0;
-	released_by_playback = false;
+	struct live *l = streamed_live(out, &voice, 0, &sink);
 	/* a new sentence: streamed through the cache as it arrives */
 	assert_int_equal(say(l, "आपका नाम क्या है?", 0), ERR_OK);
 	assert_true(released_by_playback);
@@ -229,16 +219,19 @@ static double wall_clock(void *ud)
 }
 
 /* live_on_voice: turn-taking on the voice spec (backend_tts), playing into DIR/name on the
- * wall clock; the server's queue and records emptied. */
-static void live_on_voice(const char *spec, const char *name, struct sink **sink, struct live **l)
+ * wall clock; the server's queue and records emptied. Output: the live (caller frees, then
+ * *sink). */
+static struct live *live_on_voice(const char *spec, const char *name, struct sink **sink)
 {
 	char out[256];
 	struct backend voice;
+	struct live *l = NULL;
 	snprintf(out, sizeof(out), "%s/%s", dir, name);
 	assert_int_equal(backend_tts(spec, &voice, NULL), ERR_OK);
 	assert_int_equal(sink_open_file(out, LIVE_RATE, wall_clock, NULL, sink, NULL), ERR_OK);
-	assert_int_equal(live_new(*sink, &voice, NULL, NULL, l), ERR_OK);
+	assert_int_equal(live_new(*sink, &voice, NULL, NULL, &l), ERR_OK);
 	mockserver_clear(ms);
+	return l;
 }
 
 /* loop_once: one turn of a loop that waits as livecall's does: on live's request (its
@@ -274,9 +267,8 @@ static void test_barge_in_during_synthesis(void **state)
 {
 	(void)state;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	struct live_event ev;
-	live_on_voice("openai", "slow.wav", &sink, &l);
+	struct live *l = live_on_voice("openai", "slow.wav", &sink);
 	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, SLOW_MS}, 2 * VN);
 
 	double t0 = mono_ms();
@@ -328,8 +320,7 @@ static void test_queued_after_playing(void **state)
 {
 	(void)state;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
-	live_on_voice("openai", "queued.wav", &sink, &l);
+	struct live *l = live_on_voice("openai", "queued.wav", &sink);
 	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, 50}, 2 * VN);
 	mockserver_push_bytes(ms, (struct mock_reply){200, "audio/pcm", vpcm, NULL, 50}, 2 * VN);
 	double t0 = mono_ms();
@@ -349,9 +340,8 @@ static void test_espeak_off_the_loop(void **state)
 {
 	(void)state;
 	struct sink *sink = NULL;
-	struct live *l = NULL;
 	struct live_event ev;
-	live_on_voice("espeak", "espeak.wav", &sink, &l);
+	struct live *l = live_on_voice("espeak", "espeak.wav", &sink);
 	double t0 = mono_ms();
 	assert_int_equal(live_say(l, "नमस्ते! यह माँ और बच्चे के स्वास्थ्य की एक मुफ़्त सेवा है। मैं आपसे "
 				  "कुछ सवाल पूछूँगी, आप बोलकर जवाब दीजिए।", false, t0), ERR_OK);
@@ -535,5 +525,5 @@ int main(void)
 		cmocka_unit_test(test_espeak_off_the_loop),
 		cmocka_unit_test(test_cache_write_off_the_loop),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

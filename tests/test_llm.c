@@ -82,14 +82,8 @@ static void test_protocols(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_DIRS; i++) {
-		char expect[256], resp[256];
-		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
-		snprintf(resp, sizeof(resp), "tests/data/%s/response.json", dirs[i]);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
-		char *body = reqcheck_file_text(resp);
-		assert_non_null(body);
+		char *body = NULL;
+		const char *spec = reqcheck_case(dirs[i], ENV_VARS, ms, NULL, &body);
 		mockserver_answer(ms, body);
 		free(body);
 		struct backend be;
@@ -100,7 +94,7 @@ static void test_protocols(void **state)
 		assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
 		const struct mock_request *q = mockserver_request(ms, 0);
 		assert_non_null(q);
-		reqcheck_run(expect, ms, q, false, NULL);
+		reqcheck_case_request(dirs[i], ms, q, NULL);
 		assert_null(ex->fault);
 		assert_int_equal(ex->n, 1);
 		assert_string_equal(ex->items[0].field, "district");
@@ -140,6 +134,16 @@ static char *completion(const cJSON *content, const cJSON *refusal)
 	char *s = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	return s;
+}
+
+/* the server's next answer: a chat completion whose message is the text content */
+static void answer_text(const char *content)
+{
+	cJSON *c = cJSON_CreateString(content);
+	char *body = completion(c, NULL);
+	cJSON_Delete(c);
+	mockserver_answer(ms, body);
+	cJSON_free(body);
 }
 
 /* use_env: a clean environment, then base_env = the server's URL + path and key_env = key. */
@@ -245,11 +249,7 @@ static void expect_failure(const struct backend *be, const char *want)
  * is normalized, and "mark the form complete" leaves the call in progress. */
 static struct extraction *extract_with(const struct backend *be, const char *content)
 {
-	cJSON *c = cJSON_CreateString(content);
-	char *body = completion(c, NULL);
-	cJSON_Delete(c);
-	mockserver_answer(ms, body);
-	cJSON_free(body);
+	answer_text(content);
 	struct extract_request rq = extract_req("...");
 	struct extraction *ex = NULL;
 	assert_int_equal(backend_extract_fields(be, &rq, &ex), ERR_OK);
@@ -432,11 +432,7 @@ static void test_config(void **state)
 	assert_non_null(strstr(why, "OPENROUTER_API_KEY is not set"));
 	setenv("OPENROUTER_API_KEY", "sk-or-secret-77", 1);
 	assert_int_equal(backend_extract("openrouter", &be, &why), ERR_OK);
-	cJSON *content = cJSON_CreateString("{\"ack\":\"\",\"fields\":[]}");
-	char *body = completion(content, NULL);
-	cJSON_Delete(content);
-	mockserver_answer(ms, body);
-	cJSON_free(body);
+	answer_text("{\"ack\":\"\",\"fields\":[]}");
 	struct extract_request rq = extract_req("गया");
 	struct extraction *ex = NULL;
 	assert_int_equal(backend_extract_fields(&be, &rq, &ex), ERR_OK);
@@ -494,32 +490,14 @@ static void test_reply(void **state)
 	assert_int_equal(backend_reply("openai:gpt-5.4-mini", &rb, NULL), ERR_OK);
 	struct reply_request rq = {form, ask, history, NULL};
 
-	cJSON *content = cJSON_CreateString("आप किस ज़िले में रहती हैं?\n");
-	char *body = completion(content, NULL);
-	cJSON_Delete(content);
-	mockserver_answer(ms, body);
-	cJSON_free(body);
+	answer_text("आप किस ज़िले में रहती हैं?\n");
 	char *text = NULL;
 	assert_int_equal(backend_say(&rb, &rq, &text), ERR_OK);
 	assert_string_equal(text, "आप किस ज़िले में रहती हैं?");
 	free(text);
-	const struct mock_request *q = mockserver_request(ms, 0);
-	cJSON *sent = cJSON_Parse(q->body);
 	/* history, then the decision as an assistant tool call and its result */
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[1].role"), "assistant"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[2].role"), "user"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].role"), "assistant"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].type"), "function"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].function.name"), "ask_question"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].tool_calls[0].id"), "dec000001"));
-	const cJSON *args = reqcheck_jpath(sent, "messages[-2].tool_calls[0].function.arguments");
-	assert_true(cJSON_IsString(args) && strstr(args->valuestring, "\"field\":\"district\""));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].role"), "tool"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].tool_call_id"), "dec000001"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tools[1].function.name"), "end_call"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tool_choice"), "auto"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "reasoning_effort"), "low")); /* the paper: low for REPLY */
-	cJSON_Delete(sent);
+	reqcheck_run("tests/data/llm_reply/openai_tool_call.expect", ms, mockserver_request(ms, 0), false,
+		     NULL);
 
 	/* the model ends the call although the rules asked a question: refused */
 	const char *end_call = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
@@ -566,17 +544,8 @@ static void test_reply(void **state)
 	assert_int_equal(backend_say(&ab, &rq, &text), ERR_OK);
 	assert_string_equal(text, "आप किस ज़िले में रहती हैं?");
 	free(text);
-	q = mockserver_request(ms, 0);
-	sent = cJSON_Parse(q->body);
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[0].role"), "user"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].role"), "assistant"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].type"), "tool_use"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].name"), "ask_question"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-2].content[-1].input.field"), "district"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].type"), "tool_result"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "messages[-1].content[0].tool_use_id"), "dec000001"));
-	assert_true(reqcheck_value_is(reqcheck_jpath(sent, "tool_choice.type"), "auto"));
-	cJSON_Delete(sent);
+	reqcheck_run("tests/data/llm_reply/anthropic_tool_use.expect", ms, mockserver_request(ms, 0), false,
+		     NULL);
 	cJSON_Delete(ask);
 	cJSON_Delete(end);
 }
@@ -823,11 +792,7 @@ static void test_reply_fits_tools(void **state)
 	const char *anthropic_text = "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
 		"\"content\":[{\"type\":\"text\",\"text\":\"जी\"}],\"stop_reason\":\"end_turn\"}";
 	for (size_t i = 0; i < N_DIRS; i++) {
-		char expect[256];
-		snprintf(expect, sizeof(expect), "tests/data/%s/expect", dirs[i]);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, NULL);
+		const char *spec = reqcheck_case(dirs[i], ENV_VARS, ms, NULL, NULL);
 		bool anthropic = strcmp(dirs[i], "llm_anthropic") == 0;
 		struct backend rb;
 		assert_int_equal(backend_reply(spec, &rb, NULL), ERR_OK);

@@ -50,6 +50,9 @@ static void run_row(void **state)
 	const struct table_row *t = *state;
 	const struct row row = {t->line, t->col[0], t->col[1], t->col[2], t->col[3], t->col[4]};
 	const struct row *r = &row;
+	for (int c = 0; c < 5; c++)
+		if (!*t->col[c])
+			fail_msg("%s: want 5 tab-separated columns", t->name);
 	struct form *f = NULL;
 	struct form_issues is = {0};
 	enum err e = form_load(r->form, &f, &is);
@@ -133,19 +136,6 @@ static void one_path(void **state)
 
 int main(void)
 {
-	struct table_row *rows;
-	int n_rows;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-	table_load(DATA, 5, 0, 0, &rows, &n_rows);
-	for (int i = 0; i < n_rows; i++)
-		for (int c = 0; c < 5; c++)
-			if (!*rows[i].col[c]) {
-				fprintf(stderr, "%s: want 5 tab-separated columns\n", rows[i].name);
-				exit(1);
-			}
-	table_tests(&tests, &n, rows, n_rows, run_row);
-	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(stop_early));
-	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(one_path));
-	return table_run_group("paths", tests, n, rows, n_rows);
+	const struct CMUnitTest more[] = {cmocka_unit_test(stop_early), cmocka_unit_test(one_path)};
+	return table_run("paths", DATA, 5, 0, 0, run_row, more, 2);
 }

@@ -36,12 +36,6 @@ static int setup(void **state)
 	return tmpdir_make(tmpdir, sizeof(tmpdir), "recorder");
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	return tmpdir_remove(tmpdir);
-}
-
 /* Sample i of the caller's (side 0) or agent's (side 1) test audio: distinct ramps,
  * exact in 16-bit. */
 static float value(int side, size_t i)
@@ -395,5 +389,5 @@ int main(void)
 		cmocka_unit_test(test_flac),
 		cmocka_unit_test(test_dir_and_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }

@@ -35,6 +35,7 @@
 #include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/sse.h"
+#include "tests/support/tmpdir.h"
 
 #define FORM "forms/armman_enrollment.json"
 #define PIECE_MS 250 /* the server's wait before each piece after the first */
@@ -325,10 +326,7 @@ static void test_same_words_unstreamed(void **state)
 	struct rig r;
 	char path[200];
 	snprintf(path, sizeof path, "%s/nostream.json", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("{\"providers\":{\"openai\":{\"stream\":false}}}", f);
-	fclose(f);
+	tmpdir_write(path, "{\"providers\":{\"openai\":{\"stream\":false}}}");
 	setenv("FORMDESK_CONFIG", path, 1);
 	provider_config_free();
 	rig_open(&r, "unstreamed");

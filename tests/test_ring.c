@@ -17,75 +17,71 @@
 #include <string.h>
 
 #include "audio/ring.h"
+#include "tests/support/table.h"
+
+/* ring row: NAME CAPACITY OPS AVAILABLE OVERRUNS DROPPED (tests/data/ring_ops.tsv): the
+ * operations run on a ring and on a model queue, which must agree at every read. */
+static void ops_row(struct table_row *row, const void *ud)
+{
+	(void)ud;
+	const char *name = row->col[0];
+	size_t cap = (size_t)table_num(row, 1), want_avail = (size_t)table_num(row, 3);
+	unsigned long long want_over = (unsigned long long)table_num(row, 4);
+	unsigned long long want_drop = (unsigned long long)table_num(row, 5);
+	char *ops = row->col[2];
+	struct ring *r = NULL;
+	float *model, *buf;
+	size_t mhead = 0, mtail = 0, mcap;
+	float next = 0;
+	uint64_t dropped;
+
+	assert_int_equal(ring_new(cap, &r), ERR_OK);
+	mcap = ring_capacity(r);
+	assert_true(mcap >= cap);
+	assert_int_equal(mcap & (mcap - 1), 0);
+	model = calloc(1 << 20, sizeof(float));
+	buf = calloc(1 << 18, sizeof(float));
+	assert_non_null(model);
+	assert_non_null(buf);
+	for (char *tok = strtok(ops, ","); tok && strcmp(tok, "-"); tok = strtok(NULL, ",")) {
+		size_t n = (size_t)atol(tok + 1), got;
+
+		if (tok[0] == 'w') {
+			size_t fit = mcap - (mhead - mtail);
+			for (size_t i = 0; i < n; i++)
+				buf[i] = next++;
+			got = ring_write(r, buf, n);
+			assert_int_equal(got, n < fit ? n : fit);
+			for (size_t i = 0; i < got; i++)
+				model[mhead++] = buf[i];
+		} else if (tok[0] == 'r') {
+			got = ring_read(r, buf, n);
+			assert_int_equal(got, n < mhead - mtail ? n : mhead - mtail);
+			for (size_t i = 0; i < got; i++)
+				if (buf[i] != model[mtail++])
+					fail_msg("%s: sample %zu of %s wrong", name, i, tok);
+		} else if (tok[0] == 'd') {
+			assert_int_equal(ring_discard(r), mhead - mtail);
+			mtail = mhead;
+		} else {
+			fail_msg("%s: unknown operation %s", name, tok);
+		}
+	}
+	if (ring_available(r) != want_avail)
+		fail_msg("%s: %zu waiting, expected %zu", name, ring_available(r), want_avail);
+	if (ring_overruns(r, &dropped) != want_over || dropped != want_drop)
+		fail_msg("%s: %llu overruns / %llu dropped, expected %llu / %llu", name,
+			 (unsigned long long)ring_overruns(r, NULL), (unsigned long long)dropped,
+			 want_over, want_drop);
+	free(model);
+	free(buf);
+	ring_free(r);
+}
 
 static void test_table(void **state)
 {
-	FILE *f = fopen("tests/data/ring_ops.tsv", "r");
-	char line[512];
-	int cases = 0;
-
 	(void)state;
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		char name[64], ops[256];
-		size_t cap, want_avail;
-		unsigned long long want_over, want_drop;
-		struct ring *r = NULL;
-		float *model, *buf;
-		size_t mhead = 0, mtail = 0, mcap;
-		float next = 0;
-		uint64_t dropped;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (sscanf(line, "%63[^\t]\t%zu\t%255[^\t]\t%zu\t%llu\t%llu", name, &cap, ops,
-			   &want_avail, &want_over, &want_drop) != 6)
-			fail_msg("bad row: %s", line);
-		assert_int_equal(ring_new(cap, &r), ERR_OK);
-		mcap = ring_capacity(r);
-		assert_true(mcap >= cap);
-		assert_int_equal(mcap & (mcap - 1), 0);
-		model = calloc(1 << 20, sizeof(float));
-		buf = calloc(1 << 18, sizeof(float));
-		assert_non_null(model);
-		assert_non_null(buf);
-		for (char *tok = strtok(ops, ","); tok && strcmp(tok, "-"); tok = strtok(NULL, ",")) {
-			size_t n = (size_t)atol(tok + 1), got;
-
-			if (tok[0] == 'w') {
-				size_t fit = mcap - (mhead - mtail);
-				for (size_t i = 0; i < n; i++)
-					buf[i] = next++;
-				got = ring_write(r, buf, n);
-				assert_int_equal(got, n < fit ? n : fit);
-				for (size_t i = 0; i < got; i++)
-					model[mhead++] = buf[i];
-			} else if (tok[0] == 'r') {
-				got = ring_read(r, buf, n);
-				assert_int_equal(got, n < mhead - mtail ? n : mhead - mtail);
-				for (size_t i = 0; i < got; i++)
-					if (buf[i] != model[mtail++])
-						fail_msg("%s: sample %zu of %s wrong", name, i, tok);
-			} else if (tok[0] == 'd') {
-				assert_int_equal(ring_discard(r), mhead - mtail);
-				mtail = mhead;
-			} else {
-				fail_msg("%s: unknown operation %s", name, tok);
-			}
-		}
-		if (ring_available(r) != want_avail)
-			fail_msg("%s: %zu waiting, expected %zu", name, ring_available(r), want_avail);
-		if (ring_overruns(r, &dropped) != want_over || dropped != want_drop)
-			fail_msg("%s: %llu overruns / %llu dropped, expected %llu / %llu", name,
-				 (unsigned long long)ring_overruns(r, NULL), (unsigned long long)dropped,
-				 want_over, want_drop);
-		free(model);
-		free(buf);
-		ring_free(r);
-		cases++;
-	}
-	fclose(f);
-	assert_true(cases >= 10);
+	assert_true(table_each("tests/data/ring_ops.tsv", 6, 6, 0, ops_row, NULL) >= 10);
 }
 
 static void test_errors(void **state)

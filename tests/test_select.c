@@ -15,6 +15,7 @@
 #include "sessions/eval/benchreport.h"
 #include "sessions/eval/select.h"
 #include "tests/support/table.h"
+#include "tests/support/tmpdir.h"
 
 #define DATA "tests/data/select_cases.tsv"
 
@@ -153,10 +154,7 @@ static void folder(void **state)
 	assert_non_null(mkdtemp(dir));
 	char path[300];
 	snprintf(path, sizeof path, "%s/results.csv", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("model,accuracy,p95_ms,cost_usd\n\"लक्ष्मी <&> \"\"x\"\"\",0.9,100,0.5\n", f);
-	fclose(f);
+	tmpdir_write(path, "model,accuracy,p95_ms,cost_usd\n\"लक्ष्मी <&> \"\"x\"\"\",0.9,100,0.5\n");
 	struct select *s = NULL;
 	char *error = NULL;
 	assert_int_equal(select_load(dir, &s, &error), ERR_OK);
@@ -256,30 +254,30 @@ static void chart_row(void **state)
 	rmdir(dir);
 }
 
+/* A row of the table: its kind (column 1) names its columns and its check. */
+static void kind_row(void **state)
+{
+	static const struct {
+		const char *kind;
+		int ncol;
+		CMUnitTestFunction fn;
+	} kinds[] = {
+		{"rank", 6, rank_row},
+		{"sweep", 7, sweep_row},
+		{"chart", 4, chart_row},
+		{"error", 4, error_row},
+	};
+	const struct table_row *r = *state;
+	size_t k = 0;
+	while (k < sizeof kinds / sizeof kinds[0] - 1 && strcmp(r->col[0], kinds[k].kind))
+		k++; /* the last kind, error, is any other */
+	if (r->ncol != kinds[k].ncol)
+		fail_msg("%s: %d columns, want %d", r->name, r->ncol, kinds[k].ncol);
+	kinds[k].fn(state);
+}
+
 int main(void)
 {
-	struct table_row *rows;
-	int n_rows;
-	struct CMUnitTest *tests = NULL;
-	size_t n = 0;
-	table_load(DATA, 1, 0, 0, &rows, &n_rows);
-	for (int i = 0; i < n_rows; i++) {
-		const struct table_row *r = &rows[i];
-		const char *k = r->col[0];
-		int want = !strcmp(k, "rank") ? 6 : !strcmp(k, "sweep") ? 7 : 4;
-		if (!strcmp(k, "chart"))
-			want = 4;
-		if (r->ncol != want) {
-			fprintf(stderr, "%s: %d columns, want %d\n", r->name, r->ncol, want);
-			exit(1);
-		}
-		void (*fn)(void **) = !strcmp(k, "rank")    ? rank_row
-				      : !strcmp(k, "sweep") ? sweep_row
-				      : !strcmp(k, "chart") ? chart_row
-							    : error_row;
-		table_tests(&tests, &n, &rows[i], 1, fn);
-	}
-	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(folder));
-	table_add(&tests, &n, (struct CMUnitTest)cmocka_unit_test(weights));
-	return table_run_group("select", tests, n, rows, n_rows);
+	const struct CMUnitTest more[] = {cmocka_unit_test(folder), cmocka_unit_test(weights)};
+	return table_run("select", DATA, 1, 0, 0, kind_row, more, 2);
 }

@@ -69,6 +69,16 @@ static const char decision2[] =
 	"\"verdicts\":[{\"field\":\"district\",\"rule\":\"options\",\"ok\":false,"
 	"\"message\":\"Patna is not one of the options\"}],\"call_status\":\"in_progress\"}";
 
+
+/* begin: the store at f->path opened and a call begun with info. Output: the store (caller
+ * closes); *id the call's id. */
+static struct store *begin(const struct fixture *f, const struct store_call_info *info, long long *id)
+{
+	struct store *st = NULL;
+	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
+	assert_int_equal(store_call_begin(st, info, id), ERR_OK);
+	return st;
+}
 static struct store_turn turn(int i, const char *transcript, const char *decision)
 {
 	struct store_turn t = {0};
@@ -355,15 +365,13 @@ static void test_migrations(void **state)
 static void test_live_columns(void **state)
 {
 	struct fixture *f = *state;
-	struct store *st = NULL;
 	long long id = 0;
 	struct store_call_info info = {.corpus_call_id = "live", .opening = "नमस्ते"};
 	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
 	struct store_turn t2 = turn(2, NULL, NULL);
 	struct store_turn t3 = turn(3, "Gaya", decision2);
 
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	struct store *st = begin(f, &info, &id);
 	t1.input = "typed";
 	t1.barge_in_ms = 1234; /* without barge_in it is not kept */
 	t2.input = "mic";
@@ -401,7 +409,6 @@ static void test_live_columns(void **state)
 static void test_usage_and_cancelled(void **state)
 {
 	struct fixture *f = *state;
-	struct store *st = NULL;
 	long long id = 0;
 	struct store_usage open_u = {.stage = "reply",
 				     .backend = {.provider = "openai", .model = "gpt-x",
@@ -423,8 +430,7 @@ static void test_usage_and_cancelled(void **state)
 	struct store_turn t1 = turn(1, "haan", decision1);
 	struct store_turn t2 = turn(2, NULL, NULL);
 
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	struct store *st = begin(f, &info, &id);
 	t1.usage = turn_u;
 	t1.n_usage = 2;
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
@@ -506,7 +512,6 @@ static void test_unopenable(void **state)
 static void test_call_round_trip(void **state)
 {
 	struct fixture *f = *state;
-	struct store *st = NULL;
 	long long id = 0;
 	struct store_call_info info = {
 		.corpus = "demo", .corpus_call_id = "c1-p01", .caller = "c1",
@@ -517,8 +522,7 @@ static void test_call_round_trip(void **state)
 	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
 	struct store_turn t2 = turn(2, "Patna", decision2);
 
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	struct store *st = begin(f, &info, &id);
 	assert_true(id > 0);
 	dbq_expect(f->path, "SELECT status FROM calls", "in_progress");
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
@@ -575,7 +579,6 @@ static void test_call_round_trip(void **state)
 static void test_decision_json(void **state)
 {
 	struct fixture *f = *state;
-	struct store *st = NULL;
 	long long id = 0;
 	cJSON *opening = cJSON_Parse("{\"turn\":0,\"asked\":null}");
 	cJSON *d1 = cJSON_Parse(decision1), *bad = cJSON_CreateArray();
@@ -587,8 +590,7 @@ static void test_decision_json(void **state)
 	t1.decision_json = d1;
 	t2.decision_json = bad;
 
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	struct store *st = begin(f, &info, &id);
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
 	assert_int_equal(store_turn_add(st, id, &t2), ERR_PARSE);
 	store_close(st);
@@ -640,7 +642,6 @@ static void test_turn_survives_crash(void **state)
 static void test_readers(void **state)
 {
 	struct fixture *f = *state;
-	struct store *st = NULL;
 	long long id = 0, other = 0;
 	struct store_call_info info = {.corpus = "demo", .corpus_call_id = "c1", .caller = "c",
 				       .form_path = "forms/f.json", .today = "2025-03-15",
@@ -665,8 +666,7 @@ static void test_readers(void **state)
 	t2.seg_start_ms = -1;
 	t2.error = "stt: timeout";
 	t2.cancelled = true;
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	struct store *st = begin(f, &info, &id);
 	assert_int_equal(store_call_begin(st, &info2, &other), ERR_OK);
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
 	assert_int_equal(store_turn_add(st, id, &t2), ERR_OK);
@@ -883,7 +883,6 @@ static char *plan(sqlite3 *db, const char *sql)
 static void test_query_plans(void **state)
 {
 	struct fixture *f = *state;
-	struct store *st = NULL;
 	struct store_call_info info = {.corpus = "demo", .corpus_call_id = "c1", .run_id = 0};
 	struct store_turn t1 = turn(1, "mera naam Sunita hai", decision1);
 	struct store_call_query by_run = {.run = 1, .status = "failed"};
@@ -894,8 +893,7 @@ static void test_query_plans(void **state)
 	long long id = 0;
 	int n;
 
-	assert_int_equal(store_open(f->path, &st, NULL), ERR_OK);
-	assert_int_equal(store_call_begin(st, &info, &id), ERR_OK);
+	struct store *st = begin(f, &info, &id);
 	assert_int_equal(store_turn_add(st, id, &t1), ERR_OK);
 	sqlite3_trace_v2(store_sqlite(st), SQLITE_TRACE_STMT, catch_sql, &c);
 	assert_int_equal(store_verdicts(st, id, 0, &vs, &n), ERR_OK);

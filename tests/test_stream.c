@@ -23,6 +23,7 @@
 #include "agent/stages/provider.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/sse.h"
+#include "tests/support/tmpdir.h"
 
 static struct mockserver *ms;
 static struct form *form;
@@ -188,10 +189,7 @@ static void use(enum proto p, const char *config)
 	path[0] = '\0';
 	if (config) {
 		snprintf(path, sizeof path, "/tmp/test_stream_%d.json", (int)getpid());
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(config, f);
-		fclose(f);
+		tmpdir_write(path, config);
 		setenv("FORMDESK_CONFIG", path, 1);
 	}
 	char base[128];

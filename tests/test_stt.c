@@ -35,7 +35,6 @@ static struct mockserver *ms;
 static float samples[N_SAMPLES];
 static EVP_PKEY *google_key;
 static char cred_path[64];
-static volatile int jwt_ok = -1;
 
 static const char *const ENV_VARS[] = {
 	"ELEVENLABS_BASE_URL", "ELEVENLABS_API_KEY", "SARVAM_BASE_URL", "SARVAM_API_KEY",
@@ -50,76 +49,6 @@ static int setup(void **state)
 	for (int i = 0; i < N_SAMPLES; i++)
 		samples[i] = 0.3f * sinf(2.0f * 3.14159265f * 220.0f * (float)i / 16000.0f);
 	return svcacct_open(ENV_VARS, &ms, cred_path, sizeof(cred_path), &google_key);
-}
-
-static size_t b64url_decode(const char *in, size_t n, unsigned char *out)
-{
-	char buf[4096] = {0};
-	size_t k = 0;
-	for (size_t i = 0; i < n && k < sizeof(buf) - 4; i++)
-		buf[k++] = in[i] == '-' ? '+' : in[i] == '_' ? '/' : in[i];
-	while (k % 4)
-		buf[k++] = '=';
-	int len = EVP_DecodeBlock(out, (unsigned char *)buf, (int)k);
-	size_t pad = 0;
-	while (pad < 2 && k > pad && buf[k - 1 - pad] == '=')
-		pad++;
-	return len < 0 ? 0 : (size_t)len - pad;
-}
-
-/* Check the JWT bearer grant: form fields, claims, RS256 signature by the account's key. */
-static int check_jwt(const char *body)
-{
-	static const char pre[] = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=";
-	if (strncmp(body, pre, strlen(pre)) != 0)
-		return 0;
-	const char *jwt = body + strlen(pre);
-	const char *d1 = strchr(jwt, '.');
-	const char *d2 = d1 ? strchr(d1 + 1, '.') : NULL;
-	if (!d2)
-		return 0;
-	unsigned char hdr[256], claims[1024], sig[512];
-	size_t hl = b64url_decode(jwt, (size_t)(d1 - jwt), hdr);
-	size_t cl = b64url_decode(d1 + 1, (size_t)(d2 - d1 - 1), claims);
-	size_t sl = b64url_decode(d2 + 1, strlen(d2 + 1), sig);
-	cJSON *h = cJSON_ParseWithLength((char *)hdr, hl);
-	cJSON *c = cJSON_ParseWithLength((char *)claims, cl);
-	const cJSON *alg = cJSON_GetObjectItemCaseSensitive(h, "alg");
-	const cJSON *iss = cJSON_GetObjectItemCaseSensitive(c, "iss");
-	const cJSON *scope = cJSON_GetObjectItemCaseSensitive(c, "scope");
-	const cJSON *aud = cJSON_GetObjectItemCaseSensitive(c, "aud");
-	const cJSON *iat = cJSON_GetObjectItemCaseSensitive(c, "iat");
-	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(c, "exp");
-	int ok = cJSON_IsString(alg) && strcmp(alg->valuestring, "RS256") == 0 && cJSON_IsString(iss) &&
-		 strcmp(iss->valuestring, "desk@demo-project.iam.gserviceaccount.com") == 0 &&
-		 cJSON_IsString(scope) &&
-		 strcmp(scope->valuestring, "https://www.googleapis.com/auth/cloud-platform") == 0 &&
-		 cJSON_IsString(aud) && strstr(aud->valuestring, "/token") && cJSON_IsNumber(iat) &&
-		 cJSON_IsNumber(exp) && exp->valuedouble - iat->valuedouble <= 3600;
-	cJSON_Delete(h);
-	cJSON_Delete(c);
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	ok = ok && EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, google_key) == 1 &&
-	     EVP_DigestVerify(md, sig, sl, (const unsigned char *)jwt, (size_t)(d2 - jwt)) == 1;
-	EVP_MD_CTX_free(md);
-	return ok;
-}
-
-static char *google_response;
-static int token_delay_ms; /* the token endpoint answers after this long */
-
-static void google_handler(void *ud, const struct mock_request *req, struct mock_reply *out)
-{
-	(void)ud;
-	if (strcmp(req->path, "/token") == 0) {
-		jwt_ok = check_jwt(req->body) &&
-			 strcmp(mock_header(req, "content-type"), "application/x-www-form-urlencoded") == 0;
-		*out = (struct mock_reply){200, NULL,
-			"{\"access_token\":\"ya29.test-token\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", NULL,
-			token_delay_ms};
-		return;
-	}
-	*out = (struct mock_reply){200, NULL, google_response, NULL, 0};
 }
 
 /* the bytes are a WAV file: mono, 16 kHz, 16-bit, N_SAMPLES samples */
@@ -166,26 +95,18 @@ static const struct stt_request REQ = {samples, N_SAMPLES, 16000, NULL, "hi"};
 static void test_providers(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"elevenlabs", "sarvam", "deepgram", "openai", "groq",
-					    "whispercpp", "google"};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		char expect[128], resp[128];
-		snprintf(expect, sizeof(expect), "tests/data/stt_%s/expect", names[i]);
-		snprintf(resp, sizeof(resp), "tests/data/stt_%s/response.json", names[i]);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, stt_verb);
-		char *body = reqcheck_file_text(resp);
-		assert_non_null(body);
+	/* one folder per provider under tests/data: expect, response.json */
+	static const char *const dirs[] = {"stt_elevenlabs", "stt_sarvam", "stt_deepgram", "stt_openai",
+					   "stt_groq", "stt_whispercpp", "stt_google"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *body = NULL;
+		const char *spec = reqcheck_case(dirs[i], ENV_VARS, ms, stt_verb, &body);
 		mockserver_clear(ms);
-		bool google = strcmp(names[i], "google") == 0;
-		if (google) {
-			setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
-			google_response = body;
-			mockserver_set_handler(ms, google_handler, NULL);
-		} else {
+		bool google = strcmp(dirs[i], "stt_google") == 0;
+		if (google)
+			svcacct_serve(body, 0);
+		else
 			mockserver_push(ms, (struct mock_reply){200, NULL, body, NULL, 0});
-		}
 		struct backend be;
 		const char *why = NULL;
 		if (backend_stt(spec, &be, &why) != ERR_OK)
@@ -200,13 +121,13 @@ static void test_providers(void **state)
 		free(text);
 		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
 		assert_non_null(q);
-		reqcheck_run(expect, ms, q, false, stt_verb);
+		reqcheck_case_request(dirs[i], ms, q, stt_verb);
 		struct backend_usage u;
 		assert_true(backend_last_usage(&be, &u));
 		assert_true(fabs(u.audio_s - 0.5) < 1e-9);
 		assert_int_equal(u.http_status, 200);
 		if (google) {
-			assert_int_equal(jwt_ok, 1);
+			assert_int_equal(svcacct_grant_ok(), 1);
 			/* the token is kept: a second call asks only for the transcript */
 			assert_int_equal(backend_transcribe(&be, &REQ, &text), ERR_OK);
 			free(text);
@@ -292,31 +213,12 @@ static void test_errors(void **state)
 static void test_token_nonblocking(void **state)
 {
 	(void)state;
-	envclear(ENV_VARS);
-	provider_config_free();
 	backend_cleanup(); /* no token kept from an earlier test */
-	const char *spec = reqcheck_run("tests/data/stt_google/expect", ms, NULL, true, stt_verb);
-	char *body = reqcheck_file_text("tests/data/stt_google/response.json");
-	assert_non_null(body);
-	setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
-	mockserver_clear(ms);
-	google_response = body;
-	token_delay_ms = 1500;
-	mockserver_set_handler(ms, google_handler, NULL);
+	char *body = NULL;
+	const char *spec = reqcheck_case("stt_google", ENV_VARS, ms, stt_verb, &body);
 	struct backend be;
-	const char *why = NULL;
-	if (backend_stt(spec, &be, &why) != ERR_OK)
-		fail_msg("%s: %s", spec, why);
-
-	struct http_client *c;
-	assert_int_equal(http_client_new(&c), ERR_OK);
 	struct backend_usage u;
-	struct loopwait w;
-	struct http_result *res = loopwait_backend(c, &be, &REQ, &u, &w);
-	if (w.worst_ms > 250)
-		fail_msg("the loop waited %.0f ms at once (the token took %d ms)", w.worst_ms, token_delay_ms);
-	assert_true(w.total_ms >= token_delay_ms);
-	assert_true(w.ticks > 20);
+	struct http_result *res = svcacct_slow_token(backend_stt, spec, body, &REQ, &be, &u);
 	char *text = NULL;
 	assert_int_equal(backend_finish(&be, &REQ, res, &text, &u), ERR_OK);
 	assert_string_equal(text, "मेरा नाम सुनीता देवी है");
@@ -330,10 +232,11 @@ static void test_token_nonblocking(void **state)
 
 	/* a token endpoint that fails ends the transcript's transfer with its reason */
 	backend_cleanup();
-	assert_int_equal(backend_stt(spec, &be, &why), ERR_OK);
+	assert_int_equal(backend_stt(spec, &be, NULL), ERR_OK);
 	mockserver_set_handler(ms, NULL, NULL);
 	mockserver_clear(ms);
-	token_delay_ms = 0;
+	struct http_client *c;
+	assert_int_equal(http_client_new(&c), ERR_OK);
 	mockserver_set_default(ms, (struct mock_reply){403, NULL, "{}", NULL, 0});
 	res = loopwait_backend(c, &be, &REQ, &u, NULL);
 	assert_int_equal(backend_finish(&be, &REQ, res, &text, &u), ERR_BACKEND);

@@ -28,6 +28,7 @@
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
+#include "tests/support/table.h"
 
 static struct mockserver *ms;
 static EVP_PKEY *google_key;
@@ -83,22 +84,6 @@ static size_t wav_file(const unsigned char *pcm, size_t n, int rate, unsigned ch
 	return 44 + 2 * n;
 }
 
-static const char *google_answer;
-static int token_delay_ms; /* how long the token endpoint takes to answer */
-
-static void google_handler(void *ud, const struct mock_request *req, struct mock_reply *out)
-{
-	(void)ud;
-	if (strcmp(req->path, "/token") == 0) {
-		if (token_delay_ms > 0)
-			usleep((useconds_t)token_delay_ms * 1000);
-		*out = (struct mock_reply){200, NULL,
-			"{\"access_token\":\"ya29.test-token\",\"expires_in\":3599,\"token_type\":\"Bearer\"}", NULL, 0};
-		return;
-	}
-	*out = (struct mock_reply){200, NULL, google_answer, NULL, 0};
-}
-
 static int tts_verb(const char *verb, const char *arg, const char *rest, const struct mock_request *q,
 		    const cJSON *body)
 {
@@ -133,11 +118,9 @@ static void test_providers(void **state)
 	static char b64[4 * (sizeof(file) + 2) / 3 + 1], json[sizeof(b64) + 100];
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
-		char expect[128];
-		snprintf(expect, sizeof(expect), "tests/data/tts_%s/expect", r->name);
-		envclear(ENV_VARS);
-		provider_config_free();
-		const char *spec = reqcheck_run(expect, ms, NULL, true, tts_verb);
+		char dir[64];
+		snprintf(dir, sizeof(dir), "tts_%s", r->name);
+		const char *spec = reqcheck_case(dir, ENV_VARS, ms, tts_verb, NULL);
 		mockserver_clear(ms);
 		size_t n = tone(r->rate, pcm);
 		struct mock_reply ans = {200, r->content_type, (const char *)pcm, NULL, 0};
@@ -155,13 +138,10 @@ static void test_providers(void **state)
 			len = strlen(json);
 		}
 		bool google = strcmp(r->name, "google") == 0;
-		if (google) {
-			setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
-			google_answer = json;
-			mockserver_set_handler(ms, google_handler, NULL);
-		} else {
+		if (google)
+			svcacct_serve(json, 0);
+		else
 			mockserver_push_bytes(ms, ans, len);
-		}
 		struct backend be;
 		const char *why = NULL;
 		if (backend_tts(spec, &be, &why) != ERR_OK)
@@ -175,7 +155,7 @@ static void test_providers(void **state)
 		}
 		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
 		assert_non_null(q);
-		reqcheck_run(expect, ms, q, false, tts_verb);
+		reqcheck_case_request(dir, ms, q, tts_verb);
 		/* decoded: the very samples sent, at the provider's rate */
 		assert_int_equal(a.rate, r->rate);
 		assert_int_equal(a.n, n);
@@ -261,38 +241,20 @@ static void test_token_nonblocking(void **state)
 	(void)state;
 	static unsigned char pcm[2 * 48000], file[44 + 2 * 48000];
 	static char b64[4 * (sizeof(file) + 2) / 3 + 1], json[sizeof(b64) + 100];
-	envclear(ENV_VARS);
-	provider_config_free();
 	backend_cleanup(); /* no token kept from an earlier test */
-	const char *spec = reqcheck_run("tests/data/tts_google/expect", ms, NULL, true, tts_verb);
+	const char *spec = reqcheck_case("tts_google", ENV_VARS, ms, tts_verb, NULL);
 	size_t n = tone(24000, pcm);
 	EVP_EncodeBlock((unsigned char *)b64, file, (int)wav_file(pcm, n, 24000, file));
 	snprintf(json, sizeof(json), "{\"audioContent\":\"%s\"}", b64);
-	setenv("GOOGLE_APPLICATION_CREDENTIALS", cred_path, 1);
-	mockserver_clear(ms);
-	google_answer = json;
-	token_delay_ms = 1500;
-	mockserver_set_handler(ms, google_handler, NULL);
 	struct backend be;
-	const char *why = NULL;
-	if (backend_tts(spec, &be, &why) != ERR_OK)
-		fail_msg("%s: %s", spec, why);
-
-	struct http_client *c;
-	assert_int_equal(http_client_new(&c), ERR_OK);
 	struct backend_usage u;
-	struct loopwait w;
-	struct http_result *res = loopwait_backend(c, &be, "नमस्ते जी", &u, &w);
-	token_delay_ms = 0;
-	if (w.worst_ms > 250)
-		fail_msg("the loop waited %.0f ms at once (the token took 1500 ms)", w.worst_ms);
+	struct http_result *res = svcacct_slow_token(backend_tts, spec, json, "नमस्ते जी", &be, &u);
 	struct tts_audio a = {0};
 	assert_int_equal(backend_finish(&be, "नमस्ते जी", res, &a, &u), ERR_OK);
 	assert_int_equal(a.rate, 24000);
 	assert_int_equal(a.n, n);
 	free(a.samples);
 	http_result_free(res);
-	http_client_free(c);
 	assert_int_equal(mockserver_count(ms), 2);
 	assert_string_equal(mockserver_request(ms, 0)->path, "/token");
 	mockserver_set_handler(ms, NULL, NULL);
@@ -424,29 +386,27 @@ static void test_keys_scrubbed(void **state)
 	envclear(ENV_VARS);
 }
 
+/* config row: TEXT SAYS (tests/data/tts_config_errors.tsv): a config file holding TEXT is
+ * refused, its message saying SAYS. */
+static void config_row(struct table_row *r, const void *ud)
+{
+	char path[] = "/tmp/formdesk-ttsconf-XXXXXX", why[300];
+	int fd = mkstemp(path);
+	size_t len = strlen(r->col[0]);
+	(void)ud;
+	assert_int_equal(write(fd, r->col[0], len), (ssize_t)len);
+	close(fd);
+	assert_int_not_equal(provider_config_load(path, why, sizeof(why)), ERR_OK);
+	if (!strstr(why, r->col[1]))
+		fail_msg("%s: \"%s\" does not say \"%s\"", r->name, why, r->col[1]);
+	unlink(path);
+}
+
 /* The config file's "tts" entries are checked as the "providers" ones are. */
 static void test_config(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *text, *says;
-	} bad[] = {
-		{"{\"tts\":{\"festival\":{}}}", "tts.festival: no such TTS provider"},
-		{"{\"tts\":{\"azure\":{\"voice\":5}}}", "tts.azure.voice must be a string"},
-		{"{\"tts\":{\"sarvam\":{\"sample_rate\":4000}}}", "tts.sarvam.sample_rate must be a whole number from 8000 to 48000"},
-		{"{\"tts\":[]}", "\"tts\" must be an object"},
-		{"{\"tts\":{\"openai\":{\"api_key\":\"x\"}}}", "environment only"},
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char path[] = "/tmp/formdesk-ttsconf-XXXXXX", why[300];
-		int fd = mkstemp(path);
-		assert_int_equal(write(fd, bad[i].text, strlen(bad[i].text)), (ssize_t)strlen(bad[i].text));
-		close(fd);
-		assert_int_not_equal(provider_config_load(path, why, sizeof(why)), ERR_OK);
-		if (!strstr(why, bad[i].says))
-			fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].text, why, bad[i].says);
-		unlink(path);
-	}
+	table_each("tests/data/tts_config_errors.tsv", 2, 2, 0, config_row, NULL);
 	provider_config_free();
 }
 

@@ -20,8 +20,9 @@
 #include "agent/rules/form.h"
 #include "agent/stages/provider.h"
 #include "sessions/calls/ttscache.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
-#include "tests/support/tmpdir.h"
+#include "tests/support/table.h"
 
 static struct mockserver *ms;
 static char dir[128], db[192];
@@ -58,24 +59,12 @@ static void sarvam_handler(void *ud, const struct mock_request *req, struct mock
 static int setup(void **state)
 {
 	(void)state;
-	ms = mockserver_start();
-	if (!ms || tmpdir_make(dir, sizeof(dir), "ttscache") != 0)
+	if (mockdir_open(dir, sizeof(dir), "ttscache", mockserver_start, &ms) != 0)
 		return -1;
 	snprintf(db, sizeof(db), "%s/calls.db", dir);
 	mockserver_set_handler(ms, sarvam_handler, NULL);
-	setenv("SARVAM_BASE_URL", mockserver_url(ms), 1);
-	setenv("SARVAM_API_KEY", "sv-cache-key", 1);
+	mockdir_provider("SARVAM", "sv-cache-key");
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	backend_cleanup();
-	unsetenv("SARVAM_BASE_URL");
-	unsetenv("SARVAM_API_KEY");
-	return tmpdir_remove(dir);
 }
 
 static struct ttscache *cache_for(struct backend *b)
@@ -173,24 +162,21 @@ static enum err collect(void *ud, const char *s, size_t len)
 	return ERR_OK;
 }
 
+/* sentence row: TEXT SENTENCES (tests/data/ttscache_sentences.tsv): the sentences
+ * ttscache_sentences cuts TEXT into, each followed by "|". */
+static void sentence_row(struct table_row *r, const void *ud)
+{
+	char out[512] = "";
+	(void)ud;
+	assert_int_equal(ttscache_sentences(r->col[0], collect, out), ERR_OK);
+	if (strcmp(out, r->col[1]))
+		fail_msg("%s: got \"%s\", want \"%s\"", r->name, out, r->col[1]);
+}
+
 static void test_sentences(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *in, *out;
-	} rows[] = {
-		{"नमस्ते! आपका नाम क्या है?", "नमस्ते!|आपका नाम क्या है?|"},
-		{"  जी।  अब बस तीन सवाल बचे हैं।", "जी।|अब बस तीन सवाल बचे हैं।|"},
-		{"उम्र 2.5 साल. ठीक", "उम्र 2.5 साल.|ठीक|"},
-		{"", ""},
-		{"   ", ""},
-		{"बिना विराम", "बिना विराम|"},
-	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		char out[512] = "";
-		assert_int_equal(ttscache_sentences(rows[i].in, collect, out), ERR_OK);
-		assert_string_equal(out, rows[i].out);
-	}
+	table_each("tests/data/ttscache_sentences.tsv", 2, 2, TABLE_UNESCAPE, sentence_row, NULL);
 }
 
 /* Offline voices are not cached. */
@@ -213,5 +199,5 @@ int main(void)
 		cmocka_unit_test(test_sentences),
 		cmocka_unit_test(test_offline),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
 }

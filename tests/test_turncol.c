@@ -65,12 +65,6 @@ static int setup(void **state)
 	return tmpdir_make(dir, sizeof dir, "turncol");
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	return tmpdir_remove(dir);
-}
-
 /* The registry: built-in latency first, then the test's columns; a name taken, a name that
  * is not an identifier and a column without a function are refused. */
 static void test_registry(void **state)
@@ -262,5 +256,5 @@ int main(void)
 		cmocka_unit_test(test_engine_and_view),
 		cmocka_unit_test(test_name_clash),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
 }

@@ -1,9 +1,10 @@
 /* test_turnkind: the turn-taking rules of agent/hindi/turnkind.h on the shipped word lists:
- * which transcripts are backchannels (the issue's "हाँ", "हम्म", "हाँ हाँ", "जी", "अच्छा",
- * "ok"; not an answer with words in it), which turns are unfinished (the issue's
- * "उम्म्म्म", "अ", "hmm", "वो..."; "mera naam"; not a whole answer), and what a caller
- * heard of the agent's words cut at a time: whole words only, and the sentence the cut
- * fell in is where the agent goes on. */
+ * which transcripts are backchannels (tests/data/turnkind_backchannel.tsv: the issue's
+ * "हाँ", "हम्म", "हाँ हाँ", "जी", "अच्छा", "ok"; not an answer with words in it), which
+ * turns are unfinished (tests/data/turnkind_unfinished.tsv: the issue's "उम्म्म्म", "अ",
+ * "hmm", "वो..."; "mera naam"; not a whole answer), and what a caller heard of the agent's
+ * words cut at a time: whole words only, and the sentence the cut fell in is where the
+ * agent goes on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "agent/hindi/lexicon.h"
 #include "agent/hindi/turnkind.h"
+#include "tests/support/table.h"
 
 static struct lexicon *lex;
 
@@ -36,35 +38,36 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A rule on a transcript and what its failures say. */
+struct rule {
+	bool (*is)(const struct lexicon *lex, const char *said);
+	const char *yes, *no; /* a row that should be, or should not be, and was not */
+};
+
+/* word row: TRANSCRIPT yes|no, whether the rule ud holds for it. */
+static void word_row(struct table_row *r, const void *ud)
+{
+	const struct rule *rule = ud;
+	bool want = strcmp(r->col[1], "yes") == 0;
+	if (rule->is(lex, r->col[0]) != want)
+		fail_msg("%s: '%s' %s", r->name, r->col[0], want ? rule->yes : rule->no);
+}
+
 static void test_backchannel(void **state)
 {
-	static const char *const yes[] = {"हाँ", "हम्म", "हाँ हाँ", "जी", "अच्छा", "ok", "OK.",
-					  "haan ji", "हाँ, जी", "theek hai", "hmm"};
-	static const char *const no[] = {"", "नहीं", "हाँ, मेरा नाम सुनीता है", "गया", "ji nahi",
-					 "haan paanch mahine", "उम्म्म्म"};
+	static const struct rule backchannel = {turnkind_backchannel, "should be a backchannel",
+						"is no backchannel"};
 	(void)state;
-	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
-		if (!turnkind_backchannel(lex, yes[i]))
-			fail_msg("'%s' should be a backchannel", yes[i]);
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-		if (turnkind_backchannel(lex, no[i]))
-			fail_msg("'%s' is no backchannel", no[i]);
+	table_each("tests/data/turnkind_backchannel.tsv", 2, 2, TABLE_UNESCAPE, word_row, &backchannel);
 	assert_false(turnkind_backchannel(lex, NULL));
 }
 
 static void test_unfinished(void **state)
 {
-	static const char *const yes[] = {"उम्म्म्म", "अ", "hmm", "वो...", "umm umm", "mera naam",
-					  "मेरा नाम", "गया और", "Sunita…", "ek minute"};
-	static const char *const no[] = {"", "गया", "मेरा नाम सुनीता देवी है", "पाँच महीने",
-					 "haan", "nahi pata", "उम्म्म्म गया"};
+	static const struct rule unfinished = {turnkind_unfinished, "should be unfinished",
+					       "is a whole turn"};
 	(void)state;
-	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
-		if (!turnkind_unfinished(lex, yes[i]))
-			fail_msg("'%s' should be unfinished", yes[i]);
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
-		if (turnkind_unfinished(lex, no[i]))
-			fail_msg("'%s' is a whole turn", no[i]);
+	table_each("tests/data/turnkind_unfinished.tsv", 2, 2, TABLE_UNESCAPE, word_row, &unfinished);
 }
 
 static void test_heard(void **state)

@@ -168,31 +168,29 @@ static void test_end_call_values(void **state)
 		"{\"name\":\"n\",\"label\":\"N\",\"type\":\"number\",\"end_call_values\":[\"0\"]}]}";
 	struct form *f = NULL;
 	assert_int_equal(form_parse(text, &f, NULL), ERR_OK);
-	cJSON *v;
-	v = cJSON_CreateFalse();
-	assert_true(validate_end_call_value(&f->questions[0], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateTrue();
-	assert_false(validate_end_call_value(&f->questions[0], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateString("Nahi");
-	assert_true(validate_end_call_value(&f->questions[1], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateString("Haan");
-	assert_false(validate_end_call_value(&f->questions[1], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateString("None");
-	assert_true(validate_end_call_value(&f->questions[2], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateString("A");
-	assert_false(validate_end_call_value(&f->questions[2], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateString("01-01-2000");
-	assert_true(validate_end_call_value(&f->questions[3], NULL, v));
-	cJSON_Delete(v);
-	v = cJSON_CreateNumber(0);
-	assert_true(validate_end_call_value(&f->questions[4], NULL, v));
-	cJSON_Delete(v);
+	/* a question's value (JSON) and whether it ends the call */
+	static const struct {
+		int q;
+		const char *value;
+		bool ends;
+	} rows[] = {
+		{0, "false", true},
+		{0, "true", false},
+		{1, "\"Nahi\"", true},
+		{1, "\"Haan\"", false},
+		{2, "\"None\"", true},
+		{2, "\"A\"", false},
+		{3, "\"01-01-2000\"", true},
+		{4, "0", true},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		cJSON *v = cJSON_Parse(rows[i].value);
+		assert_non_null(v);
+		if (validate_end_call_value(&f->questions[rows[i].q], NULL, v) != rows[i].ends)
+			fail_msg("%s = %s %s the call", f->questions[rows[i].q].name, rows[i].value,
+				 rows[i].ends ? "should end" : "should not end");
+		cJSON_Delete(v);
+	}
 	form_free(f);
 }
 

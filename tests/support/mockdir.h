@@ -17,9 +17,15 @@ struct mockserver;
 int mockdir_open(char *dir, size_t n, const char *name, struct mockserver *(*start)(void),
 		 struct mockserver **ms);
 
+/* mockdir_provider: point the provider whose variables begin with prefix ("OPENAI",
+ * "SARVAM", ...) at the server the last mockdir_open started: PREFIX_BASE_URL its URL,
+ * PREFIX_API_KEY key; mockdir_teardown unsets both (one provider a program). */
+void mockdir_provider(const char *prefix, const char *key);
+
 /* mockdir_teardown: a cmocka group teardown (state unused) for what the last mockdir_open
- * made: stop its server, forget the provider config a test loaded, and remove its folder
- * and everything in it. Returns 0. */
+ * made: stop its server, free the backends' instances (backend_cleanup), forget the
+ * provider config a test loaded and the provider variables mockdir_provider set, and
+ * remove its folder and everything in it. Returns 0. */
 int mockdir_teardown(void **state);
 
 #endif

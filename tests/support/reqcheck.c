@@ -9,6 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "agent/stages/provider.h"
+#include "envclear.h"
+
 char *reqcheck_file_text(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -147,4 +150,28 @@ const char *reqcheck_run(const char *file, struct mockserver *ms, const struct m
 	cJSON_Delete(body);
 	free(text);
 	return spec;
+}
+
+const char *reqcheck_case(const char *name, const char *const *env, struct mockserver *ms,
+			  reqcheck_verb extra, char **answer)
+{
+	char path[256];
+	envclear(env);
+	provider_config_free();
+	snprintf(path, sizeof path, "tests/data/%s/expect", name);
+	const char *spec = reqcheck_run(path, ms, NULL, true, extra);
+	if (answer) {
+		snprintf(path, sizeof path, "tests/data/%s/response.json", name);
+		if (!(*answer = reqcheck_file_text(path)))
+			fail_msg("cannot read %s", path);
+	}
+	return spec;
+}
+
+void reqcheck_case_request(const char *name, struct mockserver *ms, const struct mock_request *q,
+			   reqcheck_verb extra)
+{
+	char path[256];
+	snprintf(path, sizeof path, "tests/data/%s/expect", name);
+	reqcheck_run(path, ms, q, false, extra);
 }

@@ -45,4 +45,19 @@ bool reqcheck_value_is(const cJSON *v, const char *want);
 const char *reqcheck_run(const char *file, struct mockserver *ms, const struct mock_request *q,
 			 bool env_only, reqcheck_verb extra);
 
+/* reqcheck_case: the start of one provider's case, from its folder tests/data/NAME (an
+ * expect file, and response.json, a documented answer, where the test answers with one):
+ * the provider variables env (a NULL-ended list) unset, the loaded provider config
+ * forgotten, and the expect file's env lines set (reqcheck_run with env_only; extra as
+ * there). Output: *answer (when answer is not NULL) response.json's text (caller frees).
+ * Returns the expect file's spec text (as reqcheck_run). A file that cannot be read fails
+ * the running test. */
+const char *reqcheck_case(const char *name, const char *const *env, struct mockserver *ms,
+			  reqcheck_verb extra, char **answer);
+
+/* reqcheck_case_request: every check of tests/data/NAME/expect against the request q
+ * (recorded by ms), as reqcheck_run. */
+void reqcheck_case_request(const char *name, struct mockserver *ms, const struct mock_request *q,
+			   reqcheck_verb extra);
+
 #endif

@@ -110,6 +110,15 @@ void table_load(const char *path, int min_cols, int max_cols, unsigned flags,
 	*n = count;
 }
 
+double table_num(const struct table_row *r, int c)
+{
+	char *end = NULL;
+	double v = c < r->ncol ? strtod(r->col[c], &end) : 0;
+	if (!end || end == r->col[c] || *end)
+		fail_msg("%s: column %d is not a number", r->name, c + 1);
+	return v;
+}
+
 void table_free(struct table_row *rows, int n)
 {
 	if (!rows)
@@ -121,6 +130,18 @@ void table_free(struct table_row *rows, int n)
 		free(rows[i].file);
 	}
 	free(rows);
+}
+
+int table_each(const char *path, int min_cols, int max_cols, unsigned flags,
+	       void (*fn)(struct table_row *r, const void *ud), const void *ud)
+{
+	struct table_row *rows;
+	int nrows;
+	table_load(path, min_cols, max_cols, flags, &rows, &nrows);
+	for (int i = 0; i < nrows; i++)
+		fn(&rows[i], ud);
+	table_free(rows, nrows);
+	return nrows;
 }
 
 void table_add(struct CMUnitTest **tests, size_t *n, struct CMUnitTest t)

@@ -32,6 +32,17 @@ struct table_row {
 void table_load(const char *path, int min_cols, int max_cols, unsigned flags,
 		struct table_row **rows, int *n);
 
+/* table_num: column c of row r as a number (strtod's syntax, the whole column). A column
+ * that is missing or not a number fails the running test, naming the row and column. */
+double table_num(const struct table_row *r, int c);
+
+/* table_each: one test over a whole table: the table at path loaded as table_load does
+ * (min_cols, max_cols, flags), fn(row, ud) called on each row in order (fn may change the
+ * row), the rows freed. Returns how many rows there were. Exits as table_load does on a
+ * broken table. */
+int table_each(const char *path, int min_cols, int max_cols, unsigned flags,
+	       void (*fn)(struct table_row *r, const void *ud), const void *ud);
+
 /* table_free: frees rows (n of them) and everything in them; NULL does nothing. */
 void table_free(struct table_row *rows, int n);
 
