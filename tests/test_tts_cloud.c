@@ -156,6 +156,8 @@ static void test_providers(void **state)
 		const struct mock_request *q = mockserver_request(ms, google ? 1 : 0);
 		assert_non_null(q);
 		reqcheck_case_request(dir, ms, q, tts_verb);
+		if (google) /* the token came by a valid JWT bearer grant, as for STT */
+			assert_int_equal(svcacct_grant_ok(), 1);
 		/* decoded: the very samples sent, at the provider's rate */
 		assert_int_equal(a.rate, r->rate);
 		assert_int_equal(a.n, n);
