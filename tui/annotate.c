@@ -23,6 +23,7 @@
 #include "audio/sink.h"
 #include "annotations/task.h"
 #include "term.h"
+#include "voice.h"
 #include "width.h"
 #include "base/vec.h"
 
@@ -89,7 +90,7 @@ struct ui {
 	struct sink *sink;     /* the sound device, opened at the first p */
 	bool sink_busy;        /* an utterance is playing on it */
 	char player_file[512];
-	const struct backend *voice; /* the agent's voice (v), NULL when none */
+	struct voice *voice;   /* the agent's voice (v), NULL when none */
 	char voice_file[64];   /* the last words it said, as a WAV file; "" when none */
 	char player_cmd[256];
 	bool quit;
@@ -1000,6 +1001,8 @@ static void play(struct ui *u)
 
 	if (!it)
 		return;
+	if (u->voice) /* the words v asked for would play over the recording */
+		voice_stop(u->voice);
 	if (!it->audio || !it->audio[0]) {
 		set_status(u, "no audio recorded for this turn", NULL, NULL);
 		return;
@@ -1011,12 +1014,36 @@ static void play(struct ui *u)
 	play_file(u, it->audio);
 }
 
-/* play_voice: what the agent said in the turn, in the chosen voice, played as p plays a
- * recording (the audio goes through a WAV file, which a player command can take). */
+/* voice_ready: the words v asked for, once synthesized, played as p plays a recording
+ * (the audio goes through a WAV file, which a player command can take). Nothing while
+ * the voice is still working. */
+static void voice_ready(struct ui *u)
+{
+	struct tts_audio a = {0};
+	enum err e;
+
+	if (!voice_done(u->voice, &e, &a))
+		return;
+	if (e != ERR_OK || !a.n) {
+		set_status(u, "the voice %s said nothing", voice_name(u->voice), NULL);
+		goto out;
+	}
+	snprintf(u->voice_file, sizeof u->voice_file, "/tmp/formdesk-voice-%ld.wav", (long)getpid());
+	if (audiofile_write(u->voice_file, a.samples, a.n, a.rate, NULL) != ERR_OK) {
+		set_status(u, "cannot write %s", u->voice_file, NULL);
+		goto out;
+	}
+	play_file(u, u->voice_file);
+out:
+	free(a.samples);
+}
+
+/* play_voice: what the agent said in the turn, in the chosen voice. The synthesis runs
+ * while the screen goes on (the loop waits on it, voice_pollfds); its audio plays when it
+ * is done (voice_ready). */
 static void play_voice(struct ui *u)
 {
 	const struct labels_item *it = cur_item(u);
-	struct tts_audio a = {0};
 	cJSON *ctx;
 	const cJSON *reply;
 
@@ -1028,18 +1055,13 @@ static void play_voice(struct ui *u)
 		set_status(u, u->voice ? "the agent said nothing in this turn" : "no voice", NULL, NULL);
 		goto out;
 	}
-	if (backend_speak(u->voice, reply->valuestring, &a) != ERR_OK || !a.n) {
-		set_status(u, "the voice %s said nothing", u->voice->name, NULL);
-		goto out;
-	}
-	snprintf(u->voice_file, sizeof u->voice_file, "/tmp/formdesk-voice-%ld.wav", (long)getpid());
-	if (audiofile_write(u->voice_file, a.samples, a.n, a.rate, NULL) != ERR_OK) {
-		set_status(u, "cannot write %s", u->voice_file, NULL);
-		goto out;
-	}
-	play_file(u, u->voice_file);
+	voice_say(u->voice, reply->valuestring);
+	if (voice_busy(u->voice))
+		set_status(u, "synthesizing the agent's words of %s in %s ...", it->key,
+			   voice_name(u->voice));
+	else /* at hand at once (the TTS cache) */
+		voice_ready(u);
 out:
-	free(a.samples);
 	cJSON_Delete(ctx);
 }
 
@@ -1218,6 +1240,7 @@ static enum err key(struct ui *u, wint_t ch, bool fkey)
 
 static void ui_free(struct ui *u)
 {
+	voice_free(u->voice);
 	groups_clear(u);
 	for (int i = 0; i < u->n_hist; i++) {
 		free(u->hist[i].ids);
@@ -1235,8 +1258,7 @@ static void ui_free(struct ui *u)
 enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
 		      const struct queue_view *view, const struct backend *voice, char **errmsg)
 {
-	struct ui u = {.l = l, .task = t, .ops = task_ops(t), .annotator = annotator,
-		       .voice = voice};
+	struct ui u = {.l = l, .task = t, .ops = task_ops(t), .annotator = annotator};
 	const char *why = NULL;
 	enum err e;
 
@@ -1258,6 +1280,12 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 		return e;
 	}
 	u.cur = advance(&u, -1);
+	if (voice && (e = voice_new(voice, PLAY_RATE, &u.voice)) != ERR_OK) {
+		if (errmsg)
+			*errmsg = strdup(err_str(e));
+		ui_free(&u);
+		return e;
+	}
 	if ((e = term_open(NULL, TERM_CHILD, &why)) != ERR_OK) {
 		if (errmsg)
 			*errmsg = strdup(e == ERR_IO ? "the labelling screen needs a terminal (is TERM set?)"
@@ -1272,16 +1300,25 @@ enum err annotate_run(struct labels *l, enum labels_task t, const char *annotato
 		set_status(&u, u.ops->start_hint, NULL, NULL);
 	draw(&u);
 	while (!u.quit && !term_signal()) {
-		struct pollfd pf[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-				       {.fd = term_wake_fd(), .events = POLLIN}};
+		struct pollfd pf[2 + VOICE_MAX_FDS] = {{.fd = STDIN_FILENO, .events = POLLIN},
+						       {.fd = term_wake_fd(), .events = POLLIN}};
 		bool dirty = false;
 		int wait_ms = -1;
 		if (u.sink_busy) { /* wake when the utterance ends, to say so */
 			wait_ms = sink_remaining_ms(u.sink);
 			wait_ms = wait_ms < 20 ? 20 : wait_ms;
 		}
-		if (poll(pf, 2, wait_ms) < 0 && errno != EINTR)
+		/* the voice's request or synthesizer, while v's words are being made */
+		unsigned nv = voice_pollfds(u.voice, pf + 2, VOICE_MAX_FDS, &wait_ms);
+		if (poll(pf, 2 + nv, wait_ms) < 0 && errno != EINTR)
 			break;
+		if (voice_busy(u.voice)) {
+			voice_tick(u.voice);
+			if (!voice_busy(u.voice)) {
+				voice_ready(&u);
+				dirty = true;
+			}
+		}
 		if (pf[0].revents & (POLLHUP | POLLERR))
 			break;
 		unsigned ev = term_pending();

@@ -17,7 +17,8 @@
  * when the turn has no audio, the file is missing or cannot be decoded, there is no
  * sound device, or the player failed; and when the recording has played. v (turn-errors)
  * says what the agent said in that turn in the chosen voice (--tts: espeak, or a hosted
- * voice through the TTS cache), played the same way. */
+ * voice through the TTS cache), played the same way once it is synthesized; meanwhile the
+ * status line says "synthesizing ..." and the screen goes on (tui/voice.h). */
 #ifndef FORMDESK_ANNOTATE_H
 #define FORMDESK_ANNOTATE_H
 
@@ -53,7 +54,7 @@
  * locale set. While the screen is up stderr goes to /dev/null. Output: on failure *errmsg
  * (caller frees; may be NULL). Errors: ERR_INVALID (t is no task), ERR_IO (no usable
  * terminal), ERR_DB (a label could not be saved: the screen closes and says so),
- * ERR_NOMEM. */
+ * ERR_BACKEND (no HTTP client for the voice), ERR_NOMEM. */
 struct queue_view;
 enum err annotate_run(struct labels *l, enum labels_task t, const char *annotator,
 		      const struct queue_view *view, const struct backend *voice, char **errmsg);

@@ -379,19 +379,20 @@ static void dispatch(struct sim *s, int key)
 }
 
 /* The one wait: the engine's requests (curl) with the screen's keyboard and signal pipe
- * as extra descriptors. */
+ * and the voice's requests or synthesizer (while it works) as extra descriptors. */
 static int wait_all(void *ud, struct pollfd *fds, int n, int timeout_ms)
 {
 	struct sim *s = ud;
-	struct curl_waitfd w[4];
+	struct curl_waitfd w[4 + VOICE_MAX_FDS];
 	int ready = 0;
 	if (n > 4)
 		n = 4;
 	for (int i = 0; i < n; i++)
 		w[i] = (struct curl_waitfd){.fd = fds[i].fd, .events = CURL_WAIT_POLLIN};
+	unsigned nw = (unsigned)n + voice_waitfds(s->voice, w + n, VOICE_MAX_FDS, &timeout_ms);
 	/* curl_multi_poll has no "for ever": an hour stands for it. */
-	enum err e = s->in_live ? livecall_poll(s->lc, timeout_ms < 0 ? 3600000 : timeout_ms, w, (unsigned)n)
-			 : s->pb ? playback_poll(s->pb, timeout_ms < 0 ? 3600000 : timeout_ms, w, (unsigned)n)
+	enum err e = s->in_live ? livecall_poll(s->lc, timeout_ms < 0 ? 3600000 : timeout_ms, w, nw)
+			 : s->pb ? playback_poll(s->pb, timeout_ms < 0 ? 3600000 : timeout_ms, w, nw)
 			 : ERR_BACKEND;
 	if (e == ERR_BACKEND)
 		return poll(fds, (nfds_t)n, timeout_ms < 0 || timeout_ms > 100 ? 100 : timeout_ms);
@@ -433,6 +434,7 @@ static void run_loop(struct sim *s)
 			live_status(s);
 			screen_draw(s->scr, s->view);
 			unsigned w = screen_wait_in(s->scr, WAIT_REFRESH_MS, wait_all, s);
+			voice_tick(s->voice);
 			if (w & SCREEN_QUIT)
 				break;
 			int k;
@@ -455,6 +457,7 @@ static void run_loop(struct sim *s)
 		}
 		screen_draw(s->scr, s->view);
 		unsigned w = screen_wait_in(s->scr, wait, wait_all, s);
+		voice_tick(s->voice); /* its audio to the sink as it comes */
 		if (w & SCREEN_QUIT)
 			break;
 		int k;

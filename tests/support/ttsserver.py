@@ -2,13 +2,15 @@
 standard library). It answers every POST /text-to-speech as Sarvam documents it
 ({"request_id", "audios": [base64 WAV]}): a tenth of a second of tone at the asked
 speech_sample_rate, its pitch following the text; each request's "text" is appended, one a
-line, to the file named by the first argument (so a test counts the requests). Prints the
-port it listens on."""
-import base64, io, json, math, struct, sys, wave
+line, to the file named by the first argument (so a test counts the requests). A second
+argument, seconds, holds every answer back that long after the request is logged (a slow
+voice). Prints the port it listens on."""
+import base64, io, json, math, struct, sys, time, wave
 
 import jsonserver  # beside this file, on the path python gives a script
 
 LOG = sys.argv[1]
+DELAY = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
 
 
 def tone(text, rate):
@@ -27,6 +29,7 @@ def answer(req):
     body = json.loads(req.body)
     with open(LOG, "a", encoding="utf-8") as f:
         f.write(body["text"].replace("\n", " ") + "\n")
+    time.sleep(DELAY)
     audio = tone(body["text"], int(body.get("speech_sample_rate", 22050)))
     return 200, {"request_id": "e2e", "audios": [base64.b64encode(audio).decode()]}
 
