@@ -132,6 +132,8 @@ static void live_enter(struct sim *s, bool mic)
 		playback_pause(s->pb, true, now_ms());
 		s->paused_playback = true;
 	}
+	if (s->voice) /* the played call's words still coming must not sound over the live call */
+		voice_stop(s->voice);
 	s->in_live = true;
 	screen_live(s->scr, true, !mic);
 	live_next_call(s);
