@@ -20,6 +20,7 @@
 #include "audio/audiofile.h"
 #include "endpoint_clips.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 static char tmpdir[64];
 
@@ -306,14 +307,9 @@ static void test_roundtrip(void **state)
 	free(x);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_resample),
-		cmocka_unit_test(test_mixdown),
-		cmocka_unit_test(test_mp3),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_roundtrip),
-	};
-	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
-}
+TESTMAIN(setup, tmpdir_teardown,
+	  cmocka_unit_test(test_resample),
+	  cmocka_unit_test(test_mixdown),
+	  cmocka_unit_test(test_mp3),
+	  cmocka_unit_test(test_errors),
+	  cmocka_unit_test(test_roundtrip))

@@ -15,6 +15,7 @@
 #include "agent/rules/form.h"
 #include "agent/hindi/lexicon.h"
 #include "agent/stages/tts.h"
+#include "tests/support/testmain.h"
 
 static void test_known(void **state)
 {
@@ -117,12 +118,7 @@ static void test_network(void **state)
 	backend_cleanup();
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_known),
-		cmocka_unit_test(test_offline),
-		cmocka_unit_test(test_network),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_known),
+	  cmocka_unit_test(test_offline),
+	  cmocka_unit_test(test_network))

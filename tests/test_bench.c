@@ -26,6 +26,7 @@
 #include "sessions/corpus/score.h"
 #include "tests/support/benchfix.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 #define MAX_ROWS 64
 
@@ -556,15 +557,10 @@ static void reply_checks(void **state)
 	assert_true(rows >= 10);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(counts_scores_and_resume, setup, teardown),
-		cmocka_unit_test_setup_teardown(second_model_side_by_side, setup, teardown),
-		cmocka_unit_test_setup_teardown(replies_by_kind_and_turn_latency, setup, teardown),
-		cmocka_unit_test(field_scores_planted),
-		cmocka_unit_test(stage_attribution_planted),
-		cmocka_unit_test(reply_checks),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(counts_scores_and_resume, setup, teardown),
+	  cmocka_unit_test_setup_teardown(second_model_side_by_side, setup, teardown),
+	  cmocka_unit_test_setup_teardown(replies_by_kind_and_turn_latency, setup, teardown),
+	  cmocka_unit_test(field_scores_planted),
+	  cmocka_unit_test(stage_attribution_planted),
+	  cmocka_unit_test(reply_checks))

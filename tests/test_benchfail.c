@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tests/support/mockserver.h"
+#include "tests/support/testmain.h"
 
 #define FORM "tests/data/bench_form.json"
 #define CORPUS "tests/data/bench_corpus"
@@ -197,10 +198,5 @@ static void failed_requests(void **state)
 	}
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(failed_requests),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(failed_requests))

@@ -20,6 +20,7 @@
 #include "sessions/corpus/corpus.h"
 #include "sessions/calls/persona.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 #define PROFILES "tests/data/callers/profiles.json"
 
@@ -218,13 +219,8 @@ static void test_bad_input(void **state)
 	persona_free(per);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_behaviour_rows),
-		cmocka_unit_test(test_end_call),
-		cmocka_unit_test(test_mix),
-		cmocka_unit_test(test_bad_input),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_behaviour_rows),
+	  cmocka_unit_test(test_end_call),
+	  cmocka_unit_test(test_mix),
+	  cmocka_unit_test(test_bad_input))

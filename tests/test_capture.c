@@ -28,6 +28,7 @@
 #include "audio/capture.h"
 #include "audio/padev.h"
 #include "audio/sink.h"
+#include "tests/support/testmain.h"
 
 static char tmpdir[64];
 static char inpath[128], outpath[128];
@@ -370,16 +371,11 @@ static void test_errors(void **state)
 	capture_free(NULL);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_list_and_find),
-		cmocka_unit_test(test_capture_file),
-		cmocka_unit_test(test_capture_overrun),
-		cmocka_unit_test(test_sink_device_plays_all),
-		cmocka_unit_test(test_sink_device_stop),
-		cmocka_unit_test(test_sink_file),
-		cmocka_unit_test(test_errors),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_list_and_find),
+	  cmocka_unit_test(test_capture_file),
+	  cmocka_unit_test(test_capture_overrun),
+	  cmocka_unit_test(test_sink_device_plays_all),
+	  cmocka_unit_test(test_sink_device_stop),
+	  cmocka_unit_test(test_sink_file),
+	  cmocka_unit_test(test_errors))

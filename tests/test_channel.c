@@ -20,6 +20,7 @@
 #include "audio/channel.h"
 #include "endpoint_clips.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 #define RATE 16000
 
@@ -245,14 +246,9 @@ static void test_far(void **state)
 	free(yhi);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_band_limit),
-		cmocka_unit_test(test_mulaw),
-		cmocka_unit_test(test_snr),
-		cmocka_unit_test(test_tempo),
-		cmocka_unit_test(test_far),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_band_limit),
+	  cmocka_unit_test(test_mulaw),
+	  cmocka_unit_test(test_snr),
+	  cmocka_unit_test(test_tempo),
+	  cmocka_unit_test(test_far))

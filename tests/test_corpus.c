@@ -16,6 +16,7 @@
 
 #include "sessions/corpus/corpus.h"
 #include "sessions/corpus/csv.h"
+#include "tests/support/testmain.h"
 
 static const char *err_name(enum err e)
 {
@@ -232,15 +233,10 @@ static void test_csv_write_read(void **state)
 	remove(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_good),
-		cmocka_unit_test(test_paths_no_expected),
-		cmocka_unit_test(test_bad_fixtures),
-		cmocka_unit_test(test_missing_folders),
-		cmocka_unit_test(test_resolve),
-		cmocka_unit_test(test_csv_write_read),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_good),
+	  cmocka_unit_test(test_paths_no_expected),
+	  cmocka_unit_test(test_bad_fixtures),
+	  cmocka_unit_test(test_missing_folders),
+	  cmocka_unit_test(test_resolve),
+	  cmocka_unit_test(test_csv_write_read))

@@ -28,6 +28,7 @@
 #include "tests/support/dbq.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 #define FORM "forms/armman_enrollment.json"
 #define NEVER 3600000 /* ms: the server's answer comes after the test is over */
@@ -189,12 +190,7 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_http_deadline),
-		cmocka_unit_test(test_engine_deadlines),
-		cmocka_unit_test(test_config),
-	};
-	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
-}
+TESTMAIN(setup, mockdir_teardown,
+	  cmocka_unit_test(test_http_deadline),
+	  cmocka_unit_test(test_engine_deadlines),
+	  cmocka_unit_test(test_config))

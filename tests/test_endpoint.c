@@ -15,6 +15,7 @@
 #include "audio/vad.h"
 #include "endpoint_clips.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 #define MAX_FIELDS 11
 #define MAX_CLIPS 16
@@ -649,18 +650,13 @@ static void test_defaults_and_errors(void **state)
 	assert_int_equal(n, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults_and_errors),
-		cmocka_unit_test(test_silence),
-		cmocka_unit_test(test_tables),
-		cmocka_unit_test(test_streaming),
-		cmocka_unit_test(test_finish_mid_speech),
-		cmocka_unit_test(test_min_loudness),
-		cmocka_unit_test(test_chatter),
-		cmocka_unit_test(test_caller_level_carried),
-		cmocka_unit_test(test_gate_without_start_delay),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_defaults_and_errors),
+	  cmocka_unit_test(test_silence),
+	  cmocka_unit_test(test_tables),
+	  cmocka_unit_test(test_streaming),
+	  cmocka_unit_test(test_finish_mid_speech),
+	  cmocka_unit_test(test_min_loudness),
+	  cmocka_unit_test(test_chatter),
+	  cmocka_unit_test(test_caller_level_carried),
+	  cmocka_unit_test(test_gate_without_start_delay))

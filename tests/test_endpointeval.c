@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sessions/eval/endpointeval.h"
+#include "tests/support/testmain.h"
 
 static void test_kinds(void **state)
 {
@@ -62,11 +63,6 @@ static void test_invalid(void **state)
 	assert_int_equal(n, -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_invalid),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_kinds),
+	  cmocka_unit_test(test_invalid))

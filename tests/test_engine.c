@@ -22,6 +22,7 @@
 #include "sessions/store/store.h"
 #include "tests/support/enginefix.h"
 #include "tests/support/dbq.h"
+#include "tests/support/testmain.h"
 
 /* Fake STT: the reference, or a failure for the words "stt-fails". */
 static enum err fake_stt(void *ctx, const struct stt_request *req, char **text)
@@ -306,14 +307,9 @@ static void test_score(void **state)
 	cJSON_Delete(misses);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_failures_and_hang_up, setup, enginefix_teardown),
-		cmocka_unit_test_setup_teardown(test_required_runs_out, setup, enginefix_teardown),
-		cmocka_unit_test_setup_teardown(test_unreadable_audio, setup, enginefix_teardown),
-		cmocka_unit_test_setup_teardown(test_abandoned, setup, enginefix_teardown),
-		cmocka_unit_test_setup_teardown(test_score, setup, enginefix_teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(test_failures_and_hang_up, setup, enginefix_teardown),
+	  cmocka_unit_test_setup_teardown(test_required_runs_out, setup, enginefix_teardown),
+	  cmocka_unit_test_setup_teardown(test_unreadable_audio, setup, enginefix_teardown),
+	  cmocka_unit_test_setup_teardown(test_abandoned, setup, enginefix_teardown),
+	  cmocka_unit_test_setup_teardown(test_score, setup, enginefix_teardown))

@@ -23,6 +23,7 @@
 #include "sessions/store/store.h"
 #include "tests/support/failalloc.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 /* A small form with every kind of rule the scenario exercises: a name of at least two
  * letters, a choice, a yes/no that opens a branch, a number in a range, a regex. */
@@ -153,11 +154,6 @@ static int setup(void **state)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_allocation_fails_once),
-		cmocka_unit_test(test_sqlite_allocations_fail),
-	};
-	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
-}
+TESTMAIN(setup, tmpdir_teardown,
+	  cmocka_unit_test(test_every_allocation_fails_once),
+	  cmocka_unit_test(test_sqlite_allocations_fail))

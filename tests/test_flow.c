@@ -13,6 +13,7 @@
 #include "agent/rules/flow.h"
 #include "agent/rules/form.h"
 #include "agent/stages/reply_script.h"
+#include "tests/support/testmain.h"
 
 static const struct ymd today = {2026, 11, 29};
 
@@ -755,19 +756,14 @@ static void test_flow_check(void **state)
 	form_free(f);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_48_paths),
-		cmocka_unit_test(test_required_exhausted_fails),
-		cmocka_unit_test(test_optional_exhausted_skips),
-		cmocka_unit_test(test_until_answered_and_allow_retries),
-		cmocka_unit_test(test_end_call_value_screens_out),
-		cmocka_unit_test(test_present_branches),
-		cmocka_unit_test(test_multi_field_and_corrections),
-		cmocka_unit_test(test_faults),
-		cmocka_unit_test(test_decision_json),
-		cmocka_unit_test(test_flow_check),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_48_paths),
+	  cmocka_unit_test(test_required_exhausted_fails),
+	  cmocka_unit_test(test_optional_exhausted_skips),
+	  cmocka_unit_test(test_until_answered_and_allow_retries),
+	  cmocka_unit_test(test_end_call_value_screens_out),
+	  cmocka_unit_test(test_present_branches),
+	  cmocka_unit_test(test_multi_field_and_corrections),
+	  cmocka_unit_test(test_faults),
+	  cmocka_unit_test(test_decision_json),
+	  cmocka_unit_test(test_flow_check))

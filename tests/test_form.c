@@ -13,6 +13,7 @@
 
 #include "agent/rules/form.h"
 #include "tests/support/reqcheck.h"
+#include "tests/support/testmain.h"
 
 /* expected_text: the .expected file at path without its final line ends (NULL: missing). */
 static char *expected_text(const char *path)
@@ -233,15 +234,10 @@ static void test_rules(void **state)
 	form_free(f);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_case_files),
-		cmocka_unit_test(test_enrollment),
-		cmocka_unit_test(test_write_shape),
-		cmocka_unit_test(test_defaults_and_stored),
-		cmocka_unit_test(test_unreadable),
-		cmocka_unit_test(test_rules),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_case_files),
+	  cmocka_unit_test(test_enrollment),
+	  cmocka_unit_test(test_write_shape),
+	  cmocka_unit_test(test_defaults_and_stored),
+	  cmocka_unit_test(test_unreadable),
+	  cmocka_unit_test(test_rules))

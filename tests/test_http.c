@@ -13,6 +13,7 @@
 
 #include "agent/stages/http.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/testmain.h"
 
 static struct mockserver *ms;
 
@@ -233,19 +234,14 @@ static void test_async_dns(void **state)
 	assert_true(http_async_dns());
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_post_json),
-		cmocka_unit_test(test_multipart),
-		cmocka_unit_test(test_retry_after),
-		cmocka_unit_test(test_retries_exhausted),
-		cmocka_unit_test(test_no_retry_on_4xx),
-		cmocka_unit_test(test_timeout),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_parallel),
-		cmocka_unit_test(test_cancel),
-		cmocka_unit_test(test_async_dns),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_post_json),
+	  cmocka_unit_test(test_multipart),
+	  cmocka_unit_test(test_retry_after),
+	  cmocka_unit_test(test_retries_exhausted),
+	  cmocka_unit_test(test_no_retry_on_4xx),
+	  cmocka_unit_test(test_timeout),
+	  cmocka_unit_test(test_refused),
+	  cmocka_unit_test(test_parallel),
+	  cmocka_unit_test(test_cancel),
+	  cmocka_unit_test(test_async_dns))

@@ -37,6 +37,7 @@
 #include "tests/support/benchfix.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 static const char *const STT[][2] = {
 	{"mera naam Sunita hai", "mera kaam Sunita hai"},
@@ -422,12 +423,7 @@ static void failing_judge(void **state)
 	benchdb_close(db);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(judge_backend_row, setup, teardown),
-		cmocka_unit_test_setup_teardown(judged_and_cached, setup, teardown),
-		cmocka_unit_test_setup_teardown(failing_judge, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(judge_backend_row, setup, teardown),
+	  cmocka_unit_test_setup_teardown(judged_and_cached, setup, teardown),
+	  cmocka_unit_test_setup_teardown(failing_judge, setup, teardown))

@@ -26,6 +26,7 @@
 #include "sessions/store/store.h"
 #include "tests/support/enginefix.h"
 #include "tests/support/loopwait.h"
+#include "tests/support/testmain.h"
 
 #define STT_MS 15
 #define EXTRACT_MS 25
@@ -253,12 +254,7 @@ static void test_json_and_line(void **state)
 	assert_int_equal(latency_from_text(NULL, &r), ERR_PARSE);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_reply_first, setup, enginefix_teardown),
-		cmocka_unit_test_setup_teardown(test_ack_first_played, setup, enginefix_teardown),
-		cmocka_unit_test(test_json_and_line),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(test_reply_first, setup, enginefix_teardown),
+	  cmocka_unit_test_setup_teardown(test_ack_first_played, setup, enginefix_teardown),
+	  cmocka_unit_test(test_json_and_line))

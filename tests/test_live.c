@@ -24,6 +24,7 @@
 #include "audio/sink.h"
 #include "sessions/calls/live.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 static char tmpdir[64];
 static double now_ms;
@@ -316,15 +317,10 @@ static void test_recording(void **state)
 	sink_free(k);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_barge_in_while_speaking),
-		cmocka_unit_test(test_barge_in_while_thinking),
-		cmocka_unit_test(test_mute),
-		cmocka_unit_test(test_silence),
-		cmocka_unit_test(test_number_wait),
-		cmocka_unit_test(test_recording),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_barge_in_while_speaking),
+	  cmocka_unit_test(test_barge_in_while_thinking),
+	  cmocka_unit_test(test_mute),
+	  cmocka_unit_test(test_silence),
+	  cmocka_unit_test(test_number_wait),
+	  cmocka_unit_test(test_recording))

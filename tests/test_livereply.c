@@ -30,6 +30,7 @@
 #include "tests/support/mockserver.h"
 #include "tests/support/replyseen.h"
 #include "tests/support/sse.h"
+#include "tests/support/testmain.h"
 
 #define FORM "tests/data/bench_form.json" /* its intro is short: the opening plays soon */
 #define PIECE_MS 300
@@ -293,13 +294,8 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spoken_as_it_streams),
-		cmocka_unit_test(test_barge_in_stops_it),
-		cmocka_unit_test(test_next_synthesized_while_playing),
-		cmocka_unit_test(test_barge_in_drops_queued),
-	};
-	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
-}
+TESTMAIN(setup, mockdir_teardown,
+	  cmocka_unit_test(test_spoken_as_it_streams),
+	  cmocka_unit_test(test_barge_in_stops_it),
+	  cmocka_unit_test(test_next_synthesized_while_playing),
+	  cmocka_unit_test(test_barge_in_drops_queued))

@@ -32,6 +32,7 @@
 #include "sessions/calls/ttscache.h"
 #include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/testmain.h"
 
 #define N 12000 /* half a second at 24 kHz */
 #define VN 4800          /* 200 ms of audio at the voice's 24 kHz */
@@ -513,17 +514,12 @@ static void test_resample_stream(void **state)
 	free(all);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plays_as_it_arrives),
-		cmocka_unit_test(test_cache_and_barge_in),
-		cmocka_unit_test(test_resample_stream),
-		cmocka_unit_test(test_barge_in_during_synthesis),
-		cmocka_unit_test(test_queued_after_playing),
-		cmocka_unit_test(test_first_audio_measured),
-		cmocka_unit_test(test_espeak_off_the_loop),
-		cmocka_unit_test(test_cache_write_off_the_loop),
-	};
-	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
-}
+TESTMAIN(setup, mockdir_teardown,
+	  cmocka_unit_test(test_plays_as_it_arrives),
+	  cmocka_unit_test(test_cache_and_barge_in),
+	  cmocka_unit_test(test_resample_stream),
+	  cmocka_unit_test(test_barge_in_during_synthesis),
+	  cmocka_unit_test(test_queued_after_playing),
+	  cmocka_unit_test(test_first_audio_measured),
+	  cmocka_unit_test(test_espeak_off_the_loop),
+	  cmocka_unit_test(test_cache_write_off_the_loop))

@@ -22,6 +22,7 @@
 #include "tests/support/envclear.h"
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
+#include "tests/support/testmain.h"
 
 static struct mockserver *ms;
 static struct form *form;
@@ -817,19 +818,14 @@ static void test_reply_fits_tools(void **state)
 	envclear(ENV_VARS);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_protocols),
-		cmocka_unit_test(test_faults),
-		cmocka_unit_test(test_faults_through_rules),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_timeout),
-		cmocka_unit_test(test_config),
-		cmocka_unit_test(test_reply),
-		cmocka_unit_test(test_reply_fits_tools),
-		cmocka_unit_test(test_groq_stream_usage),
-		cmocka_unit_test(test_cut_off),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_protocols),
+	  cmocka_unit_test(test_faults),
+	  cmocka_unit_test(test_faults_through_rules),
+	  cmocka_unit_test(test_errors),
+	  cmocka_unit_test(test_timeout),
+	  cmocka_unit_test(test_config),
+	  cmocka_unit_test(test_reply),
+	  cmocka_unit_test(test_reply_fits_tools),
+	  cmocka_unit_test(test_groq_stream_usage),
+	  cmocka_unit_test(test_cut_off))

@@ -44,6 +44,7 @@
 #include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 #include "tui/callview.h"
+#include "tests/support/testmain.h"
 
 #define FORM "forms/armman_enrollment.json"
 #define DEMO "corpus/demo"
@@ -658,15 +659,10 @@ static void test_offline_ack(void **state)
 	free(msg);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_run_on_models, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_run_on_failing_models, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cancel_in_flight, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cancel_keeps_words, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_streamed_ack, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_offline_ack, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(test_run_on_models, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_run_on_failing_models, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_cancel_in_flight, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_cancel_keeps_words, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_streamed_ack, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_offline_ack, setup, teardown))

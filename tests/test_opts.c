@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli/opts.h"
+#include "tests/support/testmain.h"
 
 struct own {
 	bool flag;
@@ -110,10 +111,5 @@ static void test_cases(void **state)
 	fclose(devnull);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_cases))

@@ -20,6 +20,7 @@
 #include "sessions/corpus/corpus.h"
 #include "tui/callview.h"
 #include "tui/playback.h"
+#include "tests/support/testmain.h"
 
 #define DATA "tests/data/playback.tsv"
 #define DATA_HISTORY "tests/data/playback_history.tsv"
@@ -285,12 +286,7 @@ static void test_decision_panes(void **state)
 	callview_free(v);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_timeline, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_history, setup, teardown),
-		cmocka_unit_test(test_decision_panes),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(test_timeline, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_history, setup, teardown),
+	  cmocka_unit_test(test_decision_panes))

@@ -25,6 +25,7 @@
 #include "audio/recorder.h"
 #include "tests/support/loopwait.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 #define RATE 16000
 
@@ -377,17 +378,12 @@ static void test_dir_and_errors(void **state)
 	assert_int_equal(recorder_close(NULL, true, NULL), ERR_OK);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_turns_and_offsets),
-		cmocka_unit_test(test_crash_exit),
-		cmocka_unit_test(test_kill_while_writing),
-		cmocka_unit_test(test_crash_kill),
-		cmocka_unit_test(test_kill_before_first_turn),
-		cmocka_unit_test(test_background),
-		cmocka_unit_test(test_flac),
-		cmocka_unit_test(test_dir_and_errors),
-	};
-	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
-}
+TESTMAIN(setup, tmpdir_teardown,
+	  cmocka_unit_test(test_turns_and_offsets),
+	  cmocka_unit_test(test_crash_exit),
+	  cmocka_unit_test(test_kill_while_writing),
+	  cmocka_unit_test(test_crash_kill),
+	  cmocka_unit_test(test_kill_before_first_turn),
+	  cmocka_unit_test(test_background),
+	  cmocka_unit_test(test_flac),
+	  cmocka_unit_test(test_dir_and_errors))

@@ -36,6 +36,7 @@
 #include "tests/support/mockserver.h"
 #include "tests/support/sse.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 #define FORM "forms/armman_enrollment.json"
 #define PIECE_MS 250 /* the server's wait before each piece after the first */
@@ -473,18 +474,13 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sentences),
-		cmocka_unit_test(test_streamed_reply),
-		cmocka_unit_test(test_same_words_unstreamed),
-		cmocka_unit_test(test_anthropic),
-		cmocka_unit_test(test_token_limit_after_a_sentence),
-		cmocka_unit_test(test_cut_short_after_a_sentence),
-		cmocka_unit_test(test_dropped_after_a_sentence),
-		cmocka_unit_test(test_end_call_refused),
-		cmocka_unit_test(test_barge_in),
-	};
-	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
-}
+TESTMAIN(setup, mockdir_teardown,
+	  cmocka_unit_test(test_sentences),
+	  cmocka_unit_test(test_streamed_reply),
+	  cmocka_unit_test(test_same_words_unstreamed),
+	  cmocka_unit_test(test_anthropic),
+	  cmocka_unit_test(test_token_limit_after_a_sentence),
+	  cmocka_unit_test(test_cut_short_after_a_sentence),
+	  cmocka_unit_test(test_dropped_after_a_sentence),
+	  cmocka_unit_test(test_end_call_refused),
+	  cmocka_unit_test(test_barge_in))

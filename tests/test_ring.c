@@ -18,6 +18,7 @@
 
 #include "audio/ring.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 /* ring row: NAME CAPACITY OPS AVAILABLE OVERRUNS DROPPED (tests/data/ring_ops.tsv): the
  * operations run on a ring and on a model queue, which must agree at every read. */
@@ -194,13 +195,8 @@ static void test_stress_lossy(void **state)
 	run_stress(0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_stress_lossless),
-		cmocka_unit_test(test_stress_lossy),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_table),
+	  cmocka_unit_test(test_errors),
+	  cmocka_unit_test(test_stress_lossless),
+	  cmocka_unit_test(test_stress_lossy))

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "sessions/eval/rundiff.h"
+#include "tests/support/testmain.h"
 
 static void test_mcnemar(void **state)
 {
@@ -50,11 +51,6 @@ static void test_formats(void **state)
 	assert_false(rundiff_format_parse("html", &f));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mcnemar),
-		cmocka_unit_test(test_formats),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_mcnemar),
+	  cmocka_unit_test(test_formats))

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "base/sbuf.h"
+#include "tests/support/testmain.h"
 
 static void test_append_and_grow(void **state)
 {
@@ -46,11 +47,6 @@ static void test_clear_keeps_room(void **state)
 	free(b.p);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_append_and_grow),
-		cmocka_unit_test(test_clear_keeps_room),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_append_and_grow),
+	  cmocka_unit_test(test_clear_keeps_room))

@@ -22,6 +22,7 @@
 #include "tests/support/envclear.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
+#include "tests/support/testmain.h"
 
 #define MAX_OFFSET 400
 
@@ -338,12 +339,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scrub),
-		cmocka_unit_test(test_llm_providers),
-		cmocka_unit_test(test_stt_providers),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_scrub),
+	  cmocka_unit_test(test_llm_providers),
+	  cmocka_unit_test(test_stt_providers))

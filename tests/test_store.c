@@ -22,6 +22,7 @@
 #include "sessions/store/store.h"
 #include "tests/support/dbq.h"
 #include "tests/support/oldstore.h"
+#include "tests/support/testmain.h"
 
 struct fixture {
 	char dir[64];
@@ -1042,23 +1043,18 @@ static void test_concurrent_migration(void **state)
 	dbq_expect(f->path, "SELECT transcript||'|'||input FROM turns", "haan ji|corpus");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_schema, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unopenable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_decision_json, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_readers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_calls_page, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_query_plans, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_policy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_migration, setup, teardown),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test_setup_teardown(test_schema, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_unopenable, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_call_round_trip, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_decision_json, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_turn_survives_crash, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_live_columns, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_usage_and_cancelled, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_readers, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_calls_page, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_query_plans, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_open_policy, setup, teardown),
+	  cmocka_unit_test_setup_teardown(test_concurrent_migration, setup, teardown))

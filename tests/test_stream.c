@@ -24,6 +24,7 @@
 #include "tests/support/mockserver.h"
 #include "tests/support/sse.h"
 #include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 static struct mockserver *ms;
 static struct form *form;
@@ -412,11 +413,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(streamed_cases),
-		cmocka_unit_test(blocking_and_whole_body),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(streamed_cases),
+	  cmocka_unit_test(blocking_and_whole_body))

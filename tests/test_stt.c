@@ -28,6 +28,7 @@
 #include "tests/support/reqcheck.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
+#include "tests/support/testmain.h"
 
 #define N_SAMPLES 8000 /* 0.5 s at 16 kHz */
 
@@ -284,14 +285,9 @@ static void test_wav(void **state)
 	assert_int_equal(stt_wav_encode(samples, 10, 0, &wav, &len), ERR_INVALID);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wav),
-		cmocka_unit_test(test_providers),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_ttfb_delayed),
-		cmocka_unit_test(test_token_nonblocking),
-	};
-	return cmocka_run_group_tests(tests, setup, svcacct_teardown);
-}
+TESTMAIN(setup, svcacct_teardown,
+	  cmocka_unit_test(test_wav),
+	  cmocka_unit_test(test_providers),
+	  cmocka_unit_test(test_errors),
+	  cmocka_unit_test(test_ttfb_delayed),
+	  cmocka_unit_test(test_token_nonblocking))

@@ -17,6 +17,7 @@
 #include "agent/stages/tts.h"
 #include "audio/endpoint.h"
 #include "audio/resample.h"
+#include "tests/support/testmain.h"
 
 static void test_lookup(void **state)
 {
@@ -129,12 +130,7 @@ static void test_resample(void **state)
 	free(in);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lookup),
-		cmocka_unit_test(test_phrases),
-		cmocka_unit_test(test_resample),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_lookup),
+	  cmocka_unit_test(test_phrases),
+	  cmocka_unit_test(test_resample))

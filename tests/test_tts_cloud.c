@@ -29,6 +29,7 @@
 #include "tests/support/mockserver.h"
 #include "tests/support/svcacct.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 static struct mockserver *ms;
 static EVP_PKEY *google_key;
@@ -412,15 +413,10 @@ static void test_config(void **state)
 	provider_config_free();
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_providers),
-		cmocka_unit_test(test_stream),
-		cmocka_unit_test(test_token_nonblocking),
-		cmocka_unit_test(test_price_voice_errors),
-		cmocka_unit_test(test_config),
-		cmocka_unit_test(test_keys_scrubbed),
-	};
-	return cmocka_run_group_tests(tests, setup, svcacct_teardown);
-}
+TESTMAIN(setup, svcacct_teardown,
+	  cmocka_unit_test(test_providers),
+	  cmocka_unit_test(test_stream),
+	  cmocka_unit_test(test_token_nonblocking),
+	  cmocka_unit_test(test_price_voice_errors),
+	  cmocka_unit_test(test_config),
+	  cmocka_unit_test(test_keys_scrubbed))

@@ -23,6 +23,7 @@
 #include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 static struct mockserver *ms;
 static char dir[128], db[192];
@@ -191,13 +192,8 @@ static void test_offline(void **state)
 	assert_string_equal(b.name, "none");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_once),
-		cmocka_unit_test(test_warm),
-		cmocka_unit_test(test_sentences),
-		cmocka_unit_test(test_offline),
-	};
-	return cmocka_run_group_tests(tests, setup, mockdir_teardown);
-}
+TESTMAIN(setup, mockdir_teardown,
+	  cmocka_unit_test(test_once),
+	  cmocka_unit_test(test_warm),
+	  cmocka_unit_test(test_sentences),
+	  cmocka_unit_test(test_offline))

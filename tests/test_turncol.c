@@ -27,6 +27,7 @@
 #include "sessions/store/store.h"
 #include "sessions/store/turncol.h"
 #include "tui/callview.h"
+#include "tests/support/testmain.h"
 
 #define FORM "forms/armman_enrollment.json"
 
@@ -247,14 +248,9 @@ static void test_name_clash(void **state)
 	free(msg);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry),
-		cmocka_unit_test(test_stored_and_read),
-		cmocka_unit_test(test_migrated),
-		cmocka_unit_test(test_engine_and_view),
-		cmocka_unit_test(test_name_clash),
-	};
-	return cmocka_run_group_tests(tests, setup, tmpdir_teardown);
-}
+TESTMAIN(setup, tmpdir_teardown,
+	  cmocka_unit_test(test_registry),
+	  cmocka_unit_test(test_stored_and_read),
+	  cmocka_unit_test(test_migrated),
+	  cmocka_unit_test(test_engine_and_view),
+	  cmocka_unit_test(test_name_clash))

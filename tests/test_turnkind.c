@@ -16,6 +16,7 @@
 #include "agent/hindi/lexicon.h"
 #include "agent/hindi/turnkind.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 static struct lexicon *lex;
 
@@ -102,12 +103,7 @@ static void test_heard(void **state)
 	assert_int_equal(turnkind_heard(q, 5000, 0, NULL), strlen(q));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_backchannel),
-		cmocka_unit_test(test_unfinished),
-		cmocka_unit_test(test_heard),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, teardown,
+	  cmocka_unit_test(test_backchannel),
+	  cmocka_unit_test(test_unfinished),
+	  cmocka_unit_test(test_heard))

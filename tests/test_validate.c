@@ -16,6 +16,7 @@
 #include "agent/hindi/parse.h"
 #include "agent/rules/validate.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 static struct lexicon *words_lexicon(void)
 {
@@ -217,12 +218,7 @@ static void test_rule_text(void **state)
 	assert_null(validate_rule_text(&q, buf, sizeof buf));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_end_call_values),
-		cmocka_unit_test(test_rule_text),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_table),
+	  cmocka_unit_test(test_end_call_values),
+	  cmocka_unit_test(test_rule_text))

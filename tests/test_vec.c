@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "base/vec.h"
+#include "tests/support/testmain.h"
 
 static void test_doubles_from_first(void **state)
 {
@@ -68,11 +69,6 @@ static void test_room_left_in_place(void **state)
 	free(v);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_doubles_from_first),
-		cmocka_unit_test(test_room_left_in_place),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_doubles_from_first),
+	  cmocka_unit_test(test_room_left_in_place))

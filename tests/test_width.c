@@ -12,6 +12,7 @@
 
 #include "tui/width.h"
 #include "tests/support/table.h"
+#include "tests/support/testmain.h"
 
 #define DATA "tests/data/width.tsv"
 
@@ -87,11 +88,6 @@ static void test_edges(void **state)
 	assert_int_equal(next, 3);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_edges),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TESTMAIN(NULL, NULL,
+	  cmocka_unit_test(test_table),
+	  cmocka_unit_test(test_edges))
