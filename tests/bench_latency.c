@@ -14,7 +14,8 @@
  * minus what it does not govern: the endpointing wait (the setting), the fake servers'
  * delays on the way, and espeak-ng's synthesis. Printed: its p50 and p95 (target: p95 under
  * 5 ms), each part's p50/p95 (sessions/store/latency.h), and how far the parts' sum is from the
- * total (they must agree within 1 ms; tests/test_latency.c checks it). */
+ * total (they must agree within 1 ms; tests/test_latency.c checks it).
+ * `bench_latency mic` (or typed, voiced; or BENCH_LATENCY_ONLY=mic) runs one call only. */
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -336,7 +337,7 @@ out:
 	return rc;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/bench_latency.XXXXXX", db[128], conf[160], base[160];
 	struct form *form = NULL;
@@ -348,6 +349,15 @@ int main(void)
 	const char *why = NULL;
 	int rc = 1;
 
+	/* only one of the calls, while working on it: "typed", "voiced" or "mic" (an argument
+	 * or BENCH_LATENCY_ONLY); none runs all three */
+	const char *only = argc > 1 ? argv[1] : getenv("BENCH_LATENCY_ONLY");
+	if (only && (!*only || strcmp(only, "all") == 0))
+		only = NULL;
+	if (only && strcmp(only, "typed") && strcmp(only, "voiced") && strcmp(only, "mic")) {
+		fprintf(stderr, "usage: bench_latency [typed|voiced|mic|all] (or BENCH_LATENCY_ONLY)\n");
+		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN); /* the feeder's FIFO closed under it is an error, not death */
 	if (!mkdtemp(dir) || form_load(FORM, &form, NULL) != ERR_OK ||
 	    lexicon_load(lexicon_default_dir(), &lex, NULL) != ERR_OK || !(ms = mockserver_start()))
@@ -385,14 +395,14 @@ int main(void)
 	       "answering STT after %d ms, EXTRACT after %d ms, REPLY after %d ms; espeak-ng "
 	       "speaks into a WAV file\n",
 	       STT_MS, EXTRACT_MS, REPLY_MS);
-	if (typed_call(&cfg, dir, TTS_DEFAULT, &typed) == 0)
+	if ((!only || strcmp(only, "typed") == 0) && typed_call(&cfg, dir, TTS_DEFAULT, &typed) == 0)
 		report("typed call", &typed);
 	/* a hosted voice that streams (OpenAI's speech endpoint), its first chunk after
 	 * TTS_MS: the request runs off the loop, its time to first audio is measured */
 	for (int i = 0; i < 2 * TTS_SAMPLES; i++)
 		TTS_ANSWER[i] = i % 4 < 2 ? 0x11 : 0x21;
 	voiced.tts_server_ms = TTS_MS;
-	if (typed_call(&cfg, dir, "openai", &voiced) == 0) {
+	if ((!only || strcmp(only, "voiced") == 0) && typed_call(&cfg, dir, "openai", &voiced) == 0) {
 		report("typed call, hosted voice streamed (openai)", &voiced);
 		double v[MAX_TURNS];
 		memcpy(v, voiced.first_audio, sizeof(double) * (size_t)voiced.n);
@@ -402,9 +412,9 @@ int main(void)
 		       "%.2f ms; formdesk's own share with it: p50 %.2f ms, p95 %.2f ms\n",
 		       TTS_MS, p50, p95, pct(v, voiced.n, 50), pct(v, voiced.n, 95));
 	}
-	if (mic_call(&cfg, dir, db, &mic) == 0)
+	if ((!only || strcmp(only, "mic") == 0) && mic_call(&cfg, dir, db, &mic) == 0)
 		report("microphone call (ALSA file plugin)", &mic);
-	rc = typed.n > 0 ? 0 : 1;
+	rc = typed.n + voiced.n + mic.n > 0 ? 0 : 1;
 out:
 	store_close(st);
 	backend_cleanup();
