@@ -13,7 +13,8 @@ struct mock_reply {
 	const char *content_type; /* NULL: application/json */
 	const char *body;         /* NULL: empty */
 	const char *headers;      /* extra headers, "Name: value" lines separated by '\n' */
-	int delay_ms;             /* wait before answering */
+	int delay_ms;             /* wait before answering, counted from when the whole request
+	                             has arrived (its parsing and the handler are inside it) */
 };
 
 struct mock_part {
