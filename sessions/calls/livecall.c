@@ -584,6 +584,8 @@ static void events(struct livecall *lc)
 			char by[72];
 			struct engine_input in = {
 				.samples = ev.samples, .n_samples = ev.n_samples, .input = "mic",
+				/* the endpointer has found her speech: not looked for again */
+				.segs = &ev.speech, .n_segs = 1,
 				.recorded = lc->rec != NULL, .caller_audio_start_ms = ev.start_ms,
 				.caller_audio_end_ms = ev.end_ms,
 				/* audio ms: the caller's timeline is real time as captured */
