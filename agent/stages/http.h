@@ -54,7 +54,10 @@ enum err http_req_header(struct http_req *r, const char *name, const char *value
 enum err http_req_body(struct http_req *r, const void *data, size_t len, const char *content_type);
 
 /* http_req_part: add a multipart/form-data part (RFC 7578). name and data (len bytes)
- * copied; filename and content_type may be NULL (a plain field). Errors: ERR_NOMEM. */
+ * copied into the request's body at once (the form is whole, but for its closing
+ * boundary, when the last part is in); filename and content_type may be NULL (a plain
+ * field; a file without a type is application/octet-stream). Errors: ERR_NOMEM,
+ * ERR_INVALID (the request has a body of its own, http_req_body). */
 enum err http_req_part(struct http_req *r, const char *name, const void *data, size_t len,
 		       const char *filename, const char *content_type);
 
