@@ -490,6 +490,12 @@ enum err http_start(struct http_client *c, struct http_req *req, http_done_fn do
 		free_xfer(x);
 		return e;
 	}
+	/* on its way now (connected, its first bytes sent), not at the owner's next
+	 * http_poll: a live turn's STT request went out only after the loop had drained the
+	 * rest of the audio and come round (up to 2.8 ms, docs/latency.md). What ends here is
+	 * collected by the next http_poll. */
+	int running = 0;
+	curl_multi_perform(c->multi, &running);
 	if (xfer)
 		*xfer = x;
 	return ERR_OK;
