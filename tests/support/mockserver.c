@@ -289,6 +289,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	r->path = strdup(url);
 	r->body = dupn(cn->body ? cn->body : "", cn->len);
 	r->body_len = cn->len;
+	r->received_ms = whole;
 	MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, r);
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, r);
 	parse_parts(r);

@@ -33,6 +33,7 @@ struct mock_request {
 	size_t body_len;
 	struct mock_part *parts; /* multipart/form-data parts, parsed */
 	int n_parts;
+	double received_ms;     /* loopwait_ms() when the whole request had arrived */
 };
 
 /* A handler decides the reply itself (called on the server's threads; strings it sets
