@@ -9,6 +9,7 @@
 #include <sys/select.h>
 #include <time.h>
 
+#include "base/sbuf.h"
 #include "secret.h"
 
 #define HTTP_MAX_BODY (64u << 20)      /* a response larger than this is refused */
@@ -23,10 +24,10 @@ struct http_req {
 	size_t body_len;
 	bool has_body;
 	bool no_expect;             /* "Expect:" is in headers */
-	/* multipart/form-data: body holds the parts as they were added (form_cap bytes of
-	 * room), closed with the last boundary when the request is first sent */
+	/* multipart/form-data: the parts as they were added, the body once closed with the
+	 * last boundary when the request is first sent */
 	int n_parts;
-	size_t form_cap;
+	struct sbuf form;
 	char boundary[40];
 	long timeout_ms;
 	int retries;
@@ -112,6 +113,7 @@ void http_req_free(struct http_req *r)
 	free(r->url);
 	curl_slist_free_all(r->headers);
 	free(r->body);
+	free(r->form.p);
 	if (r->observe_free)
 		r->observe_free(r->observe_ud);
 	http_req_free(r->first);
@@ -174,36 +176,15 @@ enum err http_req_body(struct http_req *r, const void *data, size_t len, const c
 	r->body_len = len;
 	r->has_body = true;
 	r->n_parts = 0; /* a form written before is replaced */
-	r->form_cap = 0;
+	free(r->form.p);
+	r->form = (struct sbuf){0};
 	return ERR_OK;
 }
 
-/* grow: room for need bytes at *buf (*cap of them now), doubled from first as needed.
- * Returns false when out of memory (*buf unchanged). */
-static bool grow(char **buf, size_t *cap, size_t need, size_t first)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : first;
-	while (c < need)
-		c *= 2;
-	char *b = realloc(*buf, c);
-	if (!b)
-		return false;
-	*buf = b;
-	*cap = c;
-	return true;
-}
-
-/* form_add: len bytes of s after the form's body, its room grown as needed. */
+/* form_add: len bytes of s after the form's parts. */
 static bool form_add(struct http_req *r, const void *s, size_t len)
 {
-	if (!grow(&r->body, &r->form_cap, r->body_len + len + 1, 1024))
-		return false;
-	memcpy(r->body + r->body_len, s, len);
-	r->body_len += len;
-	r->body[r->body_len] = '\0';
-	return true;
+	return sbuf_add(&r->form, s, len);
 }
 
 static bool form_str(struct http_req *r, const char *s)
@@ -230,7 +211,7 @@ enum err http_req_part(struct http_req *r, const char *name, const void *data, s
 		       const char *filename, const char *content_type)
 {
 	const char *type = content_type ? content_type : "application/octet-stream";
-	size_t at = r->body_len;
+	size_t at = r->form.n;
 
 	if (r->has_body)
 		return ERR_INVALID; /* a body of its own, or a form already sent */
@@ -251,9 +232,9 @@ enum err http_req_part(struct http_req *r, const char *name, const void *data, s
 	    ((content_type || filename) &&
 	     (!form_str(r, "Content-Type: ") || !form_str(r, type) || !form_str(r, "\r\n"))) ||
 	    !form_str(r, "\r\n") || !form_add(r, data, len) || !form_str(r, "\r\n")) {
-		r->body_len = at; /* the part is not added */
-		if (r->body)
-			r->body[at] = '\0';
+		r->form.n = at; /* the part is not added */
+		if (r->form.p)
+			r->form.p[at] = '\0';
 		return ERR_NOMEM;
 	}
 	r->n_parts++;
@@ -272,6 +253,10 @@ static enum err form_close(struct http_req *r)
 	if (!form_str(r, "--") || !form_str(r, r->boundary) || !form_str(r, "--\r\n") ||
 	    http_req_header(r, "Content-Type", type) != ERR_OK)
 		return ERR_NOMEM;
+	free(r->body);
+	r->body = r->form.p;
+	r->body_len = r->form.n;
+	r->form = (struct sbuf){0};
 	r->has_body = true;
 	return ERR_OK;
 }
@@ -303,8 +288,16 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 		x->too_big = true;
 		return 0; /* aborts the transfer */
 	}
-	if (!grow(&x->buf, &x->cap, x->len + n + 1, 4096))
-		return 0;
+	if (x->len + n + 1 > x->cap) {
+		size_t cap = x->cap ? x->cap : 4096;
+		while (cap < x->len + n + 1)
+			cap *= 2;
+		char *b = realloc(x->buf, cap);
+		if (!b)
+			return 0;
+		x->buf = b;
+		x->cap = cap;
+	}
 	memcpy(x->buf + x->len, data, n);
 	x->len += n;
 	x->buf[x->len] = '\0';
