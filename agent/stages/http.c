@@ -454,6 +454,8 @@ void http_client_free(struct http_client *c)
 	free(c);
 }
 
+static enum err move_on(struct http_client *c);
+
 enum err http_start(struct http_client *c, struct http_req *req, http_done_fn done, void *ud,
 		    struct http_xfer **xfer)
 {
@@ -486,9 +488,8 @@ enum err http_start(struct http_client *c, struct http_req *req, http_done_fn do
 	/* on its way now (connected, its first bytes sent), not at the owner's next
 	 * http_poll: a live turn's STT request went out only after the loop had drained the
 	 * rest of the audio and come round (up to 2.8 ms, docs/latency.md). What ends here is
-	 * collected by the next http_poll. */
-	int running = 0;
-	curl_multi_perform(c->multi, &running);
+	 * handed over by the next http_poll, without a wait. */
+	move_on(c);
 	if (xfer)
 		*xfer = x;
 	return ERR_OK;
@@ -682,6 +683,27 @@ static void end_overdue(struct http_client *c)
 		}
 }
 
+/* move_on: libcurl moves every transfer of c on without waiting; the attempts that ended
+ * are taken (attempt_done: completed, or a retry or the chained request is due), to be
+ * handed over by deliver. Errors: ERR_BACKEND (libcurl failed). */
+static enum err move_on(struct http_client *c)
+{
+	int running = 0, left;
+	CURLMsg *m;
+
+	if (curl_multi_perform(c->multi, &running) != CURLM_OK)
+		return ERR_BACKEND;
+	while ((m = curl_multi_info_read(c->multi, &left))) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		struct http_xfer *x = NULL;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+		if (x)
+			attempt_done(x, m->data.result);
+	}
+	return ERR_OK;
+}
+
 enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
 		   unsigned n_extra)
 {
@@ -700,21 +722,9 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
 		if (x->state != XFER_COMPLETED && c->deadline > 0 && c->deadline - t < wait)
 			wait = c->deadline > t ? (int)(c->deadline - t) + 1 : 0;
 	}
-	if (curl_multi_poll(c->multi, extra, n_extra, wait, NULL) != CURLM_OK)
+	if (curl_multi_poll(c->multi, extra, n_extra, wait, NULL) != CURLM_OK ||
+	    move_on(c) != ERR_OK)
 		return ERR_BACKEND;
-	int running = 0;
-	if (curl_multi_perform(c->multi, &running) != CURLM_OK)
-		return ERR_BACKEND;
-	CURLMsg *m;
-	int left;
-	while ((m = curl_multi_info_read(c->multi, &left))) {
-		if (m->msg != CURLMSG_DONE)
-			continue;
-		struct http_xfer *x = NULL;
-		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-		if (x)
-			attempt_done(x, m->data.result);
-	}
 	end_overdue(c);
 	start_due(c);
 	deliver(c);
