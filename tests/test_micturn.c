@@ -26,8 +26,9 @@
 #include "sessions/calls/livecall.h"
 #include "tests/support/enginefix.h"
 #include "tests/support/loopwait.h"
+#include "tests/support/mockdir.h"
 #include "tests/support/mockserver.h"
-#include "tests/support/tmpdir.h"
+#include "tests/support/testmain.h"
 
 #define FORM "tests/data/bench_form.json" /* its intro is short: the opening plays soon */
 #define ANSWER "mera naam Sunita hai"
@@ -38,17 +39,7 @@ static char dir[128];
 static int setup(void **state)
 {
 	(void)state;
-	if (tmpdir_make(dir, sizeof dir, "micturn") != 0 || !(ms = mockserver_start()))
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	mockserver_stop(ms);
-	tmpdir_remove(dir);
-	return 0;
+	return mockdir_open(dir, sizeof dir, "micturn", mockserver_start, &ms);
 }
 
 static char *url(const char *path)
@@ -243,13 +234,8 @@ static void test_voice_before_store(void **state)
 	form_free(form);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sent_at_once),
-		cmocka_unit_test(test_form_retried_whole),
-		cmocka_unit_test(test_live_segment_taken),
-		cmocka_unit_test(test_voice_before_store),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TESTMAIN(setup, mockdir_teardown,
+	  cmocka_unit_test(test_sent_at_once),
+	  cmocka_unit_test(test_form_retried_whole),
+	  cmocka_unit_test(test_live_segment_taken),
+	  cmocka_unit_test(test_voice_before_store))
