@@ -271,7 +271,8 @@ static enum err load(struct sink *s, const float *samples, size_t n)
 
 	if (s->dev_rate != s->rate)
 		m = (size_t)((double)n * s->dev_rate / s->rate) + 1;
-	buf = malloc((m ? m : 1) * sizeof(float));
+	size_t room = m ? m : 1;
+	buf = malloc(room * sizeof(float));
 	if (!buf)
 		return ERR_NOMEM;
 	if (s->dev_rate == s->rate) {
@@ -290,6 +291,7 @@ static enum err load(struct sink *s, const float *samples, size_t n)
 	}
 	free(s->buf);
 	s->buf = buf;
+	s->cap = room;
 	s->n = m;
 	return ERR_OK;
 }
@@ -334,17 +336,23 @@ enum err sink_begin(struct sink *s, size_t max_n)
 
 	if (e)
 		return e;
-	if (!(buf = malloc(cap * sizeof(float))))
+	/* the buffer of the utterance before, when it is large enough: no allocation (and no
+	 * fresh pages to fault in) on the way to the first sound of each turn */
+	buf = s->buf && s->cap >= cap ? s->buf : malloc(cap * sizeof(float));
+	if (!buf)
 		return ERR_NOMEM;
 	resample_stream_free(s->rs);
 	s->rs = NULL;
 	if (s->dev_rate != s->rate && (e = resample_stream_new(s->rate, s->dev_rate, &s->rs))) {
-		free(buf);
+		if (buf != s->buf)
+			free(buf);
 		return e;
 	}
-	free(s->buf);
-	s->buf = buf;
-	s->cap = cap;
+	if (buf != s->buf) {
+		free(s->buf);
+		s->buf = buf;
+		s->cap = cap;
+	}
 	s->n = 0;
 	s->open = 1;
 	atomic_store(&s->avail, 0);

@@ -9,14 +9,20 @@
  * - typed: each line typed is a caller turn (no endpointing, no STT);
  * - microphone: the caller's speech (espeak-ng Hindi, synthetic) comes through PortAudio
  *   from ALSA's file plugin (ALSA_CONFIG_PATH set for this process only), endpointed with
- *   the pilot's settings, transcribed by the fake STT.
+ *   the pilot's settings, transcribed by the fake STT; MIC_TURNS answers, one every
+ *   MIC_EVERY s (about four minutes).
  * Per caller turn, formdesk's own share is the measured end of speech to first audio
  * minus what it does not govern: the endpointing wait (the setting), the fake servers'
- * delays on the way, and espeak-ng's synthesis. Printed: its p50 and p95 (target: p95 under
- * 5 ms), each part's p50/p95 (sessions/store/latency.h), and how far the parts' sum is from the
- * total (they must agree within 1 ms; tests/test_latency.c checks it). */
+ * configured delays on the way, and espeak-ng's synthesis. Printed: its p50 and p95
+ * (target: p95 under 5 ms), each part's p50/p95 (sessions/store/latency.h), how far the
+ * parts' sum is from the total (they must agree within 1 ms; tests/test_latency.c checks
+ * it), and how late the fake servers answered (each waits its delay from when it has the
+ * whole request; what it is late still counts as formdesk's).
+ * `bench_latency mic` (or typed, voiced; or BENCH_LATENCY_ONLY=mic) runs one call only. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,7 @@
 #include "sessions/store/latency.h"
 #include "sessions/calls/livecall.h"
 #include "sessions/store/store.h"
+#include "tests/support/loopwait.h"
 #include "tests/support/mockserver.h"
 
 #define FORM "forms/armman_enrollment.json"
@@ -45,7 +52,9 @@
 #define TTS_SAMPLES 4800 /* its answer: 200 ms of 16-bit PCM at 24 kHz */
 #define TURNS 40 /* typed caller turns */
 #define MAX_TURNS 64
-#define MIC_SECONDS 50 /* how long the microphone calls go on */
+#define MIC_TURNS 40 /* the caller's answers on the microphone, one every MIC_EVERY s */
+#define MIC_EVERY 6
+#define MIC_SECONDS (4 + MIC_EVERY * MIC_TURNS) /* how long the microphone calls go on */
 
 static const char EXTRACT_ANSWER[] =
 	"{\"id\":\"chatcmpl-x\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":"
@@ -58,17 +67,48 @@ static const char REPLY_ANSWER[] =
 static const char STT_ANSWER[] = "{\"text\":\"मेरा नाम सुनीता देवी है\"}";
 static char TTS_ANSWER[2 * TTS_SAMPLES + 1]; /* PCM with no zero byte, so it passes as text */
 
+/* How late the fake servers answered: ms past the whole request's arrival + their delay
+ * (their own threads' scheduling, counted in formdesk's share since the configured delays
+ * are what is subtracted). */
+static pthread_mutex_t late_mu = PTHREAD_MUTEX_INITIALIZER;
+static double late[1024];
+static int n_late;
+
+/* realtime: the calling thread at real-time priority (on) or back to normal, where the
+ * system allows it. The fake servers' threads run so, from their start (they inherit it
+ * from the thread that starts the server): they stand in for remote servers of known
+ * delays, and on the loaded machine a server thread woken late answered up to 20 ms late
+ * (and read a request 8 ms late), all of it counted as formdesk's share. */
+static void realtime(bool on)
+{
+	struct sched_param sp = {.sched_priority = on ? 10 : 0};
+	pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/* answer: the fake servers' answers. The handler keeps the delay itself, to the
+ * microsecond on an absolute clock from when the whole request had arrived; how late it
+ * still was is kept (late[]) and printed. */
 static void answer(void *ud, const struct mock_request *req, struct mock_reply *out)
 {
+	int delay;
 	(void)ud;
 	if (strstr(req->path, "audio/speech"))
-		*out = (struct mock_reply){200, "audio/pcm", TTS_ANSWER, NULL, TTS_MS};
+		*out = (struct mock_reply){200, "audio/pcm", TTS_ANSWER, NULL, 0}, delay = TTS_MS;
 	else if (strstr(req->path, "speech-to-text"))
-		*out = (struct mock_reply){200, NULL, STT_ANSWER, NULL, STT_MS};
+		*out = (struct mock_reply){200, NULL, STT_ANSWER, NULL, 0}, delay = STT_MS;
 	else if (mock_body_has(req, "response_format"))
-		*out = (struct mock_reply){200, NULL, EXTRACT_ANSWER, NULL, EXTRACT_MS};
+		*out = (struct mock_reply){200, NULL, EXTRACT_ANSWER, NULL, 0}, delay = EXTRACT_MS;
 	else
-		*out = (struct mock_reply){200, NULL, REPLY_ANSWER, NULL, REPLY_MS};
+		*out = (struct mock_reply){200, NULL, REPLY_ANSWER, NULL, 0}, delay = REPLY_MS;
+	double due = req->received_ms + delay;
+	struct timespec ts = {(time_t)(due / 1000), (long)(fmod(due, 1000.0) * 1e6)};
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	double now = loopwait_ms();
+	pthread_mutex_lock(&late_mu);
+	if (n_late < (int)(sizeof late / sizeof *late))
+		late[n_late++] = now - due;
+	pthread_mutex_unlock(&late_mu);
 }
 
 static double mono_ms(void)
@@ -147,6 +187,16 @@ static void report(const char *label, struct tally *t)
 	       STT_MS, EXTRACT_MS, REPLY_MS, p50, p95);
 	printf("  parts against the total: at most %.6f ms apart (must be under 1 ms)\n",
 	       t->worst_sum);
+	pthread_mutex_lock(&late_mu);
+	int n = n_late;
+	double all[sizeof late / sizeof *late];
+	memcpy(all, late, sizeof(double) * (size_t)n);
+	n_late = 0;
+	pthread_mutex_unlock(&late_mu);
+	if (n > 0)
+		printf("  the fake servers answered late by p50 %.2f ms, p95 %.2f ms, at most %.2f ms "
+		       "(%d answers; counted in formdesk's share)\n",
+		       pct(all, n, 50), pct(all, n, 95), pct(all, n, 100), n);
 }
 
 /* drive: poll lc until pred holds or limit_ms passes. */
@@ -237,7 +287,8 @@ static void *feed(void *ud)
 	return NULL;
 }
 
-/* mic_input: the caller's turns for the file plugin: every 6 s, the same answer, fed in
+/* mic_input: the caller's turns for the file plugin: MIC_TURNS times, every MIC_EVERY s from
+ * 4 s on, the same answer (so p95 is a 95th percentile, not the worst turn), fed in
  * real time through a FIFO as 32-bit float raw at LIVE_RATE. */
 static int mic_input(const char *dir, struct feeder *fd, char *conf, size_t n_conf)
 {
@@ -259,7 +310,8 @@ static int mic_input(const char *dir, struct feeder *fd, char *conf, size_t n_co
 		free(speech);
 		return -1;
 	}
-	for (size_t at = (size_t)LIVE_RATE * 4; at + n_speech < n; at += (size_t)LIVE_RATE * 6)
+	for (size_t k = 0, at = (size_t)LIVE_RATE * 4; k < MIC_TURNS && at + n_speech < n;
+	     k++, at += (size_t)LIVE_RATE * MIC_EVERY)
 		memcpy(buf + at, speech, n_speech * sizeof *speech);
 	free(speech);
 	snprintf(fd->path, sizeof fd->path, "%s/in.f32", dir);
@@ -310,7 +362,7 @@ static int mic_call(const struct engine_config *cfg, const char *dir, const char
 	if (livecall_start(lc) != ERR_OK)
 		goto out;
 	double t0 = mono_ms();
-	while (mono_ms() - t0 < MIC_SECONDS * 1000.0) {
+	while (mono_ms() - t0 < (MIC_SECONDS + 2) * 1000.0) {
 		struct latency l;
 		if (livecall_done(lc)) { /* the next call, on the same microphone */
 			if (livecall_start(lc) != ERR_OK)
@@ -336,7 +388,7 @@ out:
 	return rc;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/bench_latency.XXXXXX", db[128], conf[160], base[160];
 	struct form *form = NULL;
@@ -348,9 +400,23 @@ int main(void)
 	const char *why = NULL;
 	int rc = 1;
 
+	/* only one of the calls, while working on it: "typed", "voiced" or "mic" (an argument
+	 * or BENCH_LATENCY_ONLY); none runs all three */
+	const char *only = argc > 1 ? argv[1] : getenv("BENCH_LATENCY_ONLY");
+	if (only && (!*only || strcmp(only, "all") == 0))
+		only = NULL;
+	if (only && strcmp(only, "typed") && strcmp(only, "voiced") && strcmp(only, "mic")) {
+		fprintf(stderr, "usage: bench_latency [typed|voiced|mic|all] (or BENCH_LATENCY_ONLY)\n");
+		return 2;
+	}
 	signal(SIGPIPE, SIG_IGN); /* the feeder's FIFO closed under it is an error, not death */
 	if (!mkdtemp(dir) || form_load(FORM, &form, NULL) != ERR_OK ||
-	    lexicon_load(lexicon_default_dir(), &lex, NULL) != ERR_OK || !(ms = mockserver_start()))
+	    lexicon_load(lexicon_default_dir(), &lex, NULL) != ERR_OK)
+		goto out;
+	realtime(true); /* the server's threads are made now */
+	ms = mockserver_start();
+	realtime(false);
+	if (!ms)
 		goto out;
 	mockserver_record(ms, false);
 	mockserver_set_handler(ms, answer, NULL);
@@ -385,14 +451,14 @@ int main(void)
 	       "answering STT after %d ms, EXTRACT after %d ms, REPLY after %d ms; espeak-ng "
 	       "speaks into a WAV file\n",
 	       STT_MS, EXTRACT_MS, REPLY_MS);
-	if (typed_call(&cfg, dir, TTS_DEFAULT, &typed) == 0)
+	if ((!only || strcmp(only, "typed") == 0) && typed_call(&cfg, dir, TTS_DEFAULT, &typed) == 0)
 		report("typed call", &typed);
 	/* a hosted voice that streams (OpenAI's speech endpoint), its first chunk after
 	 * TTS_MS: the request runs off the loop, its time to first audio is measured */
 	for (int i = 0; i < 2 * TTS_SAMPLES; i++)
 		TTS_ANSWER[i] = i % 4 < 2 ? 0x11 : 0x21;
 	voiced.tts_server_ms = TTS_MS;
-	if (typed_call(&cfg, dir, "openai", &voiced) == 0) {
+	if ((!only || strcmp(only, "voiced") == 0) && typed_call(&cfg, dir, "openai", &voiced) == 0) {
 		report("typed call, hosted voice streamed (openai)", &voiced);
 		double v[MAX_TURNS];
 		memcpy(v, voiced.first_audio, sizeof(double) * (size_t)voiced.n);
@@ -402,9 +468,9 @@ int main(void)
 		       "%.2f ms; formdesk's own share with it: p50 %.2f ms, p95 %.2f ms\n",
 		       TTS_MS, p50, p95, pct(v, voiced.n, 50), pct(v, voiced.n, 95));
 	}
-	if (mic_call(&cfg, dir, db, &mic) == 0)
+	if ((!only || strcmp(only, "mic") == 0) && mic_call(&cfg, dir, db, &mic) == 0)
 		report("microphone call (ALSA file plugin)", &mic);
-	rc = typed.n > 0 ? 0 : 1;
+	rc = typed.n + voiced.n + mic.n > 0 ? 0 : 1;
 out:
 	store_close(st);
 	backend_cleanup();

@@ -4,20 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/random.h>
 #include <sys/select.h>
 #include <time.h>
 
+#include "base/sbuf.h"
 #include "secret.h"
 
 #define HTTP_MAX_BODY (64u << 20)      /* a response larger than this is refused */
 #define HTTP_DEFAULT_TIMEOUT_MS 30000L
 #define HTTP_DEFAULT_BACKOFF_MS 500L
 #define HTTP_MAX_WAIT_MS 30000L        /* longest backoff or Retry-After we honour */
-
-struct http_part {
-	char *name, *data, *filename, *type;
-	size_t len;
-};
 
 struct http_req {
 	char *method, *url;
@@ -26,8 +24,11 @@ struct http_req {
 	size_t body_len;
 	bool has_body;
 	bool no_expect;             /* "Expect:" is in headers */
-	struct http_part *parts;
+	/* multipart/form-data: the parts as they were added, the body once closed with the
+	 * last boundary when the request is first sent */
 	int n_parts;
+	struct sbuf form;
+	char boundary[40];
 	long timeout_ms;
 	int retries;
 	long backoff_ms;
@@ -46,7 +47,6 @@ struct http_xfer {
 	struct http_req *req;       /* the request being sent */
 	struct http_req *then;      /* the request waiting for req to end (http_req_after) */
 	CURL *easy;
-	curl_mime *mime;
 	http_done_fn done;
 	void *ud;
 	enum xfer_state state;
@@ -113,13 +113,7 @@ void http_req_free(struct http_req *r)
 	free(r->url);
 	curl_slist_free_all(r->headers);
 	free(r->body);
-	for (int i = 0; i < r->n_parts; i++) {
-		free(r->parts[i].name);
-		free(r->parts[i].data);
-		free(r->parts[i].filename);
-		free(r->parts[i].type);
-	}
-	free(r->parts);
+	free(r->form.p);
 	if (r->observe_free)
 		r->observe_free(r->observe_ud);
 	http_req_free(r->first);
@@ -181,31 +175,89 @@ enum err http_req_body(struct http_req *r, const void *data, size_t len, const c
 	r->body = b;
 	r->body_len = len;
 	r->has_body = true;
+	r->n_parts = 0; /* a form written before is replaced */
+	free(r->form.p);
+	r->form = (struct sbuf){0};
 	return ERR_OK;
 }
 
+/* form_add: len bytes of s after the form's parts. */
+static bool form_add(struct http_req *r, const void *s, size_t len)
+{
+	return sbuf_add(&r->form, s, len);
+}
+
+static bool form_str(struct http_req *r, const char *s)
+{
+	return form_add(r, s, strlen(s));
+}
+
+/* form_quoted: s as a quoted header parameter, '"', CR and LF escaped as libcurl and
+ * HTML forms do (%22, %0D, %0A). */
+static bool form_quoted(struct http_req *r, const char *s)
+{
+	bool ok = form_str(r, "\"");
+	for (; ok && *s; s++)
+		ok = *s == '"' ? form_str(r, "%22") : *s == '\r' ? form_str(r, "%0D")
+		     : *s == '\n' ? form_str(r, "%0A") : form_add(r, s, 1);
+	return ok && form_str(r, "\"");
+}
+
+/* The multipart body is written here, part by part, not by libcurl's MIME API: that one
+ * copies every part again at each attempt, and its first use in a process seeds
+ * libcurl's random source for the boundary, which cost 1.3 ms on the loop at the first
+ * STT request of a live call (docs/latency.md). The boundary is random, as libcurl's. */
 enum err http_req_part(struct http_req *r, const char *name, const void *data, size_t len,
 		       const char *filename, const char *content_type)
 {
-	struct http_part *v = realloc(r->parts, (size_t)(r->n_parts + 1) * sizeof(*v));
-	if (!v)
-		return ERR_NOMEM;
-	r->parts = v;
-	struct http_part p = {
-		.name = strdup(name),
-		.data = dupn(data, len),
-		.filename = filename ? strdup(filename) : NULL,
-		.type = content_type ? strdup(content_type) : NULL,
-		.len = len,
-	};
-	if (!p.name || !p.data || (filename && !p.filename) || (content_type && !p.type)) {
-		free(p.name);
-		free(p.data);
-		free(p.filename);
-		free(p.type);
+	const char *type = content_type ? content_type : "application/octet-stream";
+	size_t at = r->form.n;
+
+	if (r->has_body)
+		return ERR_INVALID; /* a body of its own, or a form already sent */
+	if (!r->n_parts) {
+		unsigned char rnd[12] = {0};
+		if (getrandom(rnd, sizeof rnd, GRND_NONBLOCK) != (ssize_t)sizeof rnd) {
+			unsigned long long t = (unsigned long long)(now_ms() * 1e3) ^ (uintptr_t)r;
+			memcpy(rnd, &t, sizeof t);
+		}
+		char *b = r->boundary + snprintf(r->boundary, sizeof r->boundary, "formdesk-");
+		for (size_t i = 0; i < sizeof rnd; i++, b += 2)
+			snprintf(b, 3, "%02x", rnd[i]);
+	}
+	if (!form_str(r, "--") || !form_str(r, r->boundary) ||
+	    !form_str(r, "\r\nContent-Disposition: form-data; name=") || !form_quoted(r, name) ||
+	    (filename && (!form_str(r, "; filename=") || !form_quoted(r, filename))) ||
+	    !form_str(r, "\r\n") ||
+	    ((content_type || filename) &&
+	     (!form_str(r, "Content-Type: ") || !form_str(r, type) || !form_str(r, "\r\n"))) ||
+	    !form_str(r, "\r\n") || !form_add(r, data, len) || !form_str(r, "\r\n")) {
+		r->form.n = at; /* the part is not added */
+		if (r->form.p)
+			r->form.p[at] = '\0';
 		return ERR_NOMEM;
 	}
-	r->parts[r->n_parts++] = p;
+	r->n_parts++;
+	return ERR_OK;
+}
+
+/* form_close: the form's last boundary and its Content-Type, once, before it is first
+ * sent. Errors: ERR_NOMEM. */
+static enum err form_close(struct http_req *r)
+{
+	char type[100];
+
+	if (!r->n_parts || r->has_body)
+		return ERR_OK;
+	snprintf(type, sizeof type, "multipart/form-data; boundary=%s", r->boundary);
+	if (!form_str(r, "--") || !form_str(r, r->boundary) || !form_str(r, "--\r\n") ||
+	    http_req_header(r, "Content-Type", type) != ERR_OK)
+		return ERR_NOMEM;
+	free(r->body);
+	r->body = r->form.p;
+	r->body_len = r->form.n;
+	r->form = (struct sbuf){0};
+	r->has_body = true;
 	return ERR_OK;
 }
 
@@ -280,8 +332,6 @@ static void drop_easy(struct http_xfer *x)
 		curl_easy_cleanup(x->easy);
 		x->easy = NULL;
 	}
-	curl_mime_free(x->mime);
-	x->mime = NULL;
 }
 
 /* One attempt: a fresh easy handle from the request description. */
@@ -321,7 +371,9 @@ static enum err start_attempt(struct http_xfer *x)
 	curl_easy_setopt(e, CURLOPT_DNS_CACHE_TIMEOUT, 600L);
 	/* No "Expect: 100-continue" before a body: a server that does not answer it costs
 	 * a whole second's wait (libcurl's default) on every upload, the STT audio first. */
-	if ((r->has_body || r->n_parts) && !r->no_expect) {
+	if (form_close(r) != ERR_OK)
+		return ERR_NOMEM;
+	if (r->has_body && !r->no_expect) {
 		struct curl_slist *l = curl_slist_append(r->headers, "Expect:");
 		if (!l)
 			return ERR_NOMEM;
@@ -330,21 +382,7 @@ static enum err start_attempt(struct http_xfer *x)
 	}
 	if (r->headers)
 		curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->headers);
-	if (r->n_parts) {
-		x->mime = curl_mime_init(e);
-		if (!x->mime)
-			return ERR_NOMEM;
-		for (int i = 0; i < r->n_parts; i++) {
-			const struct http_part *p = &r->parts[i];
-			curl_mimepart *mp = curl_mime_addpart(x->mime);
-			if (!mp || curl_mime_name(mp, p->name) != CURLE_OK ||
-			    curl_mime_data(mp, p->data, p->len) != CURLE_OK ||
-			    (p->filename && curl_mime_filename(mp, p->filename) != CURLE_OK) ||
-			    (p->type && curl_mime_type(mp, p->type) != CURLE_OK))
-				return ERR_NOMEM;
-		}
-		curl_easy_setopt(e, CURLOPT_MIMEPOST, x->mime);
-	} else if (r->has_body) {
+	if (r->has_body) {
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->body_len);
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, r->body);
 	}
@@ -352,7 +390,7 @@ static enum err start_attempt(struct http_xfer *x)
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	else if (strcmp(r->method, "POST") != 0)
 		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r->method);
-	else if (!r->has_body && !r->n_parts) {
+	else if (!r->has_body) {
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
 	}
@@ -416,6 +454,8 @@ void http_client_free(struct http_client *c)
 	free(c);
 }
 
+static enum err move_on(struct http_client *c);
+
 enum err http_start(struct http_client *c, struct http_req *req, http_done_fn done, void *ud,
 		    struct http_xfer **xfer)
 {
@@ -445,6 +485,11 @@ enum err http_start(struct http_client *c, struct http_req *req, http_done_fn do
 		free_xfer(x);
 		return e;
 	}
+	/* on its way now (connected, its first bytes sent), not at the owner's next
+	 * http_poll: a live turn's STT request went out only after the loop had drained the
+	 * rest of the audio and come round (up to 2.8 ms, docs/latency.md). What ends here is
+	 * handed over by the next http_poll, without a wait. */
+	move_on(c);
 	if (xfer)
 		*xfer = x;
 	return ERR_OK;
@@ -638,6 +683,27 @@ static void end_overdue(struct http_client *c)
 		}
 }
 
+/* move_on: libcurl moves every transfer of c on without waiting; the attempts that ended
+ * are taken (attempt_done: completed, or a retry or the chained request is due), to be
+ * handed over by deliver. Errors: ERR_BACKEND (libcurl failed). */
+static enum err move_on(struct http_client *c)
+{
+	int running = 0, left;
+	CURLMsg *m;
+
+	if (curl_multi_perform(c->multi, &running) != CURLM_OK)
+		return ERR_BACKEND;
+	while ((m = curl_multi_info_read(c->multi, &left))) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		struct http_xfer *x = NULL;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+		if (x)
+			attempt_done(x, m->data.result);
+	}
+	return ERR_OK;
+}
+
 enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *extra,
 		   unsigned n_extra)
 {
@@ -656,21 +722,9 @@ enum err http_poll(struct http_client *c, int timeout_ms, struct curl_waitfd *ex
 		if (x->state != XFER_COMPLETED && c->deadline > 0 && c->deadline - t < wait)
 			wait = c->deadline > t ? (int)(c->deadline - t) + 1 : 0;
 	}
-	if (curl_multi_poll(c->multi, extra, n_extra, wait, NULL) != CURLM_OK)
+	if (curl_multi_poll(c->multi, extra, n_extra, wait, NULL) != CURLM_OK ||
+	    move_on(c) != ERR_OK)
 		return ERR_BACKEND;
-	int running = 0;
-	if (curl_multi_perform(c->multi, &running) != CURLM_OK)
-		return ERR_BACKEND;
-	CURLMsg *m;
-	int left;
-	while ((m = curl_multi_info_read(c->multi, &left))) {
-		if (m->msg != CURLMSG_DONE)
-			continue;
-		struct http_xfer *x = NULL;
-		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-		if (x)
-			attempt_done(x, m->data.result);
-	}
 	end_overdue(c);
 	start_due(c);
 	deliver(c);

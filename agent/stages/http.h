@@ -54,7 +54,10 @@ enum err http_req_header(struct http_req *r, const char *name, const char *value
 enum err http_req_body(struct http_req *r, const void *data, size_t len, const char *content_type);
 
 /* http_req_part: add a multipart/form-data part (RFC 7578). name and data (len bytes)
- * copied; filename and content_type may be NULL (a plain field). Errors: ERR_NOMEM. */
+ * copied into the request's body at once (the form is whole, but for its closing
+ * boundary, when the last part is in); filename and content_type may be NULL (a plain
+ * field; a file without a type is application/octet-stream). Errors: ERR_NOMEM,
+ * ERR_INVALID (the request has a body of its own, http_req_body). */
 enum err http_req_part(struct http_req *r, const char *name, const void *data, size_t len,
 		       const char *filename, const char *content_type);
 
@@ -64,7 +67,8 @@ enum err http_req_part(struct http_req *r, const char *name, const void *data, s
 void http_req_limits(struct http_req *r, long timeout_ms, int retries, long backoff_ms);
 
 /* Called with each piece of a 2xx response body as it arrives (data, len bytes, not
- * NUL-terminated, valid during the call), from inside http_poll / http_perform: attempt
+ * NUL-terminated, valid during the call), from inside http_poll / http_start /
+ * http_perform: attempt
  * counts from 1 (a retry starts a new body: forget what the last attempt sent); at_ms is
  * the time since the request started, milliseconds. It must not start or cancel
  * transfers. The whole body is still collected in the result as usual. */
@@ -116,8 +120,9 @@ void http_client_free(struct http_client *c);
  * passed"). Replaces the deadline set before. The engine sets one per turn. */
 void http_client_deadline(struct http_client *c, long in_ms, const char *why);
 
-/* http_start: begin req (taken over, also on failure) on c; done(ud, res) is called from
- * a later http_poll. Output: *xfer, if not NULL, the handle for http_cancel (valid until
+/* http_start: begin req (taken over, also on failure) on c: it goes out at once (libcurl
+ * moves every transfer of c on before http_start returns); done(ud, res) is called from a
+ * later http_poll. Output: *xfer, if not NULL, the handle for http_cancel (valid until
  * done is called or it is cancelled). Errors: ERR_NOMEM, ERR_BACKEND. */
 enum err http_start(struct http_client *c, struct http_req *req, http_done_fn done, void *ud,
 		    struct http_xfer **xfer);

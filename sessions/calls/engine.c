@@ -1470,15 +1470,26 @@ static void read_audio(struct engine *e, struct turn *t)
 	free(msg);
 }
 
-static void find_speech(struct engine *e, struct turn *t)
+/* find_speech: where the speech of t's audio lies: given (n_given of them), as a live
+ * endpointer already found it, or else endpointed here. */
+static void find_speech(struct engine *e, struct turn *t, const struct endpoint_segment *given,
+			int n_given)
 {
 	double t0 = now_ms();
-	enum err err;
+	enum err err = ERR_NOMEM;
 
 	if (!t->samples)
 		return;
-	err = endpoint_find(t->samples, t->n_samples, ENGINE_RATE, &e->cfg.endpoint, &t->segs,
-			    &t->n_segs);
+	if (given && n_given > 0) {
+		if ((t->segs = malloc((size_t)n_given * sizeof *t->segs))) {
+			memcpy(t->segs, given, (size_t)n_given * sizeof *t->segs);
+			t->n_segs = n_given;
+			err = ERR_OK;
+		}
+	} else {
+		err = endpoint_find(t->samples, t->n_samples, ENGINE_RATE, &e->cfg.endpoint,
+				    &t->segs, &t->n_segs);
+	}
 	t->tm.vad_ms = now_ms() - t0;
 	if (err != ERR_OK) {
 		note(e, t->index, &t->errs, "endpointer: %s (%s)", err_str(err),
@@ -1609,12 +1620,15 @@ enum err engine_start_turn(struct engine *e, const struct engine_input *in)
 	 * or held before they were judged go first. */
 	if (t->barge_in && strcmp(t->barge_during, "speaking") == 0 && t->agent_ms >= 0)
 		t->cut_inside = cut_agent(e, t->barge_in_ms, t->agent_ms);
+	size_t own = t->n_samples;
 	if ((err = carry_apply(e, t, &from_audio)) != ERR_OK)
 		goto fail;
 	/* Audio and endpointing. A turn without audio is typed text: its transcript is what
-	 * the caller said. */
+	 * the caller said. A live endpointer's segments hold while no carried audio went
+	 * before hers. */
 	if (from_audio) {
-		find_speech(e, t);
+		bool given = in && in->segs && in->n_segs > 0 && t->n_samples == own;
+		find_speech(e, t, given ? in->segs : NULL, given ? in->n_segs : 0);
 		t->speech = t->n_segs > 0;
 	} else {
 		t->speech = t->reference != NULL;

@@ -177,6 +177,11 @@ struct engine_input {
 	const char *transcript;   /* typed words, or the reference for the STT backend */
 	const float *samples;     /* mono, 16 kHz, n_samples of them: endpointed, then STT */
 	size_t n_samples;
+	const struct endpoint_segment *segs; /* where the speech lies in samples (ms from
+	                             their start), n_segs of them, as a live endpointer
+	                             found it: taken instead of endpointing the samples again
+	                             (NULL: endpointed with cfg.endpoint) */
+	int n_segs;
 	const char *audio;        /* where the audio is kept, recorded with the turn */
 	const char *condition;    /* recorded with the turn */
 	const char *utterance_id; /* recorded with the turn */

@@ -597,6 +597,7 @@ static void turn_end(struct live *l, long start_ms, long end_ms, long decided_ms
 	ev.n_samples = b - a;
 	ev.start_ms = ms_of(l->phase_start) + start_ms;
 	ev.end_ms = ms_of(l->phase_start) + end_ms;
+	ev.speech = (struct endpoint_segment){start_ms - from, end_ms - from};
 	ev.decided_ms = ms_of(l->phase_start) + decided_ms;
 	ev.at_ms = ms_of(l->fed);
 	push(l, &ev);

@@ -57,7 +57,8 @@ enum live_event_kind {
 	                      the agent's words had played; stop_ms: wall time from the
 	                      decision to the sink reporting playback stopped */
 	LIVE_TURN_END,     /* samples/n_samples: the caller's turn (16 kHz), from start_ms to
-	                      end_ms plus a little margin; valid until the next live call */
+	                      end_ms plus a little margin; valid until the next live call;
+	                      speech: where start_ms..end_ms lie in them */
 	LIVE_AGENT_DONE,   /* the agent's words played out (not stopped) */
 	LIVE_SILENCE,      /* at_ms: silence_ms passed after the agent stopped */
 };
@@ -72,6 +73,7 @@ struct live_event {
 	double stop_ms;             /* LIVE_BARGE_IN */
 	const float *samples;       /* LIVE_TURN_END */
 	size_t n_samples;
+	struct endpoint_segment speech; /* LIVE_TURN_END: ms from the first of samples */
 };
 
 struct live;

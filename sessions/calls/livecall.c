@@ -24,6 +24,14 @@
 #define CHUNK 1600 /* samples read at a time: 100 ms */
 #define LIVECALL_MAX_FDS 32 /* descriptors the loop waits on: the caller's and the TTS's */
 
+/* Where a turn's reply lies in the agent's recording, ms (store_turn_agent_audio). */
+struct place {
+	bool set;
+	long long row;
+	int turn;
+	long start, end;
+};
+
 struct livecall {
 	struct engine_config cfg;
 	struct livecall_options o;
@@ -74,6 +82,11 @@ struct livecall {
 	                          acknowledgement, no reply) */
 	enum live_state barge_during;
 	bool turn_over;        /* the endpointer ended the caller's turn; no speech since */
+	bool speak_now;        /* inside engine_start_turn or engine_poll: words the engine
+	                          says are spoken from its event, before it goes on */
+	int in_event;          /* the caller turn whose event is being spoken from (0: none) */
+	struct place place;    /* that turn's reply's place, stored once the engine has
+	                          stored the turn (after_engine) */
 	int n_barge, n_silence;
 	char audio_dir[PATH_MAX];
 	float buf[CHUNK];
@@ -136,19 +149,27 @@ static void sents_push(struct livecall *lc, int turn, const char *text)
 		lc->n_sents++;
 }
 
-/* on_engine: the engine's events: the agent's words (and the acknowledgement, said
- * before them; a streamed reply's sentences as they come) are kept to be spoken once the
- * engine call returns; everything goes on to the listener. */
+static void speak(struct livecall *lc);
+
+/* on_engine: the engine's events: the agent's words (the acknowledgement, said before
+ * them; a streamed reply's sentences as they come) are kept to be spoken; during a turn
+ * (speak_now) they are spoken at once, from the event, so their TTS request starts before
+ * the engine goes on (the rules and REPLY after an acknowledgement, the store's write of
+ * the turn after its reply); else once the engine call returns. Everything goes on to the
+ * listener. */
 static void on_engine(void *ud, const struct engine_event *ev)
 {
 	struct livecall *lc = ud;
+	bool words = false;
 
 	if (ev->kind == ENGINE_ACK && ev->text) {
 		free(lc->ack);
 		lc->ack = strdup(ev->text);
 		lc->ack_turn = ev->turn;
+		words = true;
 	} else if (ev->kind == ENGINE_REPLY_SENTENCE && ev->text) {
 		sents_push(lc, ev->turn, ev->text);
+		words = true;
 	} else if (ev->kind == ENGINE_AGENT_SAYS && ev->text &&
 		   cJSON_GetObjectItemCaseSensitive(ev->json, "sentences")) {
 		/* said sentence by sentence: nothing more of it comes */
@@ -158,8 +179,14 @@ static void on_engine(void *ud, const struct engine_event *ev)
 		free(lc->say);
 		lc->say = strdup(ev->text);
 		lc->say_turn = ev->turn;
+		words = true;
 	} else if (ev->kind == ENGINE_CALL_END) {
 		lc->ended = true;
+	}
+	if (words && lc->speak_now && lc->live && ev->turn > 0) {
+		lc->in_event = ev->turn;
+		speak(lc);
+		lc->in_event = 0;
 	}
 	if (lc->listener)
 		lc->listener(lc->ud, ev);
@@ -315,8 +342,11 @@ static void agent_audio(struct livecall *lc, long end_ms)
 	if (!lc->rec)
 		return;
 	recorder_turn_end(lc->rec, NULL);
-	if (lc->agent_turn > 0 && row >= 0 && lc->cfg.store &&
-	    store_turn_agent_audio(lc->cfg.store, row, lc->agent_turn, lc->agent_start, end_ms) != ERR_OK)
+	if (lc->agent_turn > 0 && lc->agent_turn == lc->in_event && row >= 0 && lc->cfg.store)
+		/* said from the engine's event: the turn's row is not written yet */
+		lc->place = (struct place){true, row, lc->agent_turn, lc->agent_start, end_ms};
+	else if (lc->agent_turn > 0 && row >= 0 && lc->cfg.store &&
+		 store_turn_agent_audio(lc->cfg.store, row, lc->agent_turn, lc->agent_start, end_ms) != ERR_OK)
 		error_event(lc, "recording the reply's place", ERR_DB);
 	lc->agent_turn = -1;
 }
@@ -382,7 +412,12 @@ static void played(struct livecall *lc)
 {
 	struct live_first_audio f;
 	const char *out = lc->sink ? sink_device_name(lc->sink) : "no output";
-	enum err e = lc->live ? live_late_error(lc->live) : ERR_OK;
+	enum err e;
+	/* said from the engine's event while it records the turn: the figure waits for the
+	 * turn's row */
+	if (lc->in_event && !engine_busy(lc->eng))
+		return;
+	e = lc->live ? live_late_error(lc->live) : ERR_OK;
 	if (e)
 		error_event(lc, "speaking the agent's words", e);
 	if (!lc->live || !live_first_audio(lc->live, &f))
@@ -513,6 +548,12 @@ static void speak(struct livecall *lc)
  * without any, listen again. */
 static void after_engine(struct livecall *lc)
 {
+	if (lc->place.set) { /* the engine has stored the turn: its reply's place now */
+		lc->place.set = false;
+		if (store_turn_agent_audio(lc->cfg.store, lc->place.row, lc->place.turn,
+					   lc->place.start, lc->place.end) != ERR_OK)
+			error_event(lc, "recording the reply's place", ERR_DB);
+	}
 	speak(lc);
 	/* a streamed reply whose last sentence played before the engine said it was the last:
 	 * its place in the recordings ends with that sentence */
@@ -537,7 +578,10 @@ static void start_turn(struct livecall *lc, struct engine_input *in)
 	}
 	if (lc->live)
 		live_thinking(lc->live, true, now_of(lc));
-	if ((e = engine_start_turn(lc->eng, in)) != ERR_OK)
+	lc->speak_now = true;
+	e = engine_start_turn(lc->eng, in);
+	lc->speak_now = false;
+	if (e != ERR_OK)
 		error_event(lc, "the caller's turn", e);
 	after_engine(lc);
 }
@@ -584,6 +628,8 @@ static void events(struct livecall *lc)
 			char by[72];
 			struct engine_input in = {
 				.samples = ev.samples, .n_samples = ev.n_samples, .input = "mic",
+				/* the endpointer has found her speech: not looked for again */
+				.segs = &ev.speech, .n_segs = 1,
 				.recorded = lc->rec != NULL, .caller_audio_start_ms = ev.start_ms,
 				.caller_audio_end_ms = ev.end_ms,
 				/* audio ms: the caller's timeline is real time as captured */
@@ -745,7 +791,9 @@ enum err livecall_poll(struct livecall *lc, int timeout_ms, struct curl_waitfd *
 		memcpy(fds, extra, n * sizeof(*fds));
 	if (lc->live)
 		n += live_waitfds(lc->live, fds + n, LIVECALL_MAX_FDS - n, &timeout_ms);
+	lc->speak_now = true;
 	e = engine_poll(lc->eng, timeout_ms, fds, n);
+	lc->speak_now = false;
 	for (unsigned i = 0; i < n_extra && i < n; i++)
 		extra[i].revents = fds[i].revents;
 	after_engine(lc);

@@ -203,15 +203,20 @@ static void parse_parts(struct mock_request *r)
 	}
 }
 
-/* wait ms_total milliseconds by the clock, waking early when the server stops */
-static void wait_ms(struct mockserver *ms, int ms_total)
+/* wait_until: until loopwait_ms() reaches end, waking early when the server stops */
+static void wait_until(struct mockserver *ms, double end)
 {
-	double end = loopwait_ms() + ms_total;
-	for (double left = ms_total; left > 0 && !ms->stopping; left = end - loopwait_ms()) {
+	for (double left = end - loopwait_ms(); left > 0 && !ms->stopping; left = end - loopwait_ms()) {
 		double step = left < 20 ? left : 20;
 		struct timespec ts = {0, (long)(step * 1e6)};
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* wait ms_total milliseconds by the clock, waking early when the server stops */
+static void wait_ms(struct mockserver *ms, int ms_total)
+{
+	wait_until(ms, loopwait_ms() + ms_total);
 }
 
 /* A body handed over in pieces (struct mock_reply.cuts). */
@@ -276,11 +281,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	/* the whole request is in: a reply's delay counts from here, so the time the server
+	 * takes to parse and record it is not added to the delay */
+	double whole = loopwait_ms();
 	struct mock_request *r = calloc(1, sizeof(*r));
 	r->method = strdup(method);
 	r->path = strdup(url);
 	r->body = dupn(cn->body ? cn->body : "", cn->len);
 	r->body_len = cn->len;
+	r->received_ms = whole;
 	MHD_get_connection_values(c, MHD_HEADER_KIND, add_header, r);
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, r);
 	parse_parts(r);
@@ -324,7 +333,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	free_request(r);
 
 	if (rep.delay_ms > 0)
-		wait_ms(ms, rep.delay_ms);
+		wait_until(ms, whole + rep.delay_ms);
 	struct MHD_Response *resp;
 	if (rep.n_cuts > 0) {
 		struct pieces *pc = calloc(1, sizeof(*pc));

@@ -13,7 +13,8 @@ struct mock_reply {
 	const char *content_type; /* NULL: application/json */
 	const char *body;         /* NULL: empty */
 	const char *headers;      /* extra headers, "Name: value" lines separated by '\n' */
-	int delay_ms;             /* wait before answering */
+	int delay_ms;             /* wait before answering, counted from when the whole request
+	                             has arrived (its parsing and the handler are inside it) */
 };
 
 struct mock_part {
@@ -32,6 +33,7 @@ struct mock_request {
 	size_t body_len;
 	struct mock_part *parts; /* multipart/form-data parts, parsed */
 	int n_parts;
+	double received_ms;     /* loopwait_ms() when the whole request had arrived */
 };
 
 /* A handler decides the reply itself (called on the server's threads; strings it sets
