@@ -50,8 +50,7 @@ struct http_xfer {
 	http_done_fn done;
 	void *ud;
 	enum xfer_state state;
-	char *buf;
-	size_t len, cap;
+	struct sbuf body;           /* the attempt's response body so far */
 	bool too_big;
 	double t0, attempt_t0, due;
 	double first_byte;          /* when the attempt's final response began, 0 not yet */
@@ -284,23 +283,12 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ud)
 {
 	struct http_xfer *x = ud;
 	size_t n = size * nmemb;
-	if (x->len + n + 1 > HTTP_MAX_BODY) {
+	if (x->body.n + n + 1 > HTTP_MAX_BODY) {
 		x->too_big = true;
 		return 0; /* aborts the transfer */
 	}
-	if (x->len + n + 1 > x->cap) {
-		size_t cap = x->cap ? x->cap : 4096;
-		while (cap < x->len + n + 1)
-			cap *= 2;
-		char *b = realloc(x->buf, cap);
-		if (!b)
-			return 0;
-		x->buf = b;
-		x->cap = cap;
-	}
-	memcpy(x->buf + x->len, data, n);
-	x->len += n;
-	x->buf[x->len] = '\0';
+	if (!sbuf_add(&x->body, data, n))
+		return 0;
 	if (x->req->observe && n) {
 		long status = 0;
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
@@ -342,7 +330,7 @@ static enum err start_attempt(struct http_xfer *x)
 	if (!e)
 		return ERR_NOMEM;
 	x->easy = e;
-	x->len = 0;
+	sbuf_clear(&x->body);
 	x->too_big = false;
 	x->first_byte = 0;
 	x->errbuf[0] = '\0';
@@ -421,7 +409,7 @@ static void free_xfer(struct http_xfer *x)
 	http_req_free(x->req);
 	http_req_free(x->then);
 	http_result_free(x->res);
-	free(x->buf);
+	free(x->body.p);
 	free(x);
 }
 
@@ -581,10 +569,9 @@ static void attempt_done(struct http_xfer *x, CURLcode code)
 	double end = now_ms();
 	if (res) {
 		res->status = code == CURLE_OK ? status : 0;
-		res->body = x->buf ? x->buf : dupn("", 0);
-		res->body_len = x->buf ? x->len : 0;
-		x->buf = NULL;
-		x->len = x->cap = 0;
+		res->body = x->body.p ? x->body.p : dupn("", 0);
+		res->body_len = x->body.p ? x->body.n : 0;
+		x->body = (struct sbuf){0};
 		res->total_ms = end - x->t0;
 		res->attempts = x->attempts;
 		res->ttfb_ms = x->first_byte > 0 ? x->first_byte - x->t0
